@@ -1,0 +1,25 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+
+const root = (path: string): string => resolve(__dirname, path)
+
+/**
+ * One build for the three Electron targets. The main target also emits `cli.js`, the plain-Node
+ * `ask-user` command, which shares the companion core with the desktop app but never imports electron.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      lib: { entry: { index: root('electron/main/index.ts'), cli: root('cli/main.ts') } },
+    },
+  },
+  preload: {
+    build: { lib: { entry: root('electron/preload/index.ts') } },
+  },
+  renderer: {
+    root: root('renderer'),
+    plugins: [svelte({ configFile: root('svelte.config.mjs') })],
+    build: { rolldownOptions: { input: root('renderer/index.html') } },
+  },
+})

@@ -1,0 +1,2 @@
+// Placeholder: the Electron main process arrives with the desktop-shell issue.
+export {}

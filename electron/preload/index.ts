@@ -1,0 +1,2 @@
+// Placeholder: the preload bridge arrives with the desktop-shell issue.
+export {}

@@ -1,0 +1,54 @@
+// Lint, including the layering rules of DESIGN.md: each folder may import only what its runtime has.
+import { builtinModules } from 'node:module'
+import js from '@eslint/js'
+import svelte from 'eslint-plugin-svelte'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const group = (patterns, message) => ({ group: patterns, message })
+
+const NODE = group(['node:*', ...builtinModules], 'this layer runs without Node: use only zod and shared/')
+const ELECTRON = group(['electron', 'electron/*'], 'only electron/main and electron/preload may import electron')
+const UI = group(['svelte', 'svelte/*', '**/renderer/**'], 'only the renderer uses Svelte and renderer code')
+const CORE = group(['**/core', '**/core/**'], 'the companion core is reached over the UI channel or IPC, not imported here')
+const MAIN = group(['**/main', '**/main/**', '**/preload', '**/preload/**'], 'Electron main/preload code stays in the Electron layer')
+const AGENT = group(['**/agent', '**/agent/**', '**/cli', '**/cli/**'], 'agent-side code is not imported here')
+const SERVER_LIBS = group(['ws', '@modelcontextprotocol/*'], 'this layer has no sockets of its own')
+
+/** `no-restricted-imports` for one layer. */
+const layer = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { paths: [], patterns }] },
+})
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'release/', 'test-results/', 'playwright-report/', '.svelte-check/', 'bench-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs['flat/recommended'],
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { parser: tseslint.parser }, globals: { ...globals.browser } },
+    rules: { 'svelte/no-at-html-tags': 'error' },
+  },
+  { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
+  layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
+  layer(['electron/core/**'], [ELECTRON, UI, MAIN, AGENT]),
+  layer(['electron/main/**'], [UI, AGENT]),
+  layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group(['**/main', '**/main/**'], 'the preload talks to main over IPC only')]),
+  layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group(['**/cli', '**/cli/**'], 'the library does not depend on the CLI')]),
+  layer(['cli/**'], [ELECTRON, UI, MAIN]),
+  { files: ['bin/**/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['test/**', 'scripts/**', 'bench/**', '*.config.*'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+)

@@ -1,0 +1,33 @@
+import { defineConfig } from '@playwright/test'
+import { chromiumPath } from './scripts/chromium-path.mjs'
+
+/**
+ * End-to-end tests in a real Chromium (Debian's /usr/bin/chromium here). Each spec starts its own
+ * companion core (`ask-user serve` or the core in-process) on port 0, so nothing is shared between tests.
+ */
+export default defineConfig({
+  testDir: 'test/e2e',
+  outputDir: 'test-results',
+  workers: 1,
+  fullyParallel: false,
+  reporter: process.env.PW_JSON_OUTPUT ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]] : [['list']],
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+})

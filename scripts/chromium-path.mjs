@@ -1,0 +1,16 @@
+import { existsSync } from 'node:fs'
+
+/**
+ * The Chromium the browser tests drive: `CHROMIUM_PATH`, else Debian's or a distribution's usual
+ * places. Returns undefined when none is found (Playwright then falls back to its own download, if any).
+ */
+export function chromiumPath() {
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/snap/bin/chromium',
+  ]
+  return candidates.find((path) => path && existsSync(path))
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in order, then one closing line `N passed, N failed`
+// with the totals of every test runner (vitest and Playwright). Exits non-zero if anything failed.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromiumPath } from './chromium-path.mjs'
+
+const root = join(import.meta.dirname, '..')
+const results = join(root, 'test-results')
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+
+const chromium = chromiumPath()
+if (!chromium) {
+  console.error(
+    'Error: no Chromium found for the browser tests; install Debian\'s `chromium` package (apt-get install -y chromium) ' +
+      'or run `npx playwright install chromium` where the internet is reachable, or set CHROMIUM_PATH.',
+  )
+  process.exit(1)
+}
+
+/** Runs one stage with inherited output; returns true when it exited 0. */
+function stage(title, command, args, env = {}) {
+  console.log(`\n=== ${title} ===`)
+  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  if (run.error) console.error(`Error: ${title} could not start: ${run.error.message}`)
+  return run.status === 0
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+rmSync(results, { recursive: true, force: true })
+mkdirSync(results, { recursive: true })
+
+const gates = [
+  ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
+  ['build', bin('electron-vite'), ['build']],
+  ['electron security audit', process.execPath, [join(root, 'scripts', 'electron-audit.mjs')]],
+]
+let gatesOk = true
+for (const [title, command, args] of gates) {
+  if (title === 'electron security audit' && !existsSync(join(root, 'scripts', 'electron-audit.mjs'))) continue
+  if (!stage(title, command, args)) {
+    gatesOk = false
+    console.error(`Error: ${title} failed`)
+  }
+}
+
+let passed = 0
+let failed = 0
+let skipped = 0
+
+const vitestJson = join(results, 'vitest.json')
+const vitestOk = stage('unit and component tests (vitest)', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+])
+const vitest = readJson(vitestJson)
+if (vitest) {
+  passed += vitest.numPassedTests ?? 0
+  failed += vitest.numFailedTests ?? 0
+  skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0)
+}
+if (!vitestOk && (!vitest || (vitest.numFailedTests ?? 0) === 0)) failed += 1 // a crash outside any test
+
+const playwrightJson = join(results, 'playwright.json')
+const playwrightOk = stage('browser tests (Playwright, ' + chromium + ')', bin('playwright'), ['test'], {
+  PW_JSON_OUTPUT: playwrightJson,
+})
+const playwright = readJson(playwrightJson)
+if (playwright?.stats) {
+  passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)
+  failed += playwright.stats.unexpected ?? 0
+  skipped += playwright.stats.skipped ?? 0
+}
+if (!playwrightOk && (playwright?.stats?.unexpected ?? 0) === 0) failed += 1 // a crash outside any test
+
+const ok = gatesOk && vitestOk && playwrightOk && failed === 0
+if (!gatesOk) console.log('\nlint, typecheck, build or the security audit failed (see above)')
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(ok ? 0 : 1)

@@ -1,0 +1,78 @@
+import type { AskAnswer } from './answer'
+import { isMultiSelect, type Question } from './tool-input'
+
+export type AnswerViolationCode =
+  | 'ANSWER_COUNT'
+  | 'ID_MISMATCH'
+  | 'UNKNOWN_LABEL'
+  | 'DUPLICATE_LABEL'
+  | 'TOO_MANY_LABELS'
+  | 'CUSTOM_WITH_LABEL'
+  | 'BLANK_CUSTOM'
+
+/** One broken answer rule; `index` is the question's position when the rule is about one question. */
+export interface AnswerViolation {
+  code: AnswerViolationCode
+  index?: number
+  message: string
+}
+
+/**
+ * Checks an answer against the questions it answers and returns every violation (empty = valid):
+ * one answer per question, same order and ids; every label offered, verbatim, at most once;
+ * single-select: at most one label, and a custom answer means no label; `custom` never blank.
+ * A skipped question is `{id, selected: []}`; multi-select may carry labels and custom together.
+ */
+export function checkAnswer(questions: readonly Question[], answer: AskAnswer): AnswerViolation[] {
+  const violations: AnswerViolation[] = []
+  if (answer.answers.length !== questions.length) {
+    violations.push({
+      code: 'ANSWER_COUNT',
+      message: `expected ${questions.length} answer(s), one per question, got ${answer.answers.length}`,
+    })
+  }
+  const count = Math.min(questions.length, answer.answers.length)
+  for (let index = 0; index < count; index++) {
+    const question = questions[index]!
+    const given = answer.answers[index]!
+    const at = `answer ${index + 1} ("${question.id}")`
+    if (given.id !== question.id) {
+      violations.push({
+        code: 'ID_MISMATCH',
+        index,
+        message: `${at}: id is "${given.id}", expected "${question.id}"`,
+      })
+    }
+    const offered = new Set((question.options ?? []).map((option) => option.label))
+    const seen = new Set<string>()
+    for (const label of given.selected) {
+      if (!offered.has(label)) {
+        violations.push({ code: 'UNKNOWN_LABEL', index, message: `${at}: "${label}" is not one of the options` })
+      }
+      if (seen.has(label)) {
+        violations.push({ code: 'DUPLICATE_LABEL', index, message: `${at}: "${label}" is selected twice` })
+      }
+      seen.add(label)
+    }
+    if (!isMultiSelect(question)) {
+      if (given.selected.length > 1) {
+        violations.push({
+          code: 'TOO_MANY_LABELS',
+          index,
+          message: `${at}: single-select question, but ${given.selected.length} options are selected`,
+        })
+      }
+      if (given.custom !== undefined && given.selected.length > 0) {
+        violations.push({
+          code: 'CUSTOM_WITH_LABEL',
+          index,
+          message: `${at}: single-select question answered in the person's own words must select no option`,
+        })
+      }
+    }
+    if (given.custom !== undefined && given.custom.trim() === '') {
+      violations.push({ code: 'BLANK_CUSTOM', index, message: `${at}: the custom answer is blank` })
+    }
+  }
+  return violations
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { AnswerSchema } from './answer'
+import { QuestionSchema } from './tool-input'
+
+/** Who asked, as the person sees it. */
+export const AgentInfoSchema = z.object({
+  name: z.string(),
+  pid: z.number().int().optional(),
+  cwd: z.string().optional(),
+  title: z.string().optional(),
+})
+export type AgentInfo = z.infer<typeof AgentInfoSchema>
+
+/** A pending ask as windows see it. `askId` is minted by the companion and unique for its lifetime. */
+export const AskSchema = z.object({
+  askId: z.string(),
+  agent: AgentInfoSchema,
+  title: z.string().optional(),
+  questions: z.array(QuestionSchema),
+  /** Epoch milliseconds when the companion received the ask. */
+  receivedAt: z.number(),
+})
+export type Ask = z.infer<typeof AskSchema>
+
+/**
+ * How an ask ended: the person answered; the person dismissed it (`ASK_CANCELLED`); the agent
+ * cancelled it or the companion shut down (`aborted`); the agent's connection went away (`agent-gone`).
+ */
+export const OutcomeSchema = z.enum(['answered', 'cancelled', 'aborted', 'agent-gone'])
+export type Outcome = z.infer<typeof OutcomeSchema>
+
+/** One settled ask, as kept in the history file (one JSON object per line). */
+export const HistoryEntrySchema = AskSchema.extend({
+  outcome: OutcomeSchema,
+  /** Epoch milliseconds when the ask was settled. */
+  settledAt: z.number(),
+  /** Present when `outcome` is `answered`. */
+  answers: z.array(AnswerSchema).optional(),
+})
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>

@@ -1,0 +1,28 @@
+import type { Answer } from './answer'
+import type { UiServerFrame } from './ui'
+
+/** Connection state of a window's bridge to the companion. */
+export type BridgeStatus = 'connecting' | 'open' | 'closed'
+
+/**
+ * What the question window needs from its host, whoever carries it: the Electron preload (IPC) or the
+ * WebSocket UI channel of `ask-user serve`. Declared here so that the renderer never imports the
+ * preload (which would drag Electron and Node types into the browser build); the preload object
+ * `satisfies CompanionBridge`.
+ *
+ * Contract: the first `onFrame` listener triggers delivery of a `snapshot` frame (and a new snapshot
+ * after every reconnect); every later state change arrives as `question/*`, `accepted`, `rejected`
+ * or `history` frames. Calls made while the host is unreachable are dropped and the status says so.
+ */
+export interface CompanionBridge {
+  /** Submits the person's answer to a pending ask; the reply is an `accepted` or `rejected` frame. */
+  answer(askId: string, answers: Answer[]): void
+  /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `accepted` or `rejected`. */
+  dismiss(askId: string): void
+  /** Asks for the newest settled asks; the reply is one `history` frame. */
+  requestHistory(limit?: number): void
+  /** Subscribes to frames from the companion; returns the unsubscribe function. */
+  onFrame(listener: (frame: UiServerFrame) => void): () => void
+  /** Subscribes to connection status changes (called at once with the current status). */
+  onStatus(listener: (status: BridgeStatus) => void): () => void
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod'
+
+/**
+ * Safety caps the companion enforces on top of the upstream contract (which has none).
+ * Every overflow is refused with `LIMIT_EXCEEDED` and a message naming the cap; nothing crashes.
+ */
+export const LimitsSchema = z.object({
+  /** Largest WebSocket frame accepted, in bytes; a larger frame closes the connection with 1009. */
+  frameBytes: z.number().int().min(1024).default(1024 * 1024),
+  /** Questions in one ask. */
+  questionsPerAsk: z.number().int().min(1).default(50),
+  /** Options in one question. */
+  optionsPerQuestion: z.number().int().min(1).default(50),
+  /** Characters in any single text field (id, question, header, label, description, custom, title). */
+  textChars: z.number().int().min(1).default(20_000),
+  /** Asks pending at once on one agent connection. */
+  pendingPerConnection: z.number().int().min(1).default(64),
+  /** Agent and window connections open at once. */
+  connections: z.number().int().min(1).default(1024),
+})
+export type Limits = z.infer<typeof LimitsSchema>
+
+/** The defaults from DESIGN.md "Limits". */
+export const DEFAULT_LIMITS: Limits = Object.freeze(LimitsSchema.parse({}))

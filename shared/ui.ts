@@ -1,0 +1,66 @@
+import { z } from 'zod'
+import { AnswerSchema } from './answer'
+import { AskSchema, HistoryEntrySchema, OutcomeSchema } from './ask'
+
+/** UI channel between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC). */
+export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
+/** Path of the UI channel. */
+export const UI_PATH = '/v1/ui'
+/** Prefix of the second subprotocol that carries the token from the page the companion serves. */
+export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
+
+// companion → window
+export const SnapshotFrameSchema = z.object({ type: z.literal('snapshot'), pending: z.array(AskSchema) })
+export const QuestionAddedFrameSchema = z.object({ type: z.literal('question/added'), ask: AskSchema })
+export const QuestionResolvedFrameSchema = z.object({
+  type: z.literal('question/resolved'),
+  askId: z.string(),
+  outcome: OutcomeSchema,
+})
+export const AcceptedFrameSchema = z.object({ type: z.literal('accepted'), askId: z.string() })
+export const RejectedFrameSchema = z.object({
+  type: z.literal('rejected'),
+  askId: z.string(),
+  /** A stable code: `NOT_PENDING`, `INVALID_ANSWER` or `INVALID_FRAME`. */
+  code: z.string(),
+  /** Human-readable reason, shown to the person. */
+  reason: z.string(),
+})
+export const HistoryFrameSchema = z.object({ type: z.literal('history'), entries: z.array(HistoryEntrySchema) })
+export const UiServerFrameSchema = z.discriminatedUnion('type', [
+  SnapshotFrameSchema,
+  QuestionAddedFrameSchema,
+  QuestionResolvedFrameSchema,
+  AcceptedFrameSchema,
+  RejectedFrameSchema,
+  HistoryFrameSchema,
+])
+export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
+export type QuestionAddedFrame = z.infer<typeof QuestionAddedFrameSchema>
+export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrameSchema>
+export type AcceptedFrame = z.infer<typeof AcceptedFrameSchema>
+export type RejectedFrame = z.infer<typeof RejectedFrameSchema>
+export type HistoryFrame = z.infer<typeof HistoryFrameSchema>
+export type UiServerFrame = z.infer<typeof UiServerFrameSchema>
+
+// window → companion
+export const UiAnswerFrameSchema = z.object({
+  type: z.literal('answer'),
+  askId: z.string(),
+  answers: z.array(AnswerSchema),
+})
+export const UiDismissFrameSchema = z.object({ type: z.literal('dismiss'), askId: z.string() })
+/** Asks for the newest settled asks, newest first; answered with one `history` frame. */
+export const UiHistoryRequestFrameSchema = z.object({
+  type: z.literal('history/get'),
+  limit: z.number().int().min(1).max(1000).optional(),
+})
+export const UiClientFrameSchema = z.discriminatedUnion('type', [
+  UiAnswerFrameSchema,
+  UiDismissFrameSchema,
+  UiHistoryRequestFrameSchema,
+])
+export type UiAnswerFrame = z.infer<typeof UiAnswerFrameSchema>
+export type UiDismissFrame = z.infer<typeof UiDismissFrameSchema>
+export type UiHistoryRequestFrame = z.infer<typeof UiHistoryRequestFrameSchema>
+export type UiClientFrame = z.infer<typeof UiClientFrameSchema>

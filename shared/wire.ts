@@ -1,0 +1,90 @@
+import { z } from 'zod'
+import { AnswerSchema } from './answer'
+import { ErrorCodeSchema } from './error-codes'
+
+/** Wire protocol v1 between an agent process and the companion (`/v1/agent`). */
+export const PROTOCOL_VERSION = 1
+/** WebSocket subprotocol of the agent endpoint. */
+export const AGENT_SUBPROTOCOL = 'ask-user.v1'
+/** Path of the agent endpoint. */
+export const AGENT_PATH = '/v1/agent'
+
+/** Who is asking; shown to the person. */
+export const ClientInfoSchema = z.looseObject({
+  name: z.string().min(1),
+  version: z.string().optional(),
+  pid: z.number().int().nonnegative().optional(),
+  cwd: z.string().optional(),
+  title: z.string().optional(),
+})
+export type ClientInfo = z.infer<typeof ClientInfoSchema>
+
+/** Per-connection ask id chosen by the agent (1–200 characters). */
+export const WireAskIdSchema = z.string().min(1).max(200)
+
+// agent → companion
+export const HelloFrameSchema = z.looseObject({
+  type: z.literal('hello'),
+  protocol: z.number().int(),
+  client: ClientInfoSchema,
+})
+/**
+ * `questions` stays unknown here on purpose: the envelope is checked first (`INVALID_FRAME`), then the
+ * tool arguments `{questions}` with the tool schema (`INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED`).
+ */
+export const AskFrameSchema = z.looseObject({
+  type: z.literal('ask'),
+  id: WireAskIdSchema,
+  questions: z.unknown(),
+  title: z.string().optional(),
+})
+export const CancelFrameSchema = z.looseObject({ type: z.literal('cancel'), id: WireAskIdSchema })
+export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, CancelFrameSchema])
+export type HelloFrame = z.infer<typeof HelloFrameSchema>
+export type AskFrame = z.infer<typeof AskFrameSchema>
+export type CancelFrame = z.infer<typeof CancelFrameSchema>
+export type AgentFrame = z.infer<typeof AgentFrameSchema>
+
+// companion → agent
+export const WelcomeFrameSchema = z.object({
+  type: z.literal('welcome'),
+  protocol: z.number().int(),
+  server: z.object({ name: z.string(), version: z.string() }),
+})
+export const AnswerFrameSchema = z.object({
+  type: z.literal('answer'),
+  id: z.string(),
+  answers: z.array(AnswerSchema),
+})
+export const CancelledFrameSchema = z.object({
+  type: z.literal('cancelled'),
+  id: z.string(),
+  code: z.literal('ASK_CANCELLED'),
+  message: z.string(),
+})
+export const ErrorFrameSchema = z.object({
+  type: z.literal('error'),
+  id: z.string().optional(),
+  code: ErrorCodeSchema,
+  message: z.string(),
+})
+export const CompanionFrameSchema = z.discriminatedUnion('type', [
+  WelcomeFrameSchema,
+  AnswerFrameSchema,
+  CancelledFrameSchema,
+  ErrorFrameSchema,
+])
+export type WelcomeFrame = z.infer<typeof WelcomeFrameSchema>
+export type AnswerFrame = z.infer<typeof AnswerFrameSchema>
+export type CancelledFrame = z.infer<typeof CancelledFrameSchema>
+export type ErrorFrame = z.infer<typeof ErrorFrameSchema>
+export type CompanionFrame = z.infer<typeof CompanionFrameSchema>
+
+/** The discovery file `endpoint.json` the companion writes (mode 0600, folder 0700). */
+export const EndpointFileSchema = z.looseObject({
+  protocol: z.number().int(),
+  url: z.string(),
+  token: z.string().min(1),
+  pid: z.number().int(),
+})
+export type EndpointFile = z.infer<typeof EndpointFileSchema>

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config'
+import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { svelteTesting } from '@testing-library/svelte/vite'
+
+/**
+ * Two projects: `unit` (plain Node: shared, core, agent, cli, electron wiring with a mocked electron)
+ * and `component` (Svelte components in jsdom).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [svelte({ configFile: new URL('./svelte.config.mjs', import.meta.url).pathname }), svelteTesting()],
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          include: ['test/component/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+})
