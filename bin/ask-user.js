@@ -9,4 +9,4 @@ if (!existsSync(cli)) {
   process.stderr.write('Error: ask-user is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n')
   process.exit(2)
 }
-require(cli)
+require(cli).runFromProcess()

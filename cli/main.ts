@@ -1,2 +1,65 @@
-// Placeholder: the `ask-user` dispatcher arrives with the foundation and agent-side issues.
-process.stdout.write('ask-user: not built yet\n')
+// `ask-user`: a table of subcommands. Each lives in cli/commands/<name>.ts and exports `run`.
+import type { CliIo, Command } from './io'
+import { EXIT, printError } from './io'
+import { version } from '../package.json'
+
+interface Entry {
+  summary: string
+  load: () => Promise<Command>
+}
+
+const COMMANDS: Record<string, Entry> = {
+  schema: {
+    summary: 'print the ask_user_question tool definition {name, description, inputSchema} as JSON',
+    load: async () => (await import('./commands/schema')).run,
+  },
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
+  const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`)
+  return `Usage: ask-user <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`ask-user <command> --help\` for a command's options.\n`
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(usage())
+    return name === undefined ? EXIT.INVALID_INPUT : EXIT.OK
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${version}\n`)
+    return EXIT.OK
+  }
+  const entry = COMMANDS[name]
+  if (!entry) {
+    printError(io, `unknown command "${name}"; run \`ask-user --help\` for the list`)
+    return EXIT.INVALID_INPUT
+  }
+  return (await entry.load())(rest, io)
+}
+
+/** Entry point of the `ask-user` bin: wires the real process streams and signals, sets the exit code. */
+export function runFromProcess(): void {
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+  }).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      printError(process, error instanceof Error ? error.message : String(error))
+      process.exitCode = 1
+    },
+  )
+}
