@@ -5,15 +5,16 @@ import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
-const group = (patterns, message) => ({ group: patterns, message })
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const group = (regex, message) => ({ regex, message })
 
-const NODE = group(['node:*', ...builtinModules], 'this layer runs without Node: use only zod and shared/')
-const ELECTRON = group(['electron', 'electron/*'], 'only electron/main and electron/preload may import electron')
-const UI = group(['svelte', 'svelte/*', '**/renderer/**'], 'only the renderer uses Svelte and renderer code')
-const CORE = group(['**/core', '**/core/**'], 'the companion core is reached over the UI channel or IPC, not imported here')
-const MAIN = group(['**/main', '**/main/**', '**/preload', '**/preload/**'], 'Electron main/preload code stays in the Electron layer')
-const AGENT = group(['**/agent', '**/agent/**', '**/cli', '**/cli/**'], 'agent-side code is not imported here')
-const SERVER_LIBS = group(['ws', '@modelcontextprotocol/*'], 'this layer has no sockets of its own')
+const NODE = group(`^(node:.*|(${builtinModules.map(escape).join('|')})(/.*)?)$`, 'this layer runs without Node: use only zod and shared/')
+const ELECTRON = group('^electron(/.*)?$', 'only electron/main and electron/preload may import electron')
+const UI = group('^svelte(/.*)?$|(^|/)renderer(/|$)', 'only the renderer uses Svelte and renderer code')
+const CORE = group('(^|/)core(/|$)', 'the companion core is reached over the UI channel or IPC, not imported here')
+const MAIN = group('(^|/)(main|preload)(/|$)', 'Electron main/preload code stays in the Electron layer')
+const AGENT = group('(^|/)(agent|cli)(/|$)', 'agent-side code is not imported here')
+const SERVER_LIBS = group('^(ws|@modelcontextprotocol/.*)$', 'this layer has no sockets of its own')
 
 /** `no-restricted-imports` for one layer. */
 const layer = (files, patterns) => ({
@@ -43,8 +44,8 @@ export default tseslint.config(
   layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
   layer(['electron/core/**'], [ELECTRON, UI, MAIN, AGENT]),
   layer(['electron/main/**'], [UI, AGENT]),
-  layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group(['**/main', '**/main/**'], 'the preload talks to main over IPC only')]),
-  layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group(['**/cli', '**/cli/**'], 'the library does not depend on the CLI')]),
+  layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
+  layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),
   layer(['cli/**'], [ELECTRON, UI, MAIN]),
   { files: ['bin/**/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {

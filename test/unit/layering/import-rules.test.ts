@@ -1,0 +1,49 @@
+import { join } from 'node:path'
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+// The layering of DESIGN.md is enforced by eslint's import rules; these cases prove each rule bites,
+// using the project's own eslint.config.mjs on virtual files placed in each layer.
+const root = join(import.meta.dirname, '..', '..', '..')
+let eslint: ESLint
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root })
+})
+
+async function restrictedImports(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) })
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+}
+
+describe('layering import rules', () => {
+  it.each([
+    ['shared/x.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
+    ['shared/x.ts', "import { WebSocket } from 'ws'\nexport const x = WebSocket\n"],
+    ['shared/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['renderer/src/x.ts', "import { join } from 'node:path'\nexport const x = join\n"],
+    ['renderer/src/x.ts', "import { startCompanion } from '../../electron/core/index'\nexport const x = startCompanion\n"],
+    ['electron/core/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['agent/x.ts', "import { startCompanion } from '../electron/core/index'\nexport const x = startCompanion\n"],
+    ['agent/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['electron/preload/x.ts', "import { WebSocket } from 'ws'\nexport const x = WebSocket\n"],
+  ])('%s may not import: %s', async (file, code) => {
+    expect(await restrictedImports(file, code)).toHaveLength(1)
+  })
+
+  it.each([
+    ['shared/x.ts', "import { z } from 'zod'\nexport const x = z\n"],
+    ['electron/core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
+    ['cli/x.ts', "import { startCompanion } from '../electron/core/index'\nexport const x = startCompanion\n"],
+    ['electron/main/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+  ])('%s may import: %s', async (file, code) => {
+    expect(await restrictedImports(file, code)).toEqual([])
+  })
+
+  it('refuses {@html} in Svelte components (agent text is always text)', async () => {
+    const [result] = await eslint.lintText('<script lang="ts">\n  let html = $state("")\n</script>\n{@html html}\n', {
+      filePath: join(root, 'renderer/src/X.svelte'),
+    })
+    expect(result?.messages.map((m) => m.ruleId)).toContain('svelte/no-at-html-tags')
+  })
+})
