@@ -15,7 +15,8 @@ export default defineConfig({
     },
   },
   preload: {
-    build: { lib: { entry: root('electron/preload/index.ts') } },
+    // A sandboxed preload can require only `electron` (and a few Node shims): bundle zod into it.
+    build: { lib: { entry: root('electron/preload/index.ts') }, externalizeDeps: { exclude: ['zod'] } },
   },
   renderer: {
     root: root('renderer'),

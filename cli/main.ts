@@ -13,6 +13,22 @@ const COMMANDS: Record<string, Entry> = {
     summary: 'print the ask_user_question tool definition {name, description, inputSchema} as JSON',
     load: async () => (await import('./commands/schema')).run,
   },
+  ask: {
+    summary: 'ask the person through the running companion; prints the answer JSON (exit 0/2/3/4/124/130)',
+    load: async () => (await import('./commands/ask')).run,
+  },
+  mcp: {
+    summary: 'run an MCP server on stdio offering the ask_user_question tool',
+    load: async () => (await import('./commands/mcp')).run,
+  },
+  status: {
+    summary: 'is a companion reachable (exit 0) or not (exit 4); its endpoint and pending asks',
+    load: async () => (await import('./commands/status')).run,
+  },
+  serve: {
+    summary: 'run the companion without Electron and serve the question window to a browser',
+    load: async () => (await import('./commands/serve')).run,
+  },
 }
 
 function usage(): string {

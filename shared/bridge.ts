@@ -25,4 +25,10 @@ export interface CompanionBridge {
   onFrame(listener: (frame: UiServerFrame) => void): () => void
   /** Subscribes to connection status changes (called at once with the current status). */
   onStatus(listener: (status: BridgeStatus) => void): () => void
+  /**
+   * Optional: subscribes to requests to bring one pending ask into view (the person clicked it in the
+   * tray menu or a notification). Only the Electron preload has it; a request made before the first
+   * listener subscribes is delivered to that listener. Returns the unsubscribe function.
+   */
+  onFocusAsk?(listener: (askId: string) => void): () => void
 }

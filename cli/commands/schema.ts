@@ -1,7 +1,24 @@
-// Placeholder until the tool definition lands (agent side).
+import { createAskUserQuestionTool } from '../../agent/tool-definition'
 import type { Command } from '../io'
+import { EXIT, printError } from '../io'
 
-export const run: Command = async (_args, io) => {
-  io.stdout.write('{}\n')
-  return 0
+const HELP = `Usage: ask-user schema
+
+Prints the ask_user_question tool definition as JSON: {name, description, inputSchema}, the input
+schema inline (JSON Schema 2020-12, no $ref), for harnesses that register tools from a definition.
+`
+
+/** `ask-user schema`: prints `{name, description, inputSchema}` as pretty JSON and a newline. */
+export const run: Command = async (args, io) => {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(HELP)
+    return EXIT.OK
+  }
+  if (args.length > 0) {
+    printError(io, `unexpected argument "${args[0]}"; run \`ask-user schema --help\``)
+    return EXIT.INVALID_INPUT
+  }
+  const { name, description, inputSchema } = createAskUserQuestionTool()
+  io.stdout.write(`${JSON.stringify({ name, description, inputSchema }, null, 2)}\n`)
+  return EXIT.OK
 }

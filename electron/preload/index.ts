@@ -1,2 +1,15 @@
-// Placeholder: the preload bridge arrives with the desktop-shell issue.
-export {}
+// The preload (sandboxed, context-isolated): exposes the task-named `window.companion` bridge, nothing else.
+import { contextBridge, ipcRenderer } from 'electron'
+import type { CompanionBridge } from '../../shared'
+import { createIpcBridge } from './bridge'
+
+const bridge = createIpcBridge(ipcRenderer) satisfies CompanionBridge
+
+contextBridge.exposeInMainWorld('companion', {
+  answer: bridge.answer,
+  dismiss: bridge.dismiss,
+  requestHistory: bridge.requestHistory,
+  onFrame: bridge.onFrame,
+  onStatus: bridge.onStatus,
+  onFocusAsk: bridge.onFocusAsk,
+} satisfies CompanionBridge)

@@ -1,6 +1,21 @@
 import { mount } from 'svelte'
+import './app.css'
 import App from './App.svelte'
+import { getBridge } from './bridge'
+import { clock } from './state/clock.svelte'
+import { InboxStore } from './state/inbox.svelte'
 
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')
-export default mount(App, { target })
+
+function sessionStore(): Storage | undefined {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
+  }
+}
+
+clock.start()
+const store = new InboxStore(getBridge(), { storage: sessionStore() })
+export default mount(App, { target, props: { store } })

@@ -1,0 +1,175 @@
+import type { AskAnswer } from '../shared/answer'
+import { AskUserError } from '../shared/error-codes'
+import type { Question } from '../shared/tool-input'
+import { validateToolInput } from '../shared/validate-input'
+import type { ClientInfo } from '../shared/wire'
+import { Connection } from './connection'
+import { discoverEndpoint } from './discovery'
+import { AskAbortedError } from './errors'
+
+/** How a client finds the companion and introduces itself. */
+export interface AskUserClientOptions {
+  /** Environment read for `ASK_USER_URL`, `ASK_USER_TOKEN`, `ASK_USER_HOME` (default `process.env`). */
+  env?: NodeJS.ProcessEnv
+  /** Name shown to the person (default `ask-user`). */
+  name?: string
+  version?: string
+  /** A title for the agent's session, shown beside its name. */
+  title?: string
+  /** Working directory shown to the person (default `process.cwd()`). */
+  cwd?: string
+  /** Process id shown to the person (default `process.pid`). */
+  pid?: number
+  /** Limit for connecting and being greeted, in milliseconds (default 10 000). */
+  connectTimeoutMs?: number
+}
+
+/** Per-ask options. */
+export interface AskOptions {
+  /** Aborts the wait: the companion withdraws the ask and the promise fails with `ASK_ABORTED`. */
+  signal?: AbortSignal
+  /**
+   * Gives up after this many milliseconds (connecting included): the ask is withdrawn and the promise
+   * fails with `ASK_ABORTED` (reason `timeout`). Default: no timeout; the ask waits for the person.
+   */
+  timeoutMs?: number
+  /** A title for this ask, shown above its questions. */
+  title?: string
+}
+
+/** Milliseconds as seconds for messages: 300 → "0.3", 5000 → "5". */
+function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)))
+}
+
+/**
+ * A client of the companion's agent endpoint. Connects lazily on the first ask (re-discovering the
+ * endpoint on every connect), carries any number of concurrent asks on one connection, and reconnects
+ * on a later ask after the companion went away. Never invents an answer: every ask ends with the
+ * person's answer (checked against the answer rules) or an {@link AskUserError}:
+ * `NO_PROVIDER` (no companion; the message says how to start one), `ASK_CANCELLED` (dismissed),
+ * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
+ * `INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED` (bad questions, checked before connecting).
+ */
+export class AskUserClient {
+  readonly #options: AskUserClientOptions
+  #info: Partial<ClientInfo> = {}
+  #connecting: Promise<Connection> | undefined
+  #counter = 0
+  #closed = false
+  readonly #outstanding = new Set<(error: AskUserError) => void>()
+
+  constructor(options: AskUserClientOptions = {}) {
+    this.#options = options
+  }
+
+  /** Changes how the client introduces itself; applies from the next connection on. */
+  setClientInfo(info: Partial<Pick<ClientInfo, 'name' | 'version' | 'title'>>): void {
+    this.#info = { ...this.#info, ...info }
+  }
+
+  /** The `client` object of the next `hello`. */
+  clientInfo(): ClientInfo {
+    const o = this.#options
+    const info: ClientInfo = {
+      name: this.#info.name ?? o.name ?? 'ask-user',
+      pid: o.pid ?? process.pid,
+      cwd: o.cwd ?? process.cwd(),
+    }
+    const version = this.#info.version ?? o.version
+    const title = this.#info.title ?? o.title
+    if (version !== undefined) info.version = version
+    if (title !== undefined) info.title = title
+    return info
+  }
+
+  /** Asks the person `questions` (the tool's `questions` array) and resolves with the canonical answer. */
+  async ask(questions: readonly Question[], options: AskOptions = {}): Promise<AskAnswer> {
+    const { signal, timeoutMs, title } = options
+    if (signal?.aborted) throw new AskAbortedError('signal', 'the ask was aborted before it was sent')
+    if (this.#closed) throw new AskAbortedError('closed', 'the ask-user client is closed')
+    const check = validateToolInput({ questions })
+    if (!check.ok) throw new AskUserError(check.code, check.message)
+    const checked = check.input.questions
+    const id = `ask-${++this.#counter}`
+
+    return new Promise<AskAnswer>((resolve, reject) => {
+      let settled = false
+      let connection: Connection | undefined
+      let timer: NodeJS.Timeout | undefined
+      const cleanup = (): void => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        this.#outstanding.delete(abortNow)
+      }
+      const settle = (finish: () => void): void => {
+        if (settled) return
+        settled = true
+        cleanup()
+        finish()
+      }
+      const abortNow = (error: AskUserError): void => {
+        connection?.cancel(id)
+        settle(() => reject(error))
+      }
+      const onAbort = (): void => abortNow(new AskAbortedError('signal', 'the ask was aborted before the person answered'))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.#outstanding.add(abortNow)
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(
+          () => abortNow(new AskAbortedError('timeout', `no answer within ${seconds(timeoutMs)} s: the ask timed out and was withdrawn`)),
+          timeoutMs,
+        )
+      }
+      this.#connection().then(
+        (open) => {
+          if (settled) return
+          connection = open
+          open.ask(id, checked, title, {
+            questions: checked,
+            resolve: (answer) => settle(() => resolve(answer)),
+            reject: (error) => settle(() => reject(error)),
+          })
+        },
+        (error: unknown) => settle(() => reject(error)),
+      )
+    })
+  }
+
+  /** Number of asks of this client not yet settled. */
+  get pendingCount(): number {
+    return this.#outstanding.size
+  }
+
+  /** Aborts every pending ask (`ASK_ABORTED`, reason `closed`) and closes the connection. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true
+    for (const abort of [...this.#outstanding]) abort(new AskAbortedError('closed', 'the ask-user client was closed before the person answered'))
+    const connecting = this.#connecting
+    this.#connecting = undefined
+    if (connecting) await connecting.then((c) => c.close(), () => undefined)
+  }
+
+  /** The open connection, or a new one (endpoint re-discovered) when there is none or it has closed. */
+  #connection(): Promise<Connection> {
+    const current = this.#connecting
+    if (current) return current
+    const opening = (async () => {
+      const endpoint = await discoverEndpoint(this.#options.env ?? process.env)
+      return Connection.open(endpoint, this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
+    })()
+    this.#connecting = opening
+    opening.then(
+      (connection) => {
+        connection.onClose(() => {
+          if (this.#connecting === opening) this.#connecting = undefined
+        })
+        if (this.#closed) void connection.close()
+      },
+      () => {
+        if (this.#connecting === opening) this.#connecting = undefined
+      },
+    )
+    return opening
+  }
+}

@@ -1,0 +1,104 @@
+import { readFile, stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { AskUserError } from '../shared/error-codes'
+import { EndpointFileSchema } from '../shared/wire'
+import { noCompanion } from './errors'
+
+/** Folder name of the companion's per-user data (same as the companion's). */
+export const APP_FOLDER = 'ask-user-companion'
+/** File name of the discovery file. */
+export const ENDPOINT_FILE = 'endpoint.json'
+
+/** Where and how to reach the companion's agent endpoint. */
+export interface Endpoint {
+  /** The agent endpoint, e.g. `ws://127.0.0.1:4567/v1/agent`. */
+  url: string
+  token: string
+  /** `env` for `ASK_USER_URL` + `ASK_USER_TOKEN`, else the discovery file's path. */
+  source: 'env' | { file: string }
+}
+
+/**
+ * The companion's home folder: `ASK_USER_HOME` when set, else `%APPDATA%\ask-user-companion` (Windows),
+ * `~/Library/Application Support/ask-user-companion` (macOS), `$XDG_CONFIG_HOME/ask-user-companion`
+ * (default `~/.config`) elsewhere. Mirrors the companion's own rule; pure.
+ */
+export function companionHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
+  const override = env['ASK_USER_HOME']
+  if (override !== undefined && override.trim() !== '') return resolve(override)
+  const home = env['HOME'] || homedir()
+  if (platform === 'win32') return join(env['APPDATA'] || join(env['USERPROFILE'] || home, 'AppData', 'Roaming'), APP_FOLDER)
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER)
+  return join(env['XDG_CONFIG_HOME'] || join(home, '.config'), APP_FOLDER)
+}
+
+function checkUrl(url: string, from: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new AskUserError('NO_PROVIDER', `${from} is not a URL: "${url}"`)
+  }
+  if (parsed.protocol !== 'ws:' && parsed.protocol !== 'wss:') {
+    throw new AskUserError('NO_PROVIDER', `${from} must be a ws:// or wss:// URL, got "${url}"`)
+  }
+  return url
+}
+
+/**
+ * Finds the companion, afresh on every call: `ASK_USER_URL` + `ASK_USER_TOKEN` when `ASK_USER_URL` is set,
+ * else `endpoint.json` in {@link companionHome}. Throws `NO_PROVIDER` with a message that says how to
+ * start the companion when there is none, and refuses (on POSIX) a discovery file that group or others
+ * may read or write, since it holds the token.
+ */
+export async function discoverEndpoint(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Promise<Endpoint> {
+  const url = env['ASK_USER_URL']
+  if (url !== undefined && url.trim() !== '') {
+    const token = env['ASK_USER_TOKEN']
+    if (token === undefined || token.trim() === '') {
+      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but ASK_USER_TOKEN is not; set both, or neither')
+    }
+    return { url: checkUrl(url.trim(), 'ASK_USER_URL'), token: token.trim(), source: 'env' }
+  }
+  const file = join(companionHome(env, platform), ENDPOINT_FILE)
+  let text: string
+  try {
+    if (platform !== 'win32') {
+      const { mode } = await stat(file)
+      if ((mode & 0o077) !== 0) {
+        throw new AskUserError(
+          'NO_PROVIDER',
+          `refusing to use ${file}: other users may read or write it (mode ${(mode & 0o777).toString(8)}); ` +
+            `it holds the companion's token. Run \`chmod 600 ${file}\` and restart the companion`,
+        )
+      }
+    }
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (error instanceof AskUserError) throw error
+    throw noCompanion(`no Ask User Companion is running (no ${ENDPOINT_FILE} in ${companionHome(env, platform)})`, error)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  const parsed = EndpointFileSchema.safeParse(json)
+  if (!parsed.success) throw noCompanion(`the discovery file ${file} is not valid`)
+  return { url: checkUrl(parsed.data.url, file), token: parsed.data.token, source: { file } }
+}
+
+/** The status URL next to an agent endpoint URL: `ws://h:p/v1/agent` → `http://h:p/v1/status`. */
+export function statusUrl(agentUrl: string): string {
+  const url = new URL(agentUrl)
+  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:'
+  url.pathname = '/v1/status'
+  url.search = ''
+  url.hash = ''
+  return url.toString()
+}

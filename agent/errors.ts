@@ -1,0 +1,31 @@
+import { AskUserError } from '../shared/error-codes'
+
+/** How to get a companion running; appended to every "no companion" message. */
+export const START_HINT = 'start the Ask User Companion app, or run `npx ask-user serve`'
+
+/** Why an ask ended with `ASK_ABORTED`. */
+export type AbortReason = 'signal' | 'timeout' | 'connection-lost' | 'closed'
+
+/**
+ * `ASK_ABORTED` with the reason attached, so that callers (the CLI's exit codes) can tell a timeout or a
+ * lost companion from an abort by the agent. Still an {@link AskUserError} with the upstream code.
+ */
+export class AskAbortedError extends AskUserError {
+  constructor(
+    readonly reason: AbortReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('ASK_ABORTED', message, options)
+  }
+}
+
+/** `NO_PROVIDER`: no companion could be reached; the message says why and how to start one. */
+export function noCompanion(why: string, cause?: unknown): AskUserError {
+  return new AskUserError('NO_PROVIDER', `${why}; ${START_HINT}`, cause === undefined ? undefined : { cause })
+}
+
+/** The reason of an abort error, or undefined for anything else. */
+export function abortReason(error: unknown): AbortReason | undefined {
+  return error instanceof AskAbortedError ? error.reason : undefined
+}

@@ -1,0 +1,37 @@
+// The agent side of Ask User Companion: the `ask_user_question` tool, upstream's seam, and a client of
+// the companion. Plain Node; reaches the companion over its socket only.
+export { AskUserClient, type AskOptions, type AskUserClientOptions } from './client'
+export { companionHome, discoverEndpoint, statusUrl, type Endpoint } from './discovery'
+export { AskAbortedError, START_HINT, abortReason, type AbortReason } from './errors'
+export {
+  createCompanionProvider,
+  registerAskUserCompanion,
+  type BoundAskUserQuestionTool,
+  type CompanionProvider,
+  type CompanionRegistration,
+} from './provider'
+export { toToolQuestion, toUserQuestion } from './question-mapping'
+export { fetchStatus, CompanionStatusSchema, type CompanionStatus, type StatusReport } from './status'
+export {
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  createAskUserQuestionTool,
+  executeAskUserQuestion,
+  toolInputJsonSchema,
+  type AskUserQuestionTool,
+  type JsonSchema,
+  type ToolContext,
+} from './tool-definition'
+export { toolFailure, toolSuccess, type TextContent, type ToolFailure, type ToolResult, type ToolSuccess } from './tool-result'
+export {
+  UserInteraction,
+  type UserInteractionAgent,
+  type UserInteractionAnswer,
+  type UserInteractionProvider,
+  type UserInteractionRequest,
+  type UserQuestion,
+  type UserQuestionOption,
+} from './user-interaction'
+export { AskUserError, isAskUserError, type ErrorCode } from '../shared/error-codes'
+export type { Answer, AskAnswer } from '../shared/answer'
+export type { AskUserQuestionInput, Question, QuestionOption } from '../shared/tool-input'

@@ -1,0 +1,51 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { AskUserClient } from './client'
+import { createCompanionProvider } from './provider'
+import { TOOL_NAME, createAskUserQuestionTool, executeAskUserQuestion } from './tool-definition'
+import { UserInteraction } from './user-interaction'
+
+/** What the MCP server needs: the companion client it asks through, and its own version. */
+export interface McpServerOptions {
+  client: AskUserClient
+  /** Reported in the MCP `initialize` result (default `0.0.0`). */
+  version?: string
+}
+
+/**
+ * An MCP server (low-level `Server`, so the input schema goes out exactly as the tool definition's)
+ * offering `ask_user_question`. A call returns one text block with the canonical JSON; invalid
+ * arguments and every failure are `isError: true` results with the tool's `Error: ...` texts. An MCP
+ * request cancellation aborts the ask; there is no timeout of its own. Once the MCP client has
+ * initialized, its name (and version) is what the companion shows as the asking agent.
+ */
+export function createAskUserMcpServer(options: McpServerOptions): Server {
+  const { client } = options
+  const tool = createAskUserQuestionTool()
+  const interaction = new UserInteraction()
+  interaction.registerProvider(createCompanionProvider(client))
+  const server = new Server(
+    { name: 'ask-user', version: options.version ?? '0.0.0' },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'ask_user_question puts structured questions to the person through the Ask User Companion desktop ' +
+        'app and waits for the answer.',
+    },
+  )
+  server.oninitialized = () => {
+    const peer = server.getClientVersion()
+    if (peer?.name) client.setClientInfo({ name: peer.name, ...(peer.version ? { version: peer.version } : {}) })
+  }
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [{ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } }],
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (request.params.name !== TOOL_NAME) {
+      return { isError: true, content: [{ type: 'text', text: `Error: unknown tool "${request.params.name}"` }] }
+    }
+    const result = await executeAskUserQuestion(request.params.arguments ?? {}, { interaction, signal: extra.signal })
+    return { isError: result.isError, content: result.content }
+  })
+  return server
+}

@@ -1,0 +1,35 @@
+import type { Question } from '../shared/tool-input'
+import type { UserQuestion } from './user-interaction'
+
+/**
+ * Tool input question → seam question: snake `multi_select` becomes camel `multiSelect`; `header`,
+ * `options` and `multiSelect` are copied only when present; unknown extra keys are dropped.
+ */
+export function toUserQuestion(question: Question): UserQuestion {
+  const out: UserQuestion = { id: question.id, question: question.question }
+  if (question.header !== undefined) out.header = question.header
+  if (question.options !== undefined) {
+    out.options = question.options.map((option) =>
+      option.description === undefined
+        ? { label: option.label }
+        : { label: option.label, description: option.description },
+    )
+  }
+  if (question.multi_select !== undefined) out.multiSelect = question.multi_select
+  return out
+}
+
+/** Seam question → tool input question (for the wire): camel `multiSelect` back to snake `multi_select`. */
+export function toToolQuestion(question: UserQuestion): Question {
+  const out: Question = { id: question.id, question: question.question }
+  if (question.header !== undefined) out.header = question.header
+  if (question.options !== undefined) {
+    out.options = question.options.map((option) =>
+      option.description === undefined
+        ? { label: option.label }
+        : { label: option.label, description: option.description },
+    )
+  }
+  if (question.multiSelect !== undefined) out.multi_select = question.multiSelect
+  return out
+}

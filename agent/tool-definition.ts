@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { AskAnswerSchema, renderAnswer } from '../shared/answer'
+import { checkAnswer } from '../shared/answer-rules'
+import { AskUserError } from '../shared/error-codes'
+import { AskUserQuestionInputSchema } from '../shared/tool-input'
+import { validateToolInput } from '../shared/validate-input'
+import type { Limits } from '../shared/limits'
+import { toUserQuestion } from './question-mapping'
+import { toolFailure, toolSuccess, type ToolResult } from './tool-result'
+import type { UserInteraction, UserInteractionAgent } from './user-interaction'
+
+/** The tool's name, as upstream. */
+export const TOOL_NAME = 'ask_user_question'
+
+/** What the model reads about the tool (our own words; the contract is upstream's). */
+export const TOOL_DESCRIPTION = [
+  'Ask the person you are working for one or more questions and wait for their reply. Use it when you ' +
+    'cannot continue well without their decision: an ambiguous request, a choice between approaches with ' +
+    'real trade-offs, or a preference only they can state. Do not ask what you can find out yourself, and ' +
+    'group related questions into one call.',
+  'Each question has a stable `id` (echoed back), the `question` as a full sentence, an optional short ' +
+    '`header`, optional `options` ({label, description}) and `multi_select` (default false). When you have ' +
+    'a recommendation, put it first and end its label with "(Recommended)". The person may pick options, ' +
+    'answer in their own words instead (or as well, for multi-select questions), or skip a question. ' +
+    'The call blocks until the person answers or dismisses the questions; there is no default answer.',
+  'Result: JSON {"answers":[{"id":"<question id>","selected":["<label>"],"custom":"<own words>"}]}, one ' +
+    'entry per question in the same order. `selected` holds the picked labels verbatim (empty when nothing ' +
+    'was picked or the question was skipped); `custom` is present only when the person wrote an answer of ' +
+    'their own. If the person dismisses the questions the call fails with ASK_CANCELLED: do not assume an ' +
+    'answer; carry on with what you know or ask differently.',
+].join('\n\n')
+
+/** A JSON schema object (draft 2020-12), as tool hosts and MCP expect it. */
+export type JsonSchema = Record<string, unknown>
+
+/**
+ * The input JSON schema generated from `AskUserQuestionInputSchema`: inline (no `$ref`), no `$schema`
+ * key, extra keys allowed at every level. Returns a fresh copy on each call.
+ */
+export function toolInputJsonSchema(): JsonSchema {
+  const generated = z.toJSONSchema(AskUserQuestionInputSchema, { io: 'input', reused: 'inline' }) as JsonSchema
+  const { $schema: _ignored, ...schema } = generated
+  return schema
+}
+
+/** Per-call context: the seam to ask through, the host's abort signal and, optionally, who is asking. */
+export interface ToolContext {
+  interaction: UserInteraction
+  signal?: AbortSignal
+  agent?: UserInteractionAgent
+  /** Safety caps; the defaults of DESIGN.md "Limits" when absent. */
+  limits?: Limits
+}
+
+/** The `ask_user_question` tool as a host registers it. */
+export interface AskUserQuestionTool {
+  name: typeof TOOL_NAME
+  description: string
+  inputSchema: JsonSchema
+  /** Runs one call. Never throws: every failure is an `isError: true` result. */
+  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>
+}
+
+/**
+ * Validates `args`, asks through the seam, checks the provider's answer against the answer rules and
+ * renders it. Every failure (bad arguments, no provider, dismissal, abort, a rule-breaking answer)
+ * becomes an `isError: true` result; nothing is thrown and no answer is ever invented.
+ */
+export async function executeAskUserQuestion(args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  try {
+    const check = validateToolInput(args, ctx.limits)
+    if (!check.ok) return toolFailure(new AskUserError(check.code, check.message))
+    const questions = check.input.questions
+    const given: unknown = await ctx.interaction.ask({
+      questions: questions.map(toUserQuestion),
+      ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}),
+      ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    })
+    const parsed = AskAnswerSchema.safeParse(given)
+    if (!parsed.success) {
+      throw new AskUserError('INVALID_ANSWER', 'the answer given is not of the shape {answers:[{id, selected, custom?}]}')
+    }
+    const answer = parsed.data
+    const violations = checkAnswer(questions, answer)
+    if (violations.length > 0) {
+      throw new AskUserError(
+        'INVALID_ANSWER',
+        `the answer given breaks the answer rules: ${violations.map((v) => v.message).join('; ')}`,
+      )
+    }
+    return toolSuccess(renderAnswer(answer))
+  } catch (error) {
+    return toolFailure(error)
+  }
+}
+
+/** Builds the tool definition (a fresh object with its own schema copy). */
+export function createAskUserQuestionTool(): AskUserQuestionTool {
+  return {
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    inputSchema: toolInputJsonSchema(),
+    execute: executeAskUserQuestion,
+  }
+}

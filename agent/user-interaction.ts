@@ -1,0 +1,91 @@
+import type { Answer, AskAnswer } from '../shared/answer'
+import { AskUserError } from '../shared/error-codes'
+
+/** One option of a question on the seam (same shape as the tool input). */
+export interface UserQuestionOption {
+  label: string
+  description?: string
+}
+
+/**
+ * One question on the seam. camelCase `multiSelect` here, snake_case `multi_select` in the tool
+ * input; `header`, `options` and `multiSelect` are present only when the tool input had them.
+ */
+export interface UserQuestion {
+  id: string
+  question: string
+  header?: string
+  options?: UserQuestionOption[]
+  multiSelect?: boolean
+}
+
+/** Who is asking, when the host knows (shown to the person by providers that can). */
+export interface UserInteractionAgent {
+  name?: string
+  title?: string
+}
+
+/** What a provider is asked to answer. `signal` aborts the wait. */
+export interface UserInteractionRequest {
+  questions: UserQuestion[]
+  agent?: UserInteractionAgent
+  signal?: AbortSignal
+}
+
+/** A provider's answer: one entry per question, in question order (upstream's shape). */
+export interface UserInteractionAnswer {
+  answers: Answer[]
+}
+
+/**
+ * Something that can put questions to a person: the companion client, a terminal prompt, a test fake.
+ * It resolves with the answer or rejects with an {@link AskUserError} (`ASK_CANCELLED`, `ASK_ABORTED`,
+ * `NO_PROVIDER`); it never invents an answer.
+ */
+export interface UserInteractionProvider {
+  ask(request: UserInteractionRequest): Promise<UserInteractionAnswer>
+}
+
+export const NO_PROVIDER_MESSAGE =
+  'nobody can answer ask_user_question: no user-interaction provider is registered'
+export const DUPLICATE_PROVIDER_MESSAGE =
+  'a user-interaction provider is already registered; dispose of it before registering another'
+export const ASK_ABORTED_MESSAGE = 'ask_user_question was aborted before the person answered'
+export const EMPTY_BATCH_MESSAGE = 'ask_user_question needs at least one question; the batch was empty'
+
+/**
+ * The seam between the `ask_user_question` tool and whoever answers it, as upstream's
+ * `@deepseek-ai/dsh-user-interaction`: one provider at a time.
+ */
+export class UserInteraction {
+  #provider: UserInteractionProvider | undefined
+
+  /**
+   * Registers the provider. Returns a disposer that unregisters it (idempotent; a stale disposer never
+   * removes a later provider). Throws `DUPLICATE_PROVIDER` while another provider is registered.
+   */
+  registerProvider(provider: UserInteractionProvider): () => void {
+    if (this.#provider !== undefined) throw new AskUserError('DUPLICATE_PROVIDER', DUPLICATE_PROVIDER_MESSAGE)
+    this.#provider = provider
+    return () => {
+      if (this.#provider === provider) this.#provider = undefined
+    }
+  }
+
+  /** True while a provider is registered. */
+  get hasProvider(): boolean {
+    return this.#provider !== undefined
+  }
+
+  /**
+   * Asks the registered provider. Checks, in upstream's order: signal already aborted → `ASK_ABORTED`;
+   * no questions → `EMPTY_QUESTIONS`; no provider → `NO_PROVIDER`; else the provider's answer or error.
+   */
+  async ask(request: UserInteractionRequest): Promise<AskAnswer> {
+    if (request.signal?.aborted) throw new AskUserError('ASK_ABORTED', ASK_ABORTED_MESSAGE)
+    if (request.questions.length === 0) throw new AskUserError('EMPTY_QUESTIONS', EMPTY_BATCH_MESSAGE)
+    const provider = this.#provider
+    if (provider === undefined) throw new AskUserError('NO_PROVIDER', NO_PROVIDER_MESSAGE)
+    return provider.ask(request)
+  }
+}

@@ -1,0 +1,72 @@
+// The floor: a bare `ws` relay with the same topology as the companion (agent → relay → window →
+// relay → agent) and the same frame shapes, but no validation, no registry of asks, no history,
+// no auth check. It is the least any relay in JavaScript over loopback WebSockets has to do: parse
+// each frame once, mint a window-side id, forward, route the answer back by that id.
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer, type WebSocket } from 'ws'
+
+export interface FloorRelay {
+  port: number
+  agentUrl: string
+  uiUrl: string
+  close(): Promise<void>
+}
+
+export async function startFloorRelay(): Promise<FloorRelay> {
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => protocols.values().next().value ?? false,
+  })
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
+  const agents = new Map<number, WebSocket>()
+  const windows = new Set<WebSocket>()
+  let nextConn = 1
+
+  wss.on('connection', (ws, req) => {
+    if (req.url === '/v1/ui') {
+      windows.add(ws)
+      ws.on('close', () => windows.delete(ws))
+      ws.send('{"type":"snapshot","pending":[]}')
+      ws.on('message', (data) => {
+        const f = JSON.parse(String(data))
+        if (f.type !== 'answer') return
+        const askId = String(f.askId)
+        const dot = askId.indexOf('.')
+        const agent = agents.get(Number(askId.slice(0, dot)))
+        agent?.send(JSON.stringify({ type: 'answer', id: askId.slice(dot + 1), answers: f.answers }))
+      })
+      return
+    }
+    const conn = nextConn++
+    agents.set(conn, ws)
+    let name = 'agent'
+    ws.on('close', () => agents.delete(conn))
+    ws.on('message', (data) => {
+      const f = JSON.parse(String(data))
+      if (f.type === 'hello') {
+        name = f.client?.name ?? name
+        ws.send('{"type":"welcome","protocol":1,"server":{"name":"floor","version":"0"}}')
+      } else if (f.type === 'ask') {
+        const frame = JSON.stringify({
+          type: 'question/added',
+          ask: { askId: `${conn}.${f.id}`, agent: { name }, questions: f.questions, receivedAt: Date.now() },
+        })
+        for (const w of windows) w.send(frame)
+      }
+    })
+  })
+
+  const port = (wss.address() as AddressInfo).port
+  return {
+    port,
+    agentUrl: `ws://127.0.0.1:${port}/v1/agent`,
+    uiUrl: `ws://127.0.0.1:${port}/v1/ui`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate()
+        wss.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,237 @@
+// `npm run bench` (scripts/bench.mjs builds this into out/bench/main.js and runs it).
+// Measures the companion against the loopback floor and prints one table; `--json [FILE]` also
+// writes everything measured as JSON; `--quick` is a smaller run (under a minute).
+// A benchmark, not a test: it never fails on its numbers (exit 1 only if it could not run at all).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, freemem, loadavg, totalmem } from 'node:os'
+import { dirname, resolve } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { runBrowser, type BrowserResult } from './browser'
+import { runCli, type CliResult } from './cli'
+import { formatTable, ms, passIf, us, x, type Row } from './report'
+import { runRoundTrip, type RoundTripResult } from './roundtrip'
+import { runScale, type ScaleResult } from './scale'
+import { ServerChild } from './util'
+
+const ROOT = resolve(__dirname, '..', '..')
+const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli'] as const
+type Section = (typeof SECTIONS)[number]
+
+interface Args {
+  quick: boolean
+  json?: string
+  only: Set<Section>
+  cpuProf?: string
+  visibleAsks?: number
+  inboxLoads?: number
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, only: new Set(SECTIONS) }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string
+    if (a === '--quick') args.quick = true
+    else if (a === '--json') {
+      const next = argv[i + 1]
+      if (next !== undefined && !next.startsWith('--')) {
+        args.json = resolve(process.env.INIT_CWD ?? process.cwd(), next)
+        i++
+      } else args.json = resolve(ROOT, 'bench-results', 'latest.json')
+    } else if (a.startsWith('--only=')) {
+      args.only = new Set(a.slice(7).split(',').filter((s): s is Section => (SECTIONS as readonly string[]).includes(s)))
+    } else if (a.startsWith('--cpu-prof=')) args.cpuProf = resolve(a.slice(11))
+    else if (a.startsWith('--visible-asks=')) args.visibleAsks = Number(a.slice(15))
+    else if (a.startsWith('--inbox-loads=')) args.inboxLoads = Number(a.slice(14))
+    else if (a === '--help' || a === '-h') {
+      console.log('Usage: npm run bench -- [--quick] [--json [FILE]] [--only=roundtrip,scale,browser,cli] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
+      process.exit(0)
+    } else throw new Error(`unknown option ${a}`)
+  }
+  return args
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KB`
+// BENCH_STATIC_DIR measures another build of the renderer (e.g. an experiment) with the same bench.
+const staticDir = process.env.BENCH_STATIC_DIR ? resolve(process.env.BENCH_STATIC_DIR) : resolve(ROOT, 'out', 'renderer')
+
+async function section<T>(name: string, run: () => Promise<T>): Promise<T | { error: string }> {
+  const t0 = performance.now()
+  process.stderr.write(`bench: ${name} ...\n`)
+  try {
+    const result = await run()
+    process.stderr.write(`bench: ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`)
+    return result
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`bench: ${name} FAILED: ${message}\n`)
+    return { error: message }
+  }
+}
+
+const failed = (r: unknown): r is { error: string } => typeof r === 'object' && r !== null && 'error' in r
+
+function rows(results: Record<string, unknown>): Row[] {
+  const out: Row[] = []
+  const na = (metric: string, goal: string, why: string): Row => ({ metric, measured: `n/a (${why.slice(0, 60)})`, goal, status: 'n/a' })
+
+  const rt = results.roundtrip as RoundTripResult | { error: string } | undefined
+  if (rt && !failed(rt)) {
+    out.push({ metric: 'round trip p50: floor / ours', measured: `${us(rt.floor.p50)} / ${us(rt.core.p50)}`, goal: '', status: 'info' })
+    out.push({ metric: 'round trip p50 ours/floor', measured: x(rt.ratioP50), goal: '≤ 1.50×', status: passIf(rt.ratioP50 <= 1.5), value: rt.ratioP50 })
+    out.push({ metric: 'round trip p99: floor / ours', measured: `${us(rt.floor.p99)} / ${us(rt.core.p99)}`, goal: '', status: 'info' })
+    out.push({ metric: 'round trip p99 ours/floor', measured: x(rt.ratioP99), goal: '≤ 3.00×', status: passIf(rt.ratioP99 <= 3), value: rt.ratioP99 })
+  } else if (rt) out.push(na('round trip ours/floor', '≤ 1.5× p50, ≤ 3× p99', rt.error))
+
+  const sc = results.scale as ScaleResult | { error: string } | undefined
+  const fl = results.scaleFloor as ScaleResult | { error: string } | undefined
+  if (sc && !failed(sc)) {
+    const label = `${sc.agents} agents × ${sc.asksPerAgent}`
+    out.push({ metric: `asks settled/s (${label})`, measured: `${sc.settledPerSec}/s`, goal: '≥ 5,000/s', status: passIf(sc.settledPerSec >= 5000), value: sc.settledPerSec })
+    if (fl && !failed(fl)) out.push({ metric: 'asks settled/s, floor relay', measured: `${fl.settledPerSec}/s`, goal: '', status: 'info' })
+    out.push({ metric: 'core RSS per pending ask', measured: kb(sc.perPendingBytes.rss), goal: '≤ 10 KB', status: passIf(sc.perPendingBytes.rss <= 10 * 1024), value: sc.perPendingBytes.rss })
+    out.push({ metric: 'core heap per pending ask', measured: kb(sc.perPendingBytes.heapUsed), goal: '', status: 'info' })
+    out.push({ metric: 'core RSS per agent connection', measured: kb(sc.perConnectionBytes.rss), goal: '', status: 'info' })
+    const ok = sc.crossed === 0 && sc.lost === 0 && sc.duplicates === 0 && sc.pendingReached === sc.agents * sc.asksPerAgent
+    out.push({
+      metric: `crossed / lost (of ${sc.agents * sc.asksPerAgent})`,
+      measured: `${sc.crossed} / ${sc.lost}`,
+      goal: '0 / 0',
+      status: passIf(ok),
+    })
+  } else if (sc) out.push(na('scale', '≥ 5,000/s, ≤ 10 KB, 0/0', sc.error))
+
+  const br = results.browser as BrowserResult | { error: string } | undefined
+  if (br && !failed(br)) {
+    const v = br.visible
+    out.push({ metric: `ask → visible p50 (${v.samples} asks)`, measured: ms(v.dom.p50), goal: '≤ 50 ms', status: passIf(v.dom.p50 <= 50 && v.samples > 0), value: v.dom.p50 })
+    out.push({ metric: 'ask → visible p95', measured: ms(v.dom.p95), goal: '', status: 'info' })
+    out.push({ metric: 'ask → next frame p50 / p95', measured: `${ms(v.frame.p50)} / ${ms(v.frame.p95)}`, goal: '', status: 'info' })
+    const ib = br.inbox
+    const p = ib.snapshotToDomMs.p50
+    out.push({
+      metric: `${ib.asks}-ask inbox: snapshot → rows (median of ${ib.snapshotToDomMs.n})`,
+      measured: ms(p),
+      goal: '≤ 300 ms',
+      status: passIf(p <= 300 && ib.snapshotToDomMs.n > 0),
+      value: p,
+    })
+    out.push({ metric: `${ib.asks}-ask inbox: snapshot → next frame`, measured: ms(ib.snapshotToFrameMs.p50), goal: '', status: 'info' })
+    out.push({ metric: `${ib.asks}-ask inbox: navigation → rows`, measured: ms(ib.navigationToDomMs.p50), goal: '', status: 'info' })
+  } else if (br) out.push(na('ask → visible / inbox', '≤ 50 ms / ≤ 300 ms', br.error))
+
+  const cl = results.cli as CliResult | { error: string } | undefined
+  if (cl && !failed(cl)) {
+    out.push({ metric: `node -e 0 / ask-user --version (median of ${cl.runs})`, measured: `${ms(cl.nodeE0.p50)} / ${ms(cl.version.p50)}`, goal: '', status: 'info' })
+    out.push({ metric: 'ask-user ask, answered', measured: ms(cl.ask.p50), goal: '', status: cl.failures.length ? 'miss' : 'info' })
+    out.push({ metric: 'ask-user ask / node -e 0', measured: x(cl.ratio), goal: '≤ 2.00×', status: passIf(cl.ratio <= 2 && cl.failures.length === 0), value: cl.ratio })
+  } else if (cl) out.push(na('ask-user ask / node -e 0', '≤ 2×', cl.error))
+  return out
+}
+
+function roundDeep(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1000) / 1000
+  if (Array.isArray(value)) return value.map(roundDeep)
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]))
+  return value
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2))
+  const q = args.quick
+  const started = new Date()
+  const t0 = performance.now()
+  const machine = {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    loadavgStart: loadavg().map((l) => Math.round(l * 100) / 100),
+    chromium: undefined as string | undefined,
+    loadavgEnd: undefined as number[] | undefined,
+  }
+  const results: Record<string, unknown> = {}
+  const settings = undefined
+
+  if (args.only.has('roundtrip')) {
+    results.roundtrip = await section('round trip (floor vs core, alternating blocks)', async () => {
+      const floor = await ServerChild.start('floor')
+      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+      try {
+        return await runRoundTrip(floor, core, { warmup: q ? 100 : 300, samples: q ? 500 : 2000, blockSize: 250 })
+      } finally {
+        await floor.close()
+        await core.close()
+      }
+    })
+  }
+  if (args.only.has('scale')) {
+    const opts = { agents: q ? 200 : 1000, asksPerAgent: 10 }
+    results.scale = await section(`scale (core, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+      try {
+        return await runScale(core, opts)
+      } finally {
+        await core.close()
+      }
+    })
+    results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+      const floor = await ServerChild.start('floor')
+      try {
+        return await runScale(floor, opts)
+      } finally {
+        await floor.close()
+      }
+    })
+  }
+  if (args.only.has('browser')) {
+    results.browser = await section('the person’s side (Chromium)', async () => {
+      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+      try {
+        return await runBrowser(core, { asks: args.visibleAsks ?? (q ? 40 : 200), inboxAsks: 1000, inboxLoads: args.inboxLoads ?? (q ? 2 : 5), profileDir: args.cpuProf })
+      } finally {
+        await core.close()
+      }
+    })
+    const br = results.browser as BrowserResult
+    if (!failed(br)) machine.chromium = br.chromiumVersion
+  }
+  if (args.only.has('cli')) {
+    results.cli = await section('CLI (ask-user ask vs node -e 0)', async () => {
+      const core = await ServerChild.start('core', { staticDir, settings })
+      try {
+        return await runCli(core, { runs: q ? 5 : 20, root: ROOT, profileDir: args.cpuProf })
+      } finally {
+        await core.close()
+      }
+    })
+  }
+
+  machine.loadavgEnd = loadavg().map((l) => Math.round(l * 100) / 100)
+  const table = rows(results)
+  const elapsed = (performance.now() - t0) / 1000
+  console.log('')
+  console.log(`Ask User Companion bench — ${started.toISOString()}${q ? ' (quick)' : ''}`)
+  console.log(
+    `${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}${machine.chromium ? `, Chromium ${machine.chromium}` : ''}; load ${machine.loadavgStart.join(' ')} → ${machine.loadavgEnd.join(' ')}`,
+  )
+  console.log('')
+  console.log(formatTable(table))
+  console.log('')
+  console.log(`(${elapsed.toFixed(1)} s)`)
+
+  if (args.json) {
+    mkdirSync(dirname(args.json), { recursive: true })
+    writeFileSync(
+      args.json,
+      `${JSON.stringify(roundDeep({ startedAt: started.toISOString(), quick: q, elapsedSeconds: elapsed, machine, table, results }), null, 2)}\n`,
+    )
+    console.log(`JSON written to ${args.json}`)
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error))
+  process.exit(1)
+})

@@ -1,0 +1,83 @@
+// The server half of the benchmark, in its own Node process (started by ServerChild in util.ts with
+// --expose-gc): either the real companion core or the floor relay. Reports its endpoints over IPC,
+// then answers `mem` (process.memoryUsage() after forced GC), `pending` and `close`.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startCompanion } from '../electron/core/index'
+import { startFloorRelay } from './floor-relay'
+
+interface Options {
+  mode: 'core' | 'floor'
+  staticDir?: string
+  settings?: Record<string, unknown>
+}
+
+const send = (m: unknown): void => {
+  process.send?.(m)
+}
+
+function fullGc(): void {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc) return
+  for (let i = 0; i < 3; i++) gc()
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.env.BENCH_SERVER ?? '{}') as Options
+  let close: () => Promise<void>
+  let pending: () => number = () => 0
+  let info: Record<string, unknown>
+  let home: string | undefined
+  if (options.mode === 'floor') {
+    const relay = await startFloorRelay()
+    close = relay.close
+    info = { mode: 'floor', port: relay.port, token: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
+  } else {
+    home = mkdtempSync(join(tmpdir(), 'ask-user-bench-'))
+    const core: any = await startCompanion({
+      home,
+      port: 0,
+      staticDir: options.staticDir,
+      writeDiscovery: false,
+      ...(options.settings ? { settings: options.settings } : {}),
+    } as any)
+    close = async () => {
+      await core.close()
+    }
+    pending = () => {
+      const p = core.pending()
+      return typeof p === 'number' ? p : Array.isArray(p) ? p.length : (p?.size ?? Number.NaN)
+    }
+    info = {
+      mode: 'core',
+      port: core.port,
+      token: core.token,
+      agentUrl: core.agentUrl,
+      uiUrl: core.uiUrl,
+      pageUrl: core.pageUrl,
+    }
+  }
+  process.on('message', (m: any) => {
+    if (m?.type === 'mem') {
+      fullGc()
+      send({ seq: m.seq, value: process.memoryUsage() })
+    } else if (m?.type === 'pending') {
+      send({ seq: m.seq, value: pending() })
+    } else if (m?.type === 'close') {
+      const done = (): void => {
+        if (home) rmSync(home, { recursive: true, force: true })
+        process.exit(0)
+      }
+      setTimeout(done, 5_000).unref()
+      close().then(done, done)
+    }
+  })
+  process.on('disconnect', () => process.exit(0))
+  send({ type: 'ready', info })
+}
+
+main().catch((error: unknown) => {
+  send({ type: 'error', error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+  process.exit(1)
+})

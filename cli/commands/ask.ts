@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { AskUserClient } from '../../agent/client'
+import { renderAnswer } from '../../shared/answer'
+import type { Question } from '../../shared/tool-input'
+import { validateToolInput } from '../../shared/validate-input'
+import { version } from '../../package.json'
+import type { CliIo, Command } from '../io'
+import { EXIT, printError } from '../io'
+import { exitCodeFor } from './exit-codes'
+
+const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
+       ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
+                    [--timeout SECONDS] [--title TEXT]
+
+Asks the person through the running Ask User Companion and prints the canonical answer JSON,
+{"answers":[{"id":...,"selected":[...],"custom":...}]}, on stdout.
+
+  --json FILE|-      tool arguments {"questions":[...]} from a file, or from stdin with -
+  --id ID            id of the single question (default q1)
+  --header TEXT      a short heading for the question
+  --question TEXT    the question
+  --option LABEL     an option (repeat for several; end the recommended one with "(Recommended)")
+  --multi            let the person pick several options
+  --timeout SECONDS  give up after this long (default: wait for the person)
+  --title TEXT       a title shown above the questions
+
+Exit codes: 0 answered, 2 invalid input, 3 dismissed, 4 no companion (or it went away),
+124 timed out, 130 interrupted. Errors go to stderr as "Error: <message>".
+`
+
+class UsageError extends Error {}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+interface Parsed {
+  help: boolean
+  questions?: Question[]
+  timeoutMs?: number
+  title?: string
+}
+
+async function parse(args: string[], io: CliIo): Promise<Parsed> {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        json: { type: 'string' },
+        id: { type: 'string' },
+        header: { type: 'string' },
+        question: { type: 'string' },
+        option: { type: 'string', multiple: true },
+        multi: { type: 'boolean' },
+        timeout: { type: 'string' },
+        title: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}; run \`ask-user ask --help\``)
+  }
+  if (values.help) return { help: true }
+  const parsed: Parsed = { help: false }
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout)
+    if (values.timeout.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
+      throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`)
+    }
+    parsed.timeoutMs = Math.round(seconds * 1000)
+  }
+  if (values.title !== undefined) parsed.title = values.title
+  const flagged = ['id', 'header', 'question', 'option', 'multi'].filter((key) => values[key as keyof typeof values] !== undefined)
+  if (values.json !== undefined) {
+    if (flagged.length > 0) throw new UsageError(`--json cannot be combined with --${flagged[0]}`)
+    const source = values.json === '-' ? 'stdin' : values.json
+    let text: string
+    try {
+      text = values.json === '-' ? await readAll(io.stdin) : await readFile(values.json, 'utf8')
+    } catch (error) {
+      throw new UsageError(`cannot read ${source}: ${(error as Error).message}`)
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`)
+    }
+    const check = validateToolInput(json)
+    if (!check.ok) throw new UsageError(check.message)
+    parsed.questions = check.input.questions
+    return parsed
+  }
+  if (values.question === undefined) throw new UsageError('--question (or --json) is required; run `ask-user ask --help`')
+  const question: Question = { id: values.id ?? 'q1', question: values.question }
+  if (values.header !== undefined) question.header = values.header
+  if (values.option !== undefined) question.options = values.option.map((label) => ({ label }))
+  if (values.multi) question.multi_select = true
+  parsed.questions = [question]
+  return parsed
+}
+
+/** `ask-user ask`: one ask through the companion; stdout is only the canonical JSON and a newline. */
+export const run: Command = async (args, io) => {
+  let parsed: Parsed
+  try {
+    parsed = await parse(args, io)
+  } catch (error) {
+    printError(io, (error as Error).message)
+    return EXIT.INVALID_INPUT
+  }
+  if (parsed.help || parsed.questions === undefined) {
+    io.stdout.write(HELP)
+    return EXIT.OK
+  }
+  const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'ask-user', version })
+  try {
+    const answer = await client.ask(parsed.questions, {
+      signal: io.signal,
+      ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
+      ...(parsed.title !== undefined ? { title: parsed.title } : {}),
+    })
+    io.stdout.write(`${renderAnswer(answer)}\n`)
+    return EXIT.OK
+  } catch (error) {
+    printError(io, error instanceof Error ? error.message : String(error))
+    return exitCodeFor(error)
+  } finally {
+    await client.close()
+  }
+}

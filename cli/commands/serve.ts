@@ -1,0 +1,93 @@
+// `ask-user serve [--port N] [--open]`: the companion core in plain Node, serving the built UI.
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { resolveHome, startCompanion } from '../../electron/core'
+import { EXIT, printError, type CliIo, type Command } from '../io'
+
+const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
+
+interface ServeArgs {
+  port?: number
+  open: boolean
+}
+
+/** Parses `serve`'s flags; a string is the error message. */
+export function parseServeArgs(args: string[]): ServeArgs | string {
+  const out: ServeArgs = { open: false }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '--open') out.open = true
+    else if (arg === '--port' || arg.startsWith('--port=')) {
+      const value = arg === '--port' ? args[++i] : arg.slice('--port='.length)
+      if (value === undefined || !/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+        return `--port needs a number from 0 to 65535${value === undefined ? '' : `, got "${value}"`}`
+      }
+      out.port = Number(value)
+    } else return `unknown option "${arg}" for serve`
+  }
+  return out
+}
+
+/**
+ * The built renderer: `out/renderer` next to the bundle (`out/main/cli.js` → `../renderer`), else the
+ * repository's `out/renderer` when running from sources. Returns the first that has an `index.html`,
+ * else the first candidate (the companion then serves a placeholder page that says to build).
+ */
+export function rendererDir(): string {
+  const candidates = [join(__dirname, '..', 'renderer'), join(__dirname, '..', '..', 'out', 'renderer')]
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0]!
+}
+
+/** Opens `url` in the default browser; failures only warn on stderr. */
+function openBrowser(url: string, io: CliIo): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]]
+  const warn = (why: string): void => void io.stderr.write(`Warning: could not open a browser (${why}); open the URL above yourself\n`)
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true })
+    child.once('error', (error) => warn(error.message))
+    child.once('exit', (code) => {
+      if (code !== 0 && code !== null) warn(`${command} exited with ${code}`)
+    })
+    child.unref()
+  } catch (error) {
+    warn(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/**
+ * Starts the companion (discovery file written, settings and history in the home folder), prints
+ * exactly one line `http://127.0.0.1:<port>/#token=<token>` on stdout, waits for `io.signal`, then
+ * shuts down gracefully and returns 0. Bad flags: exit 2; a start failure (port taken, another
+ * companion running): exit 1.
+ */
+export const run: Command = async (args, io) => {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(USAGE)
+    return EXIT.OK
+  }
+  const parsed = parseServeArgs(args)
+  if (typeof parsed === 'string') {
+    printError(io, parsed)
+    io.stderr.write(USAGE)
+    return EXIT.INVALID_INPUT
+  }
+  let companion
+  try {
+    companion = await startCompanion({
+      home: resolveHome(io.env),
+      port: parsed.port,
+      staticDir: rendererDir(),
+      onWarning: (message) => void io.stderr.write(`Warning: ${message}\n`),
+    })
+  } catch (error) {
+    printError(io, error instanceof Error ? error.message : String(error))
+    return 1
+  }
+  io.stdout.write(`${companion.pageUrl}\n`)
+  if (parsed.open) openBrowser(companion.pageUrl, io)
+  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+  await companion.close()
+  return EXIT.OK
+}

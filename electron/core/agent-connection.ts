@@ -1,0 +1,187 @@
+import type { RawData, WebSocket } from 'ws'
+import type { AgentInfo } from '../../shared/ask'
+import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../../shared/error-codes'
+import type { Limits } from '../../shared/limits'
+import { validateToolInput } from '../../shared/validate-input'
+import {
+  AskFrameSchema,
+  CancelFrameSchema,
+  HelloFrameSchema,
+  PROTOCOL_VERSION,
+  WireAskIdSchema,
+  type CompanionFrame,
+  type HelloFrame,
+} from '../../shared/wire'
+import { parseJsonFrame, sendText } from './frames'
+import type { AskOwner, Registry, Settlement } from './registry'
+
+/** Close codes the companion uses on agent sockets. */
+export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
+
+/** The message of the `ASK_ABORTED` error an agent gets for each pending ask when the companion stops. */
+export const SHUTDOWN_MESSAGE = 'the companion is shutting down'
+
+/** What an agent connection needs from the companion. */
+export interface AgentContext {
+  registry: Registry
+  limits: Limits
+  serverInfo: { name: string; version: string }
+  /** An agent that has not said `hello` within this many milliseconds is closed with 1008. */
+  helloTimeoutMs: number
+  warn: (message: string) => void
+}
+
+/**
+ * One authenticated agent socket speaking wire protocol v1: `hello` first, then any number of `ask`
+ * and `cancel` frames. Every bad frame gets an `error` frame and leaves the connection usable. When the
+ * socket closes, every ask still pending on it settles as `agent-gone`.
+ */
+export class AgentConnection implements AskOwner {
+  private agent: AgentInfo | undefined
+  /** wire id → askId of this connection's pending asks. */
+  private readonly asks = new Map<string, string>()
+  private helloTimer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly ctx: AgentContext,
+  ) {
+    this.helloTimer = setTimeout(() => socket.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
+    socket.on('message', (data, isBinary) => this.receive(data, isBinary))
+    socket.on('close', () => this.closed())
+    socket.on('error', () => undefined) // a 'close' always follows; ws reports 1009 and friends there
+  }
+
+  /** Number of asks pending on this connection. */
+  get pendingCount(): number {
+    return this.asks.size
+  }
+
+  /** True once `hello` was accepted. */
+  get ready(): boolean {
+    return this.agent !== undefined
+  }
+
+  /** Companion shutdown: every pending ask fails with `ASK_ABORTED`, then the socket closes with 1001. */
+  shutdown(): void {
+    for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'shutdown' })
+    this.socket.close(CLOSE.GOING_AWAY, 'companion shutting down')
+  }
+
+  /** Called by the registry exactly once per ask of this connection. */
+  settled(wireId: string, settlement: Settlement): void {
+    this.asks.delete(wireId)
+    switch (settlement.outcome) {
+      case 'answered':
+        this.send({ type: 'answer', id: wireId, answers: settlement.answers })
+        break
+      case 'cancelled':
+        this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
+        break
+      case 'aborted':
+        if (settlement.by === 'shutdown') this.sendError('ASK_ABORTED', SHUTDOWN_MESSAGE, wireId)
+        break // an agent's own cancel is not acknowledged
+      case 'agent-gone':
+        break
+    }
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
+    try {
+      if (isBinary) return this.sendError('INVALID_FRAME', 'binary frames are not supported; send JSON text frames')
+      const parsed = parseJsonFrame(data)
+      if (!parsed.ok) return this.sendError('INVALID_FRAME', parsed.message)
+      const frame = parsed.frame
+      const idCheck = WireAskIdSchema.safeParse(frame['id'])
+      const id = idCheck.success ? idCheck.data : undefined
+      switch (frame['type']) {
+        case 'hello':
+          return this.hello(frame)
+        case 'ask':
+          return this.ask(frame, id)
+        case 'cancel':
+          return this.cancel(frame, id)
+        default:
+          return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(frame['type'])}`, id)
+      }
+    } catch (error) {
+      this.ctx.warn(`agent frame handler failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  private hello(raw: Record<string, unknown>): void {
+    if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
+    const parsed = HelloFrameSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid hello: ${parsed.error.issues[0]?.message ?? 'bad shape'}`)
+    const frame = parsed.data
+    if (frame.protocol !== PROTOCOL_VERSION) {
+      this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
+      this.socket.close(CLOSE.PROTOCOL_ERROR, 'unsupported protocol')
+      return
+    }
+    const tooLong = longClientField(frame, this.ctx.limits.textChars)
+    if (tooLong) return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "client.${tooLong}" is longer than ${this.ctx.limits.textChars} characters`)
+    clearTimeout(this.helloTimer)
+    this.helloTimer = undefined
+    const { name, pid, cwd, title } = frame.client
+    this.agent = { name }
+    if (pid !== undefined) this.agent.pid = pid
+    if (cwd !== undefined) this.agent.cwd = cwd
+    if (title !== undefined) this.agent.title = title
+    this.send({ type: 'welcome', protocol: PROTOCOL_VERSION, server: this.ctx.serverInfo })
+  }
+
+  private ask(raw: Record<string, unknown>, id: string | undefined): void {
+    const parsed = AskFrameSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid ask: ${describeIssue(parsed.error.issues[0])}`, id)
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
+    const frame = parsed.data
+    const { limits, registry } = this.ctx
+    if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
+    const input = validateToolInput({ questions: frame.questions }, limits)
+    if (!input.ok) return this.sendError(input.code, input.message, frame.id)
+    if (frame.title !== undefined && frame.title.length > limits.textChars) {
+      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
+    }
+    if (this.asks.size >= limits.pendingPerConnection) {
+      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
+    }
+    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions, wireId: frame.id, owner: this })
+    this.asks.set(frame.id, ask.askId)
+  }
+
+  private cancel(raw: Record<string, unknown>, id: string | undefined): void {
+    const parsed = CancelFrameSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid cancel: ${describeIssue(parsed.error.issues[0])}`, id)
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
+    const askId = this.asks.get(parsed.data.id)
+    if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
+    this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'agent' })
+  }
+
+  private closed(): void {
+    clearTimeout(this.helloTimer)
+    for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'agent-gone' })
+  }
+
+  private sendError(code: ErrorCode, message: string, id?: string): void {
+    this.send(id === undefined ? { type: 'error', code, message } : { type: 'error', id, code, message })
+  }
+
+  private send(frame: CompanionFrame): void {
+    sendText(this.socket, JSON.stringify(frame))
+  }
+}
+
+function longClientField(frame: HelloFrame, max: number): string | undefined {
+  for (const key of ['name', 'version', 'cwd', 'title'] as const) {
+    const value = frame.client[key]
+    if (value !== undefined && value.length > max) return key
+  }
+  return undefined
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'bad shape'
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+}

@@ -1,0 +1,188 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { join } from 'node:path'
+import type { Ask, HistoryEntry, Outcome } from '../../shared/ask'
+import type { Settings } from '../../shared/settings'
+import { UI_PATH, type UiServerFrame } from '../../shared/ui'
+import { AGENT_PATH } from '../../shared/wire'
+import { version as packageVersion } from '../../package.json'
+import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
+import { ensurePrivateDir } from './fs-utils'
+import { Heartbeat } from './heartbeat'
+import { HISTORY_FILE, HistoryStore } from './history'
+import { resolveHome } from './home'
+import { handleRequest, statusBody } from './http-routes'
+import { Registry } from './registry'
+import { loadSettings, mergeSettings } from './settings-store'
+import { SocketEndpoints } from './sockets'
+import { createTokenCheck, newToken } from './token'
+import { WindowHub } from './ui-channel'
+
+/** Options of {@link startCompanion}; every field is optional. */
+export interface CompanionOptions {
+  /** Folder for endpoint.json, settings.json, history.jsonl; default `resolveHome(process.env)`. */
+  home?: string
+  /** Overrides `settings.port`; 0 picks a free port. */
+  port?: number
+  /** Overrides layered on top of settings.json. */
+  settings?: Partial<Settings>
+  /** When set, plain HTTP GETs serve this built renderer folder (index.html + assets). */
+  staticDir?: string
+  /** Write endpoint.json (default true); also refuses to start over a live companion. */
+  writeDiscovery?: boolean
+  /** Ping interval in milliseconds (default 30,000); a peer missing a pong is terminated. */
+  heartbeatMs?: number
+  /** Milliseconds a socket may idle before its upgrade, and an agent before `hello` (default 10,000). */
+  handshakeTimeoutMs?: number
+  /** What `welcome` and `/v1/status` report (default `ask-user-companion` and the package version). */
+  serverInfo?: { name: string; version: string }
+  /** Clock for `receivedAt` / `settledAt` (epoch milliseconds). */
+  now?: () => number
+  /** Where warnings go (corrupt settings, history write failures); default stderr. */
+  onWarning?: (message: string) => void
+}
+
+/** A non-socket window (Electron IPC): frames from the window go to `receive()`; `close()` detaches. */
+export interface WindowHandle {
+  receive(frame: unknown): void
+  close(): void
+}
+
+/** A running companion. */
+export interface Companion {
+  readonly port: number
+  readonly token: string
+  /** `ws://127.0.0.1:<port>/v1/agent` */
+  readonly agentUrl: string
+  /** `ws://127.0.0.1:<port>/v1/ui` */
+  readonly uiUrl: string
+  /** `http://127.0.0.1:<port>/#token=<token>` */
+  readonly pageUrl: string
+  readonly home: string
+  readonly settings: Settings
+  /** The pending asks, oldest first. */
+  pending(): Ask[]
+  /** Attaches a window: it gets a snapshot at once, then every broadcast, until `close()`. */
+  attachWindow(send: (frame: UiServerFrame) => void): WindowHandle
+  on(event: 'added', listener: (ask: Ask) => void): () => void
+  on(event: 'resolved', listener: (askId: string, outcome: Outcome) => void): () => void
+  /** The newest settled asks (default: the whole kept history), newest first. */
+  history(limit?: number): Promise<HistoryEntry[]>
+  /** Graceful shutdown; idempotent (later calls return the same promise). */
+  close(): Promise<void>
+}
+
+const SHUTDOWN_GRACE_MS = 2_000
+
+/**
+ * Starts the companion core: loads settings, refuses to start over a live companion (when writing
+ * discovery), listens on 127.0.0.1, writes endpoint.json. Rejects with a clear message when the port
+ * is taken or another companion owns the discovery file.
+ */
+export async function startCompanion(options: CompanionOptions = {}): Promise<Companion> {
+  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`ask-user-companion: warning: ${message}\n`))
+  const now = options.now ?? Date.now
+  const home = options.home ?? resolveHome(process.env)
+  const writeDiscovery = options.writeDiscovery ?? true
+  const serverInfo = options.serverInfo ?? { name: 'ask-user-companion', version: packageVersion }
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 10_000
+
+  await ensurePrivateDir(home)
+  const loaded = await loadSettings(home)
+  if (loaded.warning) warn(loaded.warning)
+  const settings = mergeSettings(loaded.settings, options.settings)
+  if (writeDiscovery) await assertNoLiveOwner(home)
+
+  const token = newToken()
+  const tokenMatches = createTokenCheck(token)
+  const registry = new Registry(now, warn)
+  const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
+  await history.init()
+  registry.onResolved((ask, settlement, settledAt) => {
+    const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
+    if (settlement.outcome === 'answered') entry.answers = settlement.answers
+    history.record(entry)
+  })
+  const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn })
+  const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
+  let port = 0
+  const sockets = new SocketEndpoints({
+    registry, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
+  })
+
+  const server = createServer((req, res) =>
+    handleRequest(
+      {
+        port: () => port,
+        tokenMatches,
+        staticDir: options.staticDir,
+        status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+      },
+      req,
+      res,
+    ),
+  )
+  // Header/idle timeout before the upgrade; ws clears it (setTimeout(0)) once a socket is upgraded.
+  server.on('connection', (socket: Socket) => socket.setTimeout(handshakeTimeoutMs, () => socket.destroy()))
+  server.headersTimeout = handshakeTimeoutMs // slow-header senders (checked on Node's own coarse interval)
+  server.requestTimeout = handshakeTimeoutMs
+  server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head))
+  server.on('clientError', (_error, socket) => socket.destroy())
+  port = await listen(server, options.port ?? settings.port)
+
+  const agentUrl = `ws://127.0.0.1:${port}${AGENT_PATH}`
+  if (writeDiscovery) {
+    try {
+      await writeEndpointFile(home, agentUrl, token)
+    } catch (error) {
+      server.close()
+      throw error
+    }
+  }
+  heartbeat.start()
+
+  let closing: Promise<void> | undefined
+  const shutdown = async (): Promise<void> => {
+    heartbeat.stop()
+    await sockets.closeAll(SHUTDOWN_GRACE_MS)
+    hub.dispose()
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+    await history.flush()
+    if (writeDiscovery) await removeEndpointFile(home, token).catch((error: unknown) => warn(`cannot remove endpoint.json: ${String(error)}`))
+  }
+
+  return {
+    port,
+    token,
+    agentUrl,
+    uiUrl: `ws://127.0.0.1:${port}${UI_PATH}`,
+    pageUrl: `http://127.0.0.1:${port}/#token=${token}`,
+    home,
+    settings,
+    pending: () => registry.pending(),
+    attachWindow: (send) => hub.attach((frame) => send(frame)),
+    on: ((event: 'added' | 'resolved', listener: (...args: never[]) => void) => {
+      if (event === 'added') return registry.onAdded(listener as (ask: Ask) => void)
+      const resolved = listener as (askId: string, outcome: Outcome) => void
+      return registry.onResolved((ask, settlement) => resolved(ask.askId, settlement.outcome))
+    }) as Companion['on'],
+    history: (limit) => history.read(limit),
+    close: () => (closing ??= shutdown()),
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is already in use`, { cause: error }) : error)
+    }
+    server.once('error', onError)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}

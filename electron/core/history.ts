@@ -1,0 +1,133 @@
+import { appendFile, readFile } from 'node:fs/promises'
+import { HistoryEntrySchema, type HistoryEntry } from '../../shared/ask'
+import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+
+/** File name of the history inside the companion's home. */
+export const HISTORY_FILE = 'history.jsonl'
+
+/** Options of a {@link HistoryStore}. */
+export interface HistoryOptions {
+  /** false: nothing is written and reads return nothing. */
+  enabled: boolean
+  /** Newest entries kept; the file is compacted to this many when it grows past twice as many. */
+  limit: number
+  /** Appends are batched for this long (milliseconds, default 25) so the ask path never waits on disk. */
+  flushDelayMs?: number
+  warn: (message: string) => void
+}
+
+/**
+ * The history of settled asks: `history.jsonl`, one {@link HistoryEntry} per line, oldest first.
+ * `record()` only buffers; a timer appends the batch asynchronously, so the ask path never waits on
+ * disk. The newest `limit` lines are also kept in memory, so reads and compactions (rewriting the file
+ * atomically with only those lines once it holds more than twice `limit`) never re-read the file.
+ * Writes are serialized on one promise chain and never throw (failures go to `warn`). A torn or
+ * invalid line (a crash mid-write) is skipped when the file is loaded, and the next append starts on a
+ * fresh line.
+ */
+export class HistoryStore {
+  private buffer: string[] = []
+  private recent: string[] = []
+  private timer: NodeJS.Timeout | undefined
+  private chain: Promise<void> = Promise.resolve()
+  private lines = 0
+  private needsNewline = false
+
+  constructor(
+    private readonly path: string,
+    private readonly options: HistoryOptions,
+  ) {}
+
+  /** Loads the existing file once: keeps its newest valid entries, compacts it if it is too long. */
+  async init(): Promise<void> {
+    if (!this.options.enabled) return
+    await this.enqueue(async () => {
+      const text = await readText(this.path)
+      this.needsNewline = text !== '' && !text.endsWith('\n')
+      this.lines = countLines(text)
+      this.recent = parseEntries(text)
+        .slice(-this.options.limit)
+        .map((entry) => JSON.stringify(entry))
+      if (this.lines > 2 * this.options.limit) await this.compact()
+    })
+  }
+
+  /** Buffers one settled ask for the next batched append. Never throws, never blocks. */
+  record(entry: HistoryEntry): void {
+    if (!this.options.enabled) return
+    this.buffer.push(JSON.stringify(entry))
+    this.timer ??= setTimeout(() => void this.flush(), this.options.flushDelayMs ?? 25)
+    this.timer.unref?.()
+  }
+
+  /** Appends everything buffered so far; resolves when it is on disk (or the failure was reported). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.buffer.length === 0) return this.chain
+    const batch = this.buffer
+    this.buffer = []
+    for (const line of batch) this.recent.push(line)
+    if (this.recent.length > 2 * this.options.limit) this.recent = this.recent.slice(-this.options.limit)
+    return this.enqueue(async () => {
+      const prefix = this.needsNewline ? '\n' : ''
+      await appendFile(this.path, `${prefix}${batch.join('\n')}\n`, { mode: FILE_MODE })
+      this.needsNewline = false
+      this.lines += batch.length
+      if (this.lines > 2 * this.options.limit) await this.compact()
+    })
+  }
+
+  /** The newest `limit` entries (at most the configured limit), newest first. */
+  async read(limit: number = this.options.limit): Promise<HistoryEntry[]> {
+    if (!this.options.enabled) return []
+    await this.flush()
+    const count = Math.max(0, Math.min(limit, this.options.limit, this.recent.length))
+    const lines = this.recent.slice(this.recent.length - count).reverse()
+    return lines.map((line) => JSON.parse(line) as HistoryEntry) // our own serialization of validated entries
+  }
+
+  private async compact(): Promise<void> {
+    const kept = this.recent.slice(-this.options.limit)
+    await writeFileAtomic(this.path, kept.length > 0 ? `${kept.join('\n')}\n` : '')
+    this.lines = kept.length
+    this.needsNewline = false
+  }
+
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(op).catch((error: unknown) => {
+      this.options.warn(`history ${this.path}: ${error instanceof Error ? error.message : String(error)}`)
+    })
+    return this.chain
+  }
+}
+
+/** Parses JSONL history text, skipping blank, torn and invalid lines. */
+export function parseEntries(text: string): HistoryEntry[] {
+  const entries: HistoryEntry[] = []
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const parsed = HistoryEntrySchema.safeParse(JSON.parse(line))
+      if (parsed.success) entries.push(parsed.data)
+    } catch {
+      // a torn line from a crash mid-write: skipped
+    }
+  }
+  return entries
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) return ''
+    throw error
+  }
+}
+
+function countLines(text: string): number {
+  let count = 0
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++
+  return text === '' || text.endsWith('\n') ? count : count + 1
+}

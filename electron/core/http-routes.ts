@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { PROTOCOL_VERSION } from '../../shared/wire'
+import { AGENT_PATH } from '../../shared/wire'
+import { UI_PATH } from '../../shared/ui'
+import { bearerToken, isLoopbackHost, isOwnOrigin, requestPath } from './handshake'
+import { send, serveStatic } from './static-files'
+
+/** Path of the status endpoint (`ask-user status`). */
+export const STATUS_PATH = '/v1/status'
+
+/** The JSON body of `GET /v1/status`. */
+export interface StatusBody {
+  protocol: number
+  server: { name: string; version: string }
+  pending: number
+  agents: number
+  windows: number
+}
+
+/** What the plain-HTTP routes need from the companion. */
+export interface HttpContext {
+  port: () => number
+  tokenMatches: (presented: string | undefined) => boolean
+  status: () => StatusBody
+  staticDir: string | undefined
+}
+
+const TEXT = 'text/plain; charset=utf-8'
+
+/**
+ * Plain HTTP requests: `Host` must be loopback (403), a foreign `Origin` is refused (403);
+ * `GET /v1/status` needs `Authorization: Bearer <token>` (401); the WebSocket paths answer 426 to a
+ * request that is not an upgrade; anything else is the built renderer when `staticDir` is set, else 404.
+ */
+export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): void {
+  const path = requestPath(req)
+  const origin = req.headers.origin
+  if (!isLoopbackHost(req.headers.host)) return send(res, req, 403, TEXT, 'Host must be 127.0.0.1, localhost or [::1]\n')
+  if (origin !== undefined && !isOwnOrigin(origin, ctx.port())) return send(res, req, 403, TEXT, 'foreign Origin\n')
+  if (path === STATUS_PATH) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, 405, TEXT, 'method not allowed\n')
+    if (!ctx.tokenMatches(bearerToken(req))) return send(res, req, 401, TEXT, 'missing or wrong bearer token\n')
+    return send(res, req, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.status()))
+  }
+  if (path === AGENT_PATH || path === UI_PATH) return send(res, req, 426, TEXT, 'WebSocket upgrade required\n')
+  if (ctx.staticDir === undefined) return send(res, req, 404, TEXT, 'not found\n')
+  serveStatic(ctx.staticDir, path, req, res).catch(() => {
+    if (!res.headersSent) send(res, req, 500, TEXT, 'internal error\n')
+    else res.destroy()
+  })
+}
+
+/** The status body for the given counts. */
+export function statusBody(server: StatusBody['server'], pending: number, agents: number, windows: number): StatusBody {
+  return { protocol: PROTOCOL_VERSION, server, pending, agents, windows }
+}

@@ -1,0 +1,59 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../shared/settings'
+import { ensurePrivateDir, isErrnoCode, writeFileAtomic } from './fs-utils'
+
+/** File name of the settings inside the companion's home. */
+export const SETTINGS_FILE = 'settings.json'
+
+/**
+ * Reads `settings.json` from `home`. A missing file gives the defaults silently; an unreadable,
+ * non-JSON or schema-invalid file gives the defaults plus a `warning` naming the problem. Never throws.
+ */
+export async function loadSettings(home: string): Promise<{ settings: Settings; warning?: string }> {
+  const path = join(home, SETTINGS_FILE)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) return { settings: cloneDefaults() }
+    return { settings: cloneDefaults(), warning: `cannot read ${path} (${describe(error)}); using default settings` }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { settings: cloneDefaults(), warning: `${path} is not valid JSON (${describe(error)}); using default settings` }
+  }
+  const parsed = SettingsSchema.safeParse(json)
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]
+    const where = first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'
+    return { settings: cloneDefaults(), warning: `${path} has invalid settings (${where}); using default settings` }
+  }
+  return { settings: parsed.data }
+}
+
+/** Writes `settings` to `home/settings.json` atomically (temp file + rename), mode 0600, folder 0700. */
+export async function saveSettings(home: string, settings: Settings): Promise<void> {
+  const valid = SettingsSchema.parse(settings)
+  await ensurePrivateDir(home)
+  await writeFileAtomic(join(home, SETTINGS_FILE), `${JSON.stringify(valid, null, 2)}\n`)
+}
+
+/**
+ * Layers `overrides` over `base` (the nested `limits` merged key by key) and validates the result.
+ * Throws on invalid overrides: they come from code, not from the person.
+ */
+export function mergeSettings(base: Settings, overrides: Partial<Settings> | undefined): Settings {
+  if (!overrides) return base
+  return SettingsSchema.parse({ ...base, ...overrides, limits: { ...base.limits, ...overrides.limits } })
+}
+
+function cloneDefaults(): Settings {
+  return { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits } }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

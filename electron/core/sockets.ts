@@ -1,0 +1,133 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Limits } from '../../shared/limits'
+import { UI_SUBPROTOCOL, type RejectedFrame } from '../../shared/ui'
+import { AGENT_SUBPROTOCOL } from '../../shared/wire'
+import { AgentConnection, CLOSE } from './agent-connection'
+import { parseJsonFrame, sendText } from './frames'
+import { checkUpgrade, rejectUpgrade } from './handshake'
+import type { Heartbeat } from './heartbeat'
+import type { Registry } from './registry'
+import type { WindowHub } from './ui-channel'
+
+/** What the socket endpoints need from the companion. */
+export interface SocketContext {
+  registry: Registry
+  hub: WindowHub
+  heartbeat: Heartbeat
+  limits: Limits
+  serverInfo: { name: string; version: string }
+  handshakeTimeoutMs: number
+  port: () => number
+  tokenMatches: (presented: string | undefined) => boolean
+  warn: (message: string) => void
+}
+
+/**
+ * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
+ * (windows). Upgrades are checked before ws sees them (see handshake.ts); past the checks, the
+ * connection cap (agents + windows) answers 503, as does a companion that is shutting down.
+ */
+export class SocketEndpoints {
+  /** Open agent connections (authenticated; `hello` may still be due). */
+  readonly agents = new Set<AgentConnection>()
+  private readonly sockets = new Set<WebSocket>()
+  private readonly agentServer: WebSocketServer
+  private readonly uiServer: WebSocketServer
+  private closing = false
+
+  constructor(private readonly ctx: SocketContext) {
+    const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
+    this.agentServer = new WebSocketServer({ ...common, handleProtocols: () => AGENT_SUBPROTOCOL })
+    this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
+  }
+
+  /** Open sockets of both endpoints. */
+  get connections(): number {
+    return this.sockets.size
+  }
+
+  /** The HTTP server's 'upgrade' handler. Never throws. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy())
+    try {
+      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches })
+      if (!decision.ok) return rejectUpgrade(socket, decision.status, decision.message)
+      if (this.closing) return rejectUpgrade(socket, 503, 'the companion is shutting down')
+      if (this.sockets.size >= this.ctx.limits.connections) {
+        return rejectUpgrade(socket, 503, `too many connections (at most ${this.ctx.limits.connections})`)
+      }
+      const server = decision.route === 'agent' ? this.agentServer : this.uiServer
+      server.handleUpgrade(req, socket, head, (ws) => {
+        if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+        this.track(ws)
+        if (decision.route === 'agent') this.openAgent(ws)
+        else this.openWindow(ws)
+      })
+    } catch (error) {
+      this.ctx.warn(`upgrade failed: ${error instanceof Error ? error.message : String(error)}`)
+      socket.destroy()
+    }
+  }
+
+  /**
+   * Shutdown: agents' pending asks fail with `ASK_ABORTED` and every socket gets close 1001; sockets
+   * that have not finished the closing handshake within `graceMs` are terminated.
+   */
+  async closeAll(graceMs: number): Promise<void> {
+    this.closing = true
+    const closed = [...this.sockets].map((ws) => new Promise<void>((resolve) => {
+      if (ws.readyState === ws.CLOSED) resolve()
+      else ws.once('close', () => resolve())
+    }))
+    for (const agent of this.agents) agent.shutdown()
+    for (const ws of this.sockets) if (ws.readyState === ws.OPEN) ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const ws of this.sockets) ws.terminate()
+        resolve()
+      }, graceMs)
+    })
+    await Promise.race([Promise.all(closed), deadline])
+    clearTimeout(timer)
+    this.agentServer.close()
+    this.uiServer.close()
+  }
+
+  private track(ws: WebSocket): void {
+    this.sockets.add(ws)
+    ws.once('close', () => this.sockets.delete(ws))
+    this.ctx.heartbeat.track(ws)
+  }
+
+  private openAgent(ws: WebSocket): void {
+    const agent = new AgentConnection(ws, {
+      registry: this.ctx.registry,
+      limits: this.ctx.limits,
+      serverInfo: this.ctx.serverInfo,
+      helloTimeoutMs: this.ctx.handshakeTimeoutMs,
+      warn: this.ctx.warn,
+    })
+    this.agents.add(agent)
+    ws.once('close', () => this.agents.delete(agent))
+  }
+
+  private openWindow(ws: WebSocket): void {
+    ws.on('error', () => undefined) // a 'close' always follows
+    const session = this.ctx.hub.attach((_frame, json) => sendText(ws, json))
+    ws.once('close', () => session.close())
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return sendRejected(ws, 'binary frames are not supported; send JSON text frames')
+      const parsed = parseJsonFrame(data)
+      if (!parsed.ok) return sendRejected(ws, parsed.message)
+      session.receive(parsed.frame)
+    })
+  }
+}
+
+function sendRejected(ws: WebSocket, reason: string): void {
+  const frame: RejectedFrame = { type: 'rejected', askId: '', code: 'INVALID_FRAME', reason }
+  sendText(ws, JSON.stringify(frame))
+}

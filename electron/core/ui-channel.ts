@@ -1,0 +1,146 @@
+import type { Ask } from '../../shared/ask'
+import {
+  UiAnswerFrameSchema,
+  UiDismissFrameSchema,
+  UiHistoryRequestFrameSchema,
+  type RejectedFrame,
+  type UiServerFrame,
+} from '../../shared/ui'
+import type { HistoryEntry } from '../../shared/ask'
+import { checkObjectFrame } from './frames'
+import type { Registry, Settlement } from './registry'
+
+/**
+ * Delivers one frame to a window. `json` is the frame already serialized (computed once per
+ * broadcast), for transports that send text; IPC transports use `frame`.
+ */
+export type WindowSend = (frame: UiServerFrame, json: string) => void
+
+/** A connected window, whatever carries it (WebSocket or Electron IPC). */
+export interface WindowSession {
+  /** A frame from the window (already JSON-decoded); malformed frames get `rejected INVALID_FRAME`. */
+  receive(frame: unknown): void
+  /** Detaches the window; it gets no more frames. Idempotent. */
+  close(): void
+}
+
+/** What the hub needs besides the registry. */
+export interface HubContext {
+  registry: Registry
+  history: (limit: number) => Promise<HistoryEntry[]>
+  warn: (message: string) => void
+}
+
+/** Default number of history entries a `history/get` without `limit` returns. */
+export const DEFAULT_HISTORY_PAGE = 100
+
+/**
+ * The UI channel: the set of attached windows. Each gets a `snapshot` when it attaches, then every
+ * `question/added` and `question/resolved`; its `answer`, `dismiss` and `history/get` frames are
+ * checked and answered with `accepted`, `rejected` or `history`. State lives in the registry, so a
+ * window that reloads loses nothing.
+ */
+export class WindowHub {
+  private readonly windows = new Set<WindowSend>()
+  private readonly unsubscribe: Array<() => void>
+
+  constructor(private readonly ctx: HubContext) {
+    this.unsubscribe = [
+      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask })),
+      ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
+        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }),
+      ),
+    ]
+  }
+
+  /** Number of attached windows. */
+  get size(): number {
+    return this.windows.size
+  }
+
+  /** Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. */
+  attach(send: WindowSend): WindowSession {
+    this.windows.add(send)
+    const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
+    deliver({ type: 'snapshot', pending: this.ctx.registry.pending() })
+    let open = true
+    return {
+      receive: (frame) => {
+        if (open) this.handle(frame, deliver)
+      },
+      close: () => {
+        open = false
+        this.windows.delete(send)
+      },
+    }
+  }
+
+  /** Stops listening to the registry and forgets every window. */
+  dispose(): void {
+    for (const off of this.unsubscribe) off()
+    this.windows.clear()
+  }
+
+  private broadcast(frame: UiServerFrame): void {
+    if (this.windows.size === 0) return
+    const json = JSON.stringify(frame)
+    for (const send of this.windows) this.deliver(send, frame, json)
+  }
+
+  private deliver(send: WindowSend, frame: UiServerFrame, json: string): void {
+    try {
+      send(frame, json)
+    } catch (error) {
+      this.ctx.warn(`sending to a window failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  private handle(value: unknown, reply: (frame: UiServerFrame) => void): void {
+    try {
+      const checked = checkObjectFrame(value)
+      if (!checked.ok) return reply(rejected('', 'INVALID_FRAME', checked.message))
+      const raw = checked.frame
+      const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
+      switch (raw['type']) {
+        case 'answer': {
+          const frame = UiAnswerFrameSchema.safeParse(raw)
+          if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid answer frame: ${firstIssue(frame.error.issues)}`))
+          const result = this.ctx.registry.answer(frame.data.askId, frame.data.answers)
+          return reply(result.ok ? { type: 'accepted', askId } : rejected(askId, result.code, result.reason))
+        }
+        case 'dismiss': {
+          const frame = UiDismissFrameSchema.safeParse(raw)
+          if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid dismiss frame: ${firstIssue(frame.error.issues)}`))
+          const result = this.ctx.registry.dismiss(frame.data.askId)
+          return reply(result.ok ? { type: 'accepted', askId } : rejected(askId, result.code, result.reason))
+        }
+        case 'history/get': {
+          const frame = UiHistoryRequestFrameSchema.safeParse(raw)
+          if (!frame.success) return reply(rejected('', 'INVALID_FRAME', `invalid history/get frame: ${firstIssue(frame.error.issues)}`))
+          this.ctx.history(frame.data.limit ?? DEFAULT_HISTORY_PAGE).then(
+            (entries) => reply({ type: 'history', entries }),
+            (error: unknown) => {
+              this.ctx.warn(`reading history failed: ${error instanceof Error ? error.message : String(error)}`)
+              reply({ type: 'history', entries: [] })
+            },
+          )
+          return
+        }
+        default:
+          return reply(rejected(askId, 'INVALID_FRAME', `unknown frame type ${JSON.stringify(raw['type'])}`))
+      }
+    } catch (error) {
+      this.ctx.warn(`window frame handler failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+}
+
+function rejected(askId: string, code: string, reason: string): RejectedFrame {
+  return { type: 'rejected', askId, code, reason }
+}
+
+function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const issue = issues[0]
+  if (!issue) return 'bad shape'
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+}

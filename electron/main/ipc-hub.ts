@@ -1,0 +1,114 @@
+import { z } from 'zod'
+import type * as Electron from 'electron'
+import { IPC_CHANNELS } from '../../shared/ipc'
+import { UiClientFrameSchema } from '../../shared'
+import type { UiServerFrame } from '../../shared'
+import type { DesktopCompanion, WindowAttachment } from './companion'
+
+/** Just enough of an invalid frame to tell the window which ask its refused frame was about. */
+const NamesAskSchema = z.looseObject({ askId: z.string() })
+
+/** The relay between the question window (IPC) and the companion's UI channel. */
+export interface IpcHub {
+  /** Asks the window to bring one pending ask into view (sent now, or right after it subscribes). */
+  focusAsk(askId: string): void
+  /** Detaches the window and removes every IPC listener. */
+  dispose(): void
+}
+
+export interface IpcHubOptions {
+  ipcMain: Electron.IpcMain
+  /** The one window allowed to talk to main. */
+  window: Electron.BrowserWindow
+  companion: DesktopCompanion
+  /** True when `url` is our page (see content.ts `isAppUrl`). */
+  isAppUrl(url: string): boolean
+  /** Called with a reason for each refused message (default: console.warn). */
+  onRefused?(reason: string): void
+}
+
+/**
+ * Listens on the `companion:` channels only, and only to our window's main frame showing our page:
+ * a message from another webContents, a sub-frame or a foreign origin is dropped. `companion:send`
+ * payloads are parsed with `UiClientFrameSchema` before they reach the core; an invalid one is refused
+ * (with a `rejected` frame when it names an ask, so the window is not left waiting).
+ * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
+ * renderer loses nothing.
+ */
+export function setupIpcHub(options: IpcHubOptions): IpcHub {
+  const { ipcMain, window, companion } = options
+  const contents = window.webContents
+  const refuse = options.onRefused ?? ((reason: string) => console.warn(`ipc: refused: ${reason}`))
+  let attachment: WindowAttachment | undefined
+  let pendingFocus: string | undefined
+
+  const send = (channel: string, payload: unknown): void => {
+    if (!contents.isDestroyed()) contents.send(channel, payload)
+  }
+  const detach = (): void => {
+    attachment?.close()
+    attachment = undefined
+  }
+
+  /** The sender check of every handler: our window, its main frame, our page. */
+  const trusted = (event: Electron.IpcMainEvent): boolean => {
+    const frame = event.senderFrame
+    if (event.sender !== contents || !frame || frame !== contents.mainFrame) {
+      refuse('sender is not the question window\'s main frame')
+      return false
+    }
+    if (!options.isAppUrl(frame.url)) {
+      refuse(`sender page is not the app (${frame.url})`)
+      return false
+    }
+    return true
+  }
+
+  const onSubscribe = (event: Electron.IpcMainEvent): void => {
+    if (!trusted(event)) return
+    detach()
+    attachment = companion.attachWindow((frame: UiServerFrame) => send(IPC_CHANNELS.uiFrame, frame))
+    if (pendingFocus !== undefined) {
+      send(IPC_CHANNELS.focusAsk, { askId: pendingFocus })
+      pendingFocus = undefined
+    }
+  }
+
+  const onSend = (event: Electron.IpcMainEvent, payload: unknown): void => {
+    if (!trusted(event)) return
+    const parsed = UiClientFrameSchema.safeParse(payload)
+    if (!parsed.success) {
+      refuse('invalid frame')
+      const named = NamesAskSchema.safeParse(payload)
+      if (named.success) {
+        const rejected: UiServerFrame = { type: 'rejected', askId: named.data.askId, code: 'INVALID_FRAME', reason: 'invalid frame' }
+        send(IPC_CHANNELS.uiFrame, rejected)
+      }
+      return
+    }
+    if (!attachment) {
+      refuse('frame before companion:subscribe')
+      return
+    }
+    attachment.receive(parsed.data)
+  }
+
+  ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
+  ipcMain.on(IPC_CHANNELS.send, onSend)
+  // A reload or a crash drops the renderer's subscription; it subscribes again when it comes back.
+  contents.on('did-start-loading', detach)
+  contents.on('render-process-gone', detach)
+  contents.on('destroyed', detach)
+
+  return {
+    focusAsk(askId) {
+      if (attachment) send(IPC_CHANNELS.focusAsk, { askId })
+      else pendingFocus = askId
+    },
+    dispose() {
+      detach()
+      ipcMain.removeListener(IPC_CHANNELS.subscribe, onSubscribe)
+      ipcMain.removeListener(IPC_CHANNELS.send, onSend)
+    },
+  }
+}

@@ -1,0 +1,31 @@
+import type { Ask } from '../../shared'
+import type { Strings } from './strings'
+
+/** Longest notification body, in characters (longer text ends with an ellipsis). */
+export const BODY_LIMIT = 120
+
+/** Cuts `text` to `limit` characters (code points), ending with "…" when cut; collapses whitespace. */
+export function truncate(text: string, limit: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const chars = Array.from(flat)
+  return chars.length <= limit ? flat : chars.slice(0, limit - 1).join('').trimEnd() + '…'
+}
+
+/** Title and body of the notification for one ask: the agent's name; header and first question. */
+export function askNotificationText(ask: Ask): { title: string; body: string } {
+  const first = ask.questions[0]
+  const text = first ? (first.header ? `${first.header}: ${first.question}` : first.question) : (ask.title ?? '')
+  return { title: truncate(ask.agent.name, 64), body: truncate(text, BODY_LIMIT) }
+}
+
+/** Title and body of one notification for a burst of asks: "3 questions from 2 agents". */
+export function burstNotificationText(asks: readonly Ask[], strings: Strings): { title: string; body: string } {
+  const questions = asks.reduce((sum, ask) => sum + Math.max(1, ask.questions.length), 0)
+  const agents = new Set(asks.map((ask) => agentKey(ask))).size
+  return { title: strings.appName, body: strings.burst(questions, agents) }
+}
+
+/** Identifies an agent across asks: its name and process (two sessions of one tool are two agents). */
+export function agentKey(ask: Ask): string {
+  return `${ask.agent.name}\u0000${ask.agent.pid ?? ''}\u0000${ask.agent.cwd ?? ''}`
+}

@@ -1,0 +1,71 @@
+import type * as Electron from 'electron'
+import type { RendererSource } from './content'
+
+/**
+ * The window's Content-Security-Policy: the same as the meta tag in renderer/index.html, minus the
+ * loopback WebSocket hosts (the Electron window talks to the companion over IPC only); in dev, the dev
+ * server's own origin and its HMR socket are allowed.
+ */
+export function contentSecurityPolicy(source: RendererSource): string {
+  const dev = source.kind === 'dev' ? new URL(source.url) : undefined
+  const connect = dev ? `'self' ws://${dev.host}` : `'self'`
+  return [
+    `default-src 'self'`,
+    `script-src 'self'`,
+    `connect-src ${connect}`,
+    `style-src 'self' 'unsafe-inline'`, // Svelte's scoped styles and transitions set inline styles
+    `img-src 'self' data:`,
+    `object-src 'none'`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+    `frame-ancestors 'none'`,
+  ].join('; ')
+}
+
+/** The window's web preferences: isolated, sandboxed, no Node, web security on, no <webview>. */
+export function hardenedWebPreferences(preload: string): Electron.WebPreferences {
+  return {
+    preload,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  }
+}
+
+/**
+ * Hardens a session: every response carries the CSP header (webRequest does not see `file:` pages,
+ * where the meta tag applies), and every permission request or check is denied (the window needs
+ * none: no camera, notifications API, clipboard-read, geolocation...).
+ */
+export function hardenSession(session: Electron.Session, csp: string): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
+  })
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}
+
+/**
+ * Hardens one webContents: no navigation away from the page (links, drag-and-drop, redirects), no new
+ * windows, no <webview>. Applied to every webContents the app creates (`web-contents-created`).
+ */
+export function hardenWebContents(contents: Electron.WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault())
+  contents.on('will-redirect', (event) => event.preventDefault())
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+}
+
+/** Applies `hardenWebContents` to every webContents the app will create. */
+export function setupSecurity(app: Electron.App, session: Electron.Session, csp: string): void {
+  hardenSession(session, csp)
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents))
+}

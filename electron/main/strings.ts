@@ -1,0 +1,63 @@
+import type { Settings } from '../../shared'
+
+/** Every text the main process shows (tray, notifications, dialogs), in each UI language. */
+export interface Strings {
+  appName: string
+  open: string
+  doNotDisturb: string
+  startAtLogin: string
+  quit: string
+  noPending: string
+  /** Tray tooltip. */
+  pendingTooltip(count: number): string
+  /** Body of a grouped notification: "3 questions from 2 agents". */
+  burst(questions: number, agents: number): string
+  quitTitle: string
+  quitMessage(count: number): string
+  quitDetail: string
+  quitConfirm: string
+  cancel: string
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
+
+const en: Strings = {
+  appName: 'Ask User Companion',
+  open: 'Open',
+  doNotDisturb: 'Do not disturb',
+  startAtLogin: 'Start at login',
+  quit: 'Quit',
+  noPending: 'No questions waiting',
+  pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`),
+  burst: (q, a) => `${plural(q, 'question', 'questions')} from ${plural(a, 'agent', 'agents')}`,
+  quitTitle: 'Quit Ask User Companion?',
+  quitMessage: (n) => `${plural(n, 'question is', 'questions are')} still waiting for you.`,
+  quitDetail: 'Quitting tells the waiting agents that the companion went away; no answer is sent.',
+  quitConfirm: 'Quit',
+  cancel: 'Cancel',
+}
+
+const zh: Strings = {
+  appName: 'Ask User Companion',
+  open: '打开',
+  doNotDisturb: '勿扰模式',
+  startAtLogin: '登录时启动',
+  quit: '退出',
+  noPending: '没有等待中的问题',
+  pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion：${n} 个问题等待回答`),
+  burst: (q, a) => `来自 ${a} 个代理的 ${q} 个问题`,
+  quitTitle: '退出 Ask User Companion？',
+  quitMessage: (n) => `还有 ${n} 个问题在等待你的回答。`,
+  quitDetail: '退出后，等待中的代理会得知助手已离开；不会发送任何回答。',
+  quitConfirm: '退出',
+  cancel: '取消',
+}
+
+/**
+ * The strings for the language setting; `system` follows the OS locale (`app.getLocale()`, e.g.
+ * `zh-CN`): Chinese for any `zh*` locale, English otherwise.
+ */
+export function stringsFor(language: Settings['language'], systemLocale: string): Strings {
+  const lang = language === 'system' ? (systemLocale.toLowerCase().startsWith('zh') ? 'zh' : 'en') : language
+  return lang === 'zh' ? zh : en
+}

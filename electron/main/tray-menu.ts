@@ -1,0 +1,74 @@
+import type * as Electron from 'electron'
+import type { Ask } from '../../shared'
+import type { Platform } from './electron-api'
+import { truncate } from './notification-text'
+import type { Strings } from './strings'
+
+/** Most pending asks listed in the tray menu; the rest are reached through "Open". */
+export const MENU_ASK_LIMIT = 15
+
+/** What the tray menu shows. */
+export interface TrayMenuState {
+  pending: readonly Ask[]
+  doNotDisturb: boolean
+  startAtLogin: boolean
+}
+
+/** What the tray menu's items do. */
+export interface TrayMenuActions {
+  openAsk(askId: string): void
+  open(): void
+  setDoNotDisturb(on: boolean): void
+  setStartAtLogin(on: boolean): void
+  quit(): void
+}
+
+/**
+ * The tray menu: one item per pending ask ("agent — header or question", oldest first, at most
+ * `MENU_ASK_LIMIT`), Open, Do not disturb, Start at login, Quit. On Windows and Linux `&` in agent
+ * text is doubled so that it shows instead of marking an access key.
+ */
+export function trayMenuTemplate(
+  state: TrayMenuState,
+  strings: Strings,
+  actions: TrayMenuActions,
+  platform: Platform,
+): Electron.MenuItemConstructorOptions[] {
+  const label = (text: string): string => (platform === 'darwin' ? text : text.replace(/&/g, '&&'))
+  const asks: Electron.MenuItemConstructorOptions[] =
+    state.pending.length === 0
+      ? [{ label: strings.noPending, enabled: false }]
+      : state.pending.slice(0, MENU_ASK_LIMIT).map((ask) => ({
+          id: `ask:${ask.askId}`,
+          label: label(askMenuLabel(ask)),
+          click: () => actions.openAsk(ask.askId),
+        }))
+  return [
+    ...asks,
+    { type: 'separator' },
+    { id: 'open', label: strings.open, click: () => actions.open() },
+    {
+      id: 'do-not-disturb',
+      label: strings.doNotDisturb,
+      type: 'checkbox',
+      checked: state.doNotDisturb,
+      click: (item) => actions.setDoNotDisturb(item.checked),
+    },
+    {
+      id: 'start-at-login',
+      label: strings.startAtLogin,
+      type: 'checkbox',
+      checked: state.startAtLogin,
+      click: (item) => actions.setStartAtLogin(item.checked),
+    },
+    { type: 'separator' },
+    { id: 'quit', label: strings.quit, click: () => actions.quit() },
+  ]
+}
+
+/** "Claude Code — Database: Which database should we use?", cut to 60 characters. */
+export function askMenuLabel(ask: Ask): string {
+  const first = ask.questions[0]
+  const what = first?.header ?? first?.question ?? ask.title ?? ''
+  return truncate(what ? `${ask.agent.name} — ${what}` : ask.agent.name, 60)
+}

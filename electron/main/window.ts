@@ -1,0 +1,110 @@
+import type * as Electron from 'electron'
+import type { RendererSource } from './content'
+import { hardenedWebPreferences } from './security'
+import type { WindowState } from './window-state'
+
+/** The question window as the rest of the main process drives it. */
+export interface QuestionWindow {
+  readonly browserWindow: Electron.BrowserWindow
+  /** Shows, restores and focuses the window (the person asked for it: tray, notification, dock). */
+  show(): void
+  /** True while the window is on screen and has keyboard focus (the person may be typing in it). */
+  isFocused(): boolean
+  /**
+   * A new ask arrived: show and focus the window, except when it already has focus (never pull focus
+   * or the caret away from someone typing an answer) or when `quiet` (Do not disturb) is set.
+   */
+  attention(quiet: boolean): void
+  /** From now on closing really closes (quitting); before, closing hides to the tray. */
+  allowClose(): void
+}
+
+export interface QuestionWindowOptions {
+  BrowserWindow: typeof Electron.BrowserWindow
+  source: RendererSource
+  preload: string
+  state: WindowState
+  /** Persists the size and position; called after moves and resizes settle, and on close. */
+  saveState(state: WindowState): void
+  /** Start hidden in the tray (launched at login). */
+  startHidden: boolean
+  /** Debounce for saving the state, in ms (default 500). */
+  saveDelayMs?: number
+  setTimeout?: (fn: () => void, ms: number) => unknown
+  clearTimeout?: (handle: unknown) => void
+}
+
+/**
+ * Creates the single question window with hardened web preferences and loads the app's page (built
+ * file or dev server only). Closing hides it to the tray until `allowClose()`.
+ */
+export function createQuestionWindow(options: QuestionWindowOptions): QuestionWindow {
+  const { state } = options
+  const setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms))
+  const clearTimer = options.clearTimeout ?? ((handle) => clearTimeout(handle as NodeJS.Timeout))
+  const win = new options.BrowserWindow({
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
+    width: state.width,
+    height: state.height,
+    minWidth: 420,
+    minHeight: 320,
+    show: false,
+    title: 'Ask User Companion',
+    autoHideMenuBar: true,
+    webPreferences: hardenedWebPreferences(options.preload),
+  })
+  if (state.maximized) win.maximize()
+
+  let closing = false
+  let saveTimer: unknown
+  const currentState = (): WindowState => {
+    const bounds = win.getNormalBounds()
+    return { x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height, maximized: win.isMaximized() }
+  }
+  const saveSoon = (): void => {
+    if (saveTimer !== undefined) clearTimer(saveTimer)
+    saveTimer = setTimer(() => {
+      saveTimer = undefined
+      if (!win.isDestroyed()) options.saveState(currentState())
+    }, options.saveDelayMs ?? 500)
+  }
+  win.on('resize', saveSoon)
+  win.on('move', saveSoon)
+  win.on('maximize', saveSoon)
+  win.on('unmaximize', saveSoon)
+  win.on('close', (event) => {
+    if (saveTimer !== undefined) clearTimer(saveTimer)
+    saveTimer = undefined
+    options.saveState(currentState())
+    if (!closing) {
+      event.preventDefault()
+      win.hide()
+    }
+  })
+  win.once('ready-to-show', () => {
+    if (!options.startHidden) win.show()
+  })
+
+  if (options.source.kind === 'dev') void win.loadURL(options.source.url)
+  else void win.loadFile(options.source.path)
+
+  const show = (): void => {
+    if (win.isDestroyed()) return
+    if (win.isMinimized()) win.restore()
+    win.show()
+    win.focus()
+  }
+  const isFocused = (): boolean => !win.isDestroyed() && win.isVisible() && !win.isMinimized() && win.isFocused()
+  return {
+    browserWindow: win,
+    show,
+    isFocused,
+    attention(quiet) {
+      if (quiet || isFocused()) return
+      show()
+    },
+    allowClose() {
+      closing = true
+    },
+  }
+}

@@ -1,0 +1,48 @@
+import type { AgentInfo, Ask } from '../../../shared/ask'
+
+/** The asks of one agent, as the inbox lists them. */
+export interface AgentGroup {
+  key: string
+  agent: AgentInfo
+  /** Oldest first: the order the agent asked in. */
+  asks: Ask[]
+  /** `receivedAt` of the agent's newest ask (the group's activity). */
+  latest: number
+}
+
+/** Identifies one agent: same name, pid, cwd and title. */
+export function agentKey(agent: AgentInfo): string {
+  return JSON.stringify([agent.name, agent.pid ?? null, agent.cwd ?? null, agent.title ?? null])
+}
+
+/**
+ * Groups asks by agent, newest agent activity first; asks inside a group oldest first.
+ * O(n log n); `asks` is not modified.
+ */
+export function groupByAgent(asks: readonly Ask[]): AgentGroup[] {
+  const groups = new Map<string, AgentGroup>()
+  for (const ask of asks) {
+    const key = agentKey(ask.agent)
+    let group = groups.get(key)
+    if (!group) {
+      group = { key, agent: ask.agent, asks: [], latest: ask.receivedAt }
+      groups.set(key, group)
+    }
+    group.asks.push(ask)
+    if (ask.receivedAt > group.latest) group.latest = ask.receivedAt
+  }
+  const list = [...groups.values()]
+  for (const group of list) group.asks.sort((a, b) => a.receivedAt - b.receivedAt)
+  return list.sort((a, b) => b.latest - a.latest)
+}
+
+/** The ask ids in the order the inbox shows them (for next/previous navigation). */
+export function displayOrder(groups: readonly AgentGroup[]): string[] {
+  return groups.flatMap((group) => group.asks.map((ask) => ask.askId))
+}
+
+/** A one-line summary of an ask for the list: its title, else the first question's header or text. */
+export function askSummary(ask: Ask): string {
+  const first = ask.questions[0]
+  return ask.title ?? first?.header ?? first?.question ?? ask.askId
+}

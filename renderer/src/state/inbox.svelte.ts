@@ -1,0 +1,214 @@
+import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
+import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
+import type { UiServerFrame } from '../../../shared/ui'
+import type { MessageKey } from '../i18n/messages'
+import { checkForm, formReady } from '../lib/answer-form'
+import { displayOrder, groupByAgent } from '../lib/group-asks'
+import { DraftStore } from './drafts.svelte'
+
+/** How an ask shown on screen stopped being pending; `gone` = it vanished while we were disconnected. */
+export type Settlement = Outcome | 'gone'
+
+/** Options of the inbox state. */
+export interface InboxOptions {
+  /** Where drafts are kept (sessionStorage in the app; none = memory only). */
+  storage?: Storage
+  /** How long a selected card settled elsewhere stays to say so, in ms (default 2500). */
+  lingerMs?: number
+  /** How many history entries to ask for (default 200). */
+  historyLimit?: number
+}
+
+/**
+ * The question window's state, fed by a `CompanionBridge`: the shown asks (pending ones, plus settled
+ * ones still on screen to say so), the selection, drafts, in-flight sends and the history. Components
+ * read it and call its methods; only this class talks to the bridge.
+ */
+export class InboxStore {
+  status = $state<BridgeStatus>('connecting')
+  /** Pending asks plus settled ones still on screen; immutable array, replaced on change. */
+  asks = $state.raw<Ask[]>([])
+  /** Asks on screen that are no longer pending, and how they ended. */
+  settled = $state<Record<string, Settlement>>({})
+  /** Asks whose answer or dismissal this window sent and awaits `accepted`/`rejected` for. */
+  sending = $state<Record<string, 'answer' | 'dismiss'>>({})
+  /** The companion's reason for refusing this window's last answer or dismissal, per ask. */
+  rejections = $state<Record<string, string>>({})
+  /** Asks the person tried to send with unanswered questions (their hints are shown from then on). */
+  attempted = $state<Record<string, true>>({})
+  selectedId = $state<string | undefined>()
+  view = $state<'inbox' | 'history'>('inbox')
+  history = $state.raw<HistoryEntry[] | undefined>()
+  /** Last thing to announce to assistive technology (a polite live region reads it). */
+  announcement = $state<{ key: MessageKey; seq: number } | undefined>()
+
+  readonly drafts: DraftStore
+  readonly groups = $derived(groupByAgent(this.asks))
+  readonly order = $derived(displayOrder(this.groups))
+  readonly pendingCount = $derived(this.asks.filter((ask) => !(ask.askId in this.settled)).length)
+  readonly selected = $derived(
+    this.asks.find((ask) => ask.askId === this.selectedId) ??
+      this.asks.find((ask) => ask.askId === this.order[0]),
+  )
+
+  readonly #bridge: CompanionBridge
+  readonly #lingerMs: number
+  readonly #historyLimit: number
+  /** Outcomes broadcast while this window's own send was in flight (decided by accepted/rejected). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+  #resolvedWhileSending = new Map<string, Outcome>()
+  #seq = 0
+
+  constructor(bridge: CompanionBridge, options: InboxOptions = {}) {
+    this.#bridge = bridge
+    this.#lingerMs = options.lingerMs ?? 2500
+    this.#historyLimit = options.historyLimit ?? 200
+    this.drafts = new DraftStore(options.storage)
+    bridge.onStatus((status) => (this.status = status))
+    bridge.onFrame((frame) => this.#receive(frame))
+  }
+
+  /** Shows an ask. */
+  select(askId: string): void {
+    this.selectedId = askId
+    this.view = 'inbox'
+  }
+
+  /** Moves the selection to the previous (-1) or next (+1) ask in list order, wrapping around. */
+  step(delta: -1 | 1): void {
+    const order = this.order
+    if (order.length === 0) return
+    const at = this.selected ? order.indexOf(this.selected.askId) : -1
+    const next = order[(at + delta + order.length) % order.length]
+    if (next !== undefined) this.select(next)
+  }
+
+  /**
+   * Sends the drafted answer if every question is answered or skipped and no answer rule is broken;
+   * otherwise marks the ask as attempted (hints show) and returns false.
+   */
+  submit(askId: string): boolean {
+    const ask = this.asks.find((candidate) => candidate.askId === askId)
+    if (!ask || askId in this.settled || askId in this.sending) return false
+    const check = checkForm(ask.questions, this.drafts.get(askId))
+    if (!formReady(check)) {
+      this.attempted[askId] = true
+      return false
+    }
+    delete this.rejections[askId]
+    this.sending[askId] = 'answer'
+    this.#bridge.answer(askId, check.answers)
+    return true
+  }
+
+  /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
+  dismiss(askId: string): void {
+    if (askId in this.settled || askId in this.sending) return
+    delete this.rejections[askId]
+    this.sending[askId] = 'dismiss'
+    this.#bridge.dismiss(askId)
+  }
+
+  /** Closes a card that was settled elsewhere (and forgets its draft). */
+  close(askId: string): void {
+    this.#remove(askId)
+  }
+
+  /** Switches to the history view and asks the companion for it. */
+  showHistory(): void {
+    this.view = 'history'
+    this.#bridge.requestHistory(this.#historyLimit)
+  }
+
+  showInbox(): void {
+    this.view = 'inbox'
+  }
+
+  #receive(frame: UiServerFrame): void {
+    switch (frame.type) {
+      case 'snapshot':
+        return this.#snapshot(frame.pending)
+      case 'question/added':
+        if (!this.asks.some((ask) => ask.askId === frame.ask.askId)) this.asks = [...this.asks, frame.ask]
+        return
+      case 'question/resolved':
+        if (frame.askId in this.sending) this.#resolvedWhileSending.set(frame.askId, frame.outcome)
+        else this.#settle(frame.askId, frame.outcome)
+        return this.#refreshHistory()
+      case 'accepted':
+        return this.#accepted(frame.askId)
+      case 'rejected':
+        return this.#rejected(frame.askId, frame.code, frame.reason)
+      case 'history':
+        this.history = frame.entries
+        return
+    }
+  }
+
+  #snapshot(pending: Ask[]): void {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
+    const pendingIds = new Set(pending.map((ask) => ask.askId))
+    // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
+    const kept = this.asks.filter(
+      (ask) => !pendingIds.has(ask.askId) && (ask.askId in this.settled || this.drafts.hasContent(ask.askId)),
+    )
+    for (const ask of kept) this.settled[ask.askId] ??= 'gone'
+    this.sending = {}
+    this.#resolvedWhileSending.clear()
+    this.asks = [...pending, ...kept]
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
+    this.drafts.prune(new Set(this.asks.map((ask) => ask.askId)))
+  }
+
+  #settle(askId: string, outcome: Settlement): void {
+    if (!this.asks.some((ask) => ask.askId === askId)) return
+    const onScreen = this.view === 'inbox' && this.selected?.askId === askId
+    if (!this.drafts.hasContent(askId) && !onScreen) return this.#remove(askId)
+    this.settled[askId] = outcome
+    delete this.sending[askId]
+    if (this.drafts.hasContent(askId)) return
+    setTimeout(() => {
+      if (askId in this.settled && !this.drafts.hasContent(askId)) this.#remove(askId)
+    }, this.#lingerMs)
+  }
+
+  #accepted(askId: string): void {
+    const kind = this.sending[askId]
+    if (!kind) return
+    this.#resolvedWhileSending.delete(askId)
+    this.#remove(askId)
+    this.#announce(kind === 'answer' ? 'announceSent' : 'announceDismissed')
+  }
+
+  #rejected(askId: string, code: string, reason: string): void {
+    if (!(askId in this.sending)) return
+    delete this.sending[askId]
+    const outcome = this.#resolvedWhileSending.get(askId)
+    this.#resolvedWhileSending.delete(askId)
+    if (outcome) return this.#settle(askId, outcome)
+    if (code === 'NOT_PENDING') return this.#settle(askId, 'gone')
+    this.rejections[askId] = reason
+  }
+
+  #remove(askId: string): void {
+    if (this.selected?.askId === askId) {
+      const order = this.order
+      const at = order.indexOf(askId)
+      this.selectedId = order[at + 1] ?? order[at - 1]
+    }
+    this.asks = this.asks.filter((ask) => ask.askId !== askId)
+    delete this.settled[askId]
+    delete this.sending[askId]
+    delete this.rejections[askId]
+    delete this.attempted[askId]
+    this.drafts.remove(askId)
+  }
+
+  #refreshHistory(): void {
+    if (this.view === 'history') this.#bridge.requestHistory(this.#historyLimit)
+  }
+
+  #announce(key: MessageKey): void {
+    this.announcement = { key, seq: ++this.#seq }
+  }
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+/**
+ * IPC channels between the Electron main process and the question window's preload. Main listens only
+ * on the renderer → main channels below (it drops every other channel and every foreign sender); the
+ * payload of `send` is a `UiClientFrame` (ui.ts), parsed again in main.
+ */
+export const IPC_CHANNELS = {
+  /** renderer → main, no payload: attach this window to the companion; a `snapshot` frame follows. */
+  subscribe: 'companion:subscribe',
+  /** renderer → main: one `UiClientFrame` (`answer`, `dismiss`, `history/get`). */
+  send: 'companion:send',
+  /** main → renderer: one `UiServerFrame`. */
+  uiFrame: 'companion:ui-frame',
+  /** main → renderer: a `FocusAskRequest`; the person clicked an ask in the tray or a notification. */
+  focusAsk: 'companion:focus-ask',
+} as const
+
+/** Payload of `companion:focus-ask`: show this pending ask. */
+export const FocusAskRequestSchema = z.object({ askId: z.string() })
+export type FocusAskRequest = z.infer<typeof FocusAskRequestSchema>

@@ -1,0 +1,62 @@
+import { cleanup, screen, within } from '@testing-library/svelte'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeAsk } from './fake-bridge'
+import { renderInbox } from './setup'
+
+beforeEach(() => sessionStorage.clear())
+afterEach(cleanup)
+
+const ask = () =>
+  makeAsk({
+    askId: 'dr',
+    questions: [
+      { id: 'targets', question: 'Targets?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
+      { id: 'notes', question: 'Notes?' },
+    ],
+  })
+
+describe('drafts', () => {
+  it('survive a reload (a new window state over the same sessionStorage)', async () => {
+    const first = await renderInbox([ask()])
+    await first.user.click(screen.getByRole('checkbox', { name: 'docs' }))
+    await first.user.type(screen.getAllByRole('textbox')[1]!, 'keep me')
+    cleanup()
+
+    const second = await renderInbox([ask()])
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'docs' }).checked).toBe(true)
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'tests' }).checked).toBe(false)
+    expect(screen.getAllByRole<HTMLTextAreaElement>('textbox')[1]!.value).toBe('keep me')
+    await second.user.click(screen.getByRole('button', { name: 'Send answer' }))
+    expect(second.bridge.answered[0]!.answers).toEqual([
+      { id: 'targets', selected: ['docs'] },
+      { id: 'notes', selected: [], custom: 'keep me' },
+    ])
+  })
+
+  it('are kept per ask', async () => {
+    const other = makeAsk({ askId: 'other', receivedAt: Date.now() })
+    const { user } = await renderInbox([ask(), other])
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'dr')!)
+    await user.click(screen.getByRole('checkbox', { name: 'tests' }))
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'other')!)
+    expect(screen.getAllByRole<HTMLInputElement>('radio').some((radio) => radio.checked)).toBe(false)
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'dr')!)
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'tests' }).checked).toBe(true)
+  })
+
+  it('are removed once the ask is answered, and dropped for asks no longer pending after a reload', async () => {
+    const { bridge, user } = await renderInbox([ask()])
+    await user.click(screen.getByRole('checkbox', { name: 'docs' }))
+    expect(sessionStorage.getItem('ask-user.draft.dr')).not.toBeNull()
+    const [, notes] = screen.getAllByTestId('question')
+    await user.click(within(notes!).getByRole('button', { name: 'Skip this question' }))
+    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    await bridge.emit({ type: 'accepted', askId: 'dr' })
+    expect(sessionStorage.getItem('ask-user.draft.dr')).toBeNull()
+    cleanup()
+
+    sessionStorage.setItem('ask-user.draft.gone', JSON.stringify([{ selected: [], custom: 'x', skipped: false }]))
+    await renderInbox([])
+    expect(sessionStorage.getItem('ask-user.draft.gone')).toBeNull()
+  })
+})

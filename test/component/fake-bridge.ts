@@ -1,0 +1,73 @@
+// A scripted CompanionBridge: the renderer's own seam, faked so components run without a companion.
+import { tick } from 'svelte'
+import type { Answer } from '../../shared/answer'
+import type { Ask } from '../../shared/ask'
+import type { BridgeStatus, CompanionBridge } from '../../shared/bridge'
+import type { UiServerFrame } from '../../shared/ui'
+
+export class FakeBridge implements CompanionBridge {
+  readonly answered: { askId: string; answers: Answer[] }[] = []
+  readonly dismissed: string[] = []
+  readonly historyRequests: (number | undefined)[] = []
+  readonly #frames = new Set<(frame: UiServerFrame) => void>()
+  readonly #statuses = new Set<(status: BridgeStatus) => void>()
+  #status: BridgeStatus = 'open'
+
+  answer(askId: string, answers: Answer[]): void {
+    this.answered.push({ askId, answers })
+  }
+  dismiss(askId: string): void {
+    this.dismissed.push(askId)
+  }
+  requestHistory(limit?: number): void {
+    this.historyRequests.push(limit)
+  }
+  onFrame(listener: (frame: UiServerFrame) => void): () => void {
+    this.#frames.add(listener)
+    return () => this.#frames.delete(listener)
+  }
+  onStatus(listener: (status: BridgeStatus) => void): () => void {
+    this.#statuses.add(listener)
+    listener(this.#status)
+    return () => this.#statuses.delete(listener)
+  }
+
+  /** Delivers a frame from the "companion" and lets Svelte update the DOM. */
+  async emit(frame: UiServerFrame): Promise<void> {
+    for (const listener of [...this.#frames]) listener(frame)
+    await tick()
+  }
+  async snapshot(pending: Ask[]): Promise<void> {
+    await this.emit({ type: 'snapshot', pending })
+  }
+  async setStatus(status: BridgeStatus): Promise<void> {
+    this.#status = status
+    for (const listener of [...this.#statuses]) listener(status)
+    await tick()
+  }
+}
+
+let counter = 0
+
+/** An ask with sensible defaults; `questions` is the tool input as an agent would send it. */
+export function makeAsk(overrides: Partial<Ask> = {}): Ask {
+  counter += 1
+  return {
+    askId: `ask-${counter}`,
+    agent: { name: 'claude-code', cwd: '/home/dev/project', pid: 4242 },
+    questions: [
+      {
+        id: 'pkg',
+        header: 'Package manager',
+        question: 'Which package manager should I use?',
+        options: [
+          { label: 'pnpm (Recommended)', description: 'Fast and strict.' },
+          { label: 'npm', description: 'Comes with Node.' },
+          { label: 'yarn' },
+        ],
+      },
+    ],
+    receivedAt: Date.now() - 65_000,
+    ...overrides,
+  }
+}

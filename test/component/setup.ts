@@ -1,0 +1,17 @@
+// Renders the whole question window against a FakeBridge.
+import { render } from '@testing-library/svelte'
+import { userEvent } from '@testing-library/user-event'
+import App from '../../renderer/src/App.svelte'
+import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import { InboxStore, type InboxOptions } from '../../renderer/src/state/inbox.svelte'
+import type { Ask } from '../../shared/ask'
+import { FakeBridge } from './fake-bridge'
+
+export async function renderInbox(pending: Ask[], options: InboxOptions = {}) {
+  i18n.lang = 'en'
+  const bridge = new FakeBridge()
+  const store = new InboxStore(bridge, { storage: window.sessionStorage, ...options })
+  const view = render(App, { props: { store } })
+  await bridge.snapshot(pending)
+  return { bridge, store, view, user: userEvent.setup() }
+}

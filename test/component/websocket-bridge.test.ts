@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { getBridge, tokenFromHash, uiProtocols } from '../../renderer/src/bridge'
+import { createWebSocketBridge } from '../../renderer/src/bridge/websocket-bridge'
+import type { BridgeStatus } from '../../shared/bridge'
+import type { UiServerFrame } from '../../shared/ui'
+
+/** A stand-in for the browser WebSocket: records sockets, lets the test open, message and close them. */
+class FakeSocket {
+  static readonly OPEN = 1
+  static sockets: FakeSocket[] = []
+  readyState = 0
+  sent: string[] = []
+  onopen: (() => void) | null = null
+  onmessage: ((event: { data: unknown }) => void) | null = null
+  onclose: (() => void) | null = null
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {
+    FakeSocket.sockets.push(this)
+  }
+  send(data: string): void {
+    this.sent.push(data)
+  }
+  open(): void {
+    this.readyState = 1
+    this.onopen?.()
+  }
+  message(data: unknown): void {
+    this.onmessage?.({ data })
+  }
+  drop(): void {
+    this.readyState = 3
+    this.onclose?.()
+  }
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+  FakeSocket.sockets = []
+})
+
+function connect() {
+  const bridge = createWebSocketBridge({
+    url: 'ws://127.0.0.1:1234/v1/ui',
+    protocols: uiProtocols('abc'),
+    WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+  })
+  const frames: UiServerFrame[] = []
+  const statuses: BridgeStatus[] = []
+  bridge.onStatus((status) => statuses.push(status))
+  return { bridge, frames, statuses, subscribe: () => bridge.onFrame((frame) => frames.push(frame)) }
+}
+
+describe('WebSocket bridge', () => {
+  it('reads the token from the fragment and offers it as a second subprotocol', () => {
+    expect(tokenFromHash('#token=abc123')).toBe('abc123')
+    expect(tokenFromHash('')).toBeUndefined()
+    expect(uiProtocols('abc')).toEqual(['ask-user.ui.v1', 'token.abc'])
+    expect(uiProtocols(undefined)).toEqual(['ask-user.ui.v1'])
+  })
+
+  it('prefers the Electron preload bridge when present', () => {
+    const preload = { answer() {}, dismiss() {}, requestHistory() {}, onFrame: () => () => {}, onStatus: () => () => {} }
+    window.companion = preload
+    expect(getBridge()).toBe(preload)
+    delete window.companion
+  })
+
+  it('connects on the first subscription, parses frames and drops invalid ones', () => {
+    const { bridge, frames, statuses, subscribe } = connect()
+    expect(FakeSocket.sockets).toHaveLength(0)
+    subscribe()
+    const socket = FakeSocket.sockets[0]!
+    expect(socket.url).toBe('ws://127.0.0.1:1234/v1/ui')
+    expect(socket.protocols).toEqual(['ask-user.ui.v1', 'token.abc'])
+    bridge.answer('a1', [{ id: 'q', selected: [] }]) // not open yet: dropped
+    socket.open()
+    expect(statuses).toEqual(['connecting', 'open'])
+    socket.message('{"type":"snapshot","pending":[]}')
+    socket.message('not json')
+    socket.message('{"type":"snapshot"}')
+    socket.message('{"type":"question/resolved","askId":"a1","outcome":"exploded"}')
+    socket.message(new ArrayBuffer(4))
+    expect(frames).toEqual([{ type: 'snapshot', pending: [] }])
+    bridge.answer('a1', [{ id: 'q', selected: ['x'] }])
+    bridge.dismiss('a2')
+    bridge.requestHistory(50)
+    bridge.requestHistory()
+    expect(socket.sent.map((text) => JSON.parse(text))).toEqual([
+      { type: 'answer', askId: 'a1', answers: [{ id: 'q', selected: ['x'] }] },
+      { type: 'dismiss', askId: 'a2' },
+      { type: 'history/get', limit: 50 },
+      { type: 'history/get' },
+    ])
+  })
+
+  it('reconnects with exponential backoff and resets it after a successful open', async () => {
+    vi.useFakeTimers()
+    const { statuses, subscribe } = connect()
+    subscribe()
+    FakeSocket.sockets[0]!.drop()
+    expect(statuses.at(-1)).toBe('closed')
+    await vi.advanceTimersByTimeAsync(249)
+    expect(FakeSocket.sockets).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(FakeSocket.sockets).toHaveLength(2)
+    FakeSocket.sockets[1]!.drop()
+    await vi.advanceTimersByTimeAsync(499)
+    expect(FakeSocket.sockets).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(FakeSocket.sockets).toHaveLength(3)
+    FakeSocket.sockets[2]!.open()
+    FakeSocket.sockets[2]!.drop()
+    await vi.advanceTimersByTimeAsync(250)
+    expect(FakeSocket.sockets).toHaveLength(4)
+    expect(statuses).toEqual(['connecting', 'closed', 'connecting', 'closed', 'connecting', 'open', 'closed', 'connecting'])
+  })
+})

@@ -1,0 +1,69 @@
+// Playwright fixtures: a real companion core serving the built renderer, real agents (the client
+// library) connected to it, and pages in Chromium opened on the companion's own URL.
+import { test as base, expect, type Page } from '@playwright/test'
+import { AskUserClient, type AskOptions } from '../../../agent'
+import type { AskAnswer } from '../../../shared/answer'
+import type { Question } from '../../../shared/tool-input'
+import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { ensureRendererBuilt, RENDERER_DIR } from './build'
+
+/** An agent connected with the client library; `ask` resolves to the answer or to the error. */
+export interface TestAgent {
+  client: AskUserClient
+  /** Sends an ask; the returned promise never rejects (it resolves to the error instead). */
+  ask(questions: Question[], options?: AskOptions): Promise<AskAnswer | { error: { code: string; message: string } }>
+}
+
+interface Fixtures {
+  companion: TestCompanion
+  /** Connects a new agent (its own connection) under `name`. */
+  agent: (name: string, info?: { cwd?: string; title?: string }) => TestAgent
+  /** Opens the inbox in `page` (or a new page) and waits for the UI channel to be open. */
+  openInbox: (page: Page) => Promise<Page>
+}
+
+export const test = base.extend<Fixtures>({
+  companion: async ({}, use) => {
+    ensureRendererBuilt()
+    const companion = await startTestCompanion({ staticDir: RENDERER_DIR, writeDiscovery: false })
+    await use(companion)
+    await companion.cleanup()
+  },
+  agent: async ({ companion }, use) => {
+    const clients: AskUserClient[] = []
+    const env = { ASK_USER_URL: companion.companion.agentUrl, ASK_USER_TOKEN: companion.companion.token }
+    await use((name, info = {}) => {
+      const client = new AskUserClient({ env, name, cwd: info.cwd ?? `/home/ada/src/${name}`, title: info.title, pid: 4000 + clients.length })
+      clients.push(client)
+      return {
+        client,
+        ask: (questions, options) =>
+          client.ask(questions, options).catch((error: { code: string; message: string }) => ({
+            error: { code: error.code, message: error.message },
+          })),
+      }
+    })
+    await Promise.all(clients.map((client) => client.close()))
+  },
+  openInbox: async ({ companion }, use) => {
+    const pages = new Set<Page>()
+    await use(async (page) => {
+      pages.add(page)
+      await page.goto(companion.companion.pageUrl)
+      await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+      return page
+    })
+    // Close the windows before the companion (its graceful shutdown would wait for them).
+    await Promise.all([...pages].map((page) => page.close()))
+  },
+})
+
+export { expect }
+
+/** Waits until the companion holds `count` pending asks (agents send asynchronously). */
+export async function pendingCount(companion: TestCompanion, count: number): Promise<void> {
+  await expect.poll(() => companion.companion.pending().length).toBe(count)
+}
+
+/** The shown ask's card. */
+export const askView = (page: Page) => page.getByTestId('ask-view')

@@ -1,0 +1,81 @@
+// Several windows, agents that give up, and reloads: state lives in the companion.
+import { askView, expect, pendingCount, test } from './support/fixtures'
+
+const DEPLOY = { id: 'go', question: 'Deploy to production now?', options: [{ label: 'yes' }, { label: 'no' }] }
+
+test('two windows see the same settlement', async ({ page, context, agent, openInbox }) => {
+  const other = await openInbox(await context.newPage())
+  await openInbox(page)
+  const bot = agent('claude-code')
+  const answer = bot.ask([DEPLOY])
+  const draftless = bot.ask([{ id: 'later', question: 'Anything else later?' }])
+  await expect(page.getByTestId('ask-item')).toHaveCount(2)
+  await expect(other.getByTestId('ask-item')).toHaveCount(2)
+  // The other window has started typing on the first ask: it keeps that draft with a notice.
+  await other.getByTestId('question').getByRole('textbox').fill('maybe after lunch')
+  await page.getByRole('radio', { name: 'yes' }).check()
+  await page.getByRole('button', { name: 'Send answer' }).click()
+  expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['yes'] }] })
+
+  await expect(page.getByTestId('ask-item')).toHaveCount(1)
+  const notice = other.getByTestId('settled-notice')
+  await expect(notice).toContainText('Answered in another window.')
+  await expect(other.getByTestId('question').getByRole('textbox')).toHaveValue('maybe after lunch')
+  await expect(other.getByTestId('pending-count')).toHaveText('1 pending')
+  await other.getByRole('button', { name: 'Close' }).click()
+  await expect(other.getByTestId('ask-item')).toHaveCount(1)
+
+  // A dismissal in the other window empties both.
+  await other.getByRole('button', { name: 'Dismiss' }).click()
+  await other.getByRole('button', { name: 'Yes, dismiss' }).click()
+  expect(await draftless).toMatchObject({ error: { code: 'ASK_CANCELLED' } })
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  await expect(other.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test('an agent abort removes its card', async ({ page, agent, openInbox }) => {
+  await openInbox(page)
+  const controller = new AbortController()
+  const answer = agent('scripts/deploy.sh').ask([DEPLOY], { signal: controller.signal })
+  await expect(askView(page).getByText(DEPLOY.question)).toBeVisible()
+  controller.abort()
+  expect(await answer).toMatchObject({ error: { code: 'ASK_ABORTED' } })
+  await expect(page.getByTestId('settled-notice')).toContainText('The agent withdrew this question.')
+  await expect(page.getByTestId('ask-view')).toHaveCount(0)
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test('an agent that goes away takes its asks along, other agents stay', async ({ page, agent, openInbox, companion }) => {
+  await openInbox(page)
+  const leaving = agent('aider')
+  void leaving.ask([DEPLOY])
+  void agent('codex').ask([{ id: 'x', question: 'Stay?' }])
+  await pendingCount(companion, 2)
+  await expect(page.getByTestId('ask-item')).toHaveCount(2)
+  await leaving.client.close()
+  await expect(page.getByTestId('ask-item')).toHaveCount(1)
+  await expect(page.getByTestId('agent-group')).toContainText('codex')
+})
+
+test('a reload keeps drafts and pending asks', async ({ page, agent, openInbox }) => {
+  await openInbox(page)
+  const answer = agent('codex').ask([
+    { id: 'targets', question: 'Which targets?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
+    { id: 'notes', question: 'Notes for the changelog?' },
+  ])
+  await page.getByRole('checkbox', { name: 'docs' }).check()
+  await page.getByTestId('question').nth(1).getByRole('textbox').fill('mention the new CLI')
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+  await expect(page.getByRole('checkbox', { name: 'docs' })).toBeChecked()
+  await expect(page.getByRole('checkbox', { name: 'tests' })).not.toBeChecked()
+  await expect(page.getByTestId('question').nth(1).getByRole('textbox')).toHaveValue('mention the new CLI')
+  await page.getByRole('button', { name: 'Send answer' }).click()
+  expect(await answer).toEqual({
+    answers: [
+      { id: 'targets', selected: ['docs'] },
+      { id: 'notes', selected: [], custom: 'mention the new CLI' },
+    ],
+  })
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.')))).toEqual([])
+})

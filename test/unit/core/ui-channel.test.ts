@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Ask, Outcome } from '../../../shared/ask'
+import type { UiServerFrame } from '../../../shared/ui'
+import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { connectUi } from '../../helpers/ui-client'
+import { askFrame, helloAgent, poll } from './raw-agent'
+
+let t: TestCompanion
+beforeEach(async () => {
+  t = await startTestCompanion()
+})
+afterEach(() => t.cleanup())
+
+describe('UI channel', () => {
+  it('sends a snapshot of pending asks on connect, oldest first', async () => {
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    agent.send(askFrame('a2', { title: 'second' }))
+    await poll(() => t.companion.pending().length).toBe(2)
+    const ui = await connectUi(t.companion)
+    expect(ui.snapshot.pending.map((a) => a.title)).toEqual([undefined, 'second'])
+    expect(ui.snapshot.pending[0]).toMatchObject({ agent: { name: 'test-agent' }, questions: [{ id: 'q1' }] })
+    await ui.close()
+  })
+
+  it('broadcasts added and resolved to two windows; the first answer wins, the second is refused', async () => {
+    const [w1, w2] = await Promise.all([connectUi(t.companion), connectUi(t.companion, { auth: 'bearer' })])
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    const [ask1, ask2] = await Promise.all([w1.nextAsk(), w2.nextAsk()])
+    expect(ask1).toEqual(ask2)
+    const first = await w1.answer(ask1.askId, [{ id: 'q1', selected: ['SQLite'] }])
+    expect(first).toEqual({ type: 'accepted', askId: ask1.askId })
+    const second = await w2.answer(ask1.askId, [{ id: 'q1', selected: ['Postgres (Recommended)'] }])
+    expect(second).toMatchObject({ type: 'rejected', askId: ask1.askId, code: 'NOT_PENDING' })
+    for (const w of [w1, w2]) {
+      expect(await w.nextFrame((f) => f.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: ask1.askId, outcome: 'answered' })
+    }
+    expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
+    await Promise.all([w1.close(), w2.close()])
+  })
+
+  it('refuses an answer that breaks the answer rules with INVALID_ANSWER; the ask stays pending', async () => {
+    const ui = await connectUi(t.companion)
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    const ask = await ui.nextAsk()
+    const reply = await ui.answer(ask.askId, [{ id: 'q1', selected: ['MySQL'] }])
+    expect(reply).toEqual({ type: 'rejected', askId: ask.askId, code: 'INVALID_ANSWER', reason: 'answer 1 ("q1"): "MySQL" is not one of the options' })
+    expect(t.companion.pending()).toHaveLength(1)
+    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({ type: 'accepted' })
+    await ui.close()
+  })
+
+  it('dismiss sends cancelled ASK_CANCELLED to the agent', async () => {
+    const ui = await connectUi(t.companion)
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    const ask = await ui.nextAsk()
+    expect(await ui.dismiss(ask.askId)).toEqual({ type: 'accepted', askId: ask.askId })
+    expect(await agent.next((f) => f.type === 'cancelled')).toEqual({
+      type: 'cancelled', id: 'a1', code: 'ASK_CANCELLED', message: 'the user cancelled ask_user_question',
+    })
+    expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toMatchObject({ outcome: 'cancelled' })
+    expect(await ui.dismiss(ask.askId)).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
+    await ui.close()
+  })
+
+  it('rejects malformed frames with INVALID_FRAME and keeps going', async () => {
+    const ui = await connectUi(t.companion)
+    const isRejected = (f: UiServerFrame): boolean => f.type === 'rejected'
+    ui.send('nope')
+    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'rejected', askId: '', code: 'INVALID_FRAME', reason: 'the frame is not valid JSON' })
+    ui.send({ type: 'answer', askId: 'x', answers: 'no' })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'x', code: 'INVALID_FRAME' })
+    ui.send({ type: 'launch' })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: '', code: 'INVALID_FRAME', reason: 'unknown frame type "launch"' })
+    ui.socket.send(Buffer.from([1, 2]), { binary: true })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
+    ui.send({ type: 'history/get', limit: 0 })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
+    ui.send({ type: 'answer', askId: 'unknown', answers: [] })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'unknown', code: 'NOT_PENDING' })
+    await ui.close()
+  })
+
+  it('answers history/get with settled asks, newest first', async () => {
+    const ui = await connectUi(t.companion)
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    const ask = await ui.nextAsk()
+    await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
+    agent.send(askFrame('a2'))
+    const ask2 = await ui.nextAsk()
+    await ui.dismiss(ask2.askId)
+    ui.send({ type: 'history/get', limit: 10 })
+    const history = await ui.nextFrame((f) => f.type === 'history')
+    expect(history).toMatchObject({
+      entries: [
+        { askId: ask2.askId, outcome: 'cancelled' },
+        { askId: ask.askId, outcome: 'answered', answers: [{ id: 'q1', selected: ['SQLite'] }] },
+      ],
+    })
+    await ui.close()
+  })
+})
+
+describe('attachWindow (IPC windows) and events', () => {
+  it('delivers snapshot and broadcasts as objects, accepts frames through receive()', async () => {
+    const frames: UiServerFrame[] = []
+    const window = t.companion.attachWindow((frame) => frames.push(frame))
+    expect(frames).toEqual([{ type: 'snapshot', pending: [] }])
+    const added: Ask[] = []
+    const resolved: Array<[string, Outcome]> = []
+    const offAdded = t.companion.on('added', (ask) => added.push(ask))
+    const offResolved = t.companion.on('resolved', (askId, outcome) => resolved.push([askId, outcome]))
+    const agent = await helloAgent(t.companion)
+    agent.send(askFrame('a1'))
+    await poll(() => added.length).toBe(1)
+    const askId = added[0]!.askId
+    expect(frames[1]).toEqual({ type: 'question/added', ask: added[0] })
+    window.receive({ type: 'answer', askId, answers: [{ id: 'q1', selected: [] }] })
+    expect(frames.slice(2)).toEqual([
+      { type: 'question/resolved', askId, outcome: 'answered' },
+      { type: 'accepted', askId },
+    ])
+    expect(resolved).toEqual([[askId, 'answered']])
+    window.receive('garbage')
+    expect(frames.at(-1)).toMatchObject({ type: 'rejected', code: 'INVALID_FRAME' })
+    window.close()
+    offAdded()
+    offResolved()
+    agent.send(askFrame('a2'))
+    await poll(() => t.companion.pending().length).toBe(1)
+    expect(frames).toHaveLength(5)
+    expect(added).toHaveLength(1)
+  })
+})

@@ -1,0 +1,80 @@
+// Pure pieces: where the page comes from, which URLs are ours, the CSP, the tray menu, strings.
+import { describe, expect, it, vi } from 'vitest'
+import { isAppUrl, rendererSource } from '../../../electron/main/content'
+import { contentSecurityPolicy } from '../../../electron/main/security'
+import { claimSingleInstance } from '../../../electron/main/single-instance'
+import { stringsFor } from '../../../electron/main/strings'
+import { MENU_ASK_LIMIT, trayMenuTemplate } from '../../../electron/main/tray-menu'
+import { FakeApp } from './fake-electron'
+import { makeAsk } from './helpers'
+
+describe('renderer source', () => {
+  it('loads the built file, or a loopback dev server only when unpackaged', () => {
+    const file = { kind: 'file', path: '/app/out/renderer/index.html' }
+    expect(rendererSource('/app/out/main', false, {})).toEqual(file)
+    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toEqual({ kind: 'dev', url: 'http://localhost:5173' })
+    expect(rendererSource('/app/out/main', true, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toEqual(file)
+    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'https://evil.example/' })).toEqual(file)
+    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost.evil.example:5173' })).toEqual(file)
+  })
+
+  it('recognizes only our page as an IPC sender', () => {
+    const file = rendererSource('/app/out/main', true, {})
+    expect(isAppUrl(file, 'file:///app/out/renderer/index.html')).toBe(true)
+    expect(isAppUrl(file, 'file:///app/out/renderer/index.html#ask=1')).toBe(true)
+    expect(isAppUrl(file, 'file:///app/out/renderer/other.html')).toBe(false)
+    expect(isAppUrl(file, 'file:///tmp/index.html')).toBe(false)
+    expect(isAppUrl(file, 'not a url')).toBe(false)
+    const dev = rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })
+    expect(isAppUrl(dev, 'http://localhost:5173/')).toBe(true)
+    expect(isAppUrl(dev, 'http://localhost:5174/')).toBe(false)
+  })
+
+  it('has a strict CSP that allows the dev server socket only in dev', () => {
+    const built = contentSecurityPolicy({ kind: 'file', path: '/x' })
+    expect(built).toBe(
+      "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    )
+    expect(contentSecurityPolicy({ kind: 'dev', url: 'http://localhost:5173' })).toContain("connect-src 'self' ws://localhost:5173;")
+  })
+})
+
+describe('single instance', () => {
+  it('the first instance shows its window when launched again; the second exits 0', () => {
+    const first = new FakeApp()
+    const onSecond = vi.fn()
+    expect(claimSingleInstance(first as never, onSecond)).toBe(true)
+    first.emit('second-instance')
+    expect(onSecond).toHaveBeenCalledTimes(1)
+    const second = new FakeApp()
+    second.gotLock = false
+    expect(claimSingleInstance(second as never, onSecond)).toBe(false)
+    expect(second.exitCode).toBe(0)
+  })
+})
+
+describe('tray menu', () => {
+  const actions = { openAsk: vi.fn(), open: vi.fn(), setDoNotDisturb: vi.fn(), setStartAtLogin: vi.fn(), quit: vi.fn() }
+
+  it(`lists at most ${MENU_ASK_LIMIT} asks, then Open, Do not disturb, Start at login, Quit`, () => {
+    const pending = Array.from({ length: 20 }, (_, i) => makeAsk(`agent ${i}`))
+    const template = trayMenuTemplate({ pending, doNotDisturb: true, startAtLogin: false }, stringsFor('en', 'en'), actions, 'darwin')
+    expect(template).toHaveLength(MENU_ASK_LIMIT + 6)
+    expect(template.slice(MENU_ASK_LIMIT).map((i) => [i.label ?? i.type, i.checked])).toEqual([
+      ['separator', undefined],
+      ['Open', undefined],
+      ['Do not disturb', true],
+      ['Start at login', false],
+      ['separator', undefined],
+      ['Quit', undefined],
+    ])
+    template[0]!.click!({} as never, undefined, {} as never)
+    expect(actions.openAsk).toHaveBeenCalledWith(pending[0]!.askId)
+  })
+
+  it('speaks Chinese for a zh locale', () => {
+    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('system', 'zh-CN'), actions, 'linux')
+    expect(template.map((i) => i.label).filter(Boolean)).toEqual(['没有等待中的问题', '打开', '勿扰模式', '登录时启动', '退出'])
+  })
+})

@@ -1,0 +1,361 @@
+// The whole main-process wiring (desktop.ts) against a mocked `electron` and the real companion core
+// (port 0, a temp home), with real agents over WebSocket.
+import { readFile } from 'node:fs/promises'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import * as core from '../../../electron/core'
+import { startDesktop } from '../../../electron/main/desktop'
+import type { Desktop } from '../../../electron/main/desktop'
+import type { Platform } from '../../../electron/main/electron-api'
+import { electronModule } from '../../../electron/main/electron-module'
+import { IPC_CHANNELS } from '../../../shared/ipc'
+import { askFrame, helloAgent } from '../core/raw-agent'
+import type { RawAgent } from '../core/raw-agent'
+import { fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, resetFakeElectron } from './fake-electron'
+import type { FakeMenu } from './fake-electron'
+import { tempHome, TEST_ICONS, until } from './helpers'
+
+vi.mock('electron', async () => (await import('./fake-electron')).electronMock())
+
+let home: Awaited<ReturnType<typeof tempHome>>
+let desktop: Desktop | undefined
+let agents: RawAgent[] = []
+const warnings: string[] = []
+
+async function start(platform: Platform = 'darwin'): Promise<Desktop> {
+  const started = await startDesktop({
+    app: fake.app as never,
+    electron: electronModule,
+    core,
+    icons: TEST_ICONS,
+    platform,
+    argv: [],
+    env: { ASK_USER_HOME: home.home, XDG_CONFIG_HOME: home.home },
+    mainDir: '/opt/companion/resources/app.asar/out/main',
+    warn: (message) => void warnings.push(message),
+  })
+  if (!started) throw new Error('desktop did not start')
+  desktop = started
+  return started
+}
+
+const win = (): FakeBrowserWindow => FakeBrowserWindow.instances[0]!
+const tray = (): FakeTray => FakeTray.instances[0]!
+const menu = (): FakeMenu => tray().menu!
+const frames = (): unknown[] => win().webContents.on_(IPC_CHANNELS.uiFrame)
+
+async function agent(name = 'Claude Code'): Promise<RawAgent> {
+  const a = await helloAgent(desktop!.companion as core.Companion, name)
+  agents.push(a)
+  return a
+}
+
+beforeEach(async () => {
+  resetFakeElectron()
+  home = await tempHome()
+  warnings.length = 0
+})
+
+afterEach(async () => {
+  for (const a of agents) a.socket.terminate()
+  agents = []
+  await desktop?.companion.close()
+  desktop = undefined
+  await home.cleanup()
+})
+
+describe('window and security', () => {
+  it('hardens the web preferences and loads only the built page', async () => {
+    await start()
+    expect(win().options['webPreferences']).toEqual({
+      preload: '/opt/companion/resources/app.asar/out/preload/index.js',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    })
+    expect(win().loaded).toEqual({ kind: 'file', target: '/opt/companion/resources/app.asar/out/renderer/index.html' })
+  })
+
+  it('prevents navigation, denies new windows and every permission, and sets the CSP header', async () => {
+    await start()
+    const contents = win().webContents
+    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const event = fakeEvent()
+      contents.emit(name, event, 'https://evil.example/')
+      expect(event.defaultPrevented, name).toBe(true)
+    }
+    expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
+
+    const session = fake.session.defaultSession
+    const granted = await new Promise<boolean>((resolve) => session.permissionRequestHandler?.(contents, 'media', resolve))
+    expect(granted).toBe(false)
+    expect(session.permissionCheckHandler?.(contents, 'notifications')).toBe(false)
+    const response = await new Promise<any>((resolve) => session.headersListener?.({ responseHeaders: { a: ['b'] } }, resolve))
+    expect(response.responseHeaders.a).toEqual(['b'])
+    expect(response.responseHeaders['Content-Security-Policy'][0]).toContain("default-src 'self'; script-src 'self'; connect-src 'self'")
+  })
+
+  it('hides to the tray on close and remembers its size and position', async () => {
+    await start()
+    win().bounds = { x: 40, y: 50, width: 900, height: 700 }
+    expect(win().close()).toBe(true)
+    expect(win().visible).toBe(false)
+    await until(() => warnings.length > 0 || FakeBrowserWindow.instances.length > 0, 'save')
+    await vi.waitFor(async () => {
+      expect(JSON.parse(await readFile(`${home.home}/window-state.json`, 'utf8'))).toEqual({ x: 40, y: 50, width: 900, height: 700, maximized: false })
+    })
+  })
+
+  it('a second instance focuses the first; a second process exits 0', async () => {
+    await start()
+    win().hide()
+    fake.app.emit('second-instance', fakeEvent(), ['companion'], '/')
+    expect(win().visible).toBe(true)
+    expect(win().focused).toBe(true)
+
+    const second = resetSecondProcess()
+    const result = await startDesktop({
+      app: second as never,
+      electron: electronModule,
+      core,
+      icons: TEST_ICONS,
+      platform: 'linux',
+      argv: [],
+      env: { ASK_USER_HOME: home.home },
+      mainDir: '/x/out/main',
+    })
+    expect(result).toBeUndefined()
+    expect(second.exitCode).toBe(0)
+  })
+})
+
+function resetSecondProcess(): FakeApp {
+  const second = new FakeApp()
+  second.gotLock = false
+  return second
+}
+
+describe('tray', () => {
+  it('shows the pending count (macOS title) and lists the pending asks, following the registry', async () => {
+    await start('darwin')
+    expect(tray().title).toBe('')
+    expect(tray().image.template).toBe(true)
+    expect(menu().template.map((i) => i.label ?? i.type)).toEqual(['No questions waiting', 'separator', 'Open', 'Do not disturb', 'Start at login', 'separator', 'Quit'])
+
+    const a = await agent('Claude Code')
+    a.send(askFrame('w1'))
+    await until(() => tray().title === '1', 'tray title 1')
+    const b = await agent('Codex & co')
+    b.send(askFrame('w2', { questions: [{ id: 'q', header: 'Deploy', question: 'Ship it?' }] }))
+    await until(() => tray().title === '2', 'tray title 2')
+    expect(fake.app.badgeCount).toBe(2)
+    expect(tray().tooltip).toBe('Ask User Companion: 2 questions waiting')
+    expect(menu().template.slice(0, 2).map((i) => i.label)).toEqual(['Claude Code — Which database?', 'Codex & co — Deploy'])
+
+    a.send({ type: 'cancel', id: 'w1' })
+    await until(() => tray().title === '1', 'tray title back to 1')
+    expect(menu().template[0]!.label).toBe('Codex & co — Deploy')
+    b.socket.close()
+    await until(() => tray().title === '', 'tray title empty')
+    expect(fake.app.badgeCount).toBe(0)
+  })
+
+  it('on Linux shows the count in the tooltip, a pending icon for the theme and escapes & in labels', async () => {
+    fake.nativeTheme.shouldUseDarkColors = true
+    await start('linux')
+    expect(tray().image.path).toBe(TEST_ICONS.dark.x1)
+    expect(tray().image.representations).toEqual([{ scaleFactor: 2 }])
+    const a = await agent('R&D bot')
+    a.send(askFrame('w1'))
+    await until(() => tray().tooltip === 'Ask User Companion: 1 question waiting', 'tooltip')
+    expect(tray().image.path).toBe(TEST_ICONS.darkPending.x1)
+    expect(fake.app.badgeCount).toBe(1)
+    expect(menu().template[0]!.label).toBe('R&&D bot — Which database?')
+    fake.nativeTheme.shouldUseDarkColors = false
+    fake.nativeTheme.emit('updated')
+    expect(tray().image.path).toBe(TEST_ICONS.lightPending.x1)
+  })
+
+  it('clicking an ask in the menu shows the window and asks the page to focus that ask', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => desktop!.companion.pending().length === 1, 'pending ask')
+    const askId = desktop!.companion.pending()[0]!.askId
+    win().hide()
+    menu().click(`ask:${askId}`)
+    expect(win().visible && win().focused).toBe(true)
+    // not subscribed yet: the request waits for the page
+    expect(win().webContents.on_(IPC_CHANNELS.focusAsk)).toEqual([])
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
+    expect(win().webContents.on_(IPC_CHANNELS.focusAsk)).toEqual([{ askId }])
+    // subscribed: sent at once
+    desktop!.openAsk(askId)
+    expect(win().webContents.on_(IPC_CHANNELS.focusAsk)).toEqual([{ askId }, { askId }])
+  })
+
+  it('Do not disturb and Start at login are saved in settings.json; Start at login sets the login item', async () => {
+    await start('darwin')
+    menu().click('do-not-disturb')
+    menu().click('start-at-login')
+    await vi.waitFor(async () => {
+      const saved = JSON.parse(await readFile(`${home.home}/settings.json`, 'utf8'))
+      expect([saved.doNotDisturb, saved.startAtLogin]).toEqual([true, true])
+    })
+    expect(fake.app.loginItemCalls.at(-1)).toEqual({ openAtLogin: true, args: ['--hidden'] })
+    expect(menu().template.find((i) => i.id === 'do-not-disturb')!.checked).toBe(true)
+
+    // Do not disturb: a new ask neither shows the window nor notifies
+    win().hide()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().title === '1', 'ask arrived')
+    expect(win().visible).toBe(false)
+  })
+})
+
+describe('IPC relay', () => {
+  it('subscribes the page, relays an answer to the agent and the settlement back', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => desktop!.companion.pending().length === 1, 'pending ask')
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
+    const snapshot = frames()[0] as { type: string; pending: Array<{ askId: string }> }
+    expect(snapshot.type).toBe('snapshot')
+    const askId = snapshot.pending[0]!.askId
+
+    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), {
+      type: 'answer',
+      askId,
+      answers: [{ id: 'q1', selected: ['SQLite'] }],
+    })
+    expect(await a.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    await until(() => frames().some((f: any) => f.type === 'accepted'), 'accepted frame')
+    expect(frames()).toContainEqual({ type: 'accepted', askId })
+    expect(frames()).toContainEqual({ type: 'question/resolved', askId, outcome: 'answered' })
+  })
+
+  it('refuses IPC from a sub-frame, another webContents or a foreign page', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => desktop!.companion.pending().length === 1, 'pending ask')
+    const askId = desktop!.companion.pending()[0]!.askId
+    const answer = { type: 'answer', askId, answers: [{ id: 'q1', selected: ['SQLite'] }] }
+    const contents = win().webContents
+
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(contents, new FakeFrame(contents.mainFrame.url)))
+    const stranger = new FakeWebContents(contents.mainFrame.url)
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(stranger))
+    expect(stranger.sent).toEqual([])
+    contents.mainFrame.url = 'https://evil.example/'
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(contents))
+    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(contents), answer)
+    expect(contents.sent).toEqual([])
+    expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
+      "ipc: refused: sender is not the question window's main frame",
+      "ipc: refused: sender is not the question window's main frame",
+      'ipc: refused: sender page is not the app (https://evil.example/)',
+      'ipc: refused: sender page is not the app (https://evil.example/)',
+    ])
+    expect(desktop!.companion.pending()).toHaveLength(1)
+  })
+
+  it('refuses a payload that is not a UiClientFrame', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => desktop!.companion.pending().length === 1, 'pending ask')
+    const askId = desktop!.companion.pending()[0]!.askId
+    fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
+    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'answer', askId, answers: 'SQLite' })
+    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'shell', command: 'rm -rf /' })
+    expect(frames().slice(1)).toEqual([{ type: 'rejected', askId, code: 'INVALID_FRAME', reason: 'invalid frame' }])
+    expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual(['ipc: refused: invalid frame', 'ipc: refused: invalid frame'])
+    expect(desktop!.companion.pending()).toHaveLength(1)
+  })
+})
+
+describe('attention', () => {
+  it('a new ask shows and focuses the window, and notifies once', async () => {
+    await start()
+    const a = await agent('Gemini CLI')
+    a.send(askFrame('w1', { questions: [{ id: 'q1', header: 'Tests', question: 'Run the slow tests too?' }] }))
+    await until(() => win().visible, 'window shown')
+    expect(win().focused).toBe(true)
+    // the window is focused now: no notification for what the person is already looking at
+    expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('notifies when the window is not focused, and a click opens that ask', async () => {
+    await start()
+    win().focus = () => void win().calls.push('focus') // the OS refused focus (another app is frontmost)
+    const a = await agent('Gemini CLI')
+    a.send(askFrame('w1', { questions: [{ id: 'q1', header: 'Tests', question: 'Run the slow tests too?' }] }))
+    await until(() => FakeNotification.instances.length === 1, 'notification', 4_000)
+    const note = FakeNotification.instances[0]!
+    expect(note.options).toEqual({ title: 'Gemini CLI', body: 'Tests: Run the slow tests too?', silent: false })
+    expect(note.shown).toBe(true)
+    win().hide()
+    note.emit('click')
+    expect(win().visible).toBe(true)
+  })
+
+  it('never steals focus: a focused window is not re-focused', async () => {
+    await start()
+    win().show()
+    win().focus()
+    win().calls = []
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().title === '1', 'ask arrived')
+    expect(win().calls).toEqual([])
+  })
+})
+
+describe('quit', () => {
+  it('with asks pending asks for confirmation; Cancel keeps the companion running', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().title === '1', 'ask arrived')
+    fake.dialog.response = 1
+    menu().click('quit')
+    await until(() => fake.dialog.boxes.length === 1, 'confirmation dialog')
+    expect(fake.dialog.boxes[0]).toMatchObject({ type: 'question', message: '1 question is still waiting for you.', buttons: ['Quit', 'Cancel'], cancelId: 1 })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(fake.app.quitted).toBe(false)
+    expect(desktop!.companion.pending()).toHaveLength(1)
+  })
+
+  it('stops the core gracefully: agents get close 1001, then the app quits', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().title === '1', 'ask arrived')
+    fake.dialog.response = 0
+    fake.app.quit()
+    expect((await a.closed).code).toBe(1001)
+    await until(() => fake.app.quitted, 'app quit')
+    expect(tray().destroyed).toBe(true)
+    // the window really closes now
+    expect(win().close()).toBe(false)
+  })
+
+  it('without pending asks quits without asking', async () => {
+    await start()
+    const a = await agent()
+    fake.app.quit()
+    expect((await a.closed).code).toBe(1001)
+    await until(() => fake.app.quitted, 'app quit')
+    expect(fake.dialog.boxes).toEqual([])
+  })
+})

@@ -1,0 +1,138 @@
+// Notifications: one per ask, grouped in a burst, none under Do not disturb (fake timers, no sockets).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DEFAULT_SETTINGS } from '../../../shared'
+import type { Settings } from '../../../shared'
+import { askNotificationText, truncate } from '../../../electron/main/notification-text'
+import { setupNotifications } from '../../../electron/main/notifications'
+import { stringsFor } from '../../../electron/main/strings'
+import { FakeNotification, resetFakeElectron } from './fake-electron'
+import { makeAsk, ScriptedCompanion } from './helpers'
+
+let settings: Settings
+let companion: ScriptedCompanion
+let focused: boolean
+let clicked: string[]
+let stop: () => void
+
+function start(language: Settings['language'] = 'en'): void {
+  stop = setupNotifications({
+    Notification: FakeNotification as never,
+    companion,
+    settings: () => settings,
+    strings: () => stringsFor(language, 'en-US'),
+    isShowing: () => focused,
+    onClick: (askId) => void clicked.push(askId),
+  })
+}
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  resetFakeElectron()
+  settings = { ...DEFAULT_SETTINGS }
+  companion = new ScriptedCompanion()
+  focused = false
+  clicked = []
+})
+afterEach(() => {
+  stop()
+  vi.useRealTimers()
+})
+
+describe('notifications', () => {
+  it('shows one notification per ask: agent name, header and question; a click opens the ask', () => {
+    start()
+    const ask = makeAsk('Claude Code', 'Which database should we use?')
+    companion.add(ask)
+    expect(FakeNotification.instances).toHaveLength(0)
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances.map((n) => [n.options, n.shown])).toEqual([
+      [{ title: 'Claude Code', body: 'Database: Which database should we use?', silent: false }, true],
+    ])
+    FakeNotification.instances[0]!.emit('click')
+    expect(clicked).toEqual([ask.askId])
+
+    vi.advanceTimersByTime(5_000)
+    companion.add(makeAsk('Codex'))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances).toHaveLength(2)
+  })
+
+  it('groups a burst into one notification: "3 questions from 2 agents"', () => {
+    start()
+    const first = makeAsk('Claude Code')
+    companion.add(first)
+    vi.advanceTimersByTime(400)
+    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: first.agent }))
+    vi.advanceTimersByTime(400)
+    companion.add(makeAsk('Codex'))
+    vi.advanceTimersByTime(700)
+    expect(FakeNotification.instances.map((n) => n.options)).toEqual([
+      { title: 'Ask User Companion', body: '3 questions from 2 agents', silent: false },
+    ])
+    FakeNotification.instances[0]!.emit('click')
+    expect(clicked).toEqual([first.askId])
+  })
+
+  it('groups in Chinese when the language is zh', () => {
+    start('zh')
+    companion.add(makeAsk('A'))
+    companion.add(makeAsk('B'))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances[0]!.options.body).toBe('来自 2 个代理的 2 个问题')
+  })
+
+  it('leaves out an ask settled before its notification was due', () => {
+    start()
+    const ask = makeAsk('Claude Code')
+    companion.add(ask)
+    companion.resolve(ask.askId, 'aborted')
+    vi.advanceTimersByTime(2_000)
+    expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('shows none under Do not disturb, with notifications off, or while the window is focused', () => {
+    start()
+    settings = { ...settings, doNotDisturb: true }
+    companion.add(makeAsk('A'))
+    vi.advanceTimersByTime(2_000)
+    settings = { ...settings, doNotDisturb: false, notifications: false }
+    companion.add(makeAsk('B'))
+    vi.advanceTimersByTime(2_000)
+    settings = { ...settings, notifications: true }
+    focused = true
+    companion.add(makeAsk('C'))
+    vi.advanceTimersByTime(2_000)
+    expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('drops a held notification when Do not disturb is switched on before it is due', () => {
+    start()
+    companion.add(makeAsk('A'))
+    settings = { ...settings, doNotDisturb: true }
+    vi.advanceTimersByTime(2_000)
+    expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('is silent when the sound setting is off, and shows nothing where notifications are unsupported', () => {
+    start()
+    settings = { ...settings, sound: false }
+    companion.add(makeAsk('A'))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances[0]!.options.silent).toBe(true)
+    FakeNotification.supported = false
+    companion.add(makeAsk('B'))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances).toHaveLength(1)
+  })
+})
+
+describe('notification text', () => {
+  it('cuts the body at 120 characters with an ellipsis and collapses whitespace', () => {
+    const long = 'x'.repeat(200)
+    const text = askNotificationText(makeAsk('A', long, { questions: [{ id: 'q', question: long }] }))
+    expect(Array.from(text.body)).toHaveLength(120)
+    expect(text.body.endsWith('…')).toBe(true)
+    expect(truncate('a\n\n b   c', 120)).toBe('a b c')
+    expect(truncate('问'.repeat(130), 120)).toBe('问'.repeat(119) + '…')
+  })
+})

@@ -1,0 +1,65 @@
+// The preload: exactly the task-named bridge, over the `companion:` IPC channels (mocked electron).
+import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import type { CompanionBridge, UiServerFrame } from '../../../shared'
+import { IPC_CHANNELS } from '../../../shared/ipc'
+import { createIpcBridge } from '../../../electron/preload/bridge'
+import { fake, resetFakeElectron } from './fake-electron'
+
+vi.mock('electron', async () => (await import('./fake-electron')).electronMock())
+
+beforeEach(() => resetFakeElectron())
+
+const snapshot: UiServerFrame = { type: 'snapshot', pending: [] }
+
+describe('preload', () => {
+  it('exposes exactly the task-named functions as window.companion', async () => {
+    await import('../../../electron/preload/index')
+    expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
+    const [name, api] = fake.contextBridge.exposeInMainWorld.mock.calls[0]!
+    expect(name).toBe('companion')
+    expect(Object.keys(api).sort()).toEqual(['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'requestHistory'])
+    for (const value of Object.values(api)) expect(typeof value).toBe('function')
+    expectTypeOf(createIpcBridge(fake.ipcRenderer)).toExtend<CompanionBridge>()
+  })
+
+  it('sends answer, dismiss and history requests as UI client frames on companion:send', () => {
+    const bridge = createIpcBridge(fake.ipcRenderer)
+    bridge.answer('a1', [{ id: 'q1', selected: ['Yes'] }])
+    bridge.dismiss('a2')
+    bridge.requestHistory()
+    bridge.requestHistory(5)
+    expect(fake.ipcRenderer.send.mock.calls).toEqual([
+      [IPC_CHANNELS.send, { type: 'answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
+      [IPC_CHANNELS.send, { type: 'dismiss', askId: 'a2' }],
+      [IPC_CHANNELS.send, { type: 'history/get' }],
+      [IPC_CHANNELS.send, { type: 'history/get', limit: 5 }],
+    ])
+  })
+
+  it('subscribes on the first onFrame only, delivers parsed frames and reports the status', () => {
+    const bridge = createIpcBridge(fake.ipcRenderer)
+    const statuses: string[] = []
+    bridge.onStatus((s) => void statuses.push(s))
+    const got: UiServerFrame[] = []
+    const off = bridge.onFrame((f) => void got.push(f))
+    bridge.onFrame(() => undefined)
+    expect(fake.ipcRenderer.send.mock.calls).toEqual([[IPC_CHANNELS.subscribe]])
+    fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, { type: 'evil', html: '<img>' })
+    fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, snapshot)
+    expect(got).toEqual([snapshot])
+    expect(statuses).toEqual(['connecting', 'open'])
+    off()
+    fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, snapshot)
+    expect(got).toEqual([snapshot])
+  })
+
+  it('hands a focus request made before any listener to the first one', () => {
+    const bridge = createIpcBridge(fake.ipcRenderer)
+    fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a7' })
+    fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 42 })
+    const focused: string[] = []
+    bridge.onFocusAsk((id) => void focused.push(id))
+    fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a8' })
+    expect(focused).toEqual(['a7', 'a8'])
+  })
+})
