@@ -56,6 +56,7 @@ describe('every answer rule has words next to its question', () => {
           violations: [violation],
           unanswered: false,
           disabled: false,
+          readonly: false,
           onPick: () => {},
           onCustom: () => {},
           onSkip: () => {},

@@ -11,6 +11,7 @@ export class FakeBridge implements CompanionBridge {
   readonly historyRequests: (number | undefined)[] = []
   readonly #frames = new Set<(frame: UiServerFrame) => void>()
   readonly #statuses = new Set<(status: BridgeStatus) => void>()
+  readonly #focus = new Set<(askId: string) => void>()
   #status: BridgeStatus = 'open'
 
   answer(askId: string, answers: Answer[]): void {
@@ -30,6 +31,17 @@ export class FakeBridge implements CompanionBridge {
     this.#statuses.add(listener)
     listener(this.#status)
     return () => this.#statuses.delete(listener)
+  }
+
+  onFocusAsk(listener: (askId: string) => void): () => void {
+    this.#focus.add(listener)
+    return () => this.#focus.delete(listener)
+  }
+
+  /** The host asks to show one ask (tray menu or notification click). */
+  async focusAsk(askId: string): Promise<void> {
+    for (const listener of [...this.#focus]) listener(askId)
+    await tick()
   }
 
   /** Delivers a frame from the "companion" and lets Svelte update the DOM. */

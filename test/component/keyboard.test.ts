@@ -101,4 +101,16 @@ describe('keyboard', () => {
     await user.keyboard('{Alt>}{ArrowUp}{/Alt}')
     expect(shown()).toBe('y1')
   })
+
+  it('a focus request from the host (notification click) shows that ask, even before it arrives', async () => {
+    const now = Date.now()
+    const { bridge } = await renderInbox([makeAsk({ askId: 'f1', receivedAt: now - 2000 }), makeAsk({ askId: 'f2', receivedAt: now - 1000 })])
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('f1')
+    await bridge.focusAsk('f2')
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('f2')
+    expect(screen.getByTestId('ask-view').contains(document.activeElement)).toBe(true)
+    await bridge.focusAsk('f3')
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'f3', receivedAt: now }) })
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('f3')
+  })
 })

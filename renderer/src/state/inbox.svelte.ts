@@ -45,7 +45,10 @@ export class InboxStore {
   readonly drafts: DraftStore
   readonly groups = $derived(groupByAgent(this.asks))
   readonly order = $derived(displayOrder(this.groups))
-  readonly pendingCount = $derived(this.asks.filter((ask) => !(ask.askId in this.settled)).length)
+  /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
+  readonly settledIds: ReadonlySet<string> = $derived(new Set(Object.keys(this.settled)))
+  readonly pendingCount = $derived(this.asks.filter((ask) => !this.settledIds.has(ask.askId)).length)
   readonly selected = $derived(
     this.asks.find((ask) => ask.askId === this.selectedId) ??
       this.asks.find((ask) => ask.askId === this.order[0]),
@@ -58,6 +61,7 @@ export class InboxStore {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
   #resolvedWhileSending = new Map<string, Outcome>()
   #seq = 0
+  #wantFocus: string | undefined
 
   constructor(bridge: CompanionBridge, options: InboxOptions = {}) {
     this.#bridge = bridge
@@ -66,6 +70,22 @@ export class InboxStore {
     this.drafts = new DraftStore(options.storage)
     bridge.onStatus((status) => (this.status = status))
     bridge.onFrame((frame) => this.#receive(frame))
+    bridge.onFocusAsk?.((askId) => this.focusAsk(askId))
+  }
+
+  /**
+   * Brings an ask into view (tray menu or notification click). An ask not known yet is shown as soon
+   * as it arrives (the request can come before the snapshot).
+   */
+  focusAsk(askId: string): void {
+    if (!this.asks.some((ask) => ask.askId === askId)) {
+      this.#wantFocus = askId
+      return
+    }
+    this.#wantFocus = undefined
+    // Leave the current card so the requested one takes focus when it mounts.
+    if (typeof document !== 'undefined' && document.activeElement instanceof HTMLElement) document.activeElement.blur()
+    this.select(askId)
   }
 
   /** Shows an ask. */
@@ -130,6 +150,7 @@ export class InboxStore {
         return this.#snapshot(frame.pending)
       case 'question/added':
         if (!this.asks.some((ask) => ask.askId === frame.ask.askId)) this.asks = [...this.asks, frame.ask]
+        if (this.#wantFocus === frame.ask.askId) this.focusAsk(frame.ask.askId)
         return
       case 'question/resolved':
         if (frame.askId in this.sending) this.#resolvedWhileSending.set(frame.askId, frame.outcome)

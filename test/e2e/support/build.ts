@@ -26,5 +26,10 @@ export function ensureRendererBuilt(): void {
   const index = join(RENDERER_DIR, 'index.html')
   const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'shared')))
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: ROOT, stdio: 'pipe' })
+  try {
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: ROOT, stdio: 'pipe' })
+  } catch (error) {
+    const output = (error as { stderr?: Buffer; stdout?: Buffer }).stderr?.toString() ?? ''
+    throw new Error(`electron-vite build failed, so the e2e tests have no page to serve:\n${output}`, { cause: error })
+  }
 }

@@ -23,6 +23,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   companion: async ({}, use) => {
     ensureRendererBuilt()
     const companion = await startTestCompanion({ staticDir: RENDERER_DIR, writeDiscovery: false })
