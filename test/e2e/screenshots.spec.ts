@@ -1,10 +1,12 @@
-// Screenshots of the main states for docs/screenshots (taken on every run; the PNGs are committed).
+// Screenshots of the main states. Every run takes them (into test-results/screenshots); with
+// UPDATE_SCREENSHOTS=1 they replace the committed PNGs in docs/screenshots.
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { ROOT } from './support/build'
 import { expect, pendingCount, test, type TestAgent } from './support/fixtures'
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ROOT, 'docs', 'screenshots', `${name}.png`) })
+const SHOTS_DIR = process.env['UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs', 'screenshots') : join(ROOT, 'test-results', 'screenshots')
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`) })
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
