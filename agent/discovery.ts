@@ -2,11 +2,11 @@ import { readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { AskUserError } from '../shared/error-codes'
+import { defaultHomeFolder } from '../shared/home-folder'
 import { EndpointFileSchema } from '../shared/wire'
 import { noCompanion } from './errors'
 
-/** Folder name of the companion's per-user data (same as the companion's). */
-export const APP_FOLDER = 'ask-user-companion'
+export { APP_FOLDER } from '../shared/home-folder'
 /** File name of the discovery file. */
 export const ENDPOINT_FILE = 'endpoint.json'
 
@@ -20,17 +20,13 @@ export interface Endpoint {
 }
 
 /**
- * The companion's home folder: `ASK_USER_HOME` when set, else `%APPDATA%\ask-user-companion` (Windows),
- * `~/Library/Application Support/ask-user-companion` (macOS), `$XDG_CONFIG_HOME/ask-user-companion`
- * (default `~/.config`) elsewhere. Mirrors the companion's own rule; pure.
+ * The companion's home folder: `ASK_USER_HOME` when set, else the per-user app-data folder — the same
+ * rule as the companion's (`defaultHomeFolder` in shared/). Pure.
  */
 export function companionHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
   const override = env['ASK_USER_HOME']
   if (override !== undefined && override.trim() !== '') return resolve(override)
-  const home = env['HOME'] || homedir()
-  if (platform === 'win32') return join(env['APPDATA'] || join(env['USERPROFILE'] || home, 'AppData', 'Roaming'), APP_FOLDER)
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER)
-  return join(env['XDG_CONFIG_HOME'] || join(home, '.config'), APP_FOLDER)
+  return defaultHomeFolder(env, platform, homedir())
 }
 
 function checkUrl(url: string, from: string): string {

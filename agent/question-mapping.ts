@@ -9,11 +9,7 @@ export function toUserQuestion(question: Question): UserQuestion {
   const out: UserQuestion = { id: question.id, question: question.question }
   if (question.header !== undefined) out.header = question.header
   if (question.options !== undefined) {
-    out.options = question.options.map((option) =>
-      option.description === undefined
-        ? { label: option.label }
-        : { label: option.label, description: option.description },
-    )
+    out.options = question.options.map(copyOption)
   }
   if (question.multi_select !== undefined) out.multiSelect = question.multi_select
   return out
@@ -24,12 +20,13 @@ export function toToolQuestion(question: UserQuestion): Question {
   const out: Question = { id: question.id, question: question.question }
   if (question.header !== undefined) out.header = question.header
   if (question.options !== undefined) {
-    out.options = question.options.map((option) =>
-      option.description === undefined
-        ? { label: option.label }
-        : { label: option.label, description: option.description },
-    )
+    out.options = question.options.map(copyOption)
   }
   if (question.multiSelect !== undefined) out.multi_select = question.multiSelect
   return out
+}
+
+/** An option with only its known keys (`label`, and `description` when present). */
+function copyOption(option: { label: string; description?: string }): { label: string; description?: string } {
+  return option.description === undefined ? { label: option.label } : { label: option.label, description: option.description }
 }

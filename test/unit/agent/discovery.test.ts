@@ -29,7 +29,7 @@ describe('companionHome', () => {
     expect(companionHome({ HOME: '/home/ann' }, 'linux')).toBe('/home/ann/.config/ask-user-companion')
     expect(companionHome({ HOME: '/home/ann', XDG_CONFIG_HOME: '/xdg' }, 'linux')).toBe('/xdg/ask-user-companion')
     expect(companionHome({ HOME: '/Users/ann' }, 'darwin')).toBe('/Users/ann/Library/Application Support/ask-user-companion')
-    expect(companionHome({ APPDATA: '/appdata' }, 'win32')).toBe(join('/appdata', 'ask-user-companion'))
+    expect(companionHome({ APPDATA: '/appdata' }, 'win32')).toBe('/appdata\\ask-user-companion')
     expect(companionHome({ ASK_USER_HOME: '  ', HOME: '/h' }, 'linux')).toBe('/h/.config/ask-user-companion')
   })
 })

@@ -13,7 +13,7 @@ describe('resolveHome', () => {
     expect(resolveHome({ HOME: '/home/me', XDG_CONFIG_HOME: '/xdg' }, 'linux')).toBe(join('/xdg', 'ask-user-companion'))
     expect(resolveHome({ HOME: '/Users/me' }, 'darwin')).toBe(join('/Users/me', 'Library', 'Application Support', 'ask-user-companion'))
     expect(resolveHome({ HOME: '/x', APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32')).toBe(
-      join('C:\\Users\\me\\AppData\\Roaming', 'ask-user-companion'),
+      'C:\\Users\\me\\AppData\\Roaming\\ask-user-companion',
     )
   })
 })
