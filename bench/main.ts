@@ -78,6 +78,12 @@ function rows(results: Record<string, unknown>): Row[] {
   if (rt && !failed(rt)) {
     out.push({ metric: 'round trip p50: floor / ours', measured: `${us(rt.floor.p50)} / ${us(rt.core.p50)}`, goal: '', status: 'info' })
     out.push({ metric: 'round trip p50 ours/floor', measured: x(rt.ratioP50), goal: '≤ 1.50×', status: passIf(rt.ratioP50 <= 1.5), value: rt.ratioP50 })
+    out.push({
+      metric: 'server CPU per ask: floor / ours',
+      measured: `${us(rt.serverCpuPerAskUs.floor)} / ${us(rt.serverCpuPerAskUs.core)}`,
+      goal: '',
+      status: 'info',
+    })
     out.push({ metric: 'round trip p99: floor / ours', measured: `${us(rt.floor.p99)} / ${us(rt.core.p99)}`, goal: '', status: 'info' })
     out.push({ metric: 'round trip p99 ours/floor', measured: x(rt.ratioP99), goal: '≤ 3.00×', status: passIf(rt.ratioP99 <= 3), value: rt.ratioP99 })
   } else if (rt) out.push(na('round trip ours/floor', '≤ 1.5× p50, ≤ 3× p99', rt.error))
@@ -115,6 +121,7 @@ function rows(results: Record<string, unknown>): Row[] {
       status: passIf(p <= 300 && ib.snapshotToDomMs.n > 0),
       value: p,
     })
+    out.push({ metric: `${ib.asks}-ask inbox: snapshot → first row`, measured: ms(ib.snapshotToFirstRowMs.p50), goal: '', status: 'info' })
     out.push({ metric: `${ib.asks}-ask inbox: snapshot → next frame`, measured: ms(ib.snapshotToFrameMs.p50), goal: '', status: 'info' })
     out.push({ metric: `${ib.asks}-ask inbox: navigation → rows`, measured: ms(ib.navigationToDomMs.p50), goal: '', status: 'info' })
   } else if (br) out.push(na('ask → visible / inbox', '≤ 50 ms / ≤ 300 ms', br.error))

@@ -12,6 +12,8 @@ export interface RoundTripResult {
   core: Summary
   ratioP50: number
   ratioP99: number
+  /** CPU time of the server process per measured ask (user + system), µs. */
+  serverCpuPerAskUs: { floor: number; core: number }
   warmup: number
   samplesEach: number
   blockSize: number
@@ -81,11 +83,13 @@ export async function runRoundTrip(
   }
   const floorSamples: number[] = []
   const coreSamples: number[] = []
+  const cpu0 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros() }
   while (coreSamples.length < opts.samples) {
     const n = Math.min(opts.blockSize, opts.samples - coreSamples.length)
     for (let i = 0; i < n; i++) floorSamples.push(await floor.ask(`r${seq++}`))
     for (let i = 0; i < n; i++) coreSamples.push(await core.ask(`r${seq++}`))
   }
+  const cpu1 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros() }
   for (const p of [floor, core]) {
     await closeSocket(p.agent)
     await closeSocket(p.window)
@@ -97,6 +101,10 @@ export async function runRoundTrip(
     core: c,
     ratioP50: c.p50 / f.p50,
     ratioP99: c.p99 / f.p99,
+    serverCpuPerAskUs: {
+      floor: (cpu1.floor - cpu0.floor) / opts.samples,
+      core: (cpu1.core - cpu0.core) / opts.samples,
+    },
     warmup: opts.warmup,
     samplesEach: opts.samples,
     blockSize: opts.blockSize,

@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     if (m?.type === 'mem') {
       fullGc()
       send({ seq: m.seq, value: process.memoryUsage() })
+    } else if (m?.type === 'cpu') {
+      send({ seq: m.seq, value: process.cpuUsage() })
     } else if (m?.type === 'pending') {
       send({ seq: m.seq, value: pending() })
     } else if (m?.type === 'close') {

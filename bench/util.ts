@@ -138,14 +138,15 @@ export class ServerChild {
 
   static async start(
     mode: 'core' | 'floor',
-    options: { staticDir?: string; settings?: unknown; cpuProf?: string } = {},
+    options: { staticDir?: string; settings?: unknown; cpuProf?: string; script?: string } = {},
   ): Promise<ServerChild> {
     const execArgv = ['--expose-gc']
     if (options.cpuProf) execArgv.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`)
-    const child = fork(join(__dirname, 'server-child.js'), [], {
+    const { script, ...serverOptions } = options
+    const child = fork(script ?? join(__dirname, 'server-child.js'), [], {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, BENCH_SERVER: JSON.stringify({ mode, ...options }) },
+      env: { ...process.env, BENCH_SERVER: JSON.stringify({ mode, ...serverOptions }) },
     })
     const info = await withTimeout(
       new Promise<ServerInfo>((resolve, reject) => {
@@ -173,6 +174,12 @@ export class ServerChild {
 
   memory(): Promise<Memory> {
     return this.request<Memory>('mem')
+  }
+
+  /** CPU time (user + system) the server process has used so far, in microseconds. */
+  async cpuMicros(): Promise<number> {
+    const u = await this.request<{ user: number; system: number }>('cpu')
+    return u.user + u.system
   }
 
   pending(): Promise<number> {
