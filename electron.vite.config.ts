@@ -12,6 +12,9 @@ export default defineConfig({
   main: {
     build: {
       lib: { entry: { index: root('electron/main/index.ts'), cli: root('cli/main.ts') } },
+      // Bundled rather than required from node_modules: loading zod's ~100 files and ws's one by one
+      // was most of `ask-user ask`'s start-up time (docs/performance.md).
+      externalizeDeps: { exclude: ['zod', 'ws', '@modelcontextprotocol/sdk'] },
     },
   },
   preload: {

@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/svelte'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { makeAsk } from './fake-bridge'
 import { renderInbox } from './setup'
 
@@ -19,7 +19,8 @@ describe('keyboard', () => {
   it('focuses the first option, digits pick options of the focused question, Tab moves, Enter sends', async () => {
     const { bridge, user } = await renderInbox([twoQuestions()])
     const [first, second] = screen.getAllByTestId('question')
-    expect(document.activeElement).toBe(within(first!).getAllByRole('radio')[0])
+    // the window's first card takes focus right after its first paint
+    await vi.waitFor(() => expect(document.activeElement).toBe(within(first!).getAllByRole('radio')[0]))
     await user.keyboard('3')
     expect(within(first!).getByRole<HTMLInputElement>('radio', { name: 'yarn' }).checked).toBe(true)
     expect(document.activeElement).toBe(within(first!).getByRole('radio', { name: 'yarn' }))
