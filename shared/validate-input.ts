@@ -16,6 +16,8 @@ export const EMPTY_QUESTIONS_MESSAGE = 'ask_user_question needs at least one que
  * (`EMPTY_QUESTIONS`), then our caps (`LIMIT_EXCEEDED`). Never throws.
  */
 export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS): InputCheck {
+  // Hot path: a well-formed ask within the caps is accepted without zod's copy of every object.
+  if (isWellFormedWithinLimits(args, limits)) return { ok: true, input: args }
   const parsed = AskUserQuestionInputSchema.safeParse(args)
   if (!parsed.success) {
     return {
@@ -32,4 +34,35 @@ export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS
     return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
   }
   return { ok: true, input: parsed.data }
+}
+
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max
+const isOptionalText = (value: unknown, max: number): boolean => value === undefined || isText(value, max)
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The common case, checked by hand: the schema's shape (extra keys allowed) with at least one question
+ * and every cap respected. Anything else goes through zod, which words the errors; the two must agree
+ * on what is valid (tested by a property test).
+ */
+function isWellFormedWithinLimits(args: unknown, limits: Limits): args is AskUserQuestionInput {
+  if (!isRecord(args)) return false
+  const questions = args['questions']
+  if (!Array.isArray(questions) || questions.length === 0 || questions.length > limits.questionsPerAsk) return false
+  const max = limits.textChars
+  for (const question of questions) {
+    if (!isRecord(question)) return false
+    if (!isText(question['id'], max) || !isText(question['question'], max)) return false
+    if (!isOptionalText(question['header'], max)) return false
+    const multi = question['multi_select']
+    if (multi !== undefined && typeof multi !== 'boolean') return false
+    const options = question['options']
+    if (options === undefined) continue
+    if (!Array.isArray(options) || options.length > limits.optionsPerQuestion) return false
+    for (const option of options) {
+      if (!isRecord(option) || !isText(option['label'], max) || !isOptionalText(option['description'], max)) return false
+    }
+  }
+  return true
 }
