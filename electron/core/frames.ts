@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket } from 'ws'
 
 /**
@@ -6,10 +7,33 @@ import type { RawData, WebSocket } from 'ws'
  */
 export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 
-/** Sends text on an open socket; terminates a peer that stopped reading (see {@link MAX_BUFFERED_BYTES}). */
+/** The TCP stream under each accepted WebSocket, for batching its writes (see {@link sendText}). */
+const transports = new WeakMap<WebSocket, Duplex>()
+const corked = new WeakSet<Duplex>()
+
+/** Remembers the stream a WebSocket was upgraded from, so frames sent to it in one tick share a write. */
+export function registerTransport(socket: WebSocket, stream: Duplex): void {
+  transports.set(socket, stream)
+}
+
+/**
+ * Sends text on an open socket; terminates a peer that stopped reading (see {@link MAX_BUFFERED_BYTES}).
+ * Every frame sent to one socket in the same tick leaves in one write: the stream is corked on the
+ * first and uncorked on the next tick (a window gets `question/resolved` and `accepted` together, and
+ * a system call per frame was the largest cost per ask; docs/performance.md).
+ */
 export function sendText(socket: WebSocket, text: string): void {
   if (socket.readyState !== socket.OPEN) return
   if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return socket.terminate()
+  const stream = transports.get(socket)
+  if (stream && !corked.has(stream)) {
+    corked.add(stream)
+    stream.cork()
+    process.nextTick(() => {
+      corked.delete(stream)
+      stream.uncork()
+    })
+  }
   socket.send(text)
 }
 

@@ -5,7 +5,7 @@ import type { Limits } from '../../shared/limits'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../../shared/wire'
 import { AgentConnection, CLOSE } from './agent-connection'
-import { parseJsonFrame, sendText } from './frames'
+import { parseJsonFrame, registerTransport, sendText } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
 import type { Heartbeat } from './heartbeat'
 import type { Registry } from './registry'
@@ -61,6 +61,7 @@ export class SocketEndpoints {
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       server.handleUpgrade(req, socket, head, (ws) => {
         if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+        registerTransport(ws, socket)
         this.track(ws)
         if (decision.route === 'agent') this.openAgent(ws)
         else this.openWindow(ws)
