@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { chromiumPath } from './scripts/chromium-path.mjs'
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium-path.mjs'
 
 /**
  * End-to-end tests in a real Chromium (Debian's /usr/bin/chromium here). Each spec starts its own
@@ -19,15 +19,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
 })

@@ -20,18 +20,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import type { WebSocket } from 'ws'
+import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium-path.mjs'
 import { round, summarize, type Summary } from './stats'
 import { closeSocket, openAgent, openWindow, parse, sleep, withTimeout, type ServerChild } from './util'
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 /** One inbox row per pending ask in the renderer (see docs/performance.md for what this relies on). */
 export const ROW_SELECTOR = '[data-testid="ask-item"]'
@@ -146,7 +138,7 @@ export async function runBrowser(
 ): Promise<BrowserResult> {
   const { agentUrl, uiUrl, token, pageUrl } = server.info
   if (!pageUrl) throw new Error('the core reported no pageUrl')
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS })
   try {
     const chromiumVersion = browser.version()
 

@@ -29,3 +29,19 @@ export const EXIT = {
 export function printError(io: Pick<CliIo, 'stderr'>, message: string): void {
   io.stderr.write(`Error: ${message}\n`)
 }
+
+/**
+ * The prologue of a command that takes no arguments: `--help`/`-h` prints `help` (exit 0), anything
+ * else is refused (exit 2). Returns undefined when the command should run.
+ */
+export function refuseArguments(args: readonly string[], io: Pick<CliIo, 'stdout' | 'stderr'>, name: string, help: string): number | undefined {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(help)
+    return EXIT.OK
+  }
+  if (args.length > 0) {
+    printError(io, `unexpected argument "${args[0]}"; run \`ask-user ${name} --help\``)
+    return EXIT.INVALID_INPUT
+  }
+  return undefined
+}

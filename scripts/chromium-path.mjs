@@ -14,3 +14,14 @@ export function chromiumPath() {
   ]
   return candidates.find((path) => path && existsSync(path))
 }
+
+/** Flags for a headless Chromium on a machine with no network and as root (tests and the bench). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]

@@ -4,7 +4,7 @@ import { AskUserClient } from '../../agent/client'
 import { createAskUserMcpServer } from '../../agent/mcp-server'
 import { version } from '../../package.json'
 import type { Command } from '../io'
-import { EXIT, printError } from '../io'
+import { EXIT, refuseArguments } from '../io'
 
 const HELP = `Usage: ask-user mcp
 
@@ -15,14 +15,8 @@ It runs until stdin closes or it is interrupted.
 
 /** `ask-user mcp`: an MCP server on stdin/stdout until stdin ends or the process is interrupted. */
 export const run: Command = async (args, io) => {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(HELP)
-    return EXIT.OK
-  }
-  if (args.length > 0) {
-    printError(io, `unexpected argument "${args[0]}"; run \`ask-user mcp --help\``)
-    return EXIT.INVALID_INPUT
-  }
+  const refused = refuseArguments(args, io, 'mcp', HELP)
+  if (refused !== undefined) return refused
   const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'mcp client', version })
   const server = createAskUserMcpServer({ client, version })
   // The real CLI passes process.stdin/stdout, which are full Node streams.

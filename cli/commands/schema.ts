@@ -1,6 +1,6 @@
 import { createAskUserQuestionTool } from '../../agent/tool-definition'
 import type { Command } from '../io'
-import { EXIT, printError } from '../io'
+import { EXIT, refuseArguments } from '../io'
 
 const HELP = `Usage: ask-user schema
 
@@ -10,14 +10,8 @@ schema inline (JSON Schema 2020-12, no $ref), for harnesses that register tools 
 
 /** `ask-user schema`: prints `{name, description, inputSchema}` as pretty JSON and a newline. */
 export const run: Command = async (args, io) => {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(HELP)
-    return EXIT.OK
-  }
-  if (args.length > 0) {
-    printError(io, `unexpected argument "${args[0]}"; run \`ask-user schema --help\``)
-    return EXIT.INVALID_INPUT
-  }
+  const refused = refuseArguments(args, io, 'schema', HELP)
+  if (refused !== undefined) return refused
   const { name, description, inputSchema } = createAskUserQuestionTool()
   io.stdout.write(`${JSON.stringify({ name, description, inputSchema }, null, 2)}\n`)
   return EXIT.OK

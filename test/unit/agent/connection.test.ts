@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { AskUserClient } from '../../../agent/client'
 import type { AskAbortedError } from '../../../agent/errors'
-import { AskUserError } from '../../../shared/error-codes'
+import { failure } from '../../helpers/errors'
 
 type Script = (socket: WebSocket, frame: { type: string; id?: string; client?: { name: string } }) => void
 
@@ -41,14 +41,6 @@ async function fakeCompanion(script: Script, options: { protocol?: string | fals
   return client
 }
 
-async function failure(promise: Promise<unknown>): Promise<AskUserError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(AskUserError)
-  return error as AskUserError
-}
 
 const question = [{ id: 'q', question: 'Q?', options: [{ label: 'a' }] }]
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { companionHome, discoverEndpoint, statusUrl } from '../../../agent/discovery'
-import { AskUserError } from '../../../shared/error-codes'
+import { failure } from '../../helpers/errors'
 
 const homes: string[] = []
 afterEach(async () => {
@@ -13,14 +13,6 @@ async function tempHome(): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'ask-user-disc-'))
   homes.push(home)
   return home
-}
-async function failure(promise: Promise<unknown>): Promise<AskUserError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(AskUserError)
-  return error as AskUserError
 }
 
 describe('companionHome', () => {
