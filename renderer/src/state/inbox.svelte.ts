@@ -148,10 +148,15 @@ export class InboxStore {
     switch (frame.type) {
       case 'snapshot':
         return this.#snapshot(frame.pending)
-      case 'question/added':
+      case 'question/added': {
+        // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
+        // person may be typing into, even if its agent now sorts first).
+        const shown = this.selected?.askId
         if (!this.asks.some((ask) => ask.askId === frame.ask.askId)) this.asks = [...this.asks, frame.ask]
+        this.#pinSelection(shown)
         if (this.#wantFocus === frame.ask.askId) this.focusAsk(frame.ask.askId)
         return
+      }
       case 'question/resolved':
         if (frame.askId in this.sending) this.#resolvedWhileSending.set(frame.askId, frame.outcome)
         else this.#settle(frame.askId, frame.outcome)
@@ -166,7 +171,14 @@ export class InboxStore {
     }
   }
 
+  /** Fixes the selection on a concrete ask: `preferred` if still listed, else the first in list order. */
+  #pinSelection(preferred = this.selectedId): void {
+    const listed = (id: string | undefined): id is string => id !== undefined && this.asks.some((ask) => ask.askId === id)
+    this.selectedId = listed(preferred) ? preferred : this.order[0]
+  }
+
   #snapshot(pending: Ask[]): void {
+    const shown = this.selected?.askId
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
     const pendingIds = new Set(pending.map((ask) => ask.askId))
     // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
@@ -177,6 +189,7 @@ export class InboxStore {
     this.sending = {}
     this.#resolvedWhileSending.clear()
     this.asks = [...pending, ...kept]
+    this.#pinSelection(shown)
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
     this.drafts.prune(new Set(this.asks.map((ask) => ask.askId)))
   }
