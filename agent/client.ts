@@ -6,6 +6,7 @@ import type { ClientInfo } from '../shared/wire'
 import { Connection } from './connection'
 import { discoverEndpoint } from './discovery'
 import { AskAbortedError } from './errors'
+import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** How a client finds the companion and introduces itself. */
 export interface AskUserClientOptions {
@@ -51,6 +52,9 @@ function seconds(ms: number): string {
  * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
  * `INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED` (bad questions, checked before connecting).
  */
+/** The longest timeout a Node timer can wait (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647
+
 export class AskUserClient {
   readonly #options: AskUserClientOptions
   #info: Partial<ClientInfo> = {}
@@ -88,7 +92,11 @@ export class AskUserClient {
     const { signal, timeoutMs, title } = options
     if (signal?.aborted) throw new AskAbortedError('signal', 'the ask was aborted before it was sent')
     if (this.#closed) throw new AskAbortedError('closed', 'the ask-user client is closed')
-    const check = validateToolInput({ questions })
+    if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+      throw new AskUserError('INVALID_ARGS', `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`)
+    }
+    // shape and emptiness only: the companion owns the caps (its settings may raise them)
+    const check = validateToolInput({ questions }, UNCAPPED_LIMITS)
     if (!check.ok) throw new AskUserError(check.code, check.message)
     const checked = check.input.questions
     const id = `ask-${++this.#counter}`

@@ -4,6 +4,7 @@ import type { AskUserClient } from './client'
 import { createCompanionProvider } from './provider'
 import { TOOL_NAME, createAskUserQuestionTool, executeAskUserQuestion } from './tool-definition'
 import { UserInteraction } from './user-interaction'
+import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** What the MCP server needs: the companion client it asks through, and its own version. */
 export interface McpServerOptions {
@@ -44,7 +45,7 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     if (request.params.name !== TOOL_NAME) {
       return { isError: true, content: [{ type: 'text', text: `Error: unknown tool "${request.params.name}"` }] }
     }
-    const result = await executeAskUserQuestion(request.params.arguments ?? {}, { interaction, signal: extra.signal })
+    const result = await executeAskUserQuestion(request.params.arguments ?? {}, { interaction, signal: extra.signal, limits: UNCAPPED_LIMITS })
     return { isError: result.isError, content: result.content }
   })
   return server

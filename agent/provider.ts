@@ -3,6 +3,7 @@ import { toToolQuestion } from './question-mapping'
 import { createAskUserQuestionTool, executeAskUserQuestion, type AskUserQuestionTool, type ToolContext } from './tool-definition'
 import type { ToolResult } from './tool-result'
 import { UserInteraction, type UserInteractionProvider } from './user-interaction'
+import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** A seam provider backed by the companion, plus the client it uses. */
 export interface CompanionProvider extends UserInteractionProvider {
@@ -60,7 +61,7 @@ export function registerAskUserCompanion(
       name,
       description,
       inputSchema,
-      execute: (args, ctx = {}) => executeAskUserQuestion(args, { ...ctx, interaction: ctx.interaction ?? interaction }),
+      execute: (args, ctx = {}) => executeAskUserQuestion(args, { limits: UNCAPPED_LIMITS, ...ctx, interaction: ctx.interaction ?? interaction }),
     },
     interaction,
     provider,

@@ -1,4 +1,4 @@
-import type { Question } from '../shared/tool-input'
+import { knownOptionFields, type Question } from '../shared/tool-input'
 import type { UserQuestion } from './user-interaction'
 
 /**
@@ -9,7 +9,7 @@ export function toUserQuestion(question: Question): UserQuestion {
   const out: UserQuestion = { id: question.id, question: question.question }
   if (question.header !== undefined) out.header = question.header
   if (question.options !== undefined) {
-    out.options = question.options.map(copyOption)
+    out.options = question.options.map(knownOptionFields)
   }
   if (question.multi_select !== undefined) out.multiSelect = question.multi_select
   return out
@@ -20,13 +20,9 @@ export function toToolQuestion(question: UserQuestion): Question {
   const out: Question = { id: question.id, question: question.question }
   if (question.header !== undefined) out.header = question.header
   if (question.options !== undefined) {
-    out.options = question.options.map(copyOption)
+    out.options = question.options.map(knownOptionFields)
   }
   if (question.multiSelect !== undefined) out.multi_select = question.multiSelect
   return out
 }
 
-/** An option with only its known keys (`label`, and `description` when present). */
-function copyOption(option: { label: string; description?: string }): { label: string; description?: string } {
-  return option.description === undefined ? { label: option.label } : { label: option.label, description: option.description }
-}

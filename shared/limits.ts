@@ -20,5 +20,18 @@ export const LimitsSchema = z.object({
 })
 export type Limits = z.infer<typeof LimitsSchema>
 
+/**
+ * No caps at all (upstream's contract): for the agent side when it talks to a companion, which owns
+ * the caps as settings and answers `LIMIT_EXCEEDED` itself.
+ */
+export const UNCAPPED_LIMITS: Limits = Object.freeze({
+  frameBytes: Number.MAX_SAFE_INTEGER,
+  questionsPerAsk: Number.MAX_SAFE_INTEGER,
+  optionsPerQuestion: Number.MAX_SAFE_INTEGER,
+  textChars: Number.MAX_SAFE_INTEGER,
+  pendingPerConnection: Number.MAX_SAFE_INTEGER,
+  connections: Number.MAX_SAFE_INTEGER,
+})
+
 /** The defaults from DESIGN.md "Limits". */
 export const DEFAULT_LIMITS: Limits = Object.freeze(LimitsSchema.parse({}))

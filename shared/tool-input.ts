@@ -47,3 +47,23 @@ export type AskUserQuestionInput = z.infer<typeof AskUserQuestionInputSchema>
 export function isMultiSelect(question: Pick<Question, 'multi_select'>): boolean {
   return question.multi_select === true
 }
+
+/**
+ * A copy of a question with only the fields the contract names (extra keys dropped, at every level).
+ * What windows and the history get: extra keys mean nothing to a person, and an agent's arbitrary
+ * nested data must not travel further than the companion's front door.
+ */
+export function knownQuestionFields(question: Question): Question {
+  const out: Question = { id: question.id, question: question.question }
+  if (question.header !== undefined) out.header = question.header
+  if (question.options !== undefined) {
+    out.options = question.options.map(knownOptionFields)
+  }
+  if (question.multi_select !== undefined) out.multi_select = question.multi_select
+  return out
+}
+
+/** A copy of an option with only `label` and, when present, `description`. */
+export function knownOptionFields(option: { label: string; description?: string }): QuestionOption {
+  return option.description === undefined ? { label: option.label } : { label: option.label, description: option.description }
+}

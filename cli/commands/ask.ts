@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { AskUserClient } from '../../agent/client'
+import { AskUserClient, MAX_TIMEOUT_MS } from '../../agent/client'
 import { renderAnswer } from '../../shared/answer'
 import type { Question } from '../../shared/tool-input'
 import { validateToolInput } from '../../shared/validate-input'
@@ -8,6 +8,7 @@ import { version } from '../../package.json'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
 import { exitCodeFor } from './exit-codes'
+import { UNCAPPED_LIMITS } from '../../shared/limits'
 
 const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
@@ -70,10 +71,10 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
   const parsed: Parsed = { help: false }
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout)
-    if (values.timeout.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
-      throw new UsageError(`--timeout must be a positive number of seconds, got "${values.timeout}"`)
+    if (values.timeout.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > MAX_TIMEOUT_MS) {
+      throw new UsageError(`--timeout must be a positive number of seconds, at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}, got "${values.timeout}"`)
     }
-    parsed.timeoutMs = Math.round(seconds * 1000)
+    parsed.timeoutMs = Math.max(1, Math.round(seconds * 1000))
   }
   if (values.title !== undefined) parsed.title = values.title
   const flagged = ['id', 'header', 'question', 'option', 'multi'].filter((key) => values[key as keyof typeof values] !== undefined)
@@ -92,7 +93,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     } catch (error) {
       throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`)
     }
-    const check = validateToolInput(json)
+    const check = validateToolInput(json, UNCAPPED_LIMITS) // the companion owns the caps
     if (!check.ok) throw new UsageError(check.message)
     parsed.questions = check.input.questions
     return parsed

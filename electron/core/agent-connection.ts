@@ -2,6 +2,7 @@ import type { RawData, WebSocket } from 'ws'
 import type { AgentInfo } from '../../shared/ask'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../../shared/error-codes'
 import type { Limits } from '../../shared/limits'
+import { knownQuestionFields } from '../../shared/tool-input'
 import { validateToolInput } from '../../shared/validate-input'
 import {
   AskFrameSchema,
@@ -146,7 +147,7 @@ export class AgentConnection implements AskOwner {
     if (this.asks.size >= limits.pendingPerConnection) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
     }
-    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions, wireId: frame.id, owner: this })
+    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(knownQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 

@@ -7,14 +7,23 @@ export const FILE_MODE = 0o600
 export const DIR_MODE = 0o700
 
 /**
- * Creates `dir` (and parents) with mode 0700; if it already exists with group/other bits set, tightens
- * it to 0700. Permission bits are not enforced on Windows, where chmod is a no-op.
+ * Creates `dir` (and parents) with mode 0700. An existing folder of ours with group/other bits set is
+ * tightened to 0700; a shared folder (sticky, like /tmp, or owned by another user) is never touched:
+ * that throws, asking for a private folder. Permission bits are not enforced on Windows.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: DIR_MODE })
   if (process.platform === 'win32') return
   const info = await stat(dir)
-  if ((info.mode & 0o077) !== 0) await chmod(dir, DIR_MODE)
+  if ((info.mode & 0o077) === 0) return
+  const ours = typeof process.getuid !== 'function' || info.uid === process.getuid()
+  if (!ours || (info.mode & 0o1000) !== 0) {
+    throw new Error(
+      `${dir} is a shared folder (mode ${(info.mode & 0o7777).toString(8)}); the companion keeps its token ` +
+        'there, so point ASK_USER_HOME at a private folder (it is created with mode 0700)',
+    )
+  }
+  await chmod(dir, DIR_MODE)
 }
 
 /**

@@ -60,9 +60,9 @@ export class WindowHub {
 
   /** Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. */
   attach(send: WindowSend): WindowSession {
-    this.windows.add(send)
     const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
     deliver({ type: 'snapshot', pending: this.ctx.registry.pending() })
+    this.windows.add(send) // only once the snapshot went out: a window that failed it gets nothing else
     let open = true
     return {
       receive: (frame) => {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { AskUserClient } from '../../../agent/client'
 import { AskAbortedError, START_HINT } from '../../../agent/errors'
 import { AskUserError } from '../../../shared/error-codes'
+import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { Question } from '../../../shared/tool-input'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
@@ -120,6 +121,29 @@ describe('AskUserClient against a real companion', () => {
     expect(error.message).toBe('no answer within 0.3 s: the ask timed out and was withdrawn')
     await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === ask.askId)
     expect(tc.companion.pending()).toEqual([])
+  })
+
+  it('refuses a timeout no timer can wait for, instead of timing out at once', async () => {
+    const { tc, client } = await setup()
+    const error = await rejection(client.ask(pkg, { timeoutMs: 3_000_000_000 }))
+    expect(error.code).toBe('INVALID_ARGS')
+    expect(error.message).toMatch(/timeoutMs must be a number of milliseconds from 1 to 2147483647/)
+    expect(tc.companion.pending()).toEqual([])
+  })
+
+  it('leaves the caps to the companion: raised limits in its settings are usable', async () => {
+    const tc = await startTestCompanion({ settings: { limits: { ...DEFAULT_LIMITS, questionsPerAsk: 100 } } })
+    cleanups.push(tc.cleanup)
+    const ui = await connectUi(tc.companion)
+    cleanups.push(() => ui.close())
+    const client = new AskUserClient({ env: { ASK_USER_HOME: tc.home }, name: 'test-agent' })
+    cleanups.push(() => client.close())
+    const sixty = Array.from({ length: 60 }, (_, i) => ({ id: `q${i}`, question: `Question ${i}?` }))
+    const answer = client.ask(sixty)
+    const ask = await ui.nextAsk()
+    const answers = sixty.map((q) => ({ id: q.id, selected: [] }))
+    await ui.answer(ask.askId, answers)
+    expect(await answer).toEqual({ answers })
   })
 
   it('close() aborts every pending ask and a closed client refuses new ones', async () => {

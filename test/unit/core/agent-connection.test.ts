@@ -142,3 +142,20 @@ describe('cancellation', () => {
     })
   }
 })
+
+describe('extra keys in questions', () => {
+  it('stay at the front door: windows get the named fields only, however deep the extra data nests', async () => {
+    const { companion } = await start()
+    const agent = await helloAgent(companion)
+    const depth = 200_000 // JSON.parse takes it; a recursive JSON.stringify of it would overflow the stack
+    const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`
+    agent.send(
+      `{"type":"ask","id":"deep","questions":[{"id":"q","question":"Deep?","x":${deep},"options":[{"label":"a","y":${deep}}]}]}`,
+    )
+    await poll(() => companion.pending().length).toBe(1)
+    const window = await connectUi(companion)
+    expect(window.snapshot.pending[0]?.questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
+    window.answer(window.snapshot.pending[0]!.askId, [{ id: 'q', selected: ['a'] }])
+    expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'deep', answers: [{ id: 'q', selected: ['a'] }] })
+  })
+})

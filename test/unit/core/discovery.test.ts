@@ -53,6 +53,14 @@ describe('endpoint.json', () => {
     expect((await stat(h)).mode & 0o777).toBe(0o700)
   })
 
+  it.runIf(posix)('refuses a shared (sticky) folder and leaves its mode alone', async () => {
+    const h = join(await freshHome(), 'shared')
+    await mkdir(h)
+    await chmod(h, 0o1777)
+    await expect(start(h)).rejects.toThrow(/is a shared folder \(mode 1777\).*point ASK_USER_HOME at a private folder/)
+    expect((await stat(h)).mode & 0o7777).toBe(0o1777)
+  })
+
   it('gets a fresh token each start', async () => {
     const h = await freshHome()
     const a = await start(h)
