@@ -39,7 +39,8 @@ export function setupQuit(options: QuitOptions): { quit(): void } {
       noLink: true,
     }
     const parent = options.window()
-    const { response } = parent && !parent.isDestroyed() ? await options.dialog.showMessageBox(parent, box) : await options.dialog.showMessageBox(box)
+    // A hidden window cannot carry the dialog (on macOS it would be a sheet nobody sees).
+    const { response } = parent && !parent.isDestroyed() && parent.isVisible() ? await options.dialog.showMessageBox(parent, box) : await options.dialog.showMessageBox(box)
     return response === 0
   }
 

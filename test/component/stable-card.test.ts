@@ -40,3 +40,18 @@ describe('the card on screen', () => {
     expect(bridge.dismissed).toEqual([])
   })
 })
+
+describe('while disconnected', () => {
+  it('refuses to send, says so, keeps the answer, and sends once connected again', async () => {
+    const { bridge, user } = await renderInbox([makeAsk({ askId: 'off' })])
+    await user.click(screen.getByRole('radio', { name: /^npm/ }))
+    await bridge.setStatus('closed')
+    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    expect(bridge.answered).toEqual([])
+    expect(screen.getByRole('alert').textContent).toContain('Not connected to the companion')
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /^npm/ }).checked).toBe(true)
+    await bridge.setStatus('open')
+    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    expect(bridge.answered).toEqual([{ askId: 'off', answers: [{ id: 'pkg', selected: ['npm'] }] }])
+  })
+})

@@ -36,6 +36,8 @@ export class InboxStore {
   rejections = $state<Record<string, string>>({})
   /** Asks the person tried to send with unanswered questions (their hints are shown from then on). */
   attempted = $state<Record<string, true>>({})
+  /** Asks whose last send was refused because the window was not connected (nothing was sent). */
+  offline = $state<Record<string, true>>({})
   selectedId = $state<string | undefined>()
   view = $state<'inbox' | 'history'>('inbox')
   history = $state.raw<HistoryEntry[] | undefined>()
@@ -115,6 +117,11 @@ export class InboxStore {
       this.attempted[askId] = true
       return false
     }
+    if (this.status !== 'open') {
+      this.offline[askId] = true
+      return false
+    }
+    delete this.offline[askId]
     delete this.rejections[askId]
     this.sending[askId] = 'answer'
     this.#bridge.answer(askId, check.answers)
@@ -124,6 +131,11 @@ export class InboxStore {
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
     if (askId in this.settled || askId in this.sending) return
+    if (this.status !== 'open') {
+      this.offline[askId] = true
+      return
+    }
+    delete this.offline[askId]
     delete this.rejections[askId]
     this.sending[askId] = 'dismiss'
     this.#bridge.dismiss(askId)
@@ -235,6 +247,7 @@ export class InboxStore {
     delete this.sending[askId]
     delete this.rejections[askId]
     delete this.attempted[askId]
+    delete this.offline[askId]
     this.drafts.remove(askId)
   }
 

@@ -336,6 +336,19 @@ describe('quit', () => {
     expect(desktop!.companion.pending()).toHaveLength(1)
   })
 
+  it('asks without a parent window while the window is hidden in the tray (a sheet on it would never show)', async () => {
+    await start()
+    const a = await agent()
+    a.send(askFrame('h1'))
+    await until(() => tray().title === '1', 'ask arrived')
+    win().hide()
+    fake.dialog.response = 1
+    fake.dialog.showMessageBox.mockClear()
+    menu().click('quit')
+    await until(() => fake.dialog.boxes.length === 1, 'confirmation dialog')
+    expect(fake.dialog.showMessageBox.mock.calls[0]).toHaveLength(1)
+  })
+
   it('stops the core gracefully: agents get close 1001, then the app quits', async () => {
     await start()
     const a = await agent()
