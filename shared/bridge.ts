@@ -23,6 +23,11 @@ export interface CompanionBridge {
   requestHistory(limit?: number): void
   /** Subscribes to frames from the companion; returns the unsubscribe function. */
   onFrame(listener: (frame: UiServerFrame) => void): () => void
+  /**
+   * Optional: tells the host which ask the window shows (`undefined`: none). The desktop app uses it
+   * to skip notifications about the agent the person is looking at.
+   */
+  reportShown?(askId: string | undefined): void
   /** Subscribes to connection status changes (called at once with the current status). */
   onStatus(listener: (status: BridgeStatus) => void): () => void
   /**

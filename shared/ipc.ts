@@ -14,8 +14,14 @@ export const IPC_CHANNELS = {
   uiFrame: 'companion:ui-frame',
   /** main → renderer: a `FocusAskRequest`; the person clicked an ask in the tray or a notification. */
   focusAsk: 'companion:focus-ask',
+  /** renderer → main: a `ShownAskReport`; which ask the window shows now (for notification rules). */
+  shown: 'companion:shown',
 } as const
 
 /** Payload of `companion:focus-ask`: show this pending ask. */
 export const FocusAskRequestSchema = z.object({ askId: z.string() })
 export type FocusAskRequest = z.infer<typeof FocusAskRequestSchema>
+
+/** Payload of `companion:shown`: the ask on screen, or null when none is (empty inbox, history view). */
+export const ShownAskReportSchema = z.object({ askId: z.string().nullable() })
+export type ShownAskReport = z.infer<typeof ShownAskReportSchema>

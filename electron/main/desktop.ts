@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type * as Electron from 'electron'
-import type { Settings } from '../../shared'
+import type { Ask, Settings } from '../../shared'
 import type { DesktopCompanion } from './companion'
 import { isAppUrl, preloadPath, rendererSource } from './content'
 import type { RendererSource } from './content'
@@ -9,7 +9,7 @@ import type { TrayIconPaths } from './icon-paths'
 import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { applyLoginItem, launchedAtLogin } from './login-item'
-import { setupNotifications } from './notifications'
+import { sameAgent, setupNotifications } from './notifications'
 import { setupQuit } from './quit'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
@@ -109,13 +109,21 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
     window.show()
     hub.focusAsk(askId)
   }
+  const showsAgentOf = (ask: Ask): boolean => {
+    const shown = hub.shownAskId()
+    if (shown === undefined) return true
+    const shownAsk = companion.pending().find((pending) => pending.askId === shown)
+    return shownAsk === undefined || sameAgent(shownAsk.agent, ask.agent)
+  }
   setupAttention(companion, window, settings)
   const stopNotifications = setupNotifications({
     Notification: electron.Notification,
     companion,
     settings: () => settings.get(),
     strings,
-    isShowing: () => window.isFocused(),
+    // A focused window is quiet about the agent on screen (or, showing no ask, about the ask that is
+    // about to take the screen); another agent's ask still notifies.
+    isShowing: (ask) => window.isFocused() && showsAgentOf(ask),
     onClick: openAsk,
   })
   const { quit } = setupQuit({

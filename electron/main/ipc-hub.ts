@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type * as Electron from 'electron'
-import { IPC_CHANNELS } from '../../shared/ipc'
+import { IPC_CHANNELS, ShownAskReportSchema } from '../../shared/ipc'
 import { UiClientFrameSchema } from '../../shared'
 import type { UiServerFrame } from '../../shared'
 import type { DesktopCompanion, WindowAttachment } from './companion'
@@ -12,6 +12,8 @@ const NamesAskSchema = z.looseObject({ askId: z.string() })
 export interface IpcHub {
   /** Asks the window to bring one pending ask into view (sent now, or right after it subscribes). */
   focusAsk(askId: string): void
+  /** The ask the window last reported on screen (undefined: none, or not reported yet). */
+  shownAskId(): string | undefined
   /** Detaches the window and removes every IPC listener. */
   dispose(): void
 }
@@ -41,6 +43,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const refuse = options.onRefused ?? ((reason: string) => console.warn(`ipc: refused: ${reason}`))
   let attachment: WindowAttachment | undefined
   let pendingFocus: string | undefined
+  let shown: string | undefined
 
   const send = (channel: string, payload: unknown): void => {
     if (!contents.isDestroyed()) contents.send(channel, payload)
@@ -48,6 +51,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const detach = (): void => {
     attachment?.close()
     attachment = undefined
+    shown = undefined
   }
 
   /** The sender check of every handler: our window, its main frame, our page. */
@@ -93,8 +97,16 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
     attachment.receive(parsed.data)
   }
 
+  const onShown = (event: Electron.IpcMainEvent, payload: unknown): void => {
+    if (!trusted(event)) return
+    const parsed = ShownAskReportSchema.safeParse(payload)
+    if (!parsed.success) return refuse('invalid shown-ask report')
+    shown = parsed.data.askId ?? undefined
+  }
+
   ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
   ipcMain.on(IPC_CHANNELS.send, onSend)
+  ipcMain.on(IPC_CHANNELS.shown, onShown)
   // A reload or a crash drops the renderer's subscription; it subscribes again when it comes back.
   contents.on('did-start-loading', detach)
   contents.on('render-process-gone', detach)
@@ -105,10 +117,12 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
       if (attachment) send(IPC_CHANNELS.focusAsk, { askId })
       else pendingFocus = askId
     },
+    shownAskId: () => shown,
     dispose() {
       detach()
       ipcMain.removeListener(IPC_CHANNELS.subscribe, onSubscribe)
       ipcMain.removeListener(IPC_CHANNELS.send, onSend)
+      ipcMain.removeListener(IPC_CHANNELS.shown, onShown)
     },
   }
 }

@@ -1,5 +1,5 @@
 import type * as Electron from 'electron'
-import type { Ask, Settings } from '../../shared'
+import type { AgentInfo, Ask, Settings } from '../../shared'
 import type { DesktopCompanion } from './companion'
 import { askNotificationText, burstNotificationText } from './notification-text'
 import type { Strings } from './strings'
@@ -82,4 +82,9 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     for (const notification of live) notification.close()
     live.clear()
   }
+}
+
+/** True when two asks come from the same agent (same name, pid, cwd and title). */
+export function sameAgent(a: AgentInfo | undefined, b: AgentInfo): boolean {
+  return a !== undefined && a.name === b.name && a.pid === b.pid && a.cwd === b.cwd && a.title === b.title
 }

@@ -12,4 +12,5 @@ contextBridge.exposeInMainWorld('companion', {
   onFrame: bridge.onFrame,
   onStatus: bridge.onStatus,
   onFocusAsk: bridge.onFocusAsk,
+  reportShown: bridge.reportShown,
 } satisfies CompanionBridge)

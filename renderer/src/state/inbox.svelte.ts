@@ -90,6 +90,11 @@ export class InboxStore {
     this.select(askId)
   }
 
+  /** Tells the host which ask is on screen (only hosts that care implement it). */
+  reportShown(askId: string | undefined): void {
+    this.#bridge.reportShown?.(askId)
+  }
+
   /** Shows an ask. */
   select(askId: string): void {
     this.selectedId = askId
