@@ -9,6 +9,7 @@ export type AnswerViolationCode =
   | 'TOO_MANY_LABELS'
   | 'CUSTOM_WITH_LABEL'
   | 'BLANK_CUSTOM'
+  | 'CUSTOM_TOO_LONG'
 
 /** One broken answer rule; `index` is the question's position when the rule is about one question. */
 export interface AnswerViolation {
@@ -23,7 +24,12 @@ export interface AnswerViolation {
  * single-select: at most one label, and a custom answer means no label; `custom` never blank.
  * A skipped question is `{id, selected: []}`; multi-select may carry labels and custom together.
  */
-export function checkAnswer(questions: readonly Question[], answer: AskAnswer): AnswerViolation[] {
+export function checkAnswer(
+  questions: readonly Question[],
+  answer: AskAnswer,
+  /** Longest custom answer accepted, in characters (the companion passes its `textChars` cap). */
+  maxCustomChars = Number.POSITIVE_INFINITY,
+): AnswerViolation[] {
   const violations: AnswerViolation[] = []
   if (answer.answers.length !== questions.length) {
     violations.push({
@@ -72,6 +78,13 @@ export function checkAnswer(questions: readonly Question[], answer: AskAnswer): 
     }
     if (given.custom !== undefined && given.custom.trim() === '') {
       violations.push({ code: 'BLANK_CUSTOM', index, message: `${at}: the custom answer is blank` })
+    }
+    if (given.custom !== undefined && given.custom.length > maxCustomChars) {
+      violations.push({
+        code: 'CUSTOM_TOO_LONG',
+        index,
+        message: `${at}: the custom answer has ${given.custom.length} characters; at most ${maxCustomChars} are allowed`,
+      })
     }
   }
   return violations

@@ -95,7 +95,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
 
   const token = newToken()
   const tokenMatches = createTokenCheck(token)
-  const registry = new Registry(now, warn)
+  const registry = new Registry(now, warn, settings.limits.textChars)
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
   registry.onResolved((ask, settlement, settledAt) => {
@@ -110,7 +110,8 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     registry, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
   })
 
-  const server = createServer((req, res) =>
+  // Node checks header/request timeouts on this interval (30 s by default): keep it near the deadline.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, handshakeTimeoutMs) }, (req, res) =>
     handleRequest(
       {
         port: () => port,
@@ -126,6 +127,8 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   server.on('connection', (socket: Socket) => socket.setTimeout(handshakeTimeoutMs, () => socket.destroy()))
   server.headersTimeout = handshakeTimeoutMs // slow-header senders (checked on Node's own coarse interval)
   server.requestTimeout = handshakeTimeoutMs
+  // Sockets that never upgrade count too: cap them a little above the WebSocket cap (page requests).
+  server.maxConnections = settings.limits.connections + 64
   server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head))
   server.on('clientError', (_error, socket) => socket.destroy())
   port = await listen(server, options.port ?? settings.port)

@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises'
+import { appendFile, chmod, readFile } from 'node:fs/promises'
 import { HistoryEntrySchema, type HistoryEntry } from '../../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 
@@ -43,6 +43,8 @@ export class HistoryStore {
     if (!this.options.enabled) return
     await this.enqueue(async () => {
       const text = await readText(this.path)
+      // appendFile's mode applies only when it creates the file: tighten one left by someone else
+      if (text !== '' && process.platform !== 'win32') await chmod(this.path, FILE_MODE)
       this.needsNewline = text !== '' && !text.endsWith('\n')
       this.lines = countLines(text)
       this.recent = parseEntries(text)

@@ -51,6 +51,8 @@ export class Registry {
   constructor(
     private readonly now: () => number,
     private readonly warn: (message: string) => void,
+    /** Longest custom answer accepted from a window (the `textChars` cap). */
+    private readonly maxCustomChars = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Number of pending asks. */
@@ -76,7 +78,7 @@ export class Registry {
   answer(askId: string, answers: Answer[]): { ok: true } | Refusal {
     const entry = this.entries.get(askId)
     if (!entry) return notPending(askId)
-    const violations = checkAnswer(entry.ask.questions, { answers })
+    const violations = checkAnswer(entry.ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
     }

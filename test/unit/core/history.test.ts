@@ -63,6 +63,14 @@ describe('HistoryStore', () => {
     expect(await lines(path)).toBe(10)
   })
 
+  it.runIf(process.platform !== 'win32')('tightens an existing history file to 0600', async () => {
+    const path = join(home, 'history.jsonl')
+    await writeFile(path, `${JSON.stringify(entry(1))}\n`, { mode: 0o644 })
+    const store = new HistoryStore(path, { enabled: true, limit: 10, warn: () => undefined })
+    await store.init()
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+  })
+
   it('writes nothing when disabled', async () => {
     const path = join(home, 'history.jsonl')
     const store = new HistoryStore(path, { enabled: false, limit: 10, warn: () => undefined })

@@ -95,6 +95,15 @@ describe('checkAnswer', () => {
     expect(codes({ answers: [{ id: 'notes', selected: [], custom: ' \n\t' }] }, [open])).toEqual(['BLANK_CUSTOM'])
   })
 
+  it('CUSTOM_TOO_LONG: a custom answer over the cap the companion passes', () => {
+    const answer = { answers: [{ id: 'notes', selected: [], custom: 'x'.repeat(11) }] }
+    expect(checkAnswer([open], answer, 10).map((v) => [v.code, v.message])).toEqual([
+      ['CUSTOM_TOO_LONG', 'answer 1 ("notes"): the custom answer has 11 characters; at most 10 are allowed'],
+    ])
+    expect(checkAnswer([open], answer, 11)).toEqual([])
+    expect(checkAnswer([open], answer)).toEqual([])
+  })
+
   it('reports every violation at once', () => {
     expect(
       codes({
