@@ -162,16 +162,16 @@ describe('extra keys in questions', () => {
 
 describe('custom answers', () => {
   it('refuses a custom answer over the textChars cap with INVALID_ANSWER; the ask stays pending', async () => {
-    const { companion } = await start({ settings: { limits: { ...DEFAULT_LIMITS, textChars: 10 } } })
+    const { companion } = await start({ settings: { limits: { ...DEFAULT_LIMITS, textChars: 20 } } })
     const agent = await helloAgent(companion)
     agent.send({ type: 'ask', id: 'c', questions: [{ id: 'q', question: 'Why?' }] })
     await poll(() => companion.pending().length).toBe(1)
     const window = await connectUi(companion)
     const askId = window.snapshot.pending[0]!.askId
-    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'x'.repeat(11) }])).toMatchObject({
+    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'x'.repeat(21) }])).toMatchObject({
       type: 'rejected',
       code: 'INVALID_ANSWER',
-      reason: 'answer 1 ("q"): the custom answer has 11 characters; at most 10 are allowed',
+      reason: 'answer 1 ("q"): the custom answer has 21 characters; at most 20 are allowed',
     })
     expect(companion.pending()).toHaveLength(1)
     expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'because' }])).toMatchObject({ type: 'accepted' })
