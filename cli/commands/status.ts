@@ -37,6 +37,10 @@ export const run: Command = async (args, io) => {
     }
     return EXIT.OK
   } catch (error) {
+    if (io.signal.aborted) {
+      printError(io, 'interrupted')
+      return EXIT.INTERRUPTED
+    }
     const message = error instanceof Error ? error.message : String(error)
     printError(io, message.includes(START_HINT) ? message : `${message}; ${START_HINT}`)
     const code = exitCodeFor(error)

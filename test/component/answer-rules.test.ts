@@ -39,6 +39,10 @@ const EXAMPLES: Record<AnswerViolationCode, [AnswerViolation, string]> = {
     'Pick an option or answer in your own words, not both.',
   ],
   BLANK_CUSTOM: [checkAnswer([single], { answers: [{ id: 'pkg', selected: [], custom: '  ' }] })[0]!, 'Your own answer is blank.'],
+  CUSTOM_TOO_LONG: [
+    checkAnswer([single], { answers: [{ id: 'pkg', selected: [], custom: 'too long' }] }, 3)[0]!,
+    'Your own answer is longer than the companion accepts; shorten it.',
+  ],
 }
 
 describe('every answer rule has words next to its question', () => {

@@ -68,6 +68,7 @@ export const en = {
   violationTooMany: 'Only one option may be picked here.',
   violationCustomWithLabel: 'Pick an option or answer in your own words, not both.',
   violationBlank: 'Your own answer is blank.',
+  violationTooLong: 'Your own answer is longer than the companion accepts; shorten it.',
   violationOther: 'This answer breaks a rule: {message}',
 } as const
 
@@ -140,5 +141,6 @@ export const zh: Messages = {
   violationTooMany: '此处只能选择一项。',
   violationCustomWithLabel: '请选择一项，或用自己的话回答，不能同时两者。',
   violationBlank: '自定义回答为空。',
+  violationTooLong: '自定义回答超出了助手允许的长度，请缩短。',
   violationOther: '回答不符合规则：{message}',
 }

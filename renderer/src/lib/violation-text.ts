@@ -27,6 +27,8 @@ export function violationText(violation: AnswerViolation, t: Translate): string 
       return t('violationCustomWithLabel')
     case 'BLANK_CUSTOM':
       return t('violationBlank')
+    case 'CUSTOM_TOO_LONG':
+      return t('violationTooLong')
     default:
       return t('violationOther', { message: violation.message })
   }
