@@ -41,6 +41,7 @@ export async function ensureBuilt(timeoutMs = 120_000): Promise<void> {
         /* lock vanished: try again */
       }
       if (Date.now() > deadline) throw new Error('timed out waiting for another test file to build')
+      // polling interval of a wait bounded by `deadline` (the lock holder gives no event to await)
       await new Promise((resolve) => setTimeout(resolve, 100))
       continue
     }
