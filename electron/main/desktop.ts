@@ -103,7 +103,7 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
   setupSecurity(app, electron.session.defaultSession, contentSecurityPolicy(source))
   setupTheme(electron.nativeTheme, settings)
   const companion = await startCore(core, home, settings.get(), options.mainDir, app.getVersion(), warn)
-  const window = await setupWindow(electron, options, home, source, warn)
+  const window = await setupWindow(electron, options, home, source, warn, settings.get().language)
   const hub = setupIpcHub({ ipcMain: electron.ipcMain, window: window.browserWindow, companion, isAppUrl: (url) => isAppUrl(source, url), onRefused: (r) => warn(`ipc: refused: ${r}`) })
   const openAsk = (askId: string): void => {
     window.show()
@@ -182,6 +182,7 @@ async function setupWindow(
   home: string,
   source: RendererSource,
   warn: (message: string) => void,
+  language: Settings['language'],
 ): Promise<QuestionWindow> {
   const displays = electron.screen?.getAllDisplays().map((display) => display.workArea) ?? []
   const state = await loadWindowState(home, displays)
@@ -192,6 +193,7 @@ async function setupWindow(
     state,
     saveState: (next) => void saveWindowState(home, next).catch((error: Error) => warn(`window state not saved: ${error.message}`)),
     startHidden: launchedAtLogin(options.app, options.platform, options.argv),
+    language,
   })
 }
 

@@ -28,6 +28,8 @@ export interface QuestionWindowOptions {
   saveState(state: WindowState): void
   /** Start hidden in the tray (launched at login). */
   startHidden: boolean
+  /** The language setting; other than `system` it is passed to the page as `?lang=` (its default). */
+  language?: 'system' | 'en' | 'zh'
   /** Debounce for saving the state, in ms (default 500). */
   saveDelayMs?: number
   setTimeout?: (fn: () => void, ms: number) => unknown
@@ -85,8 +87,12 @@ export function createQuestionWindow(options: QuestionWindowOptions): QuestionWi
     if (!options.startHidden) win.show()
   })
 
-  if (options.source.kind === 'dev') void win.loadURL(options.source.url)
-  else void win.loadFile(options.source.path)
+  const lang = options.language && options.language !== 'system' ? options.language : undefined
+  if (options.source.kind === 'dev') {
+    const url = new URL(options.source.url)
+    if (lang) url.searchParams.set('lang', lang)
+    void win.loadURL(url.href)
+  } else void win.loadFile(options.source.path, lang ? { query: { lang } } : undefined)
 
   const show = (): void => {
     if (win.isDestroyed()) return

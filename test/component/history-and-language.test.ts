@@ -1,6 +1,6 @@
 import { cleanup, screen, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { i18n, langFromNavigator } from '../../renderer/src/i18n/i18n.svelte'
+import { I18n, i18n, langFromNavigator } from '../../renderer/src/i18n/i18n.svelte'
 import { en, zh } from '../../renderer/src/i18n/messages'
 import type { HistoryEntry } from '../../shared/ask'
 import { makeAsk } from './fake-bridge'
@@ -50,6 +50,22 @@ describe('history', () => {
 })
 
 describe('language', () => {
+  it('starts from the host setting (?lang=) unless the person chose in this window', () => {
+    const before = location.href
+    try {
+      localStorage.removeItem('ask-user.lang')
+      history.replaceState(null, '', '/?lang=zh')
+      expect(new I18n().lang).toBe('zh')
+      history.replaceState(null, '', '/?lang=en')
+      expect(new I18n().lang).toBe('en')
+      localStorage.setItem('ask-user.lang', 'zh')
+      expect(new I18n().lang).toBe('zh')
+    } finally {
+      localStorage.removeItem('ask-user.lang')
+      history.replaceState(null, '', before)
+    }
+  })
+
   it('has every English message in Chinese', () => {
     expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort())
   })

@@ -20,12 +20,22 @@ function storedLang(): Lang | undefined {
   }
 }
 
+/** The host's language setting, passed as `?lang=en|zh` by the desktop app. */
+function hostLang(): Lang | undefined {
+  try {
+    const value = new URLSearchParams(globalThis.location?.search ?? '').get('lang')
+    return value === 'en' || value === 'zh' ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * The current UI language: the person's explicit choice (kept in localStorage), else the browser's
- * language. `t` reads reactive state, so every text using it follows a switch.
+ * The current UI language: the person's choice in this window (kept in localStorage), else the
+ * host's language setting (`?lang=`, the desktop app's settings), else the browser's language. `t` reads reactive state, so every text using it follows a switch.
  */
 export class I18n {
-  lang = $state<Lang>(storedLang() ?? langFromNavigator(globalThis.navigator?.language))
+  lang = $state<Lang>(storedLang() ?? hostLang() ?? langFromNavigator(globalThis.navigator?.language))
 
   /** Switches the language and remembers the choice. */
   set(lang: Lang): void {

@@ -1,6 +1,6 @@
 // The whole main-process wiring (desktop.ts) against a mocked `electron` and the real companion core
 // (port 0, a temp home), with real agents over WebSocket.
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as core from '../../../electron/core'
 import { startDesktop } from '../../../electron/main/desktop'
@@ -64,6 +64,17 @@ afterEach(async () => {
 })
 
 describe('window and security', () => {
+  it('passes the language setting to the page as ?lang= (nothing when it follows the system)', async () => {
+    await start()
+    expect(win().loadOptions).toBeUndefined()
+    await desktop!.companion.close()
+    desktop = undefined
+    resetFakeElectron()
+    await writeFile(`${home.home}/settings.json`, JSON.stringify({ language: 'zh' }))
+    await start()
+    expect(win().loadOptions).toEqual({ query: { lang: 'zh' } })
+  })
+
   it('hardens the web preferences and loads only the built page', async () => {
     await start()
     expect(win().options['webPreferences']).toEqual({

@@ -63,8 +63,10 @@ export class FakeBrowserWindow extends EventEmitter {
     // Like Electron, the new webContents goes through `web-contents-created`.
     FakeBrowserWindow.app?.emit('web-contents-created', fakeEvent(), this.webContents)
   }
-  async loadFile(path: string): Promise<void> {
+  loadOptions: unknown
+  async loadFile(path: string, options?: unknown): Promise<void> {
     this.loaded = { kind: 'file', target: path }
+    this.loadOptions = options
     this.webContents.mainFrame.url = new URL(`file://${path}`).href
   }
   async loadURL(url: string): Promise<void> {
