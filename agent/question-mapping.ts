@@ -1,4 +1,4 @@
-import { knownOptionFields, type Question } from '../shared/tool-input'
+import { knownOptionFields, knownQuestionFields, type Question } from '../shared/tool-input'
 import type { UserQuestion } from './user-interaction'
 
 /**
@@ -6,12 +6,11 @@ import type { UserQuestion } from './user-interaction'
  * `options` and `multiSelect` are copied only when present; unknown extra keys are dropped.
  */
 export function toUserQuestion(question: Question): UserQuestion {
-  const out: UserQuestion = { id: question.id, question: question.question }
-  if (question.header !== undefined) out.header = question.header
-  if (question.options !== undefined) {
-    out.options = question.options.map(knownOptionFields)
-  }
-  if (question.multi_select !== undefined) out.multiSelect = question.multi_select
+  const { multi_select: multiSelect, ...known } = knownQuestionFields(question)
+  const out: UserQuestion = { id: known.id, question: known.question }
+  if (known.header !== undefined) out.header = known.header
+  if (known.options !== undefined) out.options = known.options
+  if (multiSelect !== undefined) out.multiSelect = multiSelect
   return out
 }
 
@@ -19,10 +18,7 @@ export function toUserQuestion(question: Question): UserQuestion {
 export function toToolQuestion(question: UserQuestion): Question {
   const out: Question = { id: question.id, question: question.question }
   if (question.header !== undefined) out.header = question.header
-  if (question.options !== undefined) {
-    out.options = question.options.map(knownOptionFields)
-  }
+  if (question.options !== undefined) out.options = question.options.map(knownOptionFields)
   if (question.multiSelect !== undefined) out.multi_select = question.multiSelect
   return out
 }
-
