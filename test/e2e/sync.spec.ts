@@ -77,5 +77,6 @@ test('a reload keeps drafts and pending asks', async ({ page, agent, openInbox }
       { id: 'notes', selected: [], custom: 'mention the new CLI' },
     ],
   })
-  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.')))).toEqual([])
+  // The agent's answer can arrive before the window's own `accepted`, which is what clears the draft.
+  await expect.poll(() => page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.')))).toEqual([])
 })
