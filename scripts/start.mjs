@@ -1,40 +1,30 @@
 #!/usr/bin/env node
 // `npm start`: runs the desktop app in development with electron-vite (`npm start -- --preview` runs
-// the production build instead). Where no Electron binary exists (it is downloaded on first use, and
-// these machines cannot reach the download) it says so in one line and exits 1, instead of letting
-// `require('electron')` try the download.
+// the production build instead; other arguments go to electron-vite, and those after `--` to the app).
+// Electron's binary is downloaded on first use, by Electron's own installer (electron/install.cjs); if
+// that fails, one line says why and how to use the companion without it, and the exit code is 1.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
+import { ensureElectron } from './electron/install.cjs'
 
 const root = join(import.meta.dirname, '..')
 
-/** The Electron executable, resolved the way node_modules/electron/index.js does, without downloading. */
-export function electronBinary(env = process.env) {
-  let dir
-  try {
-    dir = dirname(createRequire(join(root, 'package.json')).resolve('electron/package.json'))
-  } catch {
-    return undefined
-  }
-  const fallback = { darwin: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' }[process.platform] ?? 'electron'
-  const pathFile = join(dir, 'path.txt')
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : fallback
-  const binary = env.ELECTRON_OVERRIDE_DIST_PATH ? join(env.ELECTRON_OVERRIDE_DIST_PATH, relative) : join(dir, 'dist', relative)
-  return existsSync(binary) ? binary : undefined
-}
-
-if (!electronBinary()) {
-  console.error(
-    'Error: no Electron binary on this machine (it is downloaded on first use); run `npx ask-user serve` to use the companion in a browser instead',
-  )
+const electron = ensureElectron(root)
+if (!electron.ok) {
+  console.error(`${electron.message} Without the desktop app, run \`npx ask-user serve\` to answer in a browser.`)
   process.exit(1)
 }
 
 const mode = process.argv.includes('--preview') ? 'preview' : 'dev'
 const passThrough = process.argv.slice(2).filter((arg) => arg !== '--preview')
 const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite')
-const child = spawn(bin, [mode, ...passThrough], { cwd: root, stdio: 'inherit' })
+// electron-vite finds Electron through path.txt only; ELECTRON_EXEC_PATH hands it the executable we
+// resolved, so ELECTRON_OVERRIDE_DIST_PATH is honoured too.
+const child = spawn(bin, [mode, ...passThrough], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, ELECTRON_EXEC_PATH: electron.executable },
+  shell: process.platform === 'win32', // .cmd shims run only through a shell
+})
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))

@@ -1,32 +1,22 @@
 // The packaged-shape app in a real Electron: launches the built app (out/), answers one ask end to end
-// through the window, and checks the window's web preferences. Needs an Electron binary: where there is
-// none (it is downloaded on first use, and these machines cannot reach the download) the test skips.
+// through the window, and checks the window's web preferences.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { _electron as electron, expect, test } from '@playwright/test'
 import type { ElectronApplication } from '@playwright/test'
 import { WebSocket } from 'ws'
+import { ensureElectron } from '../../scripts/electron/install.cjs'
 
 const root = join(__dirname, '../..')
 
-/** The Electron executable, resolved WITHOUT require('electron') (that would try to download it). */
-function electronBinary(): string | undefined {
-  const dir = dirname(createRequire(join(root, 'package.json')).resolve('electron/package.json'))
-  const fallback = process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : process.platform === 'win32' ? 'electron.exe' : 'electron'
-  const pathFile = join(dir, 'path.txt')
-  const rel = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : fallback
-  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH']
-  const bin = override ? join(override, rel) : join(dir, 'dist', rel)
-  return existsSync(bin) ? bin : undefined
-}
-
-const bin = electronBinary()
-// Skipped only where Electron's binary cannot be had (it is downloaded on first use; these machines
-// have no internet): the spec runs for real wherever the binary exists.
-test.skip(!bin, 'no Electron binary on this machine')
+// Electron's binary is installed on first use, the same way `npm start` does it (Electron's own
+// installer, honouring ELECTRON_MIRROR and the cache). Only where that fails (these machines have no
+// internet) is the spec skipped, with the installer's one-line reason.
+const install = ensureElectron(root, { log: () => {} })
+const bin = install.ok ? install.executable : undefined
+test.skip(!install.ok, install.ok ? '' : install.message)
 
 let app: ElectronApplication
 let home: string

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `npm run dist` (after `npm run build`): packages the desktop app with electron-builder. The Electron it
+// packs is the project's own, installed the same way as for `npm start` (electron/install.cjs, which
+// honours ELECTRON_MIRROR and the cache), and handed over as electronDist, so electron-builder does not
+// download Electron a second time. Arguments go to electron-builder (e.g. `npm run dist -- --dir`).
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { electronDistDir, electronPackageDir, ensureElectron } from './electron/install.cjs'
+
+const root = join(import.meta.dirname, '..')
+
+const electron = ensureElectron(root)
+if (!electron.ok) {
+  console.error(`${electron.message} electron-builder packs that Electron into every installer.`)
+  process.exit(1)
+}
+
+const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder')
+const args = [`-c.electronDist=${electronDistDir(electronPackageDir(root))}`, ...process.argv.slice(2)]
+const run = spawnSync(bin, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
+if (run.error) console.error(`Error: electron-builder could not start: ${run.error.message}`)
+process.exit(run.status ?? 1)

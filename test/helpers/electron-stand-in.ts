@@ -1,0 +1,121 @@
+// Test helpers for the Electron download path: a stand-in Electron release (a zip whose "executable"
+// is a shell script that records how it was started), a local mirror serving it the way
+// ELECTRON_MIRROR expects, and a scratch copy of the project as a user has it right after
+// `npm install` (the electron package without its binary).
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { storedZip } from './stored-zip'
+
+export const ROOT = join(__dirname, '..', '..')
+export const ELECTRON_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version
+
+/** The release file @electron/get asks a mirror for on this machine. */
+export const RELEASE_FILE = `electron-v${ELECTRON_VERSION}-${process.platform}-${process.arch}.zip`
+
+/** Where an unpacked Electron keeps its executable on this OS. */
+export const EXECUTABLE = process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron'
+
+/**
+ * A stand-in Electron release. Its executable appends one JSON line `{cwd, args}` to the file named
+ * by `ELECTRON_STAND_IN_LOG` and exits 0.
+ */
+export function standInRelease(): Buffer {
+  const script = [
+    '#!/bin/sh',
+    'node -e \'require("fs").appendFileSync(process.env.ELECTRON_STAND_IN_LOG, JSON.stringify({ cwd: process.cwd(), args: process.argv.slice(1) }) + "\\n")\' -- "$@"',
+    '',
+  ].join('\n')
+  return storedZip([
+    { name: EXECUTABLE, data: script, mode: 0o755 },
+    { name: 'version', data: `v${ELECTRON_VERSION}` },
+    { name: 'locales/en-US.pak', data: 'stand-in' },
+    { name: 'resources/default_app.asar', data: 'stand-in' },
+    { name: 'LICENSE', data: 'stand-in Electron for tests' },
+  ])
+}
+
+/** `SHASUMS256.txt` as Electron publishes it, for the given files. */
+export function shasums(files: Record<string, Buffer>): string {
+  return Object.entries(files)
+    .map(([name, data]) => `${createHash('sha256').update(data).digest('hex')} *${name}`)
+    .join('\n')
+}
+
+export interface Mirror {
+  /** The value for ELECTRON_MIRROR (ends with `/`). */
+  url: string
+  /** Paths requested so far. */
+  requests: string[]
+  close(): Promise<void>
+}
+
+/** An HTTP server on 127.0.0.1 serving `files` under `v<version>/`, or answering `status` to everything. */
+export async function startMirror(content: { files: Record<string, Buffer> } | { status: number }): Promise<Mirror> {
+  const requests: string[] = []
+  const server = createServer((request, response) => {
+    requests.push(request.url ?? '')
+    if ('status' in content) return void response.writeHead(content.status).end()
+    const prefix = `/v${ELECTRON_VERSION}/`
+    const file = request.url?.startsWith(prefix) ? content.files[request.url.slice(prefix.length)] : undefined
+    if (!file) return void response.writeHead(404).end()
+    response.writeHead(200, { 'content-length': file.length }).end(file)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export interface ScratchProject {
+  root: string
+  /** The project's electron package folder (a real copy, without dist/ or path.txt). */
+  electronDir: string
+  remove(): void
+}
+
+/**
+ * A copy of the project as a user has it after `npm install`: package.json, scripts/, the build config
+ * and icons, the built out/ (linked), and node_modules whose entries link to ours, except `electron`,
+ * which is a fresh copy of the published package: no binary yet.
+ */
+export function scratchProject(): ScratchProject {
+  const root = mkdtempSync(join(tmpdir(), 'ask-user-scratch-project-'))
+  for (const file of ['package.json', 'electron-builder.yml']) cpSync(join(ROOT, file), join(root, file))
+  cpSync(join(ROOT, 'scripts'), join(root, 'scripts'), { recursive: true })
+  symlinkSync(join(ROOT, 'build'), join(root, 'build'))
+  symlinkSync(join(ROOT, 'out'), join(root, 'out'))
+  const modules = join(root, 'node_modules')
+  mkdirSync(modules)
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name !== 'electron') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
+  }
+  const electronDir = join(modules, 'electron')
+  const published: string[] = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).files
+  mkdirSync(electronDir)
+  for (const file of [...published, 'package.json']) cpSync(join(ROOT, 'node_modules', 'electron', file), join(electronDir, file))
+  const nested = join(ROOT, 'node_modules', 'electron', 'node_modules')
+  if (existsSync(nested)) symlinkSync(nested, join(electronDir, 'node_modules'))
+  return { root, electronDir, remove: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+/** A fresh temporary folder (for caches and logs). */
+export function scratchDir(label: string): string {
+  return mkdtempSync(join(tmpdir(), `ask-user-${label}-`))
+}
+
+/** The JSON lines the stand-in executable wrote. */
+export function standInLaunches(log: string): Array<{ cwd: string; args: string[] }> {
+  try {
+    return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
+  } catch {
+    return []
+  }
+}
+
