@@ -23,7 +23,7 @@ const layer = (files, patterns) => ({
 })
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'release/', 'test-results/', 'playwright-report/', '.svelte-check/', 'bench-results/'] },
+  { ignores: ['node_modules/', 'out/', '.dist-staging/', 'release/', 'test-results/', 'playwright-report/', '.svelte-check/', 'bench-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],

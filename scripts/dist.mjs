@@ -4,6 +4,7 @@
 // honours ELECTRON_MIRROR and the cache), and handed over as electronDist, so electron-builder does not
 // download Electron a second time. Arguments go to electron-builder (e.g. `npm run dist -- --dir`).
 import { spawnSync } from 'node:child_process'
+import { cpSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { electronDistDir, electronPackageDir, ensureElectron } from './electron/install.cjs'
 
@@ -14,6 +15,12 @@ if (!electron.ok) {
   console.error(`${electron.message} electron-builder packs that Electron into every installer.`)
   process.exit(1)
 }
+
+// The packaged `ask-user` command: the CLI bundle and the page `ask-user serve` serves, beside the app.
+const staging = join(root, '.dist-staging', 'cli')
+rmSync(staging, { recursive: true, force: true })
+cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
+cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
 
 const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder')
 const args = [`-c.electronDist=${electronDistDir(electronPackageDir(root))}`, ...process.argv.slice(2)]

@@ -16,24 +16,28 @@ export const ELECTRON_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'node
 /** The release file @electron/get asks a mirror for on this machine. */
 export const RELEASE_FILE = `electron-v${ELECTRON_VERSION}-${process.platform}-${process.arch}.zip`
 
+/** The marker @electron/fuses looks for in an Electron executable (its `SENTINEL`). */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
+
 /** Where an unpacked Electron keeps its executable on this OS. */
 export const EXECUTABLE = process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron'
 
 /**
- * A stand-in Electron release. Its executable appends one JSON line `{cwd, args}` to the file named
- * by `ELECTRON_STAND_IN_LOG` and exits 0.
+ * A stand-in Electron release. Its executable appends one JSON line `{cwd, args, cliMode}` to the file
+ * named by `ELECTRON_STAND_IN_LOG` (`cliMode` = its ASK_USER_CLI variable) and exits 0.
  */
 export function standInRelease(): Buffer {
   const script = [
     '#!/bin/sh',
-    'node -e \'require("fs").appendFileSync(process.env.ELECTRON_STAND_IN_LOG, JSON.stringify({ cwd: process.cwd(), args: process.argv.slice(1) }) + "\\n")\' -- "$@"',
+    // Electron's fuse wire (sentinel, version 1, 8 fuses, all on), so electron-builder can flip fuses here too.
+    `# ${FUSE_SENTINEL}\x01\x0811111111`,
+    'node -e \'require("fs").appendFileSync(process.env.ELECTRON_STAND_IN_LOG, JSON.stringify({ cwd: process.cwd(), args: process.argv.slice(1), cliMode: process.env.ASK_USER_CLI ?? null }) + "\\n")\' -- "$@"',
     '',
   ].join('\n')
   return storedZip([
     { name: EXECUTABLE, data: script, mode: 0o755 },
     { name: 'version', data: `v${ELECTRON_VERSION}` },
     { name: 'locales/en-US.pak', data: 'stand-in' },
-    { name: 'resources/default_app.asar', data: 'stand-in' },
     { name: 'LICENSE', data: 'stand-in Electron for tests' },
   ])
 }
@@ -82,7 +86,7 @@ export interface ScratchProject {
 
 /**
  * A copy of the project as a user has it after `npm install`: package.json, scripts/, the build config
- * and icons, the built out/ (linked), and node_modules whose entries link to ours, except `electron`,
+ * and icons, the built out/, and node_modules whose entries link to ours, except `electron`,
  * which is a fresh copy of the published package: no binary yet.
  */
 export function scratchProject(): ScratchProject {
@@ -90,7 +94,7 @@ export function scratchProject(): ScratchProject {
   for (const file of ['package.json', 'electron-builder.yml']) cpSync(join(ROOT, file), join(root, file))
   cpSync(join(ROOT, 'scripts'), join(root, 'scripts'), { recursive: true })
   symlinkSync(join(ROOT, 'build'), join(root, 'build'))
-  symlinkSync(join(ROOT, 'out'), join(root, 'out'))
+  cpSync(join(ROOT, 'out'), join(root, 'out'), { recursive: true }) // a copy: electron-builder does not pack through a link
   const modules = join(root, 'node_modules')
   mkdirSync(modules)
   for (const name of readdirSync(join(ROOT, 'node_modules'))) {
@@ -111,7 +115,7 @@ export function scratchDir(label: string): string {
 }
 
 /** The JSON lines the stand-in executable wrote. */
-export function standInLaunches(log: string): Array<{ cwd: string; args: string[] }> {
+export function standInLaunches(log: string): Array<{ cwd: string; args: string[]; cliMode: string | null }> {
   try {
     return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
   } catch {

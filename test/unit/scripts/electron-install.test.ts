@@ -4,9 +4,10 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ELECTRON_VERSION, EXECUTABLE, RELEASE_FILE, scratchDir, scratchProject, shasums, standInLaunches, standInRelease, startMirror } from '../../helpers/electron-stand-in'
 import type { Mirror, ScratchProject } from '../../helpers/electron-stand-in'
+import { ensureBuilt } from '../cli/built-cli'
 
 const FALLBACK = 'Without the desktop app, run `npx ask-user serve` to answer in a browser.'
 
@@ -14,6 +15,8 @@ let project: ScratchProject
 let cache: string
 let log: string
 let mirror: Mirror | undefined
+
+beforeAll(() => ensureBuilt()) // the scratch project copies out/
 
 beforeEach(() => {
   project = scratchProject()
@@ -58,7 +61,7 @@ describe.skipIf(process.platform === 'win32')('npm start installs Electron on fi
     expect(first.stderr).toContain(`Electron ${ELECTRON_VERSION} installed.`)
     expect(mirror.requests.sort()).toEqual([`/v${ELECTRON_VERSION}/SHASUMS256.txt`, `/v${ELECTRON_VERSION}/${RELEASE_FILE}`])
     expect(existsSync(join(project.electronDir, 'dist', EXECUTABLE))).toBe(true)
-    expect(standInLaunches(log)).toEqual([{ cwd: project.root, args: ['.', '--from-test'] }])
+    expect(standInLaunches(log)).toEqual([{ cwd: project.root, args: ['.', '--from-test'], cliMode: null }])
 
     // The second start finds the binary and downloads nothing.
     const second = await start(PREVIEW, remoteChecksums(mirror.url))

@@ -1,0 +1,103 @@
+// `npm run dist` packs the app with the Electron that `npm start` installs (here a stand-in from a local
+// mirror), and the packaged app carries its `ask-user` command: resources/bin/ask-user runs the CLI bundle
+// with Node.js, else the app's executable in command-line mode, also through a symlink elsewhere.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { listPackage } from '@electron/asar'
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RELEASE_FILE, ROOT, scratchDir, scratchProject, shasums, standInLaunches, standInRelease, startMirror } from '../../helpers/electron-stand-in'
+import type { ScratchProject } from '../../helpers/electron-stand-in'
+import { ensureBuilt } from '../cli/built-cli'
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+
+describe.runIf(process.platform === 'linux')('the packaged app (electron-builder --dir, stand-in Electron)', () => {
+  let project: ScratchProject
+  let home: string
+  let unpacked: string
+  let dist: Run
+
+  beforeAll(async () => {
+    await ensureBuilt() // the scratch project copies out/
+    project = scratchProject()
+    home = scratchDir('dist-home')
+    const release = standInRelease()
+    const mirror = await startMirror({ files: { [RELEASE_FILE]: release, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: release })) } })
+    try {
+      dist = await run(process.execPath, [join(project.root, 'scripts', 'dist.mjs'), '--linux', 'dir'], project.root, {
+        HOME: home,
+        electron_config_cache: home,
+        ELECTRON_MIRROR: mirror.url,
+        electron_use_remote_checksums: '1',
+      })
+    } finally {
+      await mirror.close()
+    }
+    unpacked = join(project.root, 'release', 'linux-unpacked')
+  }, 120_000)
+
+  afterAll(() => project?.remove())
+
+  it('installs Electron through the same path as npm start, then packs it without downloading it again', () => {
+    expect(dist.stderr + dist.stdout).toContain('Electron 45.5.0 installed.')
+    expect(dist.stdout).toContain('using custom unpacked Electron distribution')
+    expect(dist.code).toBe(0)
+  })
+
+  it('has the app in app.asar, the bundled CLI and its page in resources/cli, the launcher in resources/bin', () => {
+    const asar = listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false })
+    expect(asar).toEqual(expect.arrayContaining(['/package.json', '/out/main/index.js', '/out/main/cli.js', '/out/preload/index.js', '/out/renderer/index.html']))
+    expect(asar.filter((path) => path.startsWith('/node_modules'))).toEqual([]) // every dependency is bundled
+    expect(existsSync(join(unpacked, 'resources', 'cli', 'main', 'cli.js'))).toBe(true)
+    expect(existsSync(join(unpacked, 'resources', 'cli', 'main', 'index.js'))).toBe(false)
+    expect(existsSync(join(unpacked, 'resources', 'cli', 'renderer', 'index.html'))).toBe(true) // for `ask-user serve`
+    expect(statSync(join(unpacked, 'resources', 'bin', 'ask-user')).mode & 0o111).toBe(0o111)
+    expect(existsSync(join(unpacked, 'ask-user-companion'))).toBe(true)
+  })
+
+  it('keeps the RunAsNode fuse off (so the launcher cannot rely on it)', async () => {
+    const wire = await getCurrentFuseWire(join(unpacked, 'ask-user-companion'))
+    expect(String.fromCharCode(wire[FuseV1Options.RunAsNode] as number)).toBe('0')
+    expect(String.fromCharCode(wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation] as number)).toBe('1')
+    expect(String.fromCharCode(wire[FuseV1Options.OnlyLoadAppFromAsar] as number)).toBe('1')
+  })
+
+  it('runs `ask-user` with the Node.js on PATH, from any folder and through a symlink', async () => {
+    const elsewhere = scratchDir('cli-elsewhere')
+    mkdirSync(join(elsewhere, 'bin'))
+    symlinkSync(join(unpacked, 'resources', 'bin', 'ask-user'), join(elsewhere, 'bin', 'ask-user'))
+    const direct = await run(join(unpacked, 'resources', 'bin', 'ask-user'), ['--version'], elsewhere, { HOME: home })
+    expect(direct).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
+    const linked = await run(join(elsewhere, 'bin', 'ask-user'), ['schema'], elsewhere, { HOME: home })
+    expect(linked.code).toBe(0)
+    expect(JSON.parse(linked.stdout).name).toBe('ask_user_question')
+  })
+
+  it('falls back to the app executable in command-line mode where there is no Node.js', async () => {
+    const log = join(home, 'launches.log')
+    const result = await run(join(unpacked, 'resources', 'bin', 'ask-user'), ['ask', '--question', 'Ship it?'], home, {
+      HOME: home,
+      ASK_USER_NODE: join(home, 'no-node-here'),
+      ELECTRON_STAND_IN_LOG: log,
+    })
+    expect(result.code).toBe(0)
+    expect(standInLaunches(log)).toEqual([{ cwd: home, args: ['ask', '--question', 'Ship it?'], cliMode: '1' }])
+  })
+})
