@@ -78,6 +78,9 @@ describe('keyboard', () => {
     expect(bridge.dismissed).toEqual([])
     await user.click(screen.getByRole('button', { name: 'Yes, dismiss' }))
     expect(bridge.dismissed).toEqual(['d'])
+    await bridge.emit({ type: 'accepted', askId: 'd', outcome: 'cancelled' })
+    expect(screen.queryByTestId('ask-view')).toBeNull()
+    expect(screen.getByTestId('announcement').textContent?.trim()).toBe('Question dismissed.')
   })
 
   it('] and [ (or Alt+ArrowDown/Up) move between asks and focus the shown one', async () => {

@@ -1,6 +1,6 @@
 import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
 import { checkForm, formReady } from '../lib/answer-form'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
@@ -31,7 +31,7 @@ export class InboxStore {
   /** Asks on screen that are no longer pending, and how they ended. */
   settled = $state<Record<string, Settlement>>({})
   /** Asks whose answer or dismissal this window sent and awaits `accepted`/`rejected` for. */
-  sending = $state<Record<string, 'answer' | 'dismiss'>>({})
+  sending = $state<Record<string, true>>({})
   /** The companion's reason for refusing this window's last answer or dismissal, per ask. */
   rejections = $state<Record<string, string>>({})
   /** Asks the person tried to send with unanswered questions (their hints are shown from then on). */
@@ -128,7 +128,7 @@ export class InboxStore {
     }
     delete this.offline[askId]
     delete this.rejections[askId]
-    this.sending[askId] = 'answer'
+    this.sending[askId] = true
     this.#bridge.answer(askId, check.answers)
     return true
   }
@@ -142,7 +142,7 @@ export class InboxStore {
     }
     delete this.offline[askId]
     delete this.rejections[askId]
-    this.sending[askId] = 'dismiss'
+    this.sending[askId] = true
     this.#bridge.dismiss(askId)
   }
 
@@ -179,7 +179,7 @@ export class InboxStore {
         else this.#settle(frame.askId, frame.outcome)
         return this.#refreshHistory()
       case 'accepted':
-        return this.#accepted(frame.askId)
+        return this.#accepted(frame.askId, frame.outcome)
       case 'rejected':
         return this.#rejected(frame.askId, frame.code, frame.reason)
       case 'history':
@@ -223,12 +223,11 @@ export class InboxStore {
     }, this.#lingerMs)
   }
 
-  #accepted(askId: string): void {
-    const kind = this.sending[askId]
-    if (!kind) return
+  #accepted(askId: string, outcome: AcceptedOutcome): void {
+    if (!(askId in this.sending)) return
     this.#resolvedWhileSending.delete(askId)
     this.#remove(askId)
-    this.#announce(kind === 'answer' ? 'announceSent' : 'announceDismissed')
+    this.#announce(outcome === 'answered' ? 'announceSent' : 'announceDismissed')
   }
 
   #rejected(askId: string, code: string, reason: string): void {
