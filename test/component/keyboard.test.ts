@@ -41,7 +41,7 @@ describe('keyboard', () => {
     const [first] = screen.getAllByTestId('question')
     await user.click(within(first!).getByRole('textbox'))
     await user.keyboard('2')
-    expect(store.drafts.question('k1', 0)).toEqual({ selected: [], custom: '2', skipped: false })
+    expect(store.card('k1')?.questionDraft(0)).toEqual({ selected: [], custom: '2', skipped: false })
   })
 
   it('Enter during IME composition never sends; Shift+Enter types a new line', async () => {
