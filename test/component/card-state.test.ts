@@ -1,4 +1,4 @@
-// One ask's state on its own: draft edits, their mirror in storage, and the send lock.
+// One ask's state on its own: draft edits, their mirror in storage, the form check and the send lock.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { DraftStorage, draftKey } from '../../renderer/src/lib/draft-storage'
 import { CardState } from '../../renderer/src/state/card.svelte'
@@ -81,6 +81,30 @@ describe('CardState', () => {
     expect(card.questionDraft(0).custom).toBe('bun')
     expect(() => card.forgetDraft()).not.toThrow()
     expect(() => storage.prune(new Set())).not.toThrow()
+  })
+
+  it('checks its draft once per edit; attemptSend hands out the checked answers or marks the card attempted', () => {
+    const card = new CardState(ask(), new DraftStorage())
+    expect(card.check.unanswered).toEqual([0, 1])
+    expect(card.attemptSend()).toBeUndefined()
+    expect(card.attempted).toBe(true)
+    card.pick(0, 'npm')
+    card.toggleSkip(1)
+    expect(card.check.unanswered).toEqual([])
+    const answers = card.attemptSend()
+    expect(answers).toEqual([
+      { id: 'pkg', selected: ['npm'] },
+      { id: 'targets', selected: [] },
+    ])
+    expect(answers).toBe(card.check.ready)
+    expect(card.check).toBe(card.check)
+  })
+
+  it('refuses to send while locked, without marking the card attempted', () => {
+    const card = new CardState(ask(), new DraftStorage())
+    card.sending = true
+    expect(card.attemptSend()).toBeUndefined()
+    expect(card.attempted).toBe(false)
   })
 
   it('is locked while sending and once settled', () => {

@@ -1,5 +1,6 @@
 import type { Ask, Outcome } from '../../../shared/ask'
 import { isMultiSelect } from '../../../shared/tool-input'
+import { checkForm, type CheckedAnswers, type FormCheck } from '../lib/answer-form'
 import { EMPTY_QUESTION_DRAFT, draftHasContent, type AskDraft, type QuestionDraft } from '../lib/draft'
 import type { DraftStorage } from '../lib/draft-storage'
 
@@ -34,6 +35,8 @@ export class CardState {
   outcomeWhileSending: Outcome | undefined = undefined
   /** True when the person has picked, typed or skipped anything (a draft worth keeping). */
   readonly hasDraft = $derived(draftHasContent(this.draft))
+  /** The answers the draft makes and what the answer rules say about them; the window's only check. */
+  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.questions, this.draft))
 
   readonly #storage: DraftStorage
 
@@ -44,6 +47,7 @@ export class CardState {
     this.draft = storage.load(ask.askId) ?? []
   }
 
+  /** The ask's id, the card's key in the inbox. */
   get askId(): string {
     return this.ask.askId
   }
@@ -51,6 +55,17 @@ export class CardState {
   /** No longer editable or sendable: settled, or this window's send is in flight. */
   get locked(): boolean {
     return this.settlement !== undefined || this.sending
+  }
+
+  /**
+   * The person asked to send: the checked answers when the form may be sent; otherwise undefined, and
+   * unless the card is locked it is marked attempted (hints for unanswered questions show from now on).
+   */
+  attemptSend(): CheckedAnswers | undefined {
+    if (this.locked) return undefined
+    const ready = this.check.ready
+    if (!ready) this.attempted = true
+    return ready
   }
 
   /** One question's draft (an empty one when untouched). */

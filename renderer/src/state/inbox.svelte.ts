@@ -3,7 +3,7 @@ import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
-import { checkForm, formReady } from '../lib/answer-form'
+import type { CheckedAnswers } from '../lib/answer-form'
 import { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
 import { CardState, type Settlement } from './card.svelte'
@@ -107,19 +107,14 @@ export class InboxStore {
   }
 
   /**
-   * Sends the drafted answer if every question is answered or skipped and no answer rule is broken;
-   * otherwise marks the ask as attempted (hints show) and returns false.
+   * Sends an answer the card's form already checked (`CardState.attemptSend`). Returns false when
+   * nothing was sent: the ask is gone, settled or already sending, or the window is disconnected (the
+   * card then says so).
    */
-  submit(askId: string): boolean {
+  answer(askId: string, answers: CheckedAnswers): boolean {
     const card = this.#cards.get(askId)
-    if (!card || card.locked) return false
-    const check = checkForm(card.ask.questions, card.draft)
-    if (!formReady(check)) {
-      card.attempted = true
-      return false
-    }
-    if (!this.#startSending(card)) return false
-    this.#bridge.answer(askId, check.answers)
+    if (!card || card.locked || !this.#startSending(card)) return false
+    this.#bridge.answer(askId, answers)
     return true
   }
 
