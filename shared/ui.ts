@@ -17,7 +17,14 @@ export const QuestionResolvedFrameSchema = z.object({
   askId: z.string(),
   outcome: OutcomeSchema,
 })
-export const AcceptedFrameSchema = z.object({ type: z.literal('accepted'), askId: z.string() })
+/** How a window's own send settled its ask: `answered` for an `answer`, `cancelled` for a `dismiss`. */
+export const AcceptedOutcomeSchema = OutcomeSchema.extract(['answered', 'cancelled'])
+/** Reply to this window's `answer` or `dismiss`: the ask is settled, and how. */
+export const AcceptedFrameSchema = z.object({
+  type: z.literal('accepted'),
+  askId: z.string(),
+  outcome: AcceptedOutcomeSchema,
+})
 export const RejectedFrameSchema = z.object({
   type: z.literal('rejected'),
   askId: z.string(),
@@ -38,6 +45,7 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 export type QuestionAddedFrame = z.infer<typeof QuestionAddedFrameSchema>
 export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrameSchema>
+export type AcceptedOutcome = z.infer<typeof AcceptedOutcomeSchema>
 export type AcceptedFrame = z.infer<typeof AcceptedFrameSchema>
 export type RejectedFrame = z.infer<typeof RejectedFrameSchema>
 export type HistoryFrame = z.infer<typeof HistoryFrameSchema>

@@ -37,7 +37,7 @@ export const DEFAULT_HISTORY_PAGE = 100
 /**
  * The UI channel: the set of attached windows. Each gets a `snapshot` when it attaches, then every
  * `question/added` and `question/resolved`; its `answer`, `dismiss` and `history/get` frames are
- * checked and answered with `accepted`, `rejected` or `history`. State lives in the registry, so a
+ * checked and answered with `accepted` (with the outcome), `rejected` or `history`. State lives in the registry, so a
  * window that reloads loses nothing.
  */
 export class WindowHub {
@@ -106,13 +106,13 @@ export class WindowHub {
           const frame = UiAnswerFrameSchema.safeParse(raw)
           if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid answer frame: ${firstIssue(frame.error.issues)}`))
           const result = this.ctx.registry.answer(frame.data.askId, frame.data.answers)
-          return reply(result.ok ? { type: 'accepted', askId } : rejected(askId, result.code, result.reason))
+          return reply(result.ok ? { type: 'accepted', askId, outcome: 'answered' } : rejected(askId, result.code, result.reason))
         }
         case 'dismiss': {
           const frame = UiDismissFrameSchema.safeParse(raw)
           if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid dismiss frame: ${firstIssue(frame.error.issues)}`))
           const result = this.ctx.registry.dismiss(frame.data.askId)
-          return reply(result.ok ? { type: 'accepted', askId } : rejected(askId, result.code, result.reason))
+          return reply(result.ok ? { type: 'accepted', askId, outcome: 'cancelled' } : rejected(askId, result.code, result.reason))
         }
         case 'history/get': {
           const frame = UiHistoryRequestFrameSchema.safeParse(raw)

@@ -95,7 +95,7 @@ describe('submit payloads', () => {
     await bridge.emit({ type: 'rejected', askId: 'r1', code: 'INVALID_ANSWER', reason: 'bad label' })
     expect(screen.getByRole('alert').textContent).toBe('The companion refused this answer: bad label')
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
-    await bridge.emit({ type: 'accepted', askId: 'r1' })
+    await bridge.emit({ type: 'accepted', askId: 'r1', outcome: 'answered' })
     await bridge.emit({ type: 'question/resolved', askId: 'r1', outcome: 'answered' })
     expect(screen.getAllByTestId('ask-item')).toHaveLength(1)
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('r2')

@@ -51,7 +51,7 @@ describe('drafts', () => {
     const [, notes] = screen.getAllByTestId('question')
     await user.click(within(notes!).getByRole('button', { name: 'Skip this question' }))
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
-    await bridge.emit({ type: 'accepted', askId: 'dr' })
+    await bridge.emit({ type: 'accepted', askId: 'dr', outcome: 'answered' })
     expect(sessionStorage.getItem('ask-user.draft.dr')).toBeNull()
     cleanup()
 

@@ -41,7 +41,7 @@ describe('keyboard', () => {
     const [first] = screen.getAllByTestId('question')
     await user.click(within(first!).getByRole('textbox'))
     await user.keyboard('2')
-    expect(store.drafts.question('k1', 0)).toEqual({ selected: [], custom: '2', skipped: false })
+    expect(store.card('k1')?.questionDraft(0)).toEqual({ selected: [], custom: '2', skipped: false })
   })
 
   it('Enter during IME composition never sends; Shift+Enter types a new line', async () => {
@@ -78,6 +78,9 @@ describe('keyboard', () => {
     expect(bridge.dismissed).toEqual([])
     await user.click(screen.getByRole('button', { name: 'Yes, dismiss' }))
     expect(bridge.dismissed).toEqual(['d'])
+    await bridge.emit({ type: 'accepted', askId: 'd', outcome: 'cancelled' })
+    expect(screen.queryByTestId('ask-view')).toBeNull()
+    expect(screen.getByTestId('announcement').textContent?.trim()).toBe('Question dismissed.')
   })
 
   it('] and [ (or Alt+ArrowDown/Up) move between asks and focus the shown one', async () => {

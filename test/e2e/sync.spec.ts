@@ -77,6 +77,6 @@ test('a reload keeps drafts and pending asks', async ({ page, agent, openInbox }
       { id: 'notes', selected: [], custom: 'mention the new CLI' },
     ],
   })
-  // The agent's answer can arrive before the window's own `accepted`, which is what clears the draft.
+  // The agent can have its answer a moment before the window handles `accepted` (which drops the draft).
   await expect.poll(() => page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.')))).toEqual([])
 })

@@ -29,6 +29,14 @@ export function buildAnswers(questions: readonly Question[], draft: AskDraft | u
   return questions.map((question, index) => buildAnswer(question, draft?.[index]))
 }
 
+declare const checked: unique symbol
+
+/**
+ * Answers that passed `checkForm`: every question answered or skipped and no answer rule broken. Only
+ * `checkForm` makes them, so a function taking `CheckedAnswers` needs no check of its own.
+ */
+export type CheckedAnswers = Answer[] & { readonly [checked]: true }
+
 /** What the form says about an ask's current draft. */
 export interface FormCheck {
   answers: Answer[]
@@ -38,6 +46,8 @@ export interface FormCheck {
   general: AnswerViolation[]
   /** Indices of questions neither answered nor skipped. */
   unanswered: number[]
+  /** `answers`, when the form may be sent (no rule broken, every question answered or skipped). */
+  ready: CheckedAnswers | undefined
 }
 
 /** Builds the answers of a draft and checks them with the shared answer rules. */
@@ -50,10 +60,7 @@ export function checkForm(questions: readonly Question[], draft: AskDraft | unde
     else byQuestion.set(violation.index, [...(byQuestion.get(violation.index) ?? []), violation])
   }
   const unanswered = questions.flatMap((_, index) => (questionTouched(draft?.[index]) ? [] : [index]))
-  return { answers, byQuestion, general, unanswered }
-}
-
-/** True when the form may be sent: no rule broken and every question answered or skipped. */
-export function formReady(check: FormCheck): boolean {
-  return check.byQuestion.size === 0 && check.general.length === 0 && check.unanswered.length === 0
+  const passed = byQuestion.size === 0 && general.length === 0 && unanswered.length === 0
+  // The one place answers become CheckedAnswers: they have just passed every check above.
+  return { answers, byQuestion, general, unanswered, ready: passed ? (answers as CheckedAnswers) : undefined }
 }

@@ -1,13 +1,12 @@
+import { SvelteMap } from 'svelte/reactivity'
 import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
-import { checkForm, formReady } from '../lib/answer-form'
+import type { CheckedAnswers } from '../lib/answer-form'
+import { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
-import { DraftStore } from './drafts.svelte'
-
-/** How an ask shown on screen stopped being pending; `gone` = it vanished while we were disconnected. */
-export type Settlement = Outcome | 'gone'
+import { CardState, type Settlement } from './card.svelte'
 
 /** Options of the inbox state. */
 export interface InboxOptions {
@@ -20,48 +19,40 @@ export interface InboxOptions {
 }
 
 /**
- * The question window's state, fed by a `CompanionBridge`: the shown asks (pending ones, plus settled
- * ones still on screen to say so), the selection, drafts, in-flight sends and the history. Components
- * read it and call its methods; only this class talks to the bridge.
+ * The question window's state, fed by a `CompanionBridge`: one `CardState` per ask on screen (pending
+ * ones, plus settled ones still on screen to say so), the selection, the connection status and the
+ * history. Components read it and call its methods; only this class talks to the bridge.
  */
 export class InboxStore {
   status = $state<BridgeStatus>('connecting')
-  /** Pending asks plus settled ones still on screen; immutable array, replaced on change. */
-  asks = $state.raw<Ask[]>([])
-  /** Asks on screen that are no longer pending, and how they ended. */
-  settled = $state<Record<string, Settlement>>({})
-  /** Asks whose answer or dismissal this window sent and awaits `accepted`/`rejected` for. */
-  sending = $state<Record<string, 'answer' | 'dismiss'>>({})
-  /** The companion's reason for refusing this window's last answer or dismissal, per ask. */
-  rejections = $state<Record<string, string>>({})
-  /** Asks the person tried to send with unanswered questions (their hints are shown from then on). */
-  attempted = $state<Record<string, true>>({})
-  /** Asks whose last send was refused because the window was not connected (nothing was sent). */
-  offline = $state<Record<string, true>>({})
   selectedId = $state<string | undefined>()
   view = $state<'inbox' | 'history'>('inbox')
   history = $state.raw<HistoryEntry[] | undefined>()
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
 
-  readonly drafts: DraftStore
+  /** One card per ask on screen, in arrival order (a snapshot's pending asks first). */
+  readonly #cards = new SvelteMap<string, CardState>()
+  /** Pending asks plus settled ones still on screen; a new array on every change. */
+  readonly asks: Ask[] = $derived(Array.from(this.#cards.values(), (card) => card.ask))
   readonly groups = $derived(groupByAgent(this.asks))
   readonly order = $derived(displayOrder(this.groups))
   /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
-  readonly settledIds: ReadonlySet<string> = $derived(new Set(Object.keys(this.settled)))
-  readonly pendingCount = $derived(this.asks.filter((ask) => !this.settledIds.has(ask.askId)).length)
-  readonly selected = $derived(
-    this.asks.find((ask) => ask.askId === this.selectedId) ??
-      this.asks.find((ask) => ask.askId === this.order[0]),
+  readonly settledIds: ReadonlySet<string> = $derived(
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
+    new Set(Array.from(this.#cards.values()).flatMap((card) => (card.settlement ? [card.askId] : []))),
+  )
+  readonly pendingCount = $derived(this.#cards.size - this.settledIds.size)
+  /** The card on screen: the selected ask's, else the first in list order. */
+  readonly selected: CardState | undefined = $derived(
+    (this.selectedId !== undefined ? this.#cards.get(this.selectedId) : undefined) ??
+      (this.order[0] !== undefined ? this.#cards.get(this.order[0]) : undefined),
   )
 
   readonly #bridge: CompanionBridge
+  readonly #drafts: DraftStorage
   readonly #lingerMs: number
   readonly #historyLimit: number
-  /** Outcomes broadcast while this window's own send was in flight (decided by accepted/rejected). */
-  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
-  #resolvedWhileSending = new Map<string, Outcome>()
   #seq = 0
   #wantFocus: string | undefined
 
@@ -69,10 +60,15 @@ export class InboxStore {
     this.#bridge = bridge
     this.#lingerMs = options.lingerMs ?? 2500
     this.#historyLimit = options.historyLimit ?? 200
-    this.drafts = new DraftStore(options.storage)
+    this.#drafts = new DraftStorage(options.storage)
     bridge.onStatus((status) => (this.status = status))
     bridge.onFrame((frame) => this.#receive(frame))
     bridge.onFocusAsk?.((askId) => this.focusAsk(askId))
+  }
+
+  /** The card of an ask on screen, if any. */
+  card(askId: string): CardState | undefined {
+    return this.#cards.get(askId)
   }
 
   /**
@@ -80,7 +76,7 @@ export class InboxStore {
    * as it arrives (the request can come before the snapshot).
    */
   focusAsk(askId: string): void {
-    if (!this.asks.some((ask) => ask.askId === askId)) {
+    if (!this.#cards.has(askId)) {
       this.#wantFocus = askId
       return
     }
@@ -111,39 +107,22 @@ export class InboxStore {
   }
 
   /**
-   * Sends the drafted answer if every question is answered or skipped and no answer rule is broken;
-   * otherwise marks the ask as attempted (hints show) and returns false.
+   * Sends an answer the card's form already checked (`CardState.attemptSend`). Returns false when
+   * nothing was sent: the ask is gone, settled or already sending, or the window is disconnected (the
+   * card then says so).
    */
-  submit(askId: string): boolean {
-    const ask = this.asks.find((candidate) => candidate.askId === askId)
-    if (!ask || askId in this.settled || askId in this.sending) return false
-    const check = checkForm(ask.questions, this.drafts.get(askId))
-    if (!formReady(check)) {
-      this.attempted[askId] = true
-      return false
-    }
-    if (this.status !== 'open') {
-      this.offline[askId] = true
-      return false
-    }
-    delete this.offline[askId]
-    delete this.rejections[askId]
-    this.sending[askId] = 'answer'
-    this.#bridge.answer(askId, check.answers)
+  answer(askId: string, answers: CheckedAnswers): boolean {
+    const card = this.#cards.get(askId)
+    if (!card || card.locked || !this.#startSending(card)) return false
+    this.#bridge.answer(askId, answers)
     return true
   }
 
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
-    if (askId in this.settled || askId in this.sending) return
-    if (this.status !== 'open') {
-      this.offline[askId] = true
-      return
-    }
-    delete this.offline[askId]
-    delete this.rejections[askId]
-    this.sending[askId] = 'dismiss'
-    this.#bridge.dismiss(askId)
+    const card = this.#cards.get(askId)
+    if (!card || card.locked) return
+    if (this.#startSending(card)) this.#bridge.dismiss(askId)
   }
 
   /** Closes a card that was settled elsewhere (and forgets its draft). */
@@ -161,6 +140,18 @@ export class InboxStore {
     this.view = 'inbox'
   }
 
+  /** Marks a card as sending, or as offline (false: nothing may be sent while disconnected). */
+  #startSending(card: CardState): boolean {
+    if (this.status !== 'open') {
+      card.offline = true
+      return false
+    }
+    card.offline = false
+    card.rejection = undefined
+    card.sending = true
+    return true
+  }
+
   #receive(frame: UiServerFrame): void {
     switch (frame.type) {
       case 'snapshot':
@@ -169,17 +160,20 @@ export class InboxStore {
         // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
         // person may be typing into, even if its agent now sorts first).
         const shown = this.selected?.askId
-        if (!this.asks.some((ask) => ask.askId === frame.ask.askId)) this.asks = [...this.asks, frame.ask]
+        if (!this.#cards.has(frame.ask.askId)) this.#cards.set(frame.ask.askId, new CardState(frame.ask, this.#drafts))
         this.#pinSelection(shown)
         if (this.#wantFocus === frame.ask.askId) this.focusAsk(frame.ask.askId)
         return
       }
-      case 'question/resolved':
-        if (frame.askId in this.sending) this.#resolvedWhileSending.set(frame.askId, frame.outcome)
+      case 'question/resolved': {
+        const card = this.#cards.get(frame.askId)
+        // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
+        if (card?.sending) card.outcomeWhileSending = frame.outcome
         else this.#settle(frame.askId, frame.outcome)
         return this.#refreshHistory()
+      }
       case 'accepted':
-        return this.#accepted(frame.askId)
+        return this.#accepted(frame.askId, frame.outcome)
       case 'rejected':
         return this.#rejected(frame.askId, frame.code, frame.reason)
       case 'history':
@@ -190,70 +184,70 @@ export class InboxStore {
 
   /** Fixes the selection on a concrete ask: `preferred` if still listed, else the first in list order. */
   #pinSelection(preferred = this.selectedId): void {
-    const listed = (id: string | undefined): id is string => id !== undefined && this.asks.some((ask) => ask.askId === id)
-    this.selectedId = listed(preferred) ? preferred : this.order[0]
+    this.selectedId = preferred !== undefined && this.#cards.has(preferred) ? preferred : this.order[0]
   }
 
   #snapshot(pending: Ask[]): void {
     const shown = this.selected?.askId
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
     const pendingIds = new Set(pending.map((ask) => ask.askId))
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local copy, never rendered
+    const previous = new Map(this.#cards)
     // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
-    const kept = this.asks.filter(
-      (ask) => !pendingIds.has(ask.askId) && (ask.askId in this.settled || this.drafts.hasContent(ask.askId)),
-    )
-    for (const ask of kept) this.settled[ask.askId] ??= 'gone'
-    this.sending = {}
-    this.#resolvedWhileSending.clear()
-    this.asks = [...pending, ...kept]
+    const kept = [...previous.values()].filter((card) => !pendingIds.has(card.askId) && (card.settlement || card.hasDraft))
+    for (const card of kept) card.settlement ??= 'gone'
+    // Rebuilt in order: the snapshot's pending asks first, then the kept cards.
+    this.#cards.clear()
+    for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? new CardState(ask, this.#drafts))
+    for (const card of kept) this.#cards.set(card.askId, card)
+    for (const card of this.#cards.values()) {
+      card.sending = false
+      card.outcomeWhileSending = undefined
+    }
     this.#pinSelection(shown)
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
-    this.drafts.prune(new Set(this.asks.map((ask) => ask.askId)))
+    this.#drafts.prune(new Set(this.#cards.keys()))
   }
 
   #settle(askId: string, outcome: Settlement): void {
-    if (!this.asks.some((ask) => ask.askId === askId)) return
-    const onScreen = this.view === 'inbox' && this.selected?.askId === askId
-    if (!this.drafts.hasContent(askId) && !onScreen) return this.#remove(askId)
-    this.settled[askId] = outcome
-    delete this.sending[askId]
-    if (this.drafts.hasContent(askId)) return
+    const card = this.#cards.get(askId)
+    if (!card) return
+    const onScreen = this.view === 'inbox' && this.selected === card
+    if (!card.hasDraft && !onScreen) return this.#remove(askId)
+    card.settlement = outcome
+    card.sending = false
+    if (card.hasDraft) return
     setTimeout(() => {
-      if (askId in this.settled && !this.drafts.hasContent(askId)) this.#remove(askId)
+      if (this.#cards.get(askId) === card && !card.hasDraft) this.#remove(askId)
     }, this.#lingerMs)
   }
 
-  #accepted(askId: string): void {
-    const kind = this.sending[askId]
-    if (!kind) return
-    this.#resolvedWhileSending.delete(askId)
+  #accepted(askId: string, outcome: AcceptedOutcome): void {
+    if (!this.#cards.get(askId)?.sending) return
     this.#remove(askId)
-    this.#announce(kind === 'answer' ? 'announceSent' : 'announceDismissed')
+    this.#announce(outcome === 'answered' ? 'announceSent' : 'announceDismissed')
   }
 
   #rejected(askId: string, code: string, reason: string): void {
-    if (!(askId in this.sending)) return
-    delete this.sending[askId]
-    const outcome = this.#resolvedWhileSending.get(askId)
-    this.#resolvedWhileSending.delete(askId)
+    const card = this.#cards.get(askId)
+    if (!card?.sending) return
+    card.sending = false
+    const outcome: Outcome | undefined = card.outcomeWhileSending
+    card.outcomeWhileSending = undefined
     if (outcome) return this.#settle(askId, outcome)
     if (code === 'NOT_PENDING') return this.#settle(askId, 'gone')
-    this.rejections[askId] = reason
+    card.rejection = reason
   }
 
+  /** Forgets an ask: its card (draft, notices, send state) and its stored draft. */
   #remove(askId: string): void {
     if (this.selected?.askId === askId) {
       const order = this.order
       const at = order.indexOf(askId)
       this.selectedId = order[at + 1] ?? order[at - 1]
     }
-    this.asks = this.asks.filter((ask) => ask.askId !== askId)
-    delete this.settled[askId]
-    delete this.sending[askId]
-    delete this.rejections[askId]
-    delete this.attempted[askId]
-    delete this.offline[askId]
-    this.drafts.remove(askId)
+    this.#cards.get(askId)?.forgetDraft()
+    this.#cards.delete(askId)
   }
 
   #refreshHistory(): void {

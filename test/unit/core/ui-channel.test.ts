@@ -30,7 +30,7 @@ describe('UI channel', () => {
     const [ask1, ask2] = await Promise.all([w1.nextAsk(), w2.nextAsk()])
     expect(ask1).toEqual(ask2)
     const first = await w1.answer(ask1.askId, [{ id: 'q1', selected: ['SQLite'] }])
-    expect(first).toEqual({ type: 'accepted', askId: ask1.askId })
+    expect(first).toEqual({ type: 'accepted', askId: ask1.askId, outcome: 'answered' })
     const second = await w2.answer(ask1.askId, [{ id: 'q1', selected: ['Postgres (Recommended)'] }])
     expect(second).toMatchObject({ type: 'rejected', askId: ask1.askId, code: 'NOT_PENDING' })
     for (const w of [w1, w2]) {
@@ -58,7 +58,7 @@ describe('UI channel', () => {
     const agent = await helloAgent(t.companion)
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
-    expect(await ui.dismiss(ask.askId)).toEqual({ type: 'accepted', askId: ask.askId })
+    expect(await ui.dismiss(ask.askId)).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'cancelled' })
     expect(await agent.next((f) => f.type === 'cancelled')).toEqual({
       type: 'cancelled', id: 'a1', code: 'ASK_CANCELLED', message: 'the user cancelled ask_user_question',
     })
@@ -123,7 +123,7 @@ describe('attachWindow (IPC windows) and events', () => {
     window.receive({ type: 'answer', askId, answers: [{ id: 'q1', selected: [] }] })
     expect(frames.slice(2)).toEqual([
       { type: 'question/resolved', askId, outcome: 'answered' },
-      { type: 'accepted', askId },
+      { type: 'accepted', askId, outcome: 'answered' },
     ])
     expect(resolved).toEqual([[askId, 'answered']])
     window.receive('garbage')

@@ -250,7 +250,7 @@ describe('IPC relay', () => {
     })
     expect(await a.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
     await until(() => frames().some((f: any) => f.type === 'accepted'), 'accepted frame')
-    expect(frames()).toContainEqual({ type: 'accepted', askId })
+    expect(frames()).toContainEqual({ type: 'accepted', askId, outcome: 'answered' })
     expect(frames()).toContainEqual({ type: 'question/resolved', askId, outcome: 'answered' })
   })
 
