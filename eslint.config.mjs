@@ -9,7 +9,7 @@ const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 const group = (regex, message) => ({ regex, message })
 
 const NODE = group(`^(node:.*|(${builtinModules.map(escape).join('|')})(/.*)?)$`, 'this layer runs without Node: use only zod and shared/')
-const ELECTRON = group('^electron(/.*)?$', 'only electron/main and electron/preload may import electron')
+const ELECTRON = group('^electron(/.*)?$', 'only electron/main and electron/preload may import electron (core/ runs in plain Node)')
 const UI = group('^svelte(/.*)?$|(^|/)renderer(/|$)', 'only the renderer uses Svelte and renderer code')
 const CORE = group('(^|/)core(/|$)', 'the companion core is reached over the UI channel or IPC, not imported here')
 const MAIN = group('(^|/)(main|preload)(/|$)', 'Electron main/preload code stays in the Electron layer')
@@ -42,7 +42,7 @@ export default tseslint.config(
   { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
   layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
   layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
-  layer(['electron/core/**'], [ELECTRON, UI, MAIN, AGENT]),
+  layer(['core/**'], [ELECTRON, UI, MAIN, AGENT]),
   layer(['electron/main/**'], [UI, AGENT]),
   layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
   layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),

@@ -1,4 +1,4 @@
-// Builds the benchmark (bench/*.ts, which imports the real core from electron/core) for plain Node:
+// Builds the benchmark (bench/*.ts, which imports the real core from core) for plain Node:
 // an SSR build, CommonJS output in out/bench, Node builtins and every package dependency external.
 // Used by scripts/bench.mjs (`npm run bench`); the bench is not a test and never runs in CI.
 import { builtinModules } from 'node:module'
@@ -15,7 +15,7 @@ const coreOrStandIn: Plugin = {
   name: 'bench-core-or-stand-in',
   enforce: 'pre',
   resolveId(source) {
-    if (source.endsWith('/electron/core/index') && !existsSync(resolve(root, 'electron/core/index.ts'))) {
+    if (source.endsWith('/core/index') && !existsSync(resolve(root, 'core/index.ts'))) {
       return resolve(root, 'bench/no-core.ts')
     }
     return null

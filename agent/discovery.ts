@@ -1,14 +1,14 @@
 import { readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { ENDPOINT_FILE, STATUS_PATH } from '../shared/endpoint'
 import { AskUserError } from '../shared/error-codes'
-import { defaultHomeFolder } from '../shared/home-folder'
+import { companionHome as sharedCompanionHome } from '../shared/home-folder'
 import { EndpointFileSchema } from '../shared/wire'
 import { noCompanion } from './errors'
 
 export { APP_FOLDER } from '../shared/home-folder'
-/** File name of the discovery file. */
-export const ENDPOINT_FILE = 'endpoint.json'
+export { ENDPOINT_FILE } from '../shared/endpoint'
 
 /** Where and how to reach the companion's agent endpoint. */
 export interface Endpoint {
@@ -19,14 +19,9 @@ export interface Endpoint {
   source: 'env' | { file: string }
 }
 
-/**
- * The companion's home folder: `ASK_USER_HOME` when set, else the per-user app-data folder — the same
- * rule as the companion's (`defaultHomeFolder` in shared/). Pure.
- */
+/** The companion's home folder by the shared rule (`companionHome` in shared/), with Node's paths. Pure. */
 export function companionHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  const override = env['ASK_USER_HOME']
-  if (override !== undefined && override.trim() !== '') return resolve(override)
-  return defaultHomeFolder(env, platform, homedir())
+  return sharedCompanionHome(env, platform, { userHome: homedir(), resolvePath: resolve })
 }
 
 function checkUrl(url: string, from: string): string {
@@ -93,7 +88,7 @@ export async function discoverEndpoint(
 export function statusUrl(agentUrl: string): string {
   const url = new URL(agentUrl)
   url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:'
-  url.pathname = '/v1/status'
+  url.pathname = STATUS_PATH
   url.search = ''
   url.hash = ''
   return url.toString()

@@ -1,17 +1,10 @@
-import { z } from 'zod'
+import { CompanionStatusSchema } from '../shared/endpoint'
+import type { CompanionStatus } from '../shared/endpoint'
 import { AskUserError } from '../shared/error-codes'
 import { discoverEndpoint, statusUrl } from './discovery'
 import { noCompanion } from './errors'
 
-/** The body of the companion's `GET /v1/status`. */
-export const CompanionStatusSchema = z.looseObject({
-  protocol: z.number().int(),
-  server: z.looseObject({ name: z.string(), version: z.string() }),
-  pending: z.number().int().nonnegative(),
-  agents: z.number().int().nonnegative(),
-  windows: z.number().int().nonnegative(),
-})
-export type CompanionStatus = z.infer<typeof CompanionStatusSchema>
+export { CompanionStatusSchema, type CompanionStatus } from '../shared/endpoint'
 
 /** A reachable companion: where it is (never the token) and what it reports. */
 export interface StatusReport {

@@ -1,5 +1,5 @@
-// Stand-in used by vite.bench.config.mts only while electron/core/index.ts does not exist yet,
+// Stand-in used by vite.bench.config.mts only while core/index.ts does not exist yet,
 // so the floor half of the bench can be built and run on its own.
 export function startCompanion(_options: unknown): never {
-  throw new Error('electron/core/index.ts does not exist yet in this checkout')
+  throw new Error('core/index.ts does not exist yet in this checkout')
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startCompanion } from '../electron/core/index'
+import { startCompanion } from '../core/index'
 import { startFloorRelay } from './floor-relay'
 
 interface Options {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Type-checks each layer with its own tsconfig, so a wrong import or a wrong global fails to compile:
-// shared/ has no Node or DOM types, renderer/ no Node types, electron/ and agent/ no DOM types.
+// shared/ has no Node or DOM types, renderer/ no Node types, core/, electron/, agent/ and cli/ no DOM types.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 
@@ -8,6 +8,7 @@ const root = join(import.meta.dirname, '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 const checks = [
   ['shared', bin('tsc'), ['--noEmit', '-p', 'shared/tsconfig.json']],
+  ['core', bin('tsc'), ['--noEmit', '-p', 'core/tsconfig.json']],
   ['electron', bin('tsc'), ['--noEmit', '-p', 'electron/tsconfig.json']],
   ['agent', bin('tsc'), ['--noEmit', '-p', 'agent/tsconfig.json']],
   ['cli', bin('tsc'), ['--noEmit', '-p', 'cli/tsconfig.json']],

@@ -23,3 +23,20 @@ export function defaultHomeFolder(
   if (platform === 'darwin') return [home, 'Library', 'Application Support', APP_FOLDER].join('/')
   return [env['XDG_CONFIG_HOME'] || `${home}/.config`, APP_FOLDER].join('/')
 }
+
+/** What the home-folder rule needs from its runtime: Node's `os.homedir()` and `path.resolve`. */
+export interface HomeRuntime {
+  userHome: string
+  resolvePath(path: string): string
+}
+
+/**
+ * The companion's home folder (endpoint.json, settings.json, history.jsonl), the one rule for the
+ * companion and its agents: `ASK_USER_HOME` when set and not blank (made absolute), else
+ * {@link defaultHomeFolder}. Pure: creates nothing.
+ */
+export function companionHome(env: Readonly<Record<string, string | undefined>>, platform: HomePlatform, runtime: HomeRuntime): string {
+  const override = env['ASK_USER_HOME']
+  if (override !== undefined && override.trim() !== '') return runtime.resolvePath(override)
+  return defaultHomeFolder(env, platform, runtime.userHome)
+}

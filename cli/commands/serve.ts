@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { resolveHome, startCompanion } from '../../electron/core'
+import { resolveHome, startCompanion } from '../../core'
 import { EXIT, printError, type CliIo, type Command } from '../io'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'

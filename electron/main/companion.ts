@@ -9,7 +9,7 @@ export interface WindowAttachment {
 }
 
 /**
- * What the desktop shell needs from the companion core (`electron/core`'s `Companion` satisfies it):
+ * What the desktop shell needs from the companion core (`core`'s `Companion` satisfies it):
  * the pending asks, their events, a UI channel per window, and a graceful close.
  */
 export interface DesktopCompanion {

@@ -23,7 +23,7 @@ import { createQuestionWindow } from './window'
 import type { QuestionWindow } from './window'
 import { loadWindowState, saveWindowState } from './window-state'
 
-/** The companion core's entry points the desktop shell uses (`electron/core`). */
+/** The companion core's entry points the desktop shell uses (`core`). */
 export interface CoreApi {
   resolveHome(env: NodeJS.ProcessEnv): string
   loadSettings(home: string): Promise<{ settings: Settings; warning?: string }>

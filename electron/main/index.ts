@@ -2,7 +2,7 @@
 // electron module, the companion core and the environment. Started by the `ask-user` launcher
 // (ASK_USER_CLI=1), the same executable is the command line instead.
 import { app } from 'electron'
-import * as core from '../core'
+import * as core from '../../core'
 import { isCommandLineMode, runCommandLine } from './command-line-mode'
 import type { CliBundle } from './command-line-mode'
 import { startDesktop } from './desktop'

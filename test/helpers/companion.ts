@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startCompanion, type Companion, type CompanionOptions } from '../../electron/core'
+import { startCompanion, type Companion, type CompanionOptions } from '../../core'
 
 export interface TestCompanion {
   companion: Companion

@@ -3,8 +3,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startCompanion, type Companion } from '../../../electron/core'
-import { isProcessAlive, readEndpointFile } from '../../../electron/core/discovery'
+import { startCompanion, type Companion } from '../../../core'
+import { isProcessAlive, readEndpointFile } from '../../../core/discovery'
 import { EndpointFileSchema } from '../../../shared/wire'
 
 const posix = process.platform !== 'win32'

@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net'
 import { describe, expect, it, vi } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
-import { MAX_BUFFERED_BYTES, parseJsonFrame, registerTransport, sendText } from '../../../electron/core/frames'
+import { MAX_BUFFERED_BYTES, parseJsonFrame, registerTransport, sendText } from '../../../core/frames'
 
 describe('frames', () => {
   it('parses JSON objects with a string type, from strings and ws buffers', () => {

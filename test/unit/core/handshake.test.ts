@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
-import { isLoopbackHost, isOwnOrigin } from '../../../electron/core/handshake'
+import { isLoopbackHost, isOwnOrigin } from '../../../core/handshake'
 import { tryUpgrade, poll } from './raw-agent'
 
 let t: TestCompanion

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { Heartbeat } from '../../../electron/core/heartbeat'
+import { Heartbeat } from '../../../core/heartbeat'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { askFrame, openAgent, poll } from './raw-agent'
 

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { HistoryStore } from '../../../electron/core/history'
+import { HistoryStore } from '../../../core/history'
 import type { HistoryEntry } from '../../../shared/ask'
 import { startTestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resolveHome } from '../../../electron/core'
+import { resolveHome } from '../../../core'
 
 describe('resolveHome', () => {
   it('prefers ASK_USER_HOME', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { Registry, type Settlement } from '../../../electron/core/registry'
+import { Registry, type Settlement } from '../../../core/registry'
 
 const questions = [{ id: 'q1', question: 'Pick one', options: [{ label: 'A' }, { label: 'B' }] }]
 

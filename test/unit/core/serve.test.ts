@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseServeArgs, run } from '../../../cli/commands/serve'
 import type { CliIo } from '../../../cli/io'
-import { readEndpointFile } from '../../../electron/core/discovery'
+import { readEndpointFile } from '../../../core/discovery'
 import { connectUi } from '../../helpers/ui-client'
 
 let home: string

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTokenCheck, newToken } from '../../../electron/core/token'
+import { createTokenCheck, newToken } from '../../../core/token'
 
 describe('token', () => {
   it('is 256 bits of base64url, fresh each time', () => {

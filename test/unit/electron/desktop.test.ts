@@ -2,7 +2,7 @@
 // (port 0, a temp home), with real agents over WebSocket.
 import { readFile, writeFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as core from '../../../electron/core'
+import * as core from '../../../core'
 import { startDesktop } from '../../../electron/main/desktop'
 import type { Desktop } from '../../../electron/main/desktop'
 import type { Platform } from '../../../electron/main/electron-api'

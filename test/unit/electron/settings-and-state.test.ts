@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadSettings, saveSettings } from '../../../electron/core'
+import { loadSettings, saveSettings } from '../../../core'
 import { DEFAULT_SETTINGS } from '../../../shared'
 import { openSettingsStore } from '../../../electron/main/settings-store'
 import { DEFAULT_WINDOW_STATE, loadWindowState, saveWindowState } from '../../../electron/main/window-state'

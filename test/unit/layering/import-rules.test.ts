@@ -22,9 +22,11 @@ describe('layering import rules', () => {
     ['shared/x.ts', "import { WebSocket } from 'ws'\nexport const x = WebSocket\n"],
     ['shared/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['renderer/src/x.ts', "import { join } from 'node:path'\nexport const x = join\n"],
-    ['renderer/src/x.ts', "import { startCompanion } from '../../electron/core/index'\nexport const x = startCompanion\n"],
-    ['electron/core/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
-    ['agent/x.ts', "import { startCompanion } from '../electron/core/index'\nexport const x = startCompanion\n"],
+    ['renderer/src/x.ts', "import { startCompanion } from '../../core/index'\nexport const x = startCompanion\n"],
+    ['core/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['core/x.ts', "import { AskUserClient } from '../agent/client'\nexport const x = AskUserClient\n"],
+    ['core/x.ts', "import { setupTray } from '../electron/main/tray'\nexport const x = setupTray\n"],
+    ['agent/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['agent/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['electron/preload/x.ts', "import { WebSocket } from 'ws'\nexport const x = WebSocket\n"],
   ])('%s may not import: %s', async (file, code) => {
@@ -33,8 +35,8 @@ describe('layering import rules', () => {
 
   it.each([
     ['shared/x.ts', "import { z } from 'zod'\nexport const x = z\n"],
-    ['electron/core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
-    ['cli/x.ts', "import { startCompanion } from '../electron/core/index'\nexport const x = startCompanion\n"],
+    ['core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
+    ['cli/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['electron/main/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
   ])('%s may import: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([])

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../../shared/settings'
+import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings'
 import { ensurePrivateDir, isErrnoCode, writeFileAtomic } from './fs-utils'
 
 /** File name of the settings inside the companion's home. */

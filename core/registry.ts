@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { canonicalAnswer, type Answer } from '../../shared/answer'
-import { checkAnswer } from '../../shared/answer-rules'
-import type { AgentInfo, Ask } from '../../shared/ask'
-import type { Question } from '../../shared/tool-input'
+import { canonicalAnswer, type Answer } from '../shared/answer'
+import { checkAnswer } from '../shared/answer-rules'
+import type { AgentInfo, Ask } from '../shared/ask'
+import type { Question } from '../shared/tool-input'
 
 /** How an ask ended, with what its owner needs to tell the agent. */
 export type Settlement =

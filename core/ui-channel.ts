@@ -1,12 +1,12 @@
-import type { Ask } from '../../shared/ask'
+import type { Ask } from '../shared/ask'
 import {
   UiAnswerFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
   type RejectedFrame,
   type UiServerFrame,
-} from '../../shared/ui'
-import type { HistoryEntry } from '../../shared/ask'
+} from '../shared/ui'
+import type { HistoryEntry } from '../shared/ask'
 import { checkObjectFrame } from './frames'
 import type { Registry, Settlement } from './registry'
 

@@ -1,10 +1,8 @@
 import { readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { EndpointFileSchema, PROTOCOL_VERSION, type EndpointFile } from '../../shared/wire'
+import { ENDPOINT_FILE } from '../shared/endpoint'
+import { EndpointFileSchema, PROTOCOL_VERSION, type EndpointFile } from '../shared/wire'
 import { isErrnoCode, writeFileAtomic } from './fs-utils'
-
-/** File name of the discovery file inside the companion's home. */
-export const ENDPOINT_FILE = 'endpoint.json'
 
 /** Thrown by {@link assertNoLiveOwner} when another running companion owns the discovery file. */
 export class CompanionRunningError extends Error {

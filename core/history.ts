@@ -1,5 +1,5 @@
 import { appendFile, chmod, readFile } from 'node:fs/promises'
-import { HistoryEntrySchema, type HistoryEntry } from '../../shared/ask'
+import { HistoryEntrySchema, type HistoryEntry } from '../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 
 /** File name of the history inside the companion's home. */

@@ -1,27 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { PROTOCOL_VERSION } from '../../shared/wire'
-import { AGENT_PATH } from '../../shared/wire'
-import { UI_PATH } from '../../shared/ui'
+import { STATUS_PATH } from '../shared/endpoint'
+import type { CompanionStatus } from '../shared/endpoint'
+import { AGENT_PATH, PROTOCOL_VERSION } from '../shared/wire'
+import { UI_PATH } from '../shared/ui'
 import { bearerToken, isLoopbackHost, isOwnOrigin, requestPath } from './handshake'
 import { send, serveStatic } from './static-files'
 
-/** Path of the status endpoint (`ask-user status`). */
-export const STATUS_PATH = '/v1/status'
-
-/** The JSON body of `GET /v1/status`. */
-export interface StatusBody {
-  protocol: number
-  server: { name: string; version: string }
-  pending: number
-  agents: number
-  windows: number
-}
 
 /** What the plain-HTTP routes need from the companion. */
 export interface HttpContext {
   port: () => number
   tokenMatches: (presented: string | undefined) => boolean
-  status: () => StatusBody
+  status: () => CompanionStatus
   staticDir: string | undefined
 }
 
@@ -51,6 +41,6 @@ export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: Serve
 }
 
 /** The status body for the given counts. */
-export function statusBody(server: StatusBody['server'], pending: number, agents: number, windows: number): StatusBody {
+export function statusBody(server: CompanionStatus['server'], pending: number, agents: number, windows: number): CompanionStatus {
   return { protocol: PROTOCOL_VERSION, server, pending, agents, windows }
 }

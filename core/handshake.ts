@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { AGENT_PATH, AGENT_SUBPROTOCOL } from '../../shared/wire'
-import { TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../../shared/ui'
+import { AGENT_PATH, AGENT_SUBPROTOCOL } from '../shared/wire'
+import { TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../shared/ui'
 
 /** Which endpoint an upgrade request is for. */
 export type Route = 'agent' | 'ui'

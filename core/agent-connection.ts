@@ -1,9 +1,9 @@
 import type { RawData, WebSocket } from 'ws'
-import type { AgentInfo } from '../../shared/ask'
-import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../../shared/error-codes'
-import type { Limits } from '../../shared/limits'
-import { knownQuestionFields } from '../../shared/tool-input'
-import { validateToolInput } from '../../shared/validate-input'
+import type { AgentInfo } from '../shared/ask'
+import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
+import type { Limits } from '../shared/limits'
+import { knownQuestionFields } from '../shared/tool-input'
+import { validateToolInput } from '../shared/validate-input'
 import {
   AskFrameSchema,
   CancelFrameSchema,
@@ -12,7 +12,7 @@ import {
   WireAskIdSchema,
   type CompanionFrame,
   type HelloFrame,
-} from '../../shared/wire'
+} from '../shared/wire'
 import { parseJsonFrame, sendText } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
 
