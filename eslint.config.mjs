@@ -1,4 +1,4 @@
-// Lint, including the layering rules of DESIGN.md: each folder may import only what its runtime has.
+// Lint, including the layering rules (README "Layout"): each folder may import only what its runtime has.
 import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import svelte from 'eslint-plugin-svelte'

@@ -1,30 +1,16 @@
-// Builds the benchmark (bench/*.ts, which imports the real core from core) for plain Node:
+// Builds the benchmark (bench/*.ts, which imports the real core from core/) for plain Node:
 // an SSR build, CommonJS output in out/bench, Node builtins and every package dependency external.
 // Used by scripts/bench.mjs (`npm run bench`); the bench is not a test and never runs in CI.
 import { builtinModules } from 'node:module'
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig } from 'vite'
 
 const root = import.meta.dirname
 const isExternal = (id: string): boolean =>
   id.startsWith('node:') || builtinModules.includes(id) || (!id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'))
 
-/** While the core is not in the checkout yet, build against a stand-in so the floor half still runs. */
-const coreOrStandIn: Plugin = {
-  name: 'bench-core-or-stand-in',
-  enforce: 'pre',
-  resolveId(source) {
-    if (source.endsWith('/core/index') && !existsSync(resolve(root, 'core/index.ts'))) {
-      return resolve(root, 'bench/no-core.ts')
-    }
-    return null
-  },
-}
-
 export default defineConfig({
   root,
-  plugins: [coreOrStandIn],
   logLevel: 'warn',
   publicDir: false,
   build: {

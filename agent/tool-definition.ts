@@ -48,7 +48,7 @@ export interface ToolContext {
   interaction: UserInteraction
   signal?: AbortSignal
   agent?: UserInteractionAgent
-  /** Safety caps; the defaults of DESIGN.md "Limits" when absent. */
+  /** Safety caps; `DEFAULT_LIMITS` (shared/limits.ts) when absent. */
   limits?: Limits
 }
 

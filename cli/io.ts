@@ -15,7 +15,7 @@ export interface CliIo {
 /** A subcommand: parses its own arguments, returns the process exit code. */
 export type Command = (args: string[], io: CliIo) => Promise<number>
 
-/** Exit codes of `ask-user` (DESIGN.md "Command line"). */
+/** Exit codes of `ask-user` (README "Commands"). */
 export const EXIT = {
   OK: 0,
   INVALID_INPUT: 2,

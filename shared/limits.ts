@@ -33,5 +33,5 @@ export const UNCAPPED_LIMITS: Limits = Object.freeze({
   connections: Number.MAX_SAFE_INTEGER,
 })
 
-/** The defaults from DESIGN.md "Limits". */
+/** The default caps (docs/protocol.md, "Limits"). */
 export const DEFAULT_LIMITS: Limits = Object.freeze(LimitsSchema.parse({}))

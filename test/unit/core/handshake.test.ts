@@ -93,7 +93,19 @@ describe('timeouts before the upgrade', () => {
     try {
       const socket = connect(quick.companion.port, '127.0.0.1')
       socket.on('error', () => undefined)
-      await new Promise<void>((resolve) => socket.once('close', () => resolve()))
+      let ended = false
+      let received = ''
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')))
+      socket.once('end', () => (ended = true))
+      const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')))
+      let timer: NodeJS.Timeout | undefined
+      const deadline = new Promise<'still open'>((resolve) => (timer = setTimeout(() => resolve('still open'), 10_000)))
+      const outcome = await Promise.race([closed, deadline])
+      clearTimeout(timer)
+      socket.destroy()
+      expect(outcome).toBe('closed')
+      expect(ended).toBe(true) // the companion hung up, not this side
+      expect(received).not.toContain('101 Switching Protocols')
     } finally {
       await quick.cleanup()
     }

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { ESLint } from 'eslint'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-// The layering of DESIGN.md is enforced by eslint's import rules; these cases prove each rule bites,
+// The layering (README "Layout") is enforced by eslint's import rules; these cases prove each rule bites,
 // using the project's own eslint.config.mjs on virtual files placed in each layer.
 const root = join(import.meta.dirname, '..', '..', '..')
 let eslint: ESLint

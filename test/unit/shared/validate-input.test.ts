@@ -131,7 +131,7 @@ describe('LIMIT_EXCEEDED caps', () => {
     )
   })
 
-  it('accepts values exactly at the caps, and the defaults are DESIGN.md\'s', () => {
+  it('accepts values exactly at the caps, and the defaults are the documented ones', () => {
     expect(validateToolInput({ questions: [q({ id: '12345' }), q()] }, limits).ok).toBe(true)
     expect(DEFAULT_LIMITS).toMatchObject({
       frameBytes: 1024 * 1024,

@@ -3,7 +3,7 @@ import { AskUserError, isAskUserError } from '../../../shared/error-codes'
 import { AgentFrameSchema, CompanionFrameSchema, EndpointFileSchema } from '../../../shared/wire'
 
 describe('wire frames v1', () => {
-  it('accepts the agent frames of DESIGN.md and refuses unknown types', () => {
+  it('accepts the agent frames of protocol v1 and refuses unknown types', () => {
     expect(AgentFrameSchema.safeParse({ type: 'hello', protocol: 1, client: { name: 'a', pid: 1, cwd: '/' } }).success).toBe(true)
     expect(AgentFrameSchema.safeParse({ type: 'ask', id: 'x', questions: [], title: 't' }).success).toBe(true)
     expect(AgentFrameSchema.safeParse({ type: 'cancel', id: 'x' }).success).toBe(true)
