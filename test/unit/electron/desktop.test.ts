@@ -10,7 +10,7 @@ import { electronModule } from '../../../electron/main/electron-module'
 import { IPC_CHANNELS } from '../../../shared/ipc'
 import { askFrame, helloAgent } from '../core/raw-agent'
 import type { RawAgent } from '../core/raw-agent'
-import { fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, resetFakeElectron } from './fake-electron'
+import { asElectron, fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, playPlatform, resetFakeElectron } from './fake-electron'
 import type { FakeMenu } from './fake-electron'
 import { tempHome, TEST_ICONS, until } from './helpers'
 
@@ -22,8 +22,9 @@ let agents: RawAgent[] = []
 const warnings: string[] = []
 
 async function start(platform: Platform = 'darwin'): Promise<Desktop> {
+  playPlatform(platform)
   const started = await startDesktop({
-    app: fake.app as never,
+    app: asElectron(fake.app, 'App'),
     electron: electronModule,
     core,
     icons: TEST_ICONS,
@@ -33,7 +34,7 @@ async function start(platform: Platform = 'darwin'): Promise<Desktop> {
     mainDir: '/opt/companion/resources/app.asar/out/main',
     warn: (message) => void warnings.push(message),
   })
-  if (!started) throw new Error('desktop did not start')
+  if (!started) throw new Error(`desktop did not start: ${warnings.join('; ')}`)
   desktop = started
   return started
 }
@@ -133,7 +134,7 @@ describe('window and security', () => {
 
     const second = resetSecondProcess()
     const result = await startDesktop({
-      app: second as never,
+      app: asElectron(second, 'App'),
       electron: electronModule,
       core,
       icons: TEST_ICONS,
