@@ -98,7 +98,7 @@ describe('window and security', () => {
   it('prevents navigation, denies new windows and every permission, and sets the CSP header', async () => {
     await start()
     const contents = win().webContents
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+    for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) {
       const event = fakeEvent()
       contents.emit(name, event, 'https://evil.example/')
       expect(event.defaultPrevented, name).toBe(true)
