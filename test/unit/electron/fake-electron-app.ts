@@ -27,6 +27,7 @@ export class FakeApp extends FakeEmitter {
     this.removeAllListeners()
     Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0 })
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
+    this.loginItemStatus = undefined
     this.loginItemCalls = []
   }
   gotLock = true
@@ -35,6 +36,8 @@ export class FakeApp extends FakeEmitter {
   isPackaged = false
   badgeCount = 0
   loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
+  /** The macOS login item status to report (default: `enabled` while registered). */
+  loginItemStatus: Electron.LoginItemSettings['status'] | undefined
   loginItemCalls: Array<Record<string, unknown>> = []
   requestSingleInstanceLock(): boolean {
     return this.gotLock
@@ -66,12 +69,12 @@ export class FakeApp extends FakeEmitter {
     this.loginItemCalls.push(settings)
     this.loginItem.openAtLogin = settings['openAtLogin'] === true
   }
-  /** Like macOS 13+: a registered main-app login item reports `status: 'enabled'`. */
+  /** Like macOS 13+: a registered main-app login item reports `status: 'enabled'` unless told otherwise. */
   getLoginItemSettings() {
-    return { ...this.loginItem, status: this.loginItem.openAtLogin ? 'enabled' : 'not-registered' }
+    return { ...this.loginItem, status: this.loginItemStatus ?? (this.loginItem.openAtLogin ? 'enabled' : 'not-registered') }
   }
 }
-export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'loginItem' | 'loginItemCalls'>>
+export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls'>>
 
 type HeadersListener = (details: any, callback: (response: any) => void) => void
 
