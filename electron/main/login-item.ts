@@ -52,7 +52,7 @@ export function applyLoginItem(
         '[Desktop Entry]',
         'Type=Application',
         'Name=Ask User Companion',
-        `Exec="${exec.replace(/(["`$\\])/g, '\\$1')}" ${HIDDEN_FLAG}`,
+        `Exec=${execArgument(exec)} ${HIDDEN_FLAG}`,
         'X-GNOME-Autostart-enabled=true',
         '',
       ].join('\n'),
@@ -60,6 +60,16 @@ export function applyLoginItem(
   } catch (error) {
     warn(`start at login could not be ${enabled ? 'enabled' : 'disabled'}: ${(error as Error).message}`)
   }
+}
+
+/**
+ * One argument of a desktop entry's `Exec` key, per the freedesktop Desktop Entry spec: quoted, with
+ * `"`, `` ` ``, `$` and `\` escaped for the quoting, then every `\` escaped again because `Exec` is a
+ * string value (a literal backslash ends up as four), and `%` doubled (it starts a field code).
+ */
+export function execArgument(arg: string): string {
+  const quoted = `"${arg.replace(/(["`$\\])/g, '\\$1')}"`
+  return quoted.replace(/\\/g, '\\\\').replace(/%/g, '%%')
 }
 
 /** Why a macOS login item did not take effect, from its SMAppService status. */

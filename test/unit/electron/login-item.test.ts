@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { applyLoginItem, launchedAtLogin } from '../../../electron/main/login-item'
+import { applyLoginItem, execArgument, launchedAtLogin } from '../../../electron/main/login-item'
 import { asElectron, fake, playPlatform, resetFakeElectron } from './fake-electron'
 import { tempHome } from './helpers'
 
@@ -79,5 +79,10 @@ describe('login item on Linux', () => {
     await expect(readFile(path, 'utf8')).rejects.toThrow('ENOENT')
     expect(fake.app.loginItemCalls).toEqual([])
     expect(warnings).toEqual([])
+  })
+
+  it('quotes the executable as the Desktop Entry spec says (quote escapes, string escapes, %%)', () => {
+    expect(execArgument('/opt/Ask User Companion/ask-user-companion')).toBe('"/opt/Ask User Companion/ask-user-companion"')
+    expect(execArgument('/home/a"b/$HOME/`x`/100%/c\\d')).toBe('"/home/a\\\\"b/\\\\$HOME/\\\\`x\\\\`/100%%/c\\\\\\\\d"')
   })
 })
