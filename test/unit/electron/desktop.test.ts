@@ -195,6 +195,28 @@ describe('tray', () => {
     expect(tray().image.path).toBe(TEST_ICONS.lightPending.x1)
   })
 
+  it('on Windows follows the taskbar theme, sets the overlay and the login item with --hidden', async () => {
+    fake.nativeTheme.shouldUseDarkColors = false // the apps' theme: light
+    fake.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI = true // the taskbar: dark
+    await start('win32')
+    expect(fake.app.appUserModelId).toBe('dev.askuser.companion')
+    expect(tray().image.path).toBe(TEST_ICONS.dark.x1)
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().tooltip === 'Ask User Companion: 1 question waiting', 'tooltip')
+    expect(tray().image.path).toBe(TEST_ICONS.darkPending.x1)
+    expect(win().overlay?.description).toBe('Ask User Companion: 1 question waiting')
+    expect(fake.app.badgeCount).toBe(0) // no app badge on Windows
+    menu().click('start-at-login')
+    expect(fake.app.loginItemCalls).toEqual([
+      { openAtLogin: false, args: ['--hidden'] },
+      { openAtLogin: true, args: ['--hidden'] },
+    ])
+    fake.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI = false
+    fake.nativeTheme.emit('updated')
+    expect(tray().image.path).toBe(TEST_ICONS.lightPending.x1)
+  })
+
   it('clicking an ask in the menu shows the window and asks the page to focus that ask', async () => {
     await start()
     const a = await agent()

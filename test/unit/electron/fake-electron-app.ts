@@ -25,7 +25,7 @@ export class FakeApp extends FakeEmitter {
   /** Back to a fresh app, in place (the mocked module keeps this very object). */
   reset(): void {
     this.removeAllListeners()
-    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0 })
+    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined })
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
     this.loginItemStatus = undefined
     this.loginItemCalls = []
@@ -60,7 +60,10 @@ export class FakeApp extends FakeEmitter {
   getVersion(): string {
     return '0.1.0-test'
   }
-  setAppUserModelId(): void {}
+  appUserModelId: string | undefined
+  setAppUserModelId(id: string): void {
+    this.appUserModelId = id
+  }
   setBadgeCount(count: number): boolean {
     this.badgeCount = count
     return true
@@ -74,7 +77,7 @@ export class FakeApp extends FakeEmitter {
     return { ...this.loginItem, status: this.loginItemStatus ?? (this.loginItem.openAtLogin ? 'enabled' : 'not-registered') }
   }
 }
-export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls'>>
+export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'appUserModelId' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls'>>
 
 type HeadersListener = (details: any, callback: (response: any) => void) => void
 
