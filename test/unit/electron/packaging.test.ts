@@ -13,4 +13,10 @@ describe('packaging', () => {
     expect(desktopName).toBe(`${/^ {2}executableName: (\S+)$/m.exec(builder)?.[1]}.desktop`)
     expect(builder).toMatch(/^ {2}syncDesktopName: true$/m)
   })
+
+  it('gives the Windows shortcuts the AppUserModelId the app sets (toasts are matched to it)', () => {
+    // electron-builder's NSIS installer stamps appId on the shortcuts; desktop.ts sets the same id
+    // (checked by the Windows desktop test).
+    expect(/^appId: (\S+)$/m.exec(text('electron-builder.yml'))?.[1]).toBe('dev.askuser.companion')
+  })
 })
