@@ -14,9 +14,12 @@ export function autostartPath(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Registers or unregisters the app as a login item: `app.setLoginItemSettings` on macOS and Windows;
- * an XDG autostart entry on Linux (Electron has no login items there), launching the AppImage when the
- * app runs from one. Failures are reported to `warn`, never thrown.
+ * Registers or unregisters the app as a login item: `app.setLoginItemSettings` on macOS (the main app
+ * as an SMAppService login item on macOS 13+; a registration the OS did not enable, e.g. waiting for
+ * the person's approval in System Settings, is reported to `warn`) and on Windows (with `--hidden`,
+ * since only Windows passes arguments to a login item); an XDG autostart entry on Linux (Electron has
+ * no login items there), launching the AppImage when the app runs from one. Failures are reported to
+ * `warn`, never thrown.
  */
 export function applyLoginItem(
   app: Electron.App,
@@ -26,7 +29,13 @@ export function applyLoginItem(
   warn: (message: string) => void = console.warn,
 ): void {
   try {
-    if (platform === 'darwin' || platform === 'win32') {
+    if (platform === 'darwin') {
+      app.setLoginItemSettings({ openAtLogin: enabled })
+      const status = enabled ? app.getLoginItemSettings().status : 'enabled'
+      if (status !== 'enabled') warn(macLoginItemWarning(status))
+      return
+    }
+    if (platform === 'win32') {
       app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN_FLAG] })
       return
     }
@@ -43,7 +52,7 @@ export function applyLoginItem(
         '[Desktop Entry]',
         'Type=Application',
         'Name=Ask User Companion',
-        `Exec="${exec.replace(/(["`$\\])/g, '\\$1')}" ${HIDDEN_FLAG}`,
+        `Exec=${execArgument(exec)} ${HIDDEN_FLAG}`,
         'X-GNOME-Autostart-enabled=true',
         '',
       ].join('\n'),
@@ -53,7 +62,28 @@ export function applyLoginItem(
   }
 }
 
-/** True when this launch came from the login item (start hidden in the tray). */
+/**
+ * One argument of a desktop entry's `Exec` key, per the freedesktop Desktop Entry spec: quoted, with
+ * `"`, `` ` ``, `$` and `\` escaped for the quoting, then every `\` escaped again because `Exec` is a
+ * string value (a literal backslash ends up as four), and `%` doubled (it starts a field code).
+ */
+export function execArgument(arg: string): string {
+  const quoted = `"${arg.replace(/(["`$\\])/g, '\\$1')}"`
+  return quoted.replace(/\\/g, '\\\\').replace(/%/g, '%%')
+}
+
+/** Why a macOS login item did not take effect, from its SMAppService status. */
+function macLoginItemWarning(status: Electron.LoginItemSettings['status']): string {
+  return status === 'requires-approval'
+    ? 'start at login waits for your approval in System Settings > General > Login Items'
+    : `start at login did not take effect (login item status: ${status}; macOS needs a signed, notarized app)`
+}
+
+/**
+ * True when this launch came from the login item (start hidden in the tray): the `--hidden` argument
+ * (Windows login item, Linux autostart entry), or on macOS `wasOpenedAtLogin` (macOS passes no
+ * arguments to a login item).
+ */
 export function launchedAtLogin(app: Electron.App, platform: Platform, argv: readonly string[]): boolean {
   if (argv.includes(HIDDEN_FLAG)) return true
   return platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin === true

@@ -54,11 +54,14 @@ export function hardenSession(session: Electron.Session, csp: string): void {
 }
 
 /**
- * Hardens one webContents: no navigation away from the page (links, drag-and-drop, redirects), no new
- * windows, no <webview>. Applied to every webContents the app creates (`web-contents-created`).
+ * Hardens one webContents: no navigation away from the page (links, drag-and-drop, redirects), in the
+ * main frame or any sub-frame, no new windows, no <webview>. Applied to every webContents the app
+ * creates (`web-contents-created`).
  */
 export function hardenWebContents(contents: Electron.WebContents): void {
   contents.on('will-navigate', (event) => event.preventDefault())
+  // `will-navigate` covers the main frame only; `will-frame-navigate` also fires for sub-frames.
+  contents.on('will-frame-navigate', (event) => event.preventDefault())
   contents.on('will-redirect', (event) => event.preventDefault())
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))

@@ -37,8 +37,9 @@ export interface CompanionTray {
 /**
  * Creates the tray icon and keeps it current: the pending count shows as the menu-bar title on macOS
  * (with a template icon that macOS tints for light and dark bars), and elsewhere as the tooltip, an
- * icon variant with a red dot (dark or light glyph following the OS theme) and, on Windows, a taskbar
- * overlay; the app badge count is set where the OS supports it (macOS, Linux Unity launchers).
+ * icon variant with a red dot (dark or light glyph following the taskbar's theme on Windows, the
+ * desktop theme on Linux) and, on Windows, a taskbar overlay; the app badge count is set where
+ * Electron has one (the macOS dock, Linux launchers speaking the LauncherEntry D-Bus API).
  */
 export function setupTray(options: TrayOptions): CompanionTray {
   const { platform, companion, settings } = options
@@ -54,9 +55,13 @@ export function setupTray(options: TrayOptions): CompanionTray {
   const template = platform === 'darwin' ? image(options.icons.template) : undefined
   template?.setTemplateImage(true)
 
+  // Is the task bar / panel dark? On Windows the taskbar has a theme of its own, apart from the apps'
+  // theme (which `shouldUseDarkColors` reports, and which the person's theme setting overrides).
+  const darkBar = (): boolean =>
+    platform === 'win32' ? options.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : options.nativeTheme.shouldUseDarkColors
   const iconFor = (count: number): Electron.NativeImage => {
     if (template) return template
-    const dark = options.nativeTheme.shouldUseDarkColors
+    const dark = darkBar()
     const pair = count > 0 ? (dark ? options.icons.darkPending : options.icons.lightPending) : dark ? options.icons.dark : options.icons.light
     return image(pair)
   }
@@ -68,7 +73,7 @@ export function setupTray(options: TrayOptions): CompanionTray {
     const pending = companion.pending()
     const count = pending.length
     const strings = options.strings()
-    const iconKey = `${count > 0}:${options.nativeTheme.shouldUseDarkColors}`
+    const iconKey = `${count > 0}:${template ? 'template' : darkBar()}`
     if (iconKey !== lastIconKey) {
       lastIconKey = iconKey
       tray.setImage(iconFor(count))

@@ -38,7 +38,8 @@ export interface QuestionWindowOptions {
 
 /**
  * Creates the single question window with hardened web preferences and loads the app's page (built
- * file or dev server only). Closing hides it to the tray until `allowClose()`.
+ * file or dev server only). A remembered maximized state is applied when the window is first shown,
+ * never before (a launch at login stays in the tray). Closing hides it to the tray until `allowClose()`.
  */
 export function createQuestionWindow(options: QuestionWindowOptions): QuestionWindow {
   const { state } = options
@@ -55,7 +56,16 @@ export function createQuestionWindow(options: QuestionWindowOptions): QuestionWi
     autoHideMenuBar: true,
     webPreferences: hardenedWebPreferences(options.preload),
   })
-  if (state.maximized) win.maximize()
+  // `maximize()` also shows a hidden window (Electron docs), so it waits for the first time the window
+  // is shown: a launch at login stays in the tray, and nothing flashes before the page has painted.
+  let maximizeOnShow = state.maximized
+  const reveal = (): void => {
+    if (maximizeOnShow) {
+      maximizeOnShow = false
+      win.maximize()
+    }
+    win.show()
+  }
 
   let closing = false
   let saveTimer: unknown
@@ -84,7 +94,7 @@ export function createQuestionWindow(options: QuestionWindowOptions): QuestionWi
     }
   })
   win.once('ready-to-show', () => {
-    if (!options.startHidden) win.show()
+    if (!options.startHidden) reveal()
   })
 
   const lang = options.language && options.language !== 'system' ? options.language : undefined
@@ -97,7 +107,7 @@ export function createQuestionWindow(options: QuestionWindowOptions): QuestionWi
   const show = (): void => {
     if (win.isDestroyed()) return
     if (win.isMinimized()) win.restore()
-    win.show()
+    reveal()
     win.focus()
   }
   const isFocused = (): boolean => !win.isDestroyed() && win.isVisible() && !win.isMinimized() && win.isFocused()

@@ -5,7 +5,7 @@ import { contentSecurityPolicy } from '../../../electron/main/security'
 import { claimSingleInstance } from '../../../electron/main/single-instance'
 import { stringsFor } from '../../../electron/main/strings'
 import { MENU_ASK_LIMIT, trayMenuTemplate } from '../../../electron/main/tray-menu'
-import { FakeApp } from './fake-electron'
+import { asElectron, FakeApp } from './fake-electron'
 import { makeAsk } from './helpers'
 
 describe('renderer source', () => {
@@ -44,12 +44,12 @@ describe('single instance', () => {
   it('the first instance shows its window when launched again; the second exits 0', () => {
     const first = new FakeApp()
     const onSecond = vi.fn()
-    expect(claimSingleInstance(first as never, onSecond)).toBe(true)
+    expect(claimSingleInstance(asElectron(first, 'App'), onSecond)).toBe(true)
     first.emit('second-instance')
     expect(onSecond).toHaveBeenCalledTimes(1)
     const second = new FakeApp()
     second.gotLock = false
-    expect(claimSingleInstance(second as never, onSecond)).toBe(false)
+    expect(claimSingleInstance(asElectron(second, 'App'), onSecond)).toBe(false)
     expect(second.exitCode).toBe(0)
   })
 })

@@ -10,7 +10,7 @@ import { electronModule } from '../../../electron/main/electron-module'
 import { IPC_CHANNELS } from '../../../shared/ipc'
 import { askFrame, helloAgent } from '../core/raw-agent'
 import type { RawAgent } from '../core/raw-agent'
-import { fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, resetFakeElectron } from './fake-electron'
+import { asElectron, fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, playPlatform, resetFakeElectron } from './fake-electron'
 import type { FakeMenu } from './fake-electron'
 import { tempHome, TEST_ICONS, until } from './helpers'
 
@@ -22,8 +22,9 @@ let agents: RawAgent[] = []
 const warnings: string[] = []
 
 async function start(platform: Platform = 'darwin'): Promise<Desktop> {
+  playPlatform(platform)
   const started = await startDesktop({
-    app: fake.app as never,
+    app: asElectron(fake.app, 'App'),
     electron: electronModule,
     core,
     icons: TEST_ICONS,
@@ -33,7 +34,7 @@ async function start(platform: Platform = 'darwin'): Promise<Desktop> {
     mainDir: '/opt/companion/resources/app.asar/out/main',
     warn: (message) => void warnings.push(message),
   })
-  if (!started) throw new Error('desktop did not start')
+  if (!started) throw new Error(`desktop did not start: ${warnings.join('; ')}`)
   desktop = started
   return started
 }
@@ -97,7 +98,7 @@ describe('window and security', () => {
   it('prevents navigation, denies new windows and every permission, and sets the CSP header', async () => {
     await start()
     const contents = win().webContents
-    for (const name of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+    for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) {
       const event = fakeEvent()
       contents.emit(name, event, 'https://evil.example/')
       expect(event.defaultPrevented, name).toBe(true)
@@ -133,7 +134,7 @@ describe('window and security', () => {
 
     const second = resetSecondProcess()
     const result = await startDesktop({
-      app: second as never,
+      app: asElectron(second, 'App'),
       electron: electronModule,
       core,
       icons: TEST_ICONS,
@@ -194,6 +195,28 @@ describe('tray', () => {
     expect(tray().image.path).toBe(TEST_ICONS.lightPending.x1)
   })
 
+  it('on Windows follows the taskbar theme, sets the overlay and the login item with --hidden', async () => {
+    fake.nativeTheme.shouldUseDarkColors = false // the apps' theme: light
+    fake.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI = true // the taskbar: dark
+    await start('win32')
+    expect(fake.app.appUserModelId).toBe('dev.askuser.companion')
+    expect(tray().image.path).toBe(TEST_ICONS.dark.x1)
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => tray().tooltip === 'Ask User Companion: 1 question waiting', 'tooltip')
+    expect(tray().image.path).toBe(TEST_ICONS.darkPending.x1)
+    expect(win().overlay?.description).toBe('Ask User Companion: 1 question waiting')
+    expect(fake.app.badgeCount).toBe(0) // no app badge on Windows
+    menu().click('start-at-login')
+    expect(fake.app.loginItemCalls).toEqual([
+      { openAtLogin: false, args: ['--hidden'] },
+      { openAtLogin: true, args: ['--hidden'] },
+    ])
+    fake.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI = false
+    fake.nativeTheme.emit('updated')
+    expect(tray().image.path).toBe(TEST_ICONS.lightPending.x1)
+  })
+
   it('clicking an ask in the menu shows the window and asks the page to focus that ask', async () => {
     await start()
     const a = await agent()
@@ -220,7 +243,7 @@ describe('tray', () => {
       const saved = JSON.parse(await readFile(`${home.home}/settings.json`, 'utf8'))
       expect([saved.doNotDisturb, saved.startAtLogin]).toEqual([true, true])
     })
-    expect(fake.app.loginItemCalls.at(-1)).toEqual({ openAtLogin: true, args: ['--hidden'] })
+    expect(fake.app.loginItemCalls.at(-1)).toEqual({ openAtLogin: true }) // `args` is a Windows-only option
     expect(menu().template.find((i) => i.id === 'do-not-disturb')!.checked).toBe(true)
 
     // Do not disturb: a new ask neither shows the window nor notifies

@@ -5,7 +5,7 @@ import type { Settings } from '../../../shared'
 import { askNotificationText, truncate } from '../../../electron/main/notification-text'
 import { setupNotifications } from '../../../electron/main/notifications'
 import { stringsFor } from '../../../electron/main/strings'
-import { FakeNotification, resetFakeElectron } from './fake-electron'
+import { asElectron, FakeNotification, resetFakeElectron } from './fake-electron'
 import { makeAsk, ScriptedCompanion } from './helpers'
 
 let settings: Settings
@@ -16,7 +16,7 @@ let stop: () => void
 
 function start(language: Settings['language'] = 'en'): void {
   stop = setupNotifications({
-    Notification: FakeNotification as never,
+    Notification: asElectron(FakeNotification, 'typeof Notification'),
     companion,
     settings: () => settings,
     strings: () => stringsFor(language, 'en-US'),

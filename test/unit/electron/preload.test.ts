@@ -3,11 +3,14 @@ import { beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import type { CompanionBridge, UiServerFrame } from '../../../shared'
 import { IPC_CHANNELS } from '../../../shared/ipc'
 import { createIpcBridge } from '../../../electron/preload/bridge'
-import { fake, resetFakeElectron } from './fake-electron'
+import { asElectron, fake, resetFakeElectron } from './fake-electron'
 
-vi.mock('electron', async () => (await import('./fake-electron')).electronMock())
+vi.mock('electron', async () => (await import('./fake-electron')).electronMock('sandboxed-preload'))
 
 beforeEach(() => resetFakeElectron())
+
+/** The preload's view of the fake ipcRenderer. */
+const ipcRenderer = () => asElectron(fake.ipcRenderer, 'IpcRenderer')
 
 const snapshot: UiServerFrame = { type: 'snapshot', pending: [] }
 
@@ -19,11 +22,11 @@ describe('preload', () => {
     expect(name).toBe('companion')
     expect(Object.keys(api).sort()).toEqual(['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'reportShown', 'requestHistory'])
     for (const value of Object.values(api)) expect(typeof value).toBe('function')
-    expectTypeOf(createIpcBridge(fake.ipcRenderer)).toExtend<CompanionBridge>()
+    expectTypeOf(createIpcBridge(ipcRenderer())).toExtend<CompanionBridge>()
   })
 
   it('sends answer, dismiss and history requests as UI client frames on companion:send', () => {
-    const bridge = createIpcBridge(fake.ipcRenderer)
+    const bridge = createIpcBridge(ipcRenderer())
     bridge.answer('a1', [{ id: 'q1', selected: ['Yes'] }])
     bridge.dismiss('a2')
     bridge.requestHistory()
@@ -37,7 +40,7 @@ describe('preload', () => {
   })
 
   it('subscribes on the first onFrame only, delivers parsed frames and reports the status', () => {
-    const bridge = createIpcBridge(fake.ipcRenderer)
+    const bridge = createIpcBridge(ipcRenderer())
     const statuses: string[] = []
     bridge.onStatus((s) => void statuses.push(s))
     const got: UiServerFrame[] = []
@@ -54,7 +57,7 @@ describe('preload', () => {
   })
 
   it('hands a focus request made before any listener to the first one', () => {
-    const bridge = createIpcBridge(fake.ipcRenderer)
+    const bridge = createIpcBridge(ipcRenderer())
     fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a7' })
     fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 42 })
     const focused: string[] = []
