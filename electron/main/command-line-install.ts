@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process'
 import { access, constants, lstat, mkdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises'
 import { delimiter, join } from 'node:path'
+import type * as Electron from 'electron'
 import type { Platform } from './electron-api'
+import type { Strings } from './strings'
 
 /** A line the installed AppImage script carries, so a later install knows the file is ours. */
 const MARKER = '# Installed by Ask User Companion (Install Command Line Tool…)'
@@ -119,3 +121,36 @@ function runProgram(file: string, args: string[]): Promise<void> {
   )
 }
 
+
+/** What the tray's "Install Command Line Tool…" needs from the app. */
+export interface CommandLineActionOptions {
+  app: Pick<Electron.App, 'isPackaged' | 'getPath'>
+  dialog: Pick<Electron.Dialog, 'showMessageBox'>
+  platform: Platform
+  env: NodeJS.ProcessEnv
+  strings(): Strings
+  /** `process.resourcesPath`, where the packaged app keeps `bin/ask-user`. */
+  resourcesPath: string | undefined
+  warn(message: string): void
+}
+
+/**
+ * The tray action: installs, then tells the person what happened in a message box. Undefined for a
+ * development run (there the command comes from the checkout: `npm link`).
+ */
+export function commandLineAction(options: CommandLineActionOptions): (() => void) | undefined {
+  const { resourcesPath } = options
+  if (!options.app.isPackaged || resourcesPath === undefined) return undefined
+  return () =>
+    void installCommandLine({ platform: options.platform, env: options.env, resourcesPath, userHome: options.app.getPath('home') })
+      .then((result) => {
+        const strings = options.strings()
+        return options.dialog.showMessageBox({
+          type: result.ok ? 'info' : 'error',
+          message: result.ok ? strings.commandLineInstalled : strings.commandLineNotInstalled,
+          detail: result.message,
+          buttons: ['OK'],
+        })
+      })
+      .catch((error: Error) => options.warn(`install command line tool: ${error.message}`))
+}

@@ -8,6 +8,7 @@ import type { ElectronApi, Platform } from './electron-api'
 import type { TrayIconPaths } from './icon-paths'
 import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
+import { commandLineAction } from './command-line-install'
 import { applyLoginItem, launchedAtLogin } from './login-item'
 import { sameAgent, setupNotifications } from './notifications'
 import { setupQuit } from './quit'
@@ -50,6 +51,8 @@ export interface DesktopOptions {
   env: NodeJS.ProcessEnv
   /** The main bundle's folder (`out/main`): the preload and the page are found beside it. */
   mainDir: string
+  /** `process.resourcesPath`: the packaged app's `ask-user` launcher is in its `bin/`. */
+  resourcesPath?: string
   warn?(message: string): void
 }
 
@@ -148,7 +151,13 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
     strings,
     icons: options.icons,
     window: () => window.browserWindow,
-    actions: { openAsk, open: () => window.show(), quit, setStartAtLogin: (on) => void settings.update({ startAtLogin: on }) },
+    actions: {
+      openAsk,
+      open: () => window.show(),
+      quit,
+      setStartAtLogin: (on) => void settings.update({ startAtLogin: on }),
+      installCommandLine: commandLineAction({ app, dialog: electron.dialog, platform, env, strings, resourcesPath: options.resourcesPath, warn }),
+    },
   })
   setupLoginItem(app, platform, settings, env, warn)
   app.on('activate', () => window.show()) // macOS: a click on the dock icon

@@ -22,5 +22,6 @@ if (isCommandLineMode(process.env)) {
     argv: process.argv,
     env: process.env,
     mainDir: __dirname,
+    resourcesPath: process.resourcesPath,
   })
 }

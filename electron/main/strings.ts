@@ -7,6 +7,10 @@ export interface Strings {
   doNotDisturb: string
   startAtLogin: string
   quit: string
+  /** Tray item of the packaged app: puts `ask-user` on the PATH. */
+  installCommandLine: string
+  commandLineInstalled: string
+  commandLineNotInstalled: string
   noPending: string
   /** Tray tooltip. */
   pendingTooltip(count: number): string
@@ -27,6 +31,9 @@ const en: Strings = {
   doNotDisturb: 'Do not disturb',
   startAtLogin: 'Start at login',
   quit: 'Quit',
+  installCommandLine: 'Install Command Line Tool…',
+  commandLineInstalled: 'The ask-user command is installed',
+  commandLineNotInstalled: 'The ask-user command was not installed',
   noPending: 'No questions waiting',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`),
   burst: (q, a) => `${plural(q, 'question', 'questions')} from ${plural(a, 'agent', 'agents')}`,
@@ -43,6 +50,9 @@ const zh: Strings = {
   doNotDisturb: '勿扰模式',
   startAtLogin: '登录时启动',
   quit: '退出',
+  installCommandLine: '安装命令行工具…',
+  commandLineInstalled: 'ask-user 命令已安装',
+  commandLineNotInstalled: 'ask-user 命令未能安装',
   noPending: '没有等待中的问题',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion：${n} 个问题等待回答`),
   burst: (q, a) => `来自 ${a} 个代理的 ${q} 个问题`,

@@ -20,12 +20,14 @@ export interface TrayMenuActions {
   open(): void
   setDoNotDisturb(on: boolean): void
   setStartAtLogin(on: boolean): void
+  /** Puts `ask-user` on the PATH; absent where there is nothing to install (a development run). */
+  installCommandLine?(): void
   quit(): void
 }
 
 /**
  * The tray menu: one item per pending ask ("agent — header or question", oldest first, at most
- * `MENU_ASK_LIMIT`), Open, Do not disturb, Start at login, Quit. On Windows and Linux `&` in agent
+ * `MENU_ASK_LIMIT`), Open, Do not disturb, Start at login, Install Command Line Tool… (packaged app), Quit. On Windows and Linux `&` in agent
  * text is doubled so that it shows instead of marking an access key.
  */
 export function trayMenuTemplate(
@@ -61,6 +63,9 @@ export function trayMenuTemplate(
       checked: state.startAtLogin,
       click: (item) => actions.setStartAtLogin(item.checked),
     },
+    ...(actions.installCommandLine
+      ? [{ id: 'install-command-line', label: strings.installCommandLine, click: () => actions.installCommandLine?.() }]
+      : []),
     { type: 'separator' },
     { id: 'quit', label: strings.quit, click: () => actions.quit() },
   ]

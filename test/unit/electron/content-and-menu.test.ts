@@ -73,6 +73,15 @@ describe('tray menu', () => {
     expect(actions.openAsk).toHaveBeenCalledWith(pending[0]!.askId)
   })
 
+  it('offers Install Command Line Tool… only with an action for it (the packaged app)', () => {
+    const install = vi.fn()
+    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('zh', 'en'), { ...actions, installCommandLine: install }, 'win32')
+    const item = template.find((i) => i.id === 'install-command-line')!
+    expect(item.label).toBe('安装命令行工具…')
+    item.click!({} as never, undefined, {} as never)
+    expect(install).toHaveBeenCalledOnce()
+  })
+
   it('speaks Chinese for a zh locale', () => {
     const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('system', 'zh-CN'), actions, 'linux')
     expect(template.map((i) => i.label).filter(Boolean)).toEqual(['没有等待中的问题', '打开', '勿扰模式', '登录时启动', '退出'])

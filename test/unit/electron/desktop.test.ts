@@ -1,6 +1,7 @@
 // The whole main-process wiring (desktop.ts) against a mocked `electron` and the real companion core
 // (port 0, a temp home), with real agents over WebSocket.
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as core from '../../../core'
 import { startDesktop } from '../../../electron/main/desktop'
@@ -21,7 +22,7 @@ let desktop: Desktop | undefined
 let agents: RawAgent[] = []
 const warnings: string[] = []
 
-async function start(platform: Platform = 'darwin'): Promise<Desktop> {
+async function start(platform: Platform = 'darwin', resourcesPath?: string): Promise<Desktop> {
   playPlatform(platform)
   const started = await startDesktop({
     app: asElectron(fake.app, 'App'),
@@ -32,6 +33,7 @@ async function start(platform: Platform = 'darwin'): Promise<Desktop> {
     argv: [],
     env: { ASK_USER_HOME: home.home, XDG_CONFIG_HOME: home.home },
     mainDir: '/opt/companion/resources/app.asar/out/main',
+    ...(resourcesPath ? { resourcesPath } : {}),
     warn: (message) => void warnings.push(message),
   })
   if (!started) throw new Error(`desktop did not start: ${warnings.join('; ')}`)
@@ -155,6 +157,30 @@ function resetSecondProcess(): FakeApp {
 }
 
 describe('tray', () => {
+  it('offers Install Command Line Tool… in the packaged app, which links ask-user and says so', async () => {
+    const resources = join(home.home, 'App', 'resources')
+    await mkdir(join(resources, 'bin'), { recursive: true })
+    await writeFile(join(resources, 'bin', 'ask-user'), '#!/bin/sh\n', { mode: 0o755 })
+    fake.app.isPackaged = true
+    fake.app.paths['home'] = home.home
+    await start('linux', resources)
+    expect(menu().template.map((i) => i.label ?? i.type)).toEqual([
+      'No questions waiting',
+      'separator',
+      'Open',
+      'Do not disturb',
+      'Start at login',
+      'Install Command Line Tool…',
+      'separator',
+      'Quit',
+    ])
+    menu().click('install-command-line')
+    await until(() => fake.dialog.boxes.length === 1, 'the dialog saying what was installed')
+    const target = join(home.home, '.local', 'bin', 'ask-user')
+    expect(fake.dialog.boxes[0]).toMatchObject({ type: 'info', message: 'The ask-user command is installed', detail: expect.stringContaining(`Installed ${target}`) })
+    expect(await readlink(target)).toBe(join(resources, 'bin', 'ask-user'))
+  })
+
   it('shows the pending count (macOS title) and lists the pending asks, following the registry', async () => {
     await start('darwin')
     expect(tray().title).toBe('')

@@ -25,7 +25,7 @@ export class FakeApp extends FakeEmitter {
   /** Back to a fresh app, in place (the mocked module keeps this very object). */
   reset(): void {
     this.removeAllListeners()
-    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined })
+    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined, paths: {} })
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
     this.loginItemStatus = undefined
     this.loginItemCalls = []
@@ -57,6 +57,13 @@ export class FakeApp extends FakeEmitter {
   getLocale(): string {
     return 'en-US'
   }
+  /** Answers for `getPath(name)`, set by a test. */
+  paths: Record<string, string> = {}
+  getPath(name: string): string {
+    const path = this.paths[name]
+    if (path === undefined) throw new Error(`fake electron: no path "${name}" set for this test`)
+    return path
+  }
   getVersion(): string {
     return '0.1.0-test'
   }
@@ -77,7 +84,7 @@ export class FakeApp extends FakeEmitter {
     return { ...this.loginItem, status: this.loginItemStatus ?? (this.loginItem.openAtLogin ? 'enabled' : 'not-registered') }
   }
 }
-export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'appUserModelId' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls'>>
+export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'appUserModelId' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls' | 'paths'>>
 
 type HeadersListener = (details: any, callback: (response: any) => void) => void
 
