@@ -1,4 +1,5 @@
 // The shared contract: every wire, IPC and UI payload is declared once, here.
+export * from './agent-key'
 export * from './answer'
 export * from './answer-rules'
 export * from './argument-errors'

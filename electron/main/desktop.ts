@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type * as Electron from 'electron'
-import type { Ask, Settings } from '../../shared'
+import type { Settings } from '../../shared'
+import type * as CoreModule from '../../core'
 import type { DesktopCompanion } from './companion'
 import { isAppUrl, preloadPath, rendererSource } from './content'
 import type { RendererSource } from './content'
@@ -10,7 +11,7 @@ import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { commandLineAction } from './command-line-install'
 import { applyLoginItem, launchedAtLogin } from './login-item'
-import { sameAgent, setupNotifications } from './notifications'
+import { setupNotifications } from './notifications'
 import { setupQuit } from './quit'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
@@ -24,21 +25,8 @@ import { createQuestionWindow } from './window'
 import type { QuestionWindow } from './window'
 import { loadWindowState, saveWindowState } from './window-state'
 
-/** The companion core's entry points the desktop shell uses (`core`). */
-export interface CoreApi {
-  resolveHome(env: NodeJS.ProcessEnv): string
-  loadSettings(home: string): Promise<{ settings: Settings; warning?: string }>
-  saveSettings(home: string, settings: Settings): Promise<void>
-  startCompanion(options: {
-    home?: string
-    port?: number
-    settings?: Partial<Settings>
-    staticDir?: string
-    writeDiscovery?: boolean
-    serverInfo?: { name: string; version: string }
-    onWarning?: (message: string) => void
-  }): Promise<DesktopCompanion>
-}
+/** The companion core's entry points the desktop shell uses (`core/`). */
+export type CoreApi = Pick<typeof CoreModule, 'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion'>
 
 export interface DesktopOptions {
   app: Electron.App
@@ -112,21 +100,14 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
     window.show()
     hub.focusAsk(askId)
   }
-  const showsAgentOf = (ask: Ask): boolean => {
-    const shown = hub.shownAskId()
-    if (shown === undefined) return true
-    const shownAsk = companion.pending().find((pending) => pending.askId === shown)
-    return shownAsk === undefined || sameAgent(shownAsk.agent, ask.agent)
-  }
   setupAttention(companion, window, settings)
   const stopNotifications = setupNotifications({
     Notification: electron.Notification,
     companion,
     settings: () => settings.get(),
     strings,
-    // A focused window is quiet about the agent on screen (or, showing no ask, about the ask that is
-    // about to take the screen); another agent's ask still notifies.
-    isShowing: (ask) => window.isFocused() && showsAgentOf(ask),
+    windowFocused: () => window.isFocused(),
+    shownAskId: () => hub.shownAskId(),
     onClick: openAsk,
   })
   const { quit } = setupQuit({

@@ -1,3 +1,4 @@
+import { agentKey } from '../../shared'
 import type { Ask } from '../../shared'
 import type { Strings } from './strings'
 
@@ -21,11 +22,6 @@ export function askNotificationText(ask: Ask): { title: string; body: string } {
 /** Title and body of one notification for a burst of asks: "3 questions from 2 agents". */
 export function burstNotificationText(asks: readonly Ask[], strings: Strings): { title: string; body: string } {
   const questions = asks.reduce((sum, ask) => sum + Math.max(1, ask.questions.length), 0)
-  const agents = new Set(asks.map((ask) => agentKey(ask))).size
+  const agents = new Set(asks.map((ask) => agentKey(ask.agent))).size
   return { title: strings.appName, body: strings.burst(questions, agents) }
-}
-
-/** Identifies an agent across asks: its name and process (two sessions of one tool are two agents). */
-export function agentKey(ask: Ask): string {
-  return `${ask.agent.name}\u0000${ask.agent.pid ?? ''}\u0000${ask.agent.cwd ?? ''}`
 }

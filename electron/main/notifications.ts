@@ -1,5 +1,6 @@
 import type * as Electron from 'electron'
-import type { AgentInfo, Ask, Settings } from '../../shared'
+import { sameAgent } from '../../shared'
+import type { Ask, Settings } from '../../shared'
 import type { DesktopCompanion } from './companion'
 import { askNotificationText, burstNotificationText } from './notification-text'
 import type { Strings } from './strings'
@@ -12,8 +13,10 @@ export interface NotificationsOptions {
   companion: DesktopCompanion
   settings(): Settings
   strings(): Strings
-  /** True when the person already sees this ask (the window is focused): no notification. */
-  isShowing(ask: Ask): boolean
+  /** Whether the question window has the focus. */
+  windowFocused(): boolean
+  /** The ask the window reports it shows (`companion:shown`), if any. */
+  shownAskId(): string | undefined
   /** The person clicked the notification of this ask (the first ask of a grouped one). */
   onClick(askId: string): void
   burstWindowMs?: number
@@ -24,7 +27,7 @@ export interface NotificationsOptions {
 /**
  * One native notification per new ask: the agent's name as title, header and first question (cut at
  * 120 characters) as body; silent when the sound setting is off. None while notifications are off, Do
- * not disturb is on, or the person is looking at the window. Asks arriving within `burstWindowMs` of
+ * not disturb is on, or the person already sees that agent ({@link personSeesAgentOf}). Asks arriving within `burstWindowMs` of
  * the first are held and shown as one notification ("3 questions from 2 agents"); an ask settled
  * before its notification is due is left out. Returns the unsubscribe function.
  */
@@ -66,7 +69,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   }
 
   const offAdded = options.companion.on('added', (ask) => {
-    if (quiet() || options.isShowing(ask)) return
+    if (quiet() || personSeesAgentOf(ask, options)) return
     held.push(ask)
     if (timer === undefined) timer = setTimer(flush, windowMs)
   })
@@ -84,7 +87,15 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   }
 }
 
-/** True when two asks come from the same agent (same name, pid, cwd and title). */
-export function sameAgent(a: AgentInfo | undefined, b: AgentInfo): boolean {
-  return a !== undefined && a.name === b.name && a.pid === b.pid && a.cwd === b.cwd && a.title === b.title
+/**
+ * The person already sees this ask's agent: the window is focused and shows an ask of the same agent,
+ * or shows none yet (the new ask is about to take the screen). Another agent's ask still notifies,
+ * since the card the person is working on never switches under them.
+ */
+export function personSeesAgentOf(ask: Ask, view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
+  if (!view.windowFocused()) return false
+  const shown = view.shownAskId()
+  if (shown === undefined) return true
+  const shownAsk = view.companion.pending().find((pending) => pending.askId === shown)
+  return shownAsk === undefined || sameAgent(shownAsk.agent, ask.agent)
 }

@@ -1,4 +1,7 @@
+import { agentKey } from '../../../shared/agent-key'
 import type { AgentInfo, Ask } from '../../../shared/ask'
+
+export { agentKey } from '../../../shared/agent-key'
 
 /** The asks of one agent, as the inbox lists them. */
 export interface AgentGroup {
@@ -8,11 +11,6 @@ export interface AgentGroup {
   asks: Ask[]
   /** `receivedAt` of the agent's newest ask (the group's activity). */
   latest: number
-}
-
-/** Identifies one agent: same name, pid, cwd and title. */
-export function agentKey(agent: AgentInfo): string {
-  return JSON.stringify([agent.name, agent.pid ?? null, agent.cwd ?? null, agent.title ?? null])
 }
 
 /**

@@ -11,6 +11,7 @@ import { makeAsk, ScriptedCompanion } from './helpers'
 let settings: Settings
 let companion: ScriptedCompanion
 let focused: boolean
+let shown: string | undefined
 let clicked: string[]
 let stop: () => void
 
@@ -20,7 +21,8 @@ function start(language: Settings['language'] = 'en'): void {
     companion,
     settings: () => settings,
     strings: () => stringsFor(language, 'en-US'),
-    isShowing: () => focused,
+    windowFocused: () => focused,
+    shownAskId: () => shown,
     onClick: (askId) => void clicked.push(askId),
   })
 }
@@ -31,6 +33,7 @@ beforeEach(() => {
   settings = { ...DEFAULT_SETTINGS }
   companion = new ScriptedCompanion()
   focused = false
+  shown = undefined
   clicked = []
 })
 afterEach(() => {
@@ -103,6 +106,29 @@ describe('notifications', () => {
     companion.add(makeAsk('C'))
     vi.advanceTimersByTime(2_000)
     expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('in a focused window, is quiet only about the agent whose ask is on screen', () => {
+    start()
+    const onScreen = makeAsk('Claude Code')
+    companion.add(onScreen) // not focused yet: notifies
+    vi.advanceTimersByTime(1500)
+    focused = true
+    shown = onScreen.askId
+    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: onScreen.agent })) // same agent: quiet
+    vi.advanceTimersByTime(1500)
+    companion.add(makeAsk('Codex', 'Deploy now?')) // another agent: notifies
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Claude Code', 'Codex'])
+  })
+
+  it('counts two sessions of one tool in different titles as two agents, as the inbox groups them', () => {
+    start()
+    const first = makeAsk('Claude Code')
+    companion.add(first)
+    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: { ...first.agent, title: 'another session' } }))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances[0]!.options.body).toBe('2 questions from 2 agents')
   })
 
   it('drops a held notification when Do not disturb is switched on before it is due', () => {
