@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
 import { AskSchema, HistoryEntrySchema, OutcomeSchema } from './ask'
+import { ConnectInfoSchema } from './connect'
 
 /** UI channel between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC). */
 export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
@@ -10,7 +11,12 @@ export const UI_PATH = '/v1/ui'
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
 
 // companion → window
-export const SnapshotFrameSchema = z.object({ type: z.literal('snapshot'), pending: z.array(AskSchema) })
+export const SnapshotFrameSchema = z.object({
+  type: z.literal('snapshot'),
+  pending: z.array(AskSchema),
+  /** How agents on this machine run `ask-user` (for "Connect an agent"); absent when the host does not know. */
+  connect: ConnectInfoSchema.optional(),
+})
 export const QuestionAddedFrameSchema = z.object({ type: z.literal('question/added'), ask: AskSchema })
 export const QuestionResolvedFrameSchema = z.object({
   type: z.literal('question/resolved'),

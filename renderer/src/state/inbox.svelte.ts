@@ -1,6 +1,7 @@
 import { SvelteMap } from 'svelte/reactivity'
 import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
+import type { ConnectInfo } from '../../../shared/connect'
 import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
 import type { CheckedAnswers } from '../lib/answer-form'
@@ -26,7 +27,9 @@ export interface InboxOptions {
 export class InboxStore {
   status = $state<BridgeStatus>('connecting')
   selectedId = $state<string | undefined>()
-  view = $state<'inbox' | 'history'>('inbox')
+  view = $state<'inbox' | 'history' | 'connect'>('inbox')
+  /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
+  connect = $state.raw<ConnectInfo | undefined>()
   history = $state.raw<HistoryEntry[] | undefined>()
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
@@ -140,6 +143,11 @@ export class InboxStore {
     this.view = 'inbox'
   }
 
+  /** Switches to "Connect an agent". */
+  showConnect(): void {
+    this.view = 'connect'
+  }
+
   /** Marks a card as sending, or as offline (false: nothing may be sent while disconnected). */
   #startSending(card: CardState): boolean {
     if (this.status !== 'open') {
@@ -155,6 +163,7 @@ export class InboxStore {
   #receive(frame: UiServerFrame): void {
     switch (frame.type) {
       case 'snapshot':
+        if (frame.connect) this.connect = frame.connect
         return this.#snapshot(frame.pending)
       case 'question/added': {
         // The card on screen stays on screen: a new ask only joins the list (never swaps the card the

@@ -1,0 +1,59 @@
+// "Connect an agent": the panel lists every harness with this machine's lines, each with a copy button.
+import { cleanup, screen, within } from '@testing-library/svelte'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import type { ConnectInfo } from '../../shared/connect'
+import { renderInbox } from './setup'
+
+const info: ConnectInfo = {
+  commandLine: { command: '/opt/Ask User Companion/resources/bin/ask-user', args: [] },
+  env: { ASK_USER_HOME: '/home/ann/.config/ask-user-companion' },
+  platform: 'linux',
+}
+
+beforeEach(() => sessionStorage.clear())
+afterEach(() => {
+  cleanup()
+  i18n.lang = 'en'
+  vi.restoreAllMocks()
+})
+
+describe('Connect an agent', () => {
+  it('shows each harness with lines for this machine, and copies one', async () => {
+    const { bridge, user } = await renderInbox([]) // user-event puts a clipboard stand-in on navigator
+    await bridge.emit({ type: 'snapshot', pending: [], connect: info })
+    await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
+
+    const sections = screen.getAllByTestId('harness')
+    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor', 'shell'])
+    const claude = within(sections[0]!)
+    expect(claude.getByRole('heading', { name: 'Claude Code' })).toBeTruthy()
+    const [command] = claude.getAllByTestId('connect-block')
+    expect(command!.textContent).toBe(
+      "claude mcp add --scope user ask-user -e ASK_USER_HOME=/home/ann/.config/ask-user-companion -- '/opt/Ask User Companion/resources/bin/ask-user' mcp",
+    )
+    expect(claude.getByText('In ~/.claude/settings.json')).toBeTruthy()
+
+    await user.click(claude.getAllByRole('button', { name: 'Copy Claude Code' })[0]!)
+    expect(await navigator.clipboard.readText()).toBe(command!.textContent)
+    expect(claude.getAllByTestId('copy')[0]!.textContent?.trim()).toBe('Copied')
+  })
+
+  it('says what to do when the companion does not report its command line, in Chinese too', async () => {
+    const { user } = await renderInbox([])
+    i18n.lang = 'zh'
+    await user.click(await screen.findByRole('button', { name: '连接智能体' }))
+    expect(screen.getByTestId('connect-view').textContent).toContain('这个助手没有报告它的 ask-user 命令所在位置')
+    expect(screen.queryAllByTestId('harness')).toEqual([])
+  })
+
+  it('says so when copying fails, so the person can copy by hand', async () => {
+    const { bridge, user } = await renderInbox([])
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied')) // and jsdom has no execCommand copy
+    await bridge.emit({ type: 'snapshot', pending: [], connect: info })
+    await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
+    const shell = within(screen.getAllByTestId('harness').at(-1)!)
+    await user.click(shell.getByRole('button', { name: 'Copy Scripts and other tools' }))
+    expect(shell.getByRole('status').textContent).toBe('Copy failed: select the text and copy it by hand')
+  })
+})

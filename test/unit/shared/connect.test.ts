@@ -1,0 +1,90 @@
+// The "Connect an agent" lines: exact text per harness, checked against what each client's own
+// `mcp add` accepted (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.15.10,
+// opencode 1.18.33; see docs/integrations.md).
+import { describe, expect, it } from 'vitest'
+import { connectBlocks, HARNESSES, quote } from '../../../shared/connect'
+import type { ConnectInfo } from '../../../shared/connect'
+
+const linux: ConnectInfo = {
+  commandLine: { command: '/home/ann/.local/bin/ask-user', args: [] },
+  env: { ASK_USER_HOME: '/home/ann/.config/ask-user-companion' },
+  platform: 'linux',
+}
+
+describe('connectBlocks', () => {
+  it('Claude Code: mcp add at user scope, the name before -e, then the permission entry', () => {
+    expect(connectBlocks('claude-code', linux)).toEqual([
+      {
+        kind: 'command',
+        text: 'claude mcp add --scope user ask-user -e ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp',
+      },
+      { kind: 'json', file: '~/.claude/settings.json', text: '{\n  "permissions": {\n    "allow": [\n      "mcp__ask-user__ask_user_question"\n    ]\n  }\n}' },
+    ])
+  })
+
+  it('Codex: a config.toml entry with env, a day of tool timeout and no approval prompt', () => {
+    expect(connectBlocks('codex', linux)).toEqual([
+      {
+        kind: 'toml',
+        file: '~/.codex/config.toml',
+        text: [
+          '[mcp_servers.ask-user]',
+          'command = "/home/ann/.local/bin/ask-user"',
+          'args = ["mcp"]',
+          'env = { ASK_USER_HOME = "/home/ann/.config/ask-user-companion" }',
+          'tool_timeout_sec = 86400',
+          '',
+          '[mcp_servers.ask-user.tools.ask_user_question]',
+          'approval_mode = "approve"',
+        ].join('\n'),
+      },
+    ])
+  })
+
+  it('Gemini CLI and Qwen Code: options before the name, no --, user scope, trusted, a day in ms', () => {
+    const line = (cli: string): string =>
+      `${cli} mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=/home/ann/.config/ask-user-companion ask-user /home/ann/.local/bin/ask-user mcp`
+    expect(connectBlocks('gemini', linux)).toEqual([{ kind: 'command', text: line('gemini') }])
+    expect(connectBlocks('qwen', linux)).toEqual([{ kind: 'command', text: line('qwen') }])
+  })
+
+  it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout', () => {
+    const [opencode] = connectBlocks('opencode', linux)
+    expect(opencode?.file).toBe('~/.config/opencode/opencode.jsonc')
+    expect(JSON.parse(opencode!.text)).toEqual({
+      mcp: { 'ask-user': { type: 'local', command: ['/home/ann/.local/bin/ask-user', 'mcp'], environment: linux.env, enabled: true, timeout: 86400000 } },
+    })
+    const [cursor] = connectBlocks('cursor', linux)
+    expect(cursor?.file).toBe('~/.cursor/mcp.json')
+    expect(JSON.parse(cursor!.text)).toEqual({ mcpServers: { 'ask-user': { type: 'stdio', command: '/home/ann/.local/bin/ask-user', args: ['mcp'], env: linux.env } } })
+  })
+
+  it('a source checkout on Windows: node and the script, double-quoted where there are spaces', () => {
+    const windows: ConnectInfo = {
+      commandLine: { command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\src\\ask-user-companion\\bin\\ask-user.js'] },
+      env: { ASK_USER_HOME: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion' },
+      platform: 'win32',
+    }
+    expect(connectBlocks('claude-code', windows)[0]!.text).toBe(
+      'claude mcp add --scope user ask-user -e "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" -- ' +
+        '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js mcp',
+    )
+    expect(connectBlocks('codex', windows)[0]!.text).toContain('command = "C:\\\\Program Files\\\\nodejs\\\\node.exe"\nargs = ["C:\\\\src\\\\ask-user-companion\\\\bin\\\\ask-user.js", "mcp"]')
+    expect(connectBlocks('shell', windows)[0]!.text).toBe(
+      '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js ask --question "Deploy now?" --option Yes --option No',
+    )
+  })
+
+  it('has blocks for every harness the panel lists', () => {
+    for (const harness of HARNESSES) expect(connectBlocks(harness, linux).length).toBeGreaterThan(0)
+  })
+})
+
+describe('quote', () => {
+  it('leaves plain words bare and quotes the rest for the shell', () => {
+    expect(quote('/usr/local/bin/ask-user', 'darwin')).toBe('/usr/local/bin/ask-user')
+    expect(quote("/Users/ann/it's here/ask-user", 'darwin')).toBe(`'/Users/ann/it'\\''s here/ask-user'`)
+    expect(quote('/opt/$HOME/x', 'linux')).toBe(`'/opt/$HOME/x'`)
+    expect(quote('C:\\a b\\ask-user.cmd', 'win32')).toBe('"C:\\a b\\ask-user.cmd"')
+  })
+})
