@@ -23,6 +23,13 @@ export interface AskUserClientOptions {
   pid?: number
   /** Limit for connecting and being greeted, in milliseconds (default 10 000). */
   connectTimeoutMs?: number
+  /**
+   * Opens a greeted connection for `client` within `timeoutMs`. Default: discover the endpoint from
+   * `env` (on every connect) and dial its WebSocket ({@link Connection.open}). Another carrier, or a
+   * test's in-memory transport, passes `(client) => Connection.greet(transport, client)`; it should
+   * reject with an {@link AskUserError} (`NO_PROVIDER`) when there is no companion.
+   */
+  connect?: (client: ClientInfo, timeoutMs: number) => Promise<Connection>
 }
 
 /** Per-ask options. */
@@ -43,18 +50,18 @@ function seconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)))
 }
 
+/** The longest timeout a Node timer can wait (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647
+
 /**
- * A client of the companion's agent endpoint. Connects lazily on the first ask (re-discovering the
- * endpoint on every connect), carries any number of concurrent asks on one connection, and reconnects
- * on a later ask after the companion went away. Never invents an answer: every ask ends with the
+ * A client of the companion's agent endpoint. Connects lazily on the first ask (by default
+ * re-discovering the endpoint on every connect), carries any number of concurrent asks on one
+ * connection, and reconnects on a later ask after the companion went away. Never invents an answer: every ask ends with the
  * person's answer (checked against the answer rules) or an {@link AskUserError}:
  * `NO_PROVIDER` (no companion; the message says how to start one), `ASK_CANCELLED` (dismissed),
  * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
  * `INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED` (bad questions, checked before connecting).
  */
-/** The longest timeout a Node timer can wait (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
-export const MAX_TIMEOUT_MS = 2_147_483_647
-
 export class AskUserClient {
   readonly #options: AskUserClientOptions
   #info: Partial<ClientInfo> = {}
@@ -162,10 +169,9 @@ export class AskUserClient {
   #connection(): Promise<Connection> {
     const current = this.#connecting
     if (current) return current
-    const opening = (async () => {
-      const endpoint = await discoverEndpoint(this.#options.env ?? process.env)
-      return Connection.open(endpoint, this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
-    })()
+    const connect = this.#options.connect ?? (async (client: ClientInfo, timeoutMs: number) =>
+      Connection.open(await discoverEndpoint(this.#options.env ?? process.env), client, timeoutMs))
+    const opening = connect(this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
     this.#connecting = opening
     opening.then(
       (connection) => {
