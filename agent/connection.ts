@@ -1,8 +1,7 @@
-import type { AskAnswer } from '../shared/answer'
-import { checkAnswer } from '../shared/answer-rules'
+import { acceptAnswer, type CheckedAnswer } from '../shared/answer-rules'
 import { ASK_CANCELLED_MESSAGE, AskUserError } from '../shared/error-codes'
-import type { Question } from '../shared/tool-input'
 import type { Transport, TransportMessage } from '../shared/transport'
+import type { ValidatedAsk } from '../shared/validate-input'
 import {
   CompanionFrameSchema,
   PROTOCOL_VERSION,
@@ -14,11 +13,16 @@ import type { Endpoint } from './discovery'
 import { AskAbortedError } from './errors'
 import { HandshakeError, dialCompanion } from './ws-transport'
 
-/** Settles one ask waiting on a connection. */
+/** Settles one ask waiting on a connection: with the person's checked answer, or with the error. */
 export interface PendingAsk {
-  questions: readonly Question[]
-  resolve(answer: AskAnswer): void
+  resolve(answer: CheckedAnswer): void
   reject(error: AskUserError): void
+}
+
+/** An ask in flight: what was sent (its answer is checked against it) and whom to tell. */
+interface InFlight {
+  ask: ValidatedAsk
+  pending: PendingAsk
 }
 
 /** A companion frame off the wire, or undefined when it is binary, not JSON or not a companion frame. */
@@ -34,13 +38,15 @@ function parseFrame(message: TransportMessage): CompanionFrame | undefined {
 
 /**
  * One greeted connection to the companion's agent endpoint, over a {@link Transport} (the WebSocket of
- * ws-transport.ts, or an in-memory pair in tests), carrying any number of asks. When the transport
- * closes (for whatever reason) every ask still pending fails once with `ASK_ABORTED` (reason
- * `connection-lost`), in one place: {@link Connection.#failAll}.
+ * ws-transport.ts, or an in-memory pair in tests), carrying any number of asks. It sends asks already
+ * validated ({@link ValidatedAsk}) as they are, and is where the companion's frames come in: each is
+ * parsed here, once, and an answer is checked against the answer rules before it resolves, typed
+ * {@link CheckedAnswer}. When the transport closes (for whatever reason) every ask still pending fails
+ * once with `ASK_ABORTED` (reason `connection-lost`), in one place: {@link Connection.#failAll}.
  */
 export class Connection {
   readonly #transport: Transport
-  readonly #pending = new Map<string, PendingAsk>()
+  readonly #pending = new Map<string, InFlight>()
   readonly #closedWaiters: Array<() => void> = []
   #closed = false
   #onClose: (() => void) | undefined
@@ -85,11 +91,15 @@ export class Connection {
     this.#onClose = listener
   }
 
-  /** Sends an ask with the client-minted `id`; `pending` is settled by the companion's reply or the close. */
-  ask(id: string, questions: Question[], title: string | undefined, pending: PendingAsk): void {
-    const frame: AgentFrame = { type: 'ask', id, questions, ...(title !== undefined ? { title } : {}) }
-    this.#pending.set(id, pending)
-    if (this.#closed || !this.#transport.send(JSON.stringify(frame))) {
+  /**
+   * Sends an ask with the client-minted `id`; `pending` is settled by the companion's reply or the
+   * close. Throws (nothing sent, nothing pending) when the questions hold what JSON cannot carry.
+   */
+  ask(id: string, ask: ValidatedAsk, title: string | undefined, pending: PendingAsk): void {
+    const frame: AgentFrame = { type: 'ask', id, questions: ask.questions, ...(title !== undefined ? { title } : {}) }
+    const text = JSON.stringify(frame) // throws on what JSON cannot carry, before anything is pending
+    this.#pending.set(id, { ask, pending })
+    if (this.#closed || !this.#transport.send(text)) {
       this.#pending.delete(id)
       pending.reject(new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'))
     }
@@ -117,18 +127,18 @@ export class Connection {
       return
     }
     if (frame.type === 'welcome' || frame.id === undefined) return
-    const pending = this.#pending.get(frame.id)
-    if (pending === undefined) return // e.g. NOT_PENDING after our own cancel
+    const inFlight = this.#pending.get(frame.id)
+    if (inFlight === undefined) return // e.g. NOT_PENDING after our own cancel
     this.#pending.delete(frame.id)
+    const { pending } = inFlight
     if (frame.type === 'answer') {
-      const answer: AskAnswer = { answers: frame.answers }
-      const violations = checkAnswer(pending.questions, answer)
-      if (violations.length === 0) pending.resolve(answer)
+      const check = acceptAnswer(inFlight.ask.questions, { answers: frame.answers })
+      if (check.ok) pending.resolve(check.answer)
       else {
         pending.reject(
           new AskUserError(
             'INVALID_ANSWER',
-            `the companion sent an answer that breaks the answer rules: ${violations.map((v) => v.message).join('; ')}`,
+            `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`,
           ),
         )
       }
@@ -145,10 +155,10 @@ export class Connection {
     if (this.#closed) return
     this.#closed = true
     const why = reason === '' ? `code ${code}` : `code ${code}, ${reason}`
-    const pending = [...this.#pending.values()]
+    const inFlight = [...this.#pending.values()]
     this.#pending.clear()
-    for (const ask of pending) {
-      ask.reject(
+    for (const { pending } of inFlight) {
+      pending.reject(
         new AskAbortedError(
           'connection-lost',
           `the Ask User Companion went away before the person answered (connection closed: ${why}); no answer was given`,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { AskUserClient } from '../../../agent/client'
 import { Connection } from '../../../agent/connection'
 import type { AskAbortedError } from '../../../agent/errors'
+import { validateAsk } from '../../../agent/validated-ask'
 import { HandshakeError } from '../../../agent/ws-transport'
 import { failure } from '../../helpers/errors'
 import { createFrameQueue } from '../../helpers/frame-queue'
@@ -37,7 +38,7 @@ function clientOf(script: Script): AskUserClient {
   return client
 }
 
-const question = [{ id: 'q', question: 'Q?', options: [{ label: 'a' }] }]
+const question = validateAsk({ questions: [{ id: 'q', question: 'Q?', options: [{ label: 'a' }] }] })
 
 describe('the client never passes on a bad reply', () => {
   it('an unreadable frame closes the connection and fails pending asks with ASK_ABORTED', async () => {
@@ -105,7 +106,7 @@ describe('the client never passes on a bad reply', () => {
     const { agentEnd, companionEnd } = fakeCompanion(() => undefined)
     const connection = await Connection.greet(agentEnd, { name: 'x' })
     const errors: string[] = []
-    const pending = { questions: question, resolve: () => errors.push('resolved'), reject: (e: Error) => errors.push(e.message) }
+    const pending = { resolve: () => errors.push('resolved'), reject: (e: Error) => errors.push(e.message) }
     connection.ask('a', question, undefined, pending)
     connection.ask('b', question, undefined, pending)
     const closed = new Promise<void>((resolve) => connection.onClose(resolve))

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { AskUserClient } from '../../../agent/client'
 import { Connection } from '../../../agent/connection'
+import { validateAsk } from '../../../agent/validated-ask'
 import { failure } from '../../helpers/errors'
 
 const servers: WebSocketServer[] = []
@@ -52,7 +53,7 @@ async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUs
   return { client, url, requests }
 }
 
-const question = [{ id: 'q', question: 'Q?' }]
+const question = validateAsk({ questions: [{ id: 'q', question: 'Q?' }] })
 
 describe('dialing the companion', () => {
   it('sends the bearer token and no Origin, and carries asks once greeted', async () => {
