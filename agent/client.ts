@@ -1,12 +1,10 @@
-import type { AskAnswer } from '../shared/answer'
+import type { CheckedAnswer } from '../shared/answer-rules'
 import { AskUserError } from '../shared/error-codes'
-import type { Question } from '../shared/tool-input'
-import { validateToolInput } from '../shared/validate-input'
+import type { ValidatedAsk } from '../shared/validate-input'
 import type { ClientInfo } from '../shared/wire'
 import { Connection } from './connection'
 import { discoverEndpoint } from './discovery'
 import { AskAbortedError } from './errors'
-import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** How a client finds the companion and introduces itself. */
 export interface AskUserClientOptions {
@@ -23,6 +21,13 @@ export interface AskUserClientOptions {
   pid?: number
   /** Limit for connecting and being greeted, in milliseconds (default 10 000). */
   connectTimeoutMs?: number
+  /**
+   * Opens a greeted connection for `client` within `timeoutMs`. Default: discover the endpoint from
+   * `env` (on every connect) and dial its WebSocket ({@link Connection.open}). Another carrier, or a
+   * test's in-memory transport, passes `(client) => Connection.greet(transport, client)`; it should
+   * reject with an {@link AskUserError} (`NO_PROVIDER`) when there is no companion.
+   */
+  connect?: (client: ClientInfo, timeoutMs: number) => Promise<Connection>
 }
 
 /** Per-ask options. */
@@ -43,18 +48,20 @@ function seconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)))
 }
 
-/**
- * A client of the companion's agent endpoint. Connects lazily on the first ask (re-discovering the
- * endpoint on every connect), carries any number of concurrent asks on one connection, and reconnects
- * on a later ask after the companion went away. Never invents an answer: every ask ends with the
- * person's answer (checked against the answer rules) or an {@link AskUserError}:
- * `NO_PROVIDER` (no companion; the message says how to start one), `ASK_CANCELLED` (dismissed),
- * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
- * `INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED` (bad questions, checked before connecting).
- */
 /** The longest timeout a Node timer can wait (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 
+/**
+ * A client of the companion's agent endpoint. Connects lazily on the first ask (by default
+ * re-discovering the endpoint on every connect), carries any number of concurrent asks on one
+ * connection, and reconnects on a later ask after the companion went away. Never invents an answer: every ask ends with the
+ * person's answer (checked against the answer rules) or an {@link AskUserError}:
+ * `NO_PROVIDER` (no companion; the message says how to start one), `ASK_CANCELLED` (dismissed),
+ * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
+ * `INVALID_ARGS` (a timeout no timer can wait for), `LIMIT_EXCEEDED` (over the companion's caps).
+ * Questions come in validated (`validateAsk`, the MCP server, the provider, the CLI), so a bad
+ * question never reaches it.
+ */
 export class AskUserClient {
   readonly #options: AskUserClientOptions
   #info: Partial<ClientInfo> = {}
@@ -87,21 +94,21 @@ export class AskUserClient {
     return info
   }
 
-  /** Asks the person `questions` (the tool's `questions` array) and resolves with the canonical answer. */
-  async ask(questions: readonly Question[], options: AskOptions = {}): Promise<AskAnswer> {
+  /**
+   * Asks the person the questions of `ask` (tool arguments already validated where they entered, see
+   * `validateAsk`; not checked again here) and resolves with their answer, checked against the answer
+   * rules by the connection it came in on.
+   */
+  async ask(ask: ValidatedAsk, options: AskOptions = {}): Promise<CheckedAnswer> {
     const { signal, timeoutMs, title } = options
     if (signal?.aborted) throw new AskAbortedError('signal', 'the ask was aborted before it was sent')
     if (this.#closed) throw new AskAbortedError('closed', 'the ask-user client is closed')
     if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
       throw new AskUserError('INVALID_ARGS', `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`)
     }
-    // shape and emptiness only: the companion owns the caps (its settings may raise them)
-    const check = validateToolInput({ questions }, UNCAPPED_LIMITS)
-    if (!check.ok) throw new AskUserError(check.code, check.message)
-    const checked = check.input.questions
     const id = `ask-${++this.#counter}`
 
-    return new Promise<AskAnswer>((resolve, reject) => {
+    return new Promise<CheckedAnswer>((resolve, reject) => {
       let settled = false
       let connection: Connection | undefined
       let timer: NodeJS.Timeout | undefined
@@ -133,11 +140,15 @@ export class AskUserClient {
         (open) => {
           if (settled) return
           connection = open
-          open.ask(id, checked, title, {
-            questions: checked,
-            resolve: (answer) => settle(() => resolve(answer)),
-            reject: (error) => settle(() => reject(error)),
-          })
+          try {
+            open.ask(id, ask, title, {
+              resolve: (answer) => settle(() => resolve(answer)),
+              reject: (error) => settle(() => reject(error)),
+            })
+          } catch (error) {
+            // e.g. extra data in the questions that JSON.stringify cannot take (a cycle, a BigInt)
+            settle(() => reject(error))
+          }
         },
         (error: unknown) => settle(() => reject(error)),
       )
@@ -162,10 +173,9 @@ export class AskUserClient {
   #connection(): Promise<Connection> {
     const current = this.#connecting
     if (current) return current
-    const opening = (async () => {
-      const endpoint = await discoverEndpoint(this.#options.env ?? process.env)
-      return Connection.open(endpoint, this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
-    })()
+    const connect = this.#options.connect ?? (async (client: ClientInfo, timeoutMs: number) =>
+      Connection.open(await discoverEndpoint(this.#options.env ?? process.env), client, timeoutMs))
+    const opening = connect(this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
     this.#connecting = opening
     opening.then(
       (connection) => {

@@ -1,10 +1,8 @@
-import WebSocket from 'ws'
-import type { AskAnswer } from '../shared/answer'
-import { checkAnswer } from '../shared/answer-rules'
+import { acceptAnswer, type CheckedAnswer } from '../shared/answer-rules'
 import { ASK_CANCELLED_MESSAGE, AskUserError } from '../shared/error-codes'
-import type { Question } from '../shared/tool-input'
+import type { Transport, TransportMessage } from '../shared/transport'
+import type { ValidatedAsk } from '../shared/validate-input'
 import {
-  AGENT_SUBPROTOCOL,
   CompanionFrameSchema,
   PROTOCOL_VERSION,
   type AgentFrame,
@@ -12,19 +10,26 @@ import {
   type CompanionFrame,
 } from '../shared/wire'
 import type { Endpoint } from './discovery'
-import { AskAbortedError, noCompanion } from './errors'
+import { AskAbortedError } from './errors'
+import { HandshakeError, dialCompanion } from './ws-transport'
 
-/** Settles one ask waiting on a connection. */
+/** Settles one ask waiting on a connection: with the person's checked answer, or with the error. */
 export interface PendingAsk {
-  questions: readonly Question[]
-  resolve(answer: AskAnswer): void
+  resolve(answer: CheckedAnswer): void
   reject(error: AskUserError): void
 }
 
-function parseFrame(data: WebSocket.RawData, isBinary: boolean): CompanionFrame | undefined {
-  if (isBinary) return undefined
+/** An ask in flight: what was sent (its answer is checked against it) and whom to tell. */
+interface InFlight {
+  ask: ValidatedAsk
+  pending: PendingAsk
+}
+
+/** A companion frame off the wire, or undefined when it is binary, not JSON or not a companion frame. */
+function parseFrame(message: TransportMessage): CompanionFrame | undefined {
+  if (message.kind === 'binary') return undefined
   try {
-    const parsed = CompanionFrameSchema.safeParse(JSON.parse(data.toString()))
+    const parsed = CompanionFrameSchema.safeParse(JSON.parse(message.text))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
@@ -32,133 +37,108 @@ function parseFrame(data: WebSocket.RawData, isBinary: boolean): CompanionFrame 
 }
 
 /**
- * One open, greeted WebSocket to the companion's agent endpoint carrying any number of asks. When the
- * socket closes (for whatever reason) every ask still pending fails once with `ASK_ABORTED`
- * (reason `connection-lost`), in one place: {@link Connection.#failAll}.
+ * One greeted connection to the companion's agent endpoint, over a {@link Transport} (the WebSocket of
+ * ws-transport.ts, or an in-memory pair in tests), carrying any number of asks. It sends asks already
+ * validated ({@link ValidatedAsk}) as they are, and is where the companion's frames come in: each is
+ * parsed here, once, and an answer is checked against the answer rules before it resolves, typed
+ * {@link CheckedAnswer}. When the transport closes (for whatever reason) every ask still pending fails
+ * once with `ASK_ABORTED` (reason `connection-lost`), in one place: {@link Connection.#failAll}.
  */
 export class Connection {
-  readonly #socket: WebSocket
-  readonly #pending = new Map<string, PendingAsk>()
+  readonly #transport: Transport
+  readonly #pending = new Map<string, InFlight>()
+  readonly #closedWaiters: Array<() => void> = []
   #closed = false
   #onClose: (() => void) | undefined
 
-  private constructor(socket: WebSocket) {
-    this.#socket = socket
-    socket.on('message', (data, isBinary) => this.#receive(parseFrame(data, isBinary)))
-    socket.on('close', (code, reason) => this.#failAll(code, reason.toString()))
-    socket.on('error', () => {
-      /* 'close' follows and fails what is pending */
-    })
+  private constructor(transport: Transport) {
+    this.#transport = transport
+    transport.onmessage = (message) => this.#receive(parseFrame(message))
+    transport.onclose = (code, reason) => this.#failAll(code, reason)
   }
 
   /**
-   * Opens the socket, sends `hello` and waits for `welcome`. Fails with `NO_PROVIDER` (message says how
-   * to start the companion) when the endpoint cannot be reached, refuses us, or does not greet us
-   * within `timeoutMs`.
+   * Dials the endpoint's WebSocket, sends `hello` and waits for `welcome`. Fails with `NO_PROVIDER`
+   * (message says how to start the companion) when the endpoint cannot be reached, refuses us, or does
+   * not greet us within `timeoutMs` (see {@link dialCompanion}).
    */
   static open(endpoint: Endpoint, client: ClientInfo, timeoutMs: number): Promise<Connection> {
+    return dialCompanion(endpoint, timeoutMs, (transport) => Connection.greet(transport, client))
+  }
+
+  /**
+   * The protocol's opening over an open transport: sends `hello {protocol, client}` and resolves with
+   * the connection once `welcome` arrives. Rejects with a {@link HandshakeError} when the first frame
+   * is an `error` (`<code>: <message>`) or anything else, or the transport closes first; the caller
+   * then disposes of the transport. No deadline of its own (the dialer has one).
+   */
+  static greet(transport: Transport, client: ClientInfo): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(endpoint.url, AGENT_SUBPROTOCOL, {
-        headers: { Authorization: `Bearer ${endpoint.token}` },
-        perMessageDeflate: false,
-        handshakeTimeout: timeoutMs,
-        followRedirects: false,
-      })
-      let done = false
-      const fail = (why: string, cause?: unknown): void => {
-        if (done) return
-        done = true
-        clearTimeout(timer)
-        socket.removeAllListeners()
-        socket.on('error', () => undefined)
-        socket.terminate()
-        reject(noCompanion(`cannot reach the Ask User Companion at ${endpoint.url} (${why})`, cause))
+      transport.onmessage = (message) => {
+        const frame = parseFrame(message)
+        if (frame?.type === 'welcome') resolve(new Connection(transport))
+        else if (frame?.type === 'error') reject(new HandshakeError(`${frame.code}: ${frame.message}`))
+        else reject(new HandshakeError('the first frame was not a welcome'))
       }
-      const timer = setTimeout(() => fail(`no welcome within ${timeoutMs} ms`), timeoutMs)
-      socket.once('unexpected-response', (_req, res) => {
-        const hint = res.statusCode === 401 ? '; the token may be stale' : ''
-        fail(`it answered HTTP ${res.statusCode ?? '?'}${hint}`)
-      })
-      socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code ?? error.message, error))
-      socket.once('close', (code) => fail(`connection closed with code ${code} before the welcome`))
-      socket.once('open', () => {
-        if (socket.protocol !== AGENT_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_SUBPROTOCOL}`)
-        const hello: AgentFrame = { type: 'hello', protocol: PROTOCOL_VERSION, client }
-        socket.send(JSON.stringify(hello))
-      })
-      socket.once('message', (data, isBinary) => {
-        const frame = parseFrame(data, isBinary)
-        if (frame?.type === 'welcome') {
-          done = true
-          clearTimeout(timer)
-          socket.removeAllListeners()
-          resolve(new Connection(socket))
-        } else if (frame?.type === 'error') fail(`${frame.code}: ${frame.message}`)
-        else fail('the first frame was not a welcome')
-      })
+      transport.onclose = (code) => reject(new HandshakeError(`connection closed with code ${code} before the welcome`))
+      const hello: AgentFrame = { type: 'hello', protocol: PROTOCOL_VERSION, client }
+      if (!transport.send(JSON.stringify(hello))) reject(new HandshakeError('the transport closed before the hello'))
     })
   }
 
-  /** True until the socket closes; a closed connection is never reused. */
-  get isOpen(): boolean {
-    return !this.#closed && this.#socket.readyState === WebSocket.OPEN
-  }
-
-  /** Number of asks waiting on this connection. */
-  get pendingCount(): number {
-    return this.#pending.size
-  }
-
-  /** Called once when the socket has closed and every pending ask has been failed. */
+  /** Called once when the transport has closed and every pending ask has been failed. */
   onClose(listener: () => void): void {
     this.#onClose = listener
   }
 
-  /** Sends an ask with the client-minted `id`; `pending` is settled by the companion's reply or the close. */
-  ask(id: string, questions: Question[], title: string | undefined, pending: PendingAsk): void {
-    if (!this.isOpen) {
+  /**
+   * Sends an ask with the client-minted `id`; `pending` is settled by the companion's reply or the
+   * close. Throws (nothing sent, nothing pending) when the questions hold what JSON cannot carry.
+   */
+  ask(id: string, ask: ValidatedAsk, title: string | undefined, pending: PendingAsk): void {
+    const frame: AgentFrame = { type: 'ask', id, questions: ask.questions, ...(title !== undefined ? { title } : {}) }
+    const text = JSON.stringify(frame) // throws on what JSON cannot carry, before anything is pending
+    this.#pending.set(id, { ask, pending })
+    if (this.#closed || !this.#transport.send(text)) {
+      this.#pending.delete(id)
       pending.reject(new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'))
-      return
     }
-    this.#pending.set(id, pending)
-    const frame: AgentFrame = { type: 'ask', id, questions, ...(title !== undefined ? { title } : {}) }
-    this.#socket.send(JSON.stringify(frame))
   }
 
   /** Withdraws a pending ask: forgets it and tells the companion (`cancel`). No-op when not pending. */
   cancel(id: string): void {
     if (!this.#pending.delete(id)) return
-    if (this.isOpen) this.#socket.send(JSON.stringify({ type: 'cancel', id } satisfies AgentFrame))
+    this.#transport.send(JSON.stringify({ type: 'cancel', id } satisfies AgentFrame))
   }
 
-  /** Closes the socket (pending asks fail with `ASK_ABORTED`); resolves once it is closed. */
+  /** Closes the transport (pending asks fail with `ASK_ABORTED`); resolves once it is closed. */
   close(): Promise<void> {
-    if (this.#socket.readyState === WebSocket.CLOSED) return Promise.resolve()
+    if (this.#closed) return Promise.resolve()
     return new Promise((resolve) => {
-      this.#socket.once('close', () => resolve())
-      this.#socket.close(1000, 'client closed')
+      this.#closedWaiters.push(resolve)
+      this.#transport.close(1000, 'client closed')
     })
   }
 
   #receive(frame: CompanionFrame | undefined): void {
     if (frame === undefined) {
       // An unreadable frame may have been the answer to any pending ask: never guess, give up.
-      this.#socket.close(1002, 'invalid frame')
+      this.#transport.close(1002, 'invalid frame')
       return
     }
     if (frame.type === 'welcome' || frame.id === undefined) return
-    const pending = this.#pending.get(frame.id)
-    if (pending === undefined) return // e.g. NOT_PENDING after our own cancel
+    const inFlight = this.#pending.get(frame.id)
+    if (inFlight === undefined) return // e.g. NOT_PENDING after our own cancel
     this.#pending.delete(frame.id)
+    const { pending } = inFlight
     if (frame.type === 'answer') {
-      const answer: AskAnswer = { answers: frame.answers }
-      const violations = checkAnswer(pending.questions, answer)
-      if (violations.length === 0) pending.resolve(answer)
+      const check = acceptAnswer(inFlight.ask.questions, { answers: frame.answers })
+      if (check.ok) pending.resolve(check.answer)
       else {
         pending.reject(
           new AskUserError(
             'INVALID_ANSWER',
-            `the companion sent an answer that breaks the answer rules: ${violations.map((v) => v.message).join('; ')}`,
+            `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`,
           ),
         )
       }
@@ -175,16 +155,17 @@ export class Connection {
     if (this.#closed) return
     this.#closed = true
     const why = reason === '' ? `code ${code}` : `code ${code}, ${reason}`
-    const pending = [...this.#pending.values()]
+    const inFlight = [...this.#pending.values()]
     this.#pending.clear()
-    for (const ask of pending) {
-      ask.reject(
+    for (const { pending } of inFlight) {
+      pending.reject(
         new AskAbortedError(
           'connection-lost',
           `the Ask User Companion went away before the person answered (connection closed: ${why}); no answer was given`,
         ),
       )
     }
+    for (const resolve of this.#closedWaiters.splice(0)) resolve()
     this.#onClose?.()
   }
 }

@@ -2,6 +2,7 @@
 // the companion. Plain Node; reaches the companion over its socket only.
 export { AskUserClient, type AskOptions, type AskUserClientOptions } from './client'
 export { companionHome, discoverEndpoint, statusUrl, type Endpoint } from './discovery'
+export { Connection, type PendingAsk } from './connection'
 export { AskAbortedError, START_HINT, abortReason, type AbortReason } from './errors'
 export {
   createCompanionProvider,
@@ -17,11 +18,14 @@ export {
   TOOL_NAME,
   createAskUserQuestionTool,
   executeAskUserQuestion,
+  runAskUserQuestion,
   toolInputJsonSchema,
   type AskUserQuestionTool,
   type JsonSchema,
   type ToolContext,
 } from './tool-definition'
+export { validateAsk } from './validated-ask'
+export { HandshakeError } from './ws-transport'
 export { toolFailure, toolSuccess, type TextContent, type ToolFailure, type ToolResult, type ToolSuccess } from './tool-result'
 export {
   UserInteraction,
@@ -34,4 +38,7 @@ export {
 } from './user-interaction'
 export { AskUserError, isAskUserError, type ErrorCode } from '../shared/error-codes'
 export type { Answer, AskAnswer } from '../shared/answer'
+export type { CheckedAnswer } from '../shared/answer-rules'
+export type { Transport, TransportMessage } from '../shared/transport'
+export type { ValidatedAsk } from '../shared/validate-input'
 export type { AskUserQuestionInput, Question, QuestionOption } from '../shared/tool-input'

@@ -1,9 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { AskUserClient } from './client'
-import { createCompanionProvider } from './provider'
-import { TOOL_NAME, createAskUserQuestionTool, executeAskUserQuestion } from './tool-definition'
-import { UserInteraction } from './user-interaction'
+import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from './tool-definition'
 import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** What the MCP server needs: the companion client it asks through, and its own version. */
@@ -15,16 +13,16 @@ export interface McpServerOptions {
 
 /**
  * An MCP server (low-level `Server`, so the input schema goes out exactly as the tool definition's)
- * offering `ask_user_question`. A call returns one text block with the canonical JSON; invalid
- * arguments and every failure are `isError: true` results with the tool's `Error: ...` texts. An MCP
- * request cancellation aborts the ask; there is no timeout of its own. Once the MCP client has
- * initialized, its name (and version) is what the companion shows as the asking agent.
+ * offering `ask_user_question`. A call's arguments are validated once, here where they enter (shape
+ * and emptiness; the companion owns the caps), and go to the client as they are: no seam, no
+ * camel/snake round trip. It returns one text block with the canonical JSON; invalid arguments and
+ * every failure are `isError: true` results with the tool's `Error: ...` texts. An MCP request
+ * cancellation aborts the ask; there is no timeout of its own. Once the MCP client has initialized,
+ * its name (and version) is what the companion shows as the asking agent.
  */
 export function createAskUserMcpServer(options: McpServerOptions): Server {
   const { client } = options
   const tool = createAskUserQuestionTool()
-  const interaction = new UserInteraction()
-  interaction.registerProvider(createCompanionProvider(client))
   const server = new Server(
     { name: 'ask-user', version: options.version ?? '0.0.0' },
     {
@@ -45,7 +43,9 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     if (request.params.name !== TOOL_NAME) {
       return { isError: true, content: [{ type: 'text', text: `Error: unknown tool "${request.params.name}"` }] }
     }
-    const result = await executeAskUserQuestion(request.params.arguments ?? {}, { interaction, signal: extra.signal, limits: UNCAPPED_LIMITS })
+    const result = await runAskUserQuestion(request.params.arguments ?? {}, UNCAPPED_LIMITS, (input) =>
+      client.ask(input, { signal: extra.signal }),
+    )
     return { isError: result.isError, content: result.content }
   })
   return server

@@ -3,6 +3,7 @@ import { toToolQuestion } from './question-mapping'
 import { createAskUserQuestionTool, executeAskUserQuestion, type AskUserQuestionTool, type ToolContext } from './tool-definition'
 import type { ToolResult } from './tool-result'
 import { UserInteraction, type UserInteractionProvider } from './user-interaction'
+import { validateAsk } from './validated-ask'
 import { UNCAPPED_LIMITS } from '../shared/limits'
 
 /** A seam provider backed by the companion, plus the client it uses. */
@@ -13,16 +14,18 @@ export interface CompanionProvider extends UserInteractionProvider {
 }
 
 /**
- * A provider for upstream's seam that asks through the companion: seam questions (camel `multiSelect`)
- * go out as tool questions (snake `multi_select`); the request's `signal` aborts the ask; the request's
- * `agent.title` becomes the ask's title. Accepts client options or an existing client.
+ * A provider for upstream's seam that asks through the companion. The seam is where its questions
+ * come in (from whichever tool the host runs), so they are validated here, once: seam questions (camel
+ * `multiSelect`) become tool questions (snake `multi_select`), checked for shape and emptiness
+ * (`INVALID_ARGS`, `EMPTY_QUESTIONS`; the companion owns the caps). The request's `signal` aborts the
+ * ask; the request's `agent.title` becomes the ask's title. Accepts client options or an existing client.
  */
 export function createCompanionProvider(client: AskUserClientOptions | AskUserClient = {}): CompanionProvider {
   const owned = client instanceof AskUserClient ? client : new AskUserClient(client)
   return {
     client: owned,
-    ask: (request) =>
-      owned.ask(request.questions.map(toToolQuestion), {
+    ask: async (request) =>
+      owned.ask(validateAsk({ questions: request.questions.map(toToolQuestion) }), {
         ...(request.signal !== undefined ? { signal: request.signal } : {}),
         ...(request.agent?.title !== undefined ? { title: request.agent.title } : {}),
       }),

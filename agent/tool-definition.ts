@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { AskAnswerSchema, renderAnswer } from '../shared/answer'
-import { checkAnswer } from '../shared/answer-rules'
+import { acceptAnswer, type CheckedAnswer } from '../shared/answer-rules'
 import { AskUserError } from '../shared/error-codes'
 import { AskUserQuestionInputSchema } from '../shared/tool-input'
-import { validateToolInput } from '../shared/validate-input'
+import { validateToolInput, type ValidatedAsk } from '../shared/validate-input'
 import type { Limits } from '../shared/limits'
 import { toUserQuestion } from './question-mapping'
 import { toolFailure, toolSuccess, type ToolResult } from './tool-result'
@@ -62,36 +62,54 @@ export interface AskUserQuestionTool {
 }
 
 /**
- * Validates `args`, asks through the seam, checks the provider's answer against the answer rules and
- * renders it. Every failure (bad arguments, no provider, dismissal, abort, a rule-breaking answer)
- * becomes an `isError: true` result; nothing is thrown and no answer is ever invented.
+ * Runs one call of the tool with the asking left to `ask`: validates `args` (the model's arguments:
+ * the one check of the call's input, with `limits`, default DESIGN.md's), hands them on typed, and
+ * renders the checked answer as the one text block. Every failure (bad arguments, no companion,
+ * dismissal, abort, anything `ask` throws) becomes an `isError: true` result; nothing is thrown and no
+ * answer is ever invented. The MCP server asks the client directly; {@link executeAskUserQuestion}
+ * asks through the seam.
  */
-export async function executeAskUserQuestion(args: unknown, ctx: ToolContext): Promise<ToolResult> {
+export async function runAskUserQuestion(
+  args: unknown,
+  limits: Limits | undefined,
+  ask: (input: ValidatedAsk) => Promise<CheckedAnswer>,
+): Promise<ToolResult> {
   try {
-    const check = validateToolInput(args, ctx.limits)
+    const check = validateToolInput(args, limits)
     if (!check.ok) return toolFailure(new AskUserError(check.code, check.message))
-    const questions = check.input.questions
-    const given: unknown = await ctx.interaction.ask({
-      questions: questions.map(toUserQuestion),
-      ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}),
-      ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
-    })
-    const parsed = AskAnswerSchema.safeParse(given)
-    if (!parsed.success) {
-      throw new AskUserError('INVALID_ANSWER', 'the answer given is not of the shape {answers:[{id, selected, custom?}]}')
-    }
-    const answer = parsed.data
-    const violations = checkAnswer(questions, answer)
-    if (violations.length > 0) {
-      throw new AskUserError(
-        'INVALID_ANSWER',
-        `the answer given breaks the answer rules: ${violations.map((v) => v.message).join('; ')}`,
-      )
-    }
-    return toolSuccess(renderAnswer(answer))
+    return toolSuccess(renderAnswer(await ask(check.input)))
   } catch (error) {
     return toolFailure(error)
   }
+}
+
+/**
+ * Validates `args`, asks through the seam, checks the provider's answer against the answer rules and
+ * renders it. Whoever answers on the seam is outside this tool, so its answer is checked here, where
+ * it comes back: shape, then rules (`INVALID_ANSWER`). Never throws (see {@link runAskUserQuestion}).
+ */
+export function executeAskUserQuestion(args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  return runAskUserQuestion(args, ctx.limits, (input) => askThroughSeam(input, ctx))
+}
+
+async function askThroughSeam(input: ValidatedAsk, ctx: ToolContext): Promise<CheckedAnswer> {
+  const given: unknown = await ctx.interaction.ask({
+    questions: input.questions.map(toUserQuestion),
+    ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+  })
+  const parsed = AskAnswerSchema.safeParse(given)
+  if (!parsed.success) {
+    throw new AskUserError('INVALID_ANSWER', 'the answer given is not of the shape {answers:[{id, selected, custom?}]}')
+  }
+  const check = acceptAnswer(input.questions, parsed.data)
+  if (!check.ok) {
+    throw new AskUserError(
+      'INVALID_ANSWER',
+      `the answer given breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`,
+    )
+  }
+  return check.answer
 }
 
 /** Builds the tool definition (a fresh object with its own schema copy). */

@@ -1,8 +1,8 @@
-import type { RawData, WebSocket } from 'ws'
 import type { AgentInfo } from '../shared/ask'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
 import type { Limits } from '../shared/limits'
 import { knownQuestionFields } from '../shared/tool-input'
+import type { Transport, TransportMessage } from '../shared/transport'
 import { validateToolInput } from '../shared/validate-input'
 import {
   AskFrameSchema,
@@ -13,7 +13,7 @@ import {
   type CompanionFrame,
   type HelloFrame,
 } from '../shared/wire'
-import { parseJsonFrame, sendText } from './frames'
+import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
 
 /** Close codes the companion uses on agent sockets. */
@@ -33,9 +33,10 @@ export interface AgentContext {
 }
 
 /**
- * One authenticated agent socket speaking wire protocol v1: `hello` first, then any number of `ask`
- * and `cancel` frames. Every bad frame gets an `error` frame and leaves the connection usable. When the
- * socket closes, every ask still pending on it settles as `agent-gone`.
+ * One authenticated agent connection speaking wire protocol v1 over a {@link Transport} (a WebSocket
+ * through core/ws-transport.ts, or an in-memory pair in tests): `hello` first, then any number of
+ * `ask` and `cancel` frames. Every bad frame gets an `error` frame and leaves the connection usable.
+ * When the transport closes, every ask still pending on it settles as `agent-gone`.
  */
 export class AgentConnection implements AskOwner {
   private agent: AgentInfo | undefined
@@ -43,30 +44,20 @@ export class AgentConnection implements AskOwner {
   private readonly asks = new Map<string, string>()
   private helloTimer: NodeJS.Timeout | undefined
 
+  /** Takes over `transport`'s callbacks; the `hello` deadline starts now. */
   constructor(
-    private readonly socket: WebSocket,
+    private readonly transport: Transport,
     private readonly ctx: AgentContext,
   ) {
-    this.helloTimer = setTimeout(() => socket.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
-    socket.on('message', (data, isBinary) => this.receive(data, isBinary))
-    socket.on('close', () => this.closed())
-    socket.on('error', () => undefined) // a 'close' always follows; ws reports 1009 and friends there
+    this.helloTimer = setTimeout(() => transport.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
+    transport.onmessage = (message) => this.receive(message)
+    transport.onclose = () => this.closed()
   }
 
-  /** Number of asks pending on this connection. */
-  get pendingCount(): number {
-    return this.asks.size
-  }
-
-  /** True once `hello` was accepted. */
-  get ready(): boolean {
-    return this.agent !== undefined
-  }
-
-  /** Companion shutdown: every pending ask fails with `ASK_ABORTED`, then the socket closes with 1001. */
+  /** Companion shutdown: every pending ask fails with `ASK_ABORTED`, then the transport closes with 1001. */
   shutdown(): void {
     for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'shutdown' })
-    this.socket.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    this.transport.close(CLOSE.GOING_AWAY, 'companion shutting down')
   }
 
   /** Called by the registry exactly once per ask of this connection. */
@@ -87,10 +78,10 @@ export class AgentConnection implements AskOwner {
     }
   }
 
-  private receive(data: RawData, isBinary: boolean): void {
+  private receive(message: TransportMessage): void {
     try {
-      if (isBinary) return this.sendError('INVALID_FRAME', 'binary frames are not supported; send JSON text frames')
-      const parsed = parseJsonFrame(data)
+      if (message.kind === 'binary') return this.sendError('INVALID_FRAME', BINARY_FRAME_MESSAGE)
+      const parsed = parseJsonFrame(message.text)
       if (!parsed.ok) return this.sendError('INVALID_FRAME', parsed.message)
       const frame = parsed.frame
       const idCheck = WireAskIdSchema.safeParse(frame['id'])
@@ -117,7 +108,7 @@ export class AgentConnection implements AskOwner {
     const frame = parsed.data
     if (frame.protocol !== PROTOCOL_VERSION) {
       this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
-      this.socket.close(CLOSE.PROTOCOL_ERROR, 'unsupported protocol')
+      this.transport.close(CLOSE.PROTOCOL_ERROR, 'unsupported protocol')
       return
     }
     const tooLong = longClientField(frame, this.ctx.limits.textChars)
@@ -170,7 +161,7 @@ export class AgentConnection implements AskOwner {
   }
 
   private send(frame: CompanionFrame): void {
-    sendText(this.socket, JSON.stringify(frame))
+    this.transport.send(JSON.stringify(frame))
   }
 }
 

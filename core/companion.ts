@@ -9,7 +9,7 @@ import { version as packageVersion } from '../package.json'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
 import { ensurePrivateDir } from './fs-utils'
 import { Heartbeat } from './heartbeat'
-import { HISTORY_FILE, HistoryStore } from './history'
+import { HISTORY_FILE, HistoryStore, historyEntry } from './history'
 import { resolveHome } from './home'
 import { handleRequest, statusBody } from './http-routes'
 import { Registry } from './registry'
@@ -98,11 +98,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const registry = new Registry(now, warn, settings.limits.textChars)
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
-  registry.onResolved((ask, settlement, settledAt) => {
-    const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
-    if (settlement.outcome === 'answered') entry.answers = settlement.answers
-    history.record(entry)
-  })
+  registry.onResolved((ask, settlement, settledAt) => history.record(historyEntry(ask, settlement, settledAt)))
   const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0

@@ -1,6 +1,7 @@
 import { appendFile, chmod, readFile } from 'node:fs/promises'
-import { HistoryEntrySchema, type HistoryEntry } from '../shared/ask'
+import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+import type { Settlement } from './registry'
 
 /** File name of the history inside the companion's home. */
 export const HISTORY_FILE = 'history.jsonl'
@@ -102,6 +103,13 @@ export class HistoryStore {
     })
     return this.chain
   }
+}
+
+/** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
+export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number): HistoryEntry {
+  const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
+  if (settlement.outcome === 'answered') entry.answers = settlement.answers
+  return entry
 }
 
 /** Parses JSONL history text, skipping blank, torn and invalid lines. */

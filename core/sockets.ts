@@ -2,14 +2,16 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { Limits } from '../shared/limits'
+import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
 import { AgentConnection, CLOSE } from './agent-connection'
-import { parseJsonFrame, registerTransport, sendText } from './frames'
+import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
 import type { Heartbeat } from './heartbeat'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
+import { registerStream, wsTransport } from './ws-transport'
 
 /** What the socket endpoints need from the companion. */
 export interface SocketContext {
@@ -27,7 +29,9 @@ export interface SocketContext {
 /**
  * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
  * (windows). Upgrades are checked before ws sees them (see handshake.ts); past the checks, the
- * connection cap (agents + windows) answers 503, as does a companion that is shutting down.
+ * connection cap (agents + windows) answers 503, as does a companion that is shutting down. Each
+ * accepted socket is tracked by the heartbeat and handed on as a {@link Transport} (ws-transport.ts):
+ * to an {@link AgentConnection}, or to a window session of the hub.
  */
 export class SocketEndpoints {
   /** Open agent connections (authenticated; `hello` may still be due). */
@@ -43,11 +47,6 @@ export class SocketEndpoints {
     this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
   }
 
-  /** Open sockets of both endpoints. */
-  get connections(): number {
-    return this.sockets.size
-  }
-
   /** The HTTP server's 'upgrade' handler. Never throws. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy())
@@ -61,10 +60,10 @@ export class SocketEndpoints {
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       server.handleUpgrade(req, socket, head, (ws) => {
         if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
-        registerTransport(ws, socket)
+        registerStream(ws, socket)
         this.track(ws)
-        if (decision.route === 'agent') this.openAgent(ws)
-        else this.openWindow(ws)
+        if (decision.route === 'agent') this.openAgent(ws, wsTransport(ws))
+        else this.openWindow(wsTransport(ws))
       })
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${error instanceof Error ? error.message : String(error)}`)
@@ -103,8 +102,8 @@ export class SocketEndpoints {
     this.ctx.heartbeat.track(ws)
   }
 
-  private openAgent(ws: WebSocket): void {
-    const agent = new AgentConnection(ws, {
+  private openAgent(ws: WebSocket, transport: Transport): void {
+    const agent = new AgentConnection(transport, {
       registry: this.ctx.registry,
       limits: this.ctx.limits,
       serverInfo: this.ctx.serverInfo,
@@ -115,20 +114,23 @@ export class SocketEndpoints {
     ws.once('close', () => this.agents.delete(agent))
   }
 
-  private openWindow(ws: WebSocket): void {
-    ws.on('error', () => undefined) // a 'close' always follows
-    const session = this.ctx.hub.attach((_frame, json) => sendText(ws, json))
-    ws.once('close', () => session.close())
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return sendRejected(ws, 'binary frames are not supported; send JSON text frames')
-      const parsed = parseJsonFrame(data)
-      if (!parsed.ok) return sendRejected(ws, parsed.message)
-      session.receive(parsed.frame)
-    })
+  /**
+   * A window over the UI socket: this only turns text into JSON (binary and non-JSON frames are
+   * refused here); the hub's session checks the frame itself, as it does for IPC windows.
+   */
+  private openWindow(transport: Transport): void {
+    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json))
+    transport.onclose = () => session.close()
+    transport.onmessage = (message) => {
+      if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)
+      const decoded = decodeJson(message.text)
+      if (!decoded.ok) return sendRejected(transport, decoded.message)
+      session.receive(decoded.value)
+    }
   }
 }
 
-function sendRejected(ws: WebSocket, reason: string): void {
+function sendRejected(transport: Transport, reason: string): void {
   const frame: RejectedFrame = { type: 'rejected', askId: '', code: 'INVALID_FRAME', reason }
-  sendText(ws, JSON.stringify(frame))
+  transport.send(JSON.stringify(frame))
 }

@@ -1,14 +1,7 @@
-import type { Ask } from '../shared/ask'
-import {
-  UiAnswerFrameSchema,
-  UiDismissFrameSchema,
-  UiHistoryRequestFrameSchema,
-  type RejectedFrame,
-  type UiServerFrame,
-} from '../shared/ui'
-import type { HistoryEntry } from '../shared/ask'
-import { checkObjectFrame } from './frames'
+import type { Ask, HistoryEntry } from '../shared/ask'
+import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { Registry, Settlement } from './registry'
+import { parseWindowFrame, rejected } from './ui-frames'
 
 /**
  * Delivers one frame to a window. `json` is the frame already serialized (computed once per
@@ -18,7 +11,10 @@ export type WindowSend = (frame: UiServerFrame, json: string) => void
 
 /** A connected window, whatever carries it (WebSocket or Electron IPC). */
 export interface WindowSession {
-  /** A frame from the window (already JSON-decoded); malformed frames get `rejected INVALID_FRAME`. */
+  /**
+   * A frame from the window, JSON-decoded but unchecked: this is where it is checked, once
+   * (ui-frames.ts); malformed frames get `rejected INVALID_FRAME`.
+   */
   receive(frame: unknown): void
   /** Detaches the window; it gets no more frames. Idempotent. */
   close(): void
@@ -97,50 +93,32 @@ export class WindowHub {
 
   private handle(value: unknown, reply: (frame: UiServerFrame) => void): void {
     try {
-      const checked = checkObjectFrame(value)
-      if (!checked.ok) return reply(rejected('', 'INVALID_FRAME', checked.message))
-      const raw = checked.frame
-      const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
-      switch (raw['type']) {
-        case 'answer': {
-          const frame = UiAnswerFrameSchema.safeParse(raw)
-          if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid answer frame: ${firstIssue(frame.error.issues)}`))
-          const result = this.ctx.registry.answer(frame.data.askId, frame.data.answers)
-          return reply(result.ok ? { type: 'accepted', askId, outcome: 'answered' } : rejected(askId, result.code, result.reason))
-        }
-        case 'dismiss': {
-          const frame = UiDismissFrameSchema.safeParse(raw)
-          if (!frame.success) return reply(rejected(askId, 'INVALID_FRAME', `invalid dismiss frame: ${firstIssue(frame.error.issues)}`))
-          const result = this.ctx.registry.dismiss(frame.data.askId)
-          return reply(result.ok ? { type: 'accepted', askId, outcome: 'cancelled' } : rejected(askId, result.code, result.reason))
-        }
-        case 'history/get': {
-          const frame = UiHistoryRequestFrameSchema.safeParse(raw)
-          if (!frame.success) return reply(rejected('', 'INVALID_FRAME', `invalid history/get frame: ${firstIssue(frame.error.issues)}`))
-          this.ctx.history(frame.data.limit ?? DEFAULT_HISTORY_PAGE).then(
-            (entries) => reply({ type: 'history', entries }),
-            (error: unknown) => {
-              this.ctx.warn(`reading history failed: ${error instanceof Error ? error.message : String(error)}`)
-              reply({ type: 'history', entries: [] })
-            },
-          )
-          return
-        }
-        default:
-          return reply(rejected(askId, 'INVALID_FRAME', `unknown frame type ${JSON.stringify(raw['type'])}`))
-      }
+      const checked = parseWindowFrame(value)
+      if (!checked.ok) return reply(checked.rejected)
+      this.dispatch(checked.frame, reply)
     } catch (error) {
       this.ctx.warn(`window frame handler failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-}
 
-function rejected(askId: string, code: string, reason: string): RejectedFrame {
-  return { type: 'rejected', askId, code, reason }
-}
-
-function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  const issue = issues[0]
-  if (!issue) return 'bad shape'
-  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+  private dispatch(frame: UiClientFrame, reply: (frame: UiServerFrame) => void): void {
+    switch (frame.type) {
+      case 'answer': {
+        const result = this.ctx.registry.answer(frame.askId, frame.answers)
+        return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'answered' } : rejected(frame.askId, result.code, result.reason))
+      }
+      case 'dismiss': {
+        const result = this.ctx.registry.dismiss(frame.askId)
+        return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))
+      }
+      case 'history/get':
+        this.ctx.history(frame.limit ?? DEFAULT_HISTORY_PAGE).then(
+          (entries) => reply({ type: 'history', entries }),
+          (error: unknown) => {
+            this.ctx.warn(`reading history failed: ${error instanceof Error ? error.message : String(error)}`)
+            reply({ type: 'history', entries: [] })
+          },
+        )
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import type { AskAnswer } from './answer'
 import { isMultiSelect, type Question } from './tool-input'
 
@@ -88,4 +89,28 @@ export function checkAnswer(
     }
   }
   return violations
+}
+
+/**
+ * An answer that passed {@link checkAnswer} against the questions it answers, made only by
+ * {@link acceptAnswer}: code that takes a `CheckedAnswer` (rendering the tool result) has nothing
+ * left to check.
+ */
+export type CheckedAnswer = AskAnswer & z.$brand<'CheckedAnswer'>
+
+/** The outcome of {@link acceptAnswer}: the checked answer, or every rule it breaks. */
+export type AnswerCheck = { ok: true; answer: CheckedAnswer } | { ok: false; violations: AnswerViolation[] }
+
+/** {@link checkAnswer}, and the answer as a {@link CheckedAnswer} when nothing is broken. */
+export function acceptAnswer(
+  questions: readonly Question[],
+  answer: AskAnswer,
+  maxCustomChars = Number.POSITIVE_INFINITY,
+): AnswerCheck {
+  const violations = checkAnswer(questions, answer, maxCustomChars)
+  return keepsTheRules(answer, violations) ? { ok: true, answer } : { ok: false, violations }
+}
+
+function keepsTheRules(_answer: AskAnswer, violations: readonly AnswerViolation[]): _answer is CheckedAnswer {
+  return violations.length === 0
 }

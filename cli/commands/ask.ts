@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { AskUserClient, MAX_TIMEOUT_MS } from '../../agent/client'
 import { renderAnswer } from '../../shared/answer'
 import type { Question } from '../../shared/tool-input'
-import { validateToolInput } from '../../shared/validate-input'
+import { validateToolInput, type ValidatedAsk } from '../../shared/validate-input'
 import { version } from '../../package.json'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
@@ -40,9 +40,17 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 interface Parsed {
   help: boolean
-  questions?: Question[]
+  /** The questions, validated here (the command line is where they enter) and not again. */
+  ask?: ValidatedAsk
   timeoutMs?: number
   title?: string
+}
+
+/** Validates the tool arguments once; the companion owns the caps (its settings may raise them). */
+function validated(args: unknown): ValidatedAsk {
+  const check = validateToolInput(args, UNCAPPED_LIMITS)
+  if (!check.ok) throw new UsageError(check.message)
+  return check.input
 }
 
 async function parse(args: string[], io: CliIo): Promise<Parsed> {
@@ -93,9 +101,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     } catch (error) {
       throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`)
     }
-    const check = validateToolInput(json, UNCAPPED_LIMITS) // the companion owns the caps
-    if (!check.ok) throw new UsageError(check.message)
-    parsed.questions = check.input.questions
+    parsed.ask = validated(json)
     return parsed
   }
   if (values.question === undefined) throw new UsageError('--question (or --json) is required; run `ask-user ask --help`')
@@ -103,7 +109,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
   if (values.header !== undefined) question.header = values.header
   if (values.option !== undefined) question.options = values.option.map((label) => ({ label }))
   if (values.multi) question.multi_select = true
-  parsed.questions = [question]
+  parsed.ask = validated({ questions: [question] })
   return parsed
 }
 
@@ -116,13 +122,13 @@ export const run: Command = async (args, io) => {
     printError(io, (error as Error).message)
     return EXIT.INVALID_INPUT
   }
-  if (parsed.help || parsed.questions === undefined) {
+  if (parsed.help || parsed.ask === undefined) {
     io.stdout.write(HELP)
     return EXIT.OK
   }
   const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'ask-user', version })
   try {
-    const answer = await client.ask(parsed.questions, {
+    const answer = await client.ask(parsed.ask, {
       signal: io.signal,
       ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
       ...(parsed.title !== undefined ? { title: parsed.title } : {}),

@@ -1,7 +1,7 @@
 // Playwright fixtures: a real companion core serving the built renderer, real agents (the client
 // library) connected to it, and pages in Chromium opened on the companion's own URL.
 import { test as base, expect, type Page } from '@playwright/test'
-import { AskUserClient, type AskOptions } from '../../../agent'
+import { AskUserClient, validateAsk, type AskOptions } from '../../../agent'
 import type { AskAnswer } from '../../../shared/answer'
 import type { Question } from '../../../shared/tool-input'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
@@ -39,9 +39,11 @@ export const test = base.extend<Fixtures>({
       return {
         client,
         ask: (questions, options) =>
-          client.ask(questions, options).catch((error: { code: string; message: string }) => ({
-            error: { code: error.code, message: error.message },
-          })),
+          Promise.resolve()
+            .then(() => client.ask(validateAsk({ questions }), options))
+            .catch((error: { code: string; message: string }) => ({
+              error: { code: error.code, message: error.message },
+            })),
       }
     })
     await Promise.all(clients.map((client) => client.close()))

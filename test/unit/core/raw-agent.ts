@@ -1,8 +1,10 @@
-// A bare wire-protocol agent for the core tests: raw frames in, raw frames out, no client library.
+// A bare wire-protocol agent over a real socket, for the tests of the core's sockets and of its whole
+// (handshake, framing, heartbeat, shutdown): raw frames in, raw frames out, no client library.
 import { expect } from 'vitest'
 import type { IncomingMessage } from 'node:http'
 import { WebSocket } from 'ws'
 import { AGENT_SUBPROTOCOL, CompanionFrameSchema, type CompanionFrame } from '../../../shared/wire'
+import { createFrameQueue } from '../../helpers/frame-queue'
 
 export interface RawAgent {
   socket: WebSocket
@@ -42,19 +44,12 @@ export async function openAgent(target: { agentUrl: string; token: string }, opt
     headers: { Authorization: `Bearer ${target.token}` },
     autoPong: options.autoPong ?? true,
   })
-  const frames: CompanionFrame[] = []
-  const unconsumed: CompanionFrame[] = []
-  const waiters = new Set<() => void>()
-  socket.on('message', (data) => {
-    const frame = CompanionFrameSchema.parse(JSON.parse(String(data)))
-    frames.push(frame)
-    unconsumed.push(frame)
-    for (const wake of [...waiters]) wake()
-  })
+  const queue = createFrameQueue<CompanionFrame>('agent socket')
+  socket.on('message', (data) => queue.push(CompanionFrameSchema.parse(JSON.parse(String(data)))))
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => {
       resolve({ code, reason: reason.toString() })
-      for (const wake of [...waiters]) wake()
+      queue.end()
     }),
   )
   socket.on('error', () => undefined)
@@ -64,30 +59,10 @@ export async function openAgent(target: { agentUrl: string; token: string }, opt
   })
   return {
     socket,
-    frames,
+    frames: queue.frames,
     closed,
     send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
-    next: <T extends CompanionFrame>(predicate: (frame: CompanionFrame) => boolean = () => true, timeoutMs = 5_000) =>
-      new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.delete(wake)
-          reject(new Error(`no matching agent frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`))
-        }, timeoutMs)
-        const wake = (): void => {
-          const index = unconsumed.findIndex(predicate)
-          if (index !== -1) {
-            clearTimeout(timer)
-            waiters.delete(wake)
-            resolve(unconsumed.splice(index, 1)[0] as T)
-          } else if (socket.readyState === WebSocket.CLOSED) {
-            clearTimeout(timer)
-            waiters.delete(wake)
-            reject(new Error(`agent socket closed; got ${JSON.stringify(frames)}`))
-          }
-        }
-        waiters.add(wake)
-        wake()
-      }),
+    next: (predicate, timeoutMs) => queue.next(predicate, timeoutMs),
   }
 }
 

@@ -1,31 +1,41 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+// The UI channel's protocol (the window hub), in memory: agents over linked transports, windows
+// attached to the hub. The UI socket's own framing is in sockets.test.ts; the Companion facade's
+// attachWindow and events run over a real companion at the end.
+import { afterEach, describe, expect, it } from 'vitest'
 import type { Ask, Outcome } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { connectUi } from '../../helpers/ui-client'
+import { startCore, type CoreHarness } from './core-harness'
 import { askFrame, helloAgent, poll } from './raw-agent'
 
-let t: TestCompanion
-beforeEach(async () => {
-  t = await startTestCompanion()
+let core: CoreHarness | undefined
+afterEach(() => {
+  core?.shutdown()
+  expect(core?.warnings ?? []).toEqual([])
+  core = undefined
 })
-afterEach(() => t.cleanup())
+function start(): CoreHarness {
+  core = startCore()
+  return core
+}
 
 describe('UI channel', () => {
   it('sends a snapshot of pending asks on connect, oldest first', async () => {
-    const agent = await helloAgent(t.companion)
+    const { helloAgent, attachWindow, pending } = start()
+    const agent = await helloAgent()
     agent.send(askFrame('a1'))
     agent.send(askFrame('a2', { title: 'second' }))
-    await poll(() => t.companion.pending().length).toBe(2)
-    const ui = await connectUi(t.companion)
+    await poll(() => pending().length).toBe(2)
+    const ui = attachWindow()
     expect(ui.snapshot.pending.map((a) => a.title)).toEqual([undefined, 'second'])
     expect(ui.snapshot.pending[0]).toMatchObject({ agent: { name: 'test-agent' }, questions: [{ id: 'q1' }] })
-    await ui.close()
+    ui.close()
   })
 
   it('broadcasts added and resolved to two windows; the first answer wins, the second is refused', async () => {
-    const [w1, w2] = await Promise.all([connectUi(t.companion), connectUi(t.companion, { auth: 'bearer' })])
-    const agent = await helloAgent(t.companion)
+    const { helloAgent, attachWindow } = start()
+    const [w1, w2] = [attachWindow(), attachWindow()]
+    const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const [ask1, ask2] = await Promise.all([w1.nextAsk(), w2.nextAsk()])
     expect(ask1).toEqual(ask2)
@@ -38,24 +48,27 @@ describe('UI channel', () => {
     }
     expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
     expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
-    await Promise.all([w1.close(), w2.close()])
+    w1.close()
+    w2.close()
   })
 
   it('refuses an answer that breaks the answer rules with INVALID_ANSWER; the ask stays pending', async () => {
-    const ui = await connectUi(t.companion)
-    const agent = await helloAgent(t.companion)
+    const { helloAgent, attachWindow, pending } = start()
+    const ui = attachWindow()
+    const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     const reply = await ui.answer(ask.askId, [{ id: 'q1', selected: ['MySQL'] }])
     expect(reply).toEqual({ type: 'rejected', askId: ask.askId, code: 'INVALID_ANSWER', reason: 'answer 1 ("q1"): "MySQL" is not one of the options' })
-    expect(t.companion.pending()).toHaveLength(1)
+    expect(pending()).toHaveLength(1)
     expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({ type: 'accepted' })
-    await ui.close()
+    ui.close()
   })
 
   it('dismiss sends cancelled ASK_CANCELLED to the agent', async () => {
-    const ui = await connectUi(t.companion)
-    const agent = await helloAgent(t.companion)
+    const { helloAgent, attachWindow } = start()
+    const ui = attachWindow()
+    const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     expect(await ui.dismiss(ask.askId)).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'cancelled' })
@@ -64,30 +77,31 @@ describe('UI channel', () => {
     })
     expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toMatchObject({ outcome: 'cancelled' })
     expect(await ui.dismiss(ask.askId)).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
-    await ui.close()
+    ui.close()
   })
 
   it('rejects malformed frames with INVALID_FRAME and keeps going', async () => {
-    const ui = await connectUi(t.companion)
+    const ui = start().attachWindow()
     const isRejected = (f: UiServerFrame): boolean => f.type === 'rejected'
     ui.send('nope')
-    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'rejected', askId: '', code: 'INVALID_FRAME', reason: 'the frame is not valid JSON' })
+    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'rejected', askId: '', code: 'INVALID_FRAME', reason: 'a frame must be a JSON object' })
     ui.send({ type: 'answer', askId: 'x', answers: 'no' })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'x', code: 'INVALID_FRAME' })
     ui.send({ type: 'launch' })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: '', code: 'INVALID_FRAME', reason: 'unknown frame type "launch"' })
-    ui.socket.send(Buffer.from([1, 2]), { binary: true })
-    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
+    ui.send({ type: 1 })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME', reason: 'a frame needs a string "type"' })
     ui.send({ type: 'history/get', limit: 0 })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
     ui.send({ type: 'answer', askId: 'unknown', answers: [] })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'unknown', code: 'NOT_PENDING' })
-    await ui.close()
+    ui.close()
   })
 
   it('answers history/get with settled asks, newest first', async () => {
-    const ui = await connectUi(t.companion)
-    const agent = await helloAgent(t.companion)
+    const { helloAgent, attachWindow } = start()
+    const ui = attachWindow()
+    const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
@@ -102,12 +116,19 @@ describe('UI channel', () => {
         { askId: ask.askId, outcome: 'answered', answers: [{ id: 'q1', selected: ['SQLite'] }] },
       ],
     })
-    await ui.close()
+    ui.close()
   })
 })
 
 describe('attachWindow (IPC windows) and events', () => {
+  let t: TestCompanion | undefined
+  afterEach(async () => {
+    await t?.cleanup()
+    t = undefined
+  })
+
   it('delivers snapshot and broadcasts as objects, accepts frames through receive()', async () => {
+    t = await startTestCompanion()
     const frames: UiServerFrame[] = []
     const window = t.companion.attachWindow((frame) => frames.push(frame))
     expect(frames).toEqual([{ type: 'snapshot', pending: [] }])
@@ -132,7 +153,7 @@ describe('attachWindow (IPC windows) and events', () => {
     offAdded()
     offResolved()
     agent.send(askFrame('a2'))
-    await poll(() => t.companion.pending().length).toBe(1)
+    await poll(() => t!.companion.pending().length).toBe(1)
     expect(frames).toHaveLength(5)
     expect(added).toHaveLength(1)
   })

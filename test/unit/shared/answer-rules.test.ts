@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AskAnswer } from '../../../shared/answer'
-import { checkAnswer, type AnswerViolationCode } from '../../../shared/answer-rules'
+import { acceptAnswer, checkAnswer, type AnswerViolationCode, type CheckedAnswer } from '../../../shared/answer-rules'
 import type { Question } from '../../../shared/tool-input'
 
 const single: Question = { id: 'db', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }
@@ -113,5 +113,25 @@ describe('checkAnswer', () => {
         ],
       }),
     ).toEqual(['ANSWER_COUNT', 'DUPLICATE_LABEL', 'UNKNOWN_LABEL', 'TOO_MANY_LABELS', 'CUSTOM_WITH_LABEL', 'BLANK_CUSTOM'])
+  })
+})
+
+describe('acceptAnswer', () => {
+  it('lets a rule-abiding answer through as the same object, typed CheckedAnswer, and lists what breaks', () => {
+    const answer = { answers: [{ id: 'notes', selected: [], custom: 'ship it' }] }
+    const check = acceptAnswer([open], answer)
+    expect(check).toEqual({ ok: true, answer })
+    if (check.ok) expect(check.answer).toBe(answer)
+    expect(acceptAnswer([open], { answers: [] })).toEqual({ ok: false, violations: checkAnswer([open], { answers: [] }) })
+    expect(acceptAnswer([open], { answers: [{ id: 'notes', selected: [], custom: 'toolong' }] }, 3)).toMatchObject({
+      ok: false,
+      violations: [{ code: 'CUSTOM_TOO_LONG' }],
+    })
+  })
+
+  it('is the only way to a CheckedAnswer (type level)', () => {
+    // @ts-expect-error: a plain AskAnswer has not been checked
+    const unchecked: CheckedAnswer = { answers: [] }
+    expect(unchecked).toEqual({ answers: [] })
   })
 })

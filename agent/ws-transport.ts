@@ -1,0 +1,89 @@
+import WebSocket from 'ws'
+import type { Transport } from '../shared/transport'
+import { AGENT_SUBPROTOCOL } from '../shared/wire'
+import type { Endpoint } from './discovery'
+import { noCompanion } from './errors'
+
+/**
+ * Why a protocol handshake over a transport failed (no `welcome`, an `error` frame first, a close):
+ * a local error, never sent. {@link dialCompanion} turns it into `NO_PROVIDER`, naming the endpoint.
+ */
+export class HandshakeError extends Error {
+  override readonly name = 'HandshakeError'
+}
+
+/**
+ * Opens the companion's agent WebSocket (bearer token, subprotocol `ask-user.v1`, no compression, no
+ * redirects), checks the upgrade, and runs `greet` (the protocol's hello/welcome) on it as a
+ * {@link Transport}. The whole, upgrade and greeting, must finish within `timeoutMs`. Rejects with
+ * `NO_PROVIDER` (`cannot reach the Ask User Companion at <url> (<why>)` and how to start one) when
+ * the endpoint cannot be reached, answers HTTP instead of upgrading, does not select the subprotocol,
+ * or `greet` fails; the socket is then dropped at once, without a closing handshake.
+ */
+export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (transport: Transport) => Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(endpoint.url, AGENT_SUBPROTOCOL, {
+      headers: { Authorization: `Bearer ${endpoint.token}` },
+      perMessageDeflate: false,
+      handshakeTimeout: timeoutMs,
+      followRedirects: false,
+    })
+    let done = false
+    const settle = (): boolean => {
+      if (done) return false
+      done = true
+      clearTimeout(timer)
+      socket.off('unexpected-response', onResponse).off('error', onError).off('close', onClose).off('open', onOpen)
+      return true
+    }
+    const fail = (why: string, cause?: unknown): void => {
+      if (!settle()) return
+      socket.removeAllListeners()
+      socket.on('error', () => undefined)
+      socket.terminate()
+      reject(noCompanion(`cannot reach the Ask User Companion at ${endpoint.url} (${why})`, cause))
+    }
+    const onResponse = (_req: unknown, res: { statusCode?: number }): void => {
+      const hint = res.statusCode === 401 ? '; the token may be stale' : ''
+      fail(`it answered HTTP ${res.statusCode ?? '?'}${hint}`)
+    }
+    const onError = (error: NodeJS.ErrnoException): void => fail(error.code ?? error.message, error)
+    const onClose = (code: number): void => fail(`connection closed with code ${code} before the welcome`)
+    const onOpen = (): void => {
+      if (socket.protocol !== AGENT_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_SUBPROTOCOL}`)
+      greet(clientTransport(socket)).then(
+        (value) => {
+          if (settle()) resolve(value)
+        },
+        (error: unknown) => fail(error instanceof Error ? error.message : String(error), error),
+      )
+    }
+    const timer = setTimeout(() => fail(`no welcome within ${timeoutMs} ms`), timeoutMs)
+    socket.once('unexpected-response', onResponse)
+    socket.once('error', onError)
+    socket.once('close', onClose)
+    socket.once('open', onOpen)
+  })
+}
+
+/** The {@link Transport} over an open client WebSocket. */
+function clientTransport(socket: WebSocket): Transport {
+  const transport: Transport = {
+    onmessage: undefined,
+    onclose: undefined,
+    send: (text) => {
+      if (socket.readyState !== WebSocket.OPEN) return false
+      socket.send(text)
+      return true
+    },
+    close: (code, reason) => socket.close(code, reason),
+  }
+  socket.on('message', (data, isBinary) =>
+    transport.onmessage?.(isBinary ? { kind: 'binary' } : { kind: 'text', text: data.toString() }),
+  )
+  socket.once('close', (code, reason) => transport.onclose?.(code, reason.toString()))
+  socket.on('error', () => {
+    /* 'close' follows and reaches onclose */
+  })
+  return transport
+}

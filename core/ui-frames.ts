@@ -1,0 +1,54 @@
+import {
+  UiAnswerFrameSchema,
+  UiDismissFrameSchema,
+  UiHistoryRequestFrameSchema,
+  type RejectedFrame,
+  type UiClientFrame,
+} from '../shared/ui'
+import { checkObjectFrame } from './frames'
+
+/** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
+export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false; rejected: RejectedFrame }
+
+/**
+ * The one check of a frame from a window, whatever carried it (the UI socket decodes JSON first; IPC
+ * hands over the structured clone): a JSON object with a string `type`, a known type, and that type's
+ * schema. A refusal is `rejected INVALID_FRAME`, with the frame's `askId` when it had a string one.
+ */
+export function parseWindowFrame(value: unknown): WindowFrameCheck {
+  const checked = checkObjectFrame(value)
+  if (!checked.ok) return refuse('', checked.message)
+  const raw = checked.frame
+  const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
+  switch (raw['type']) {
+    case 'answer': {
+      const frame = UiAnswerFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid answer frame: ${firstIssue(frame.error.issues)}`)
+    }
+    case 'dismiss': {
+      const frame = UiDismissFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid dismiss frame: ${firstIssue(frame.error.issues)}`)
+    }
+    case 'history/get': {
+      const frame = UiHistoryRequestFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse('', `invalid history/get frame: ${firstIssue(frame.error.issues)}`)
+    }
+    default:
+      return refuse(askId, `unknown frame type ${JSON.stringify(raw['type'])}`)
+  }
+}
+
+/** A `rejected` reply. */
+export function rejected(askId: string, code: string, reason: string): RejectedFrame {
+  return { type: 'rejected', askId, code, reason }
+}
+
+function refuse(askId: string, reason: string): WindowFrameCheck {
+  return { ok: false, rejected: rejected(askId, 'INVALID_FRAME', reason) }
+}
+
+function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const issue = issues[0]
+  if (!issue) return 'bad shape'
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+}

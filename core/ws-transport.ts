@@ -1,0 +1,72 @@
+import type { Duplex } from 'node:stream'
+import type { RawData, WebSocket } from 'ws'
+import type { Transport } from '../shared/transport'
+
+/**
+ * A peer that lets this much outgoing data pile up unread (bytes) is terminated instead of growing the
+ * companion's memory without bound; windows reconnect and get a fresh snapshot.
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
+
+/** The TCP stream under each accepted WebSocket, for batching its writes (see {@link sendText}). */
+const streams = new WeakMap<WebSocket, Duplex>()
+const corked = new WeakSet<Duplex>()
+
+/** Remembers the stream a WebSocket was upgraded from, so frames sent to it in one tick share a write. */
+export function registerStream(socket: WebSocket, stream: Duplex): void {
+  streams.set(socket, stream)
+}
+
+/**
+ * Sends text on an open socket and returns true; returns false, sending nothing, on a socket that is
+ * not open, and terminates a peer that stopped reading (see {@link MAX_BUFFERED_BYTES}).
+ * Every frame sent to one socket in the same tick leaves in one write: the stream is corked on the
+ * first and uncorked on the next tick (a window gets `question/resolved` and `accepted` together, and
+ * a system call per frame was the largest cost per ask; docs/performance.md).
+ */
+export function sendText(socket: WebSocket, text: string): boolean {
+  if (socket.readyState !== socket.OPEN) return false
+  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    socket.terminate()
+    return false
+  }
+  const stream = streams.get(socket)
+  if (stream && !corked.has(stream)) {
+    corked.add(stream)
+    stream.cork()
+    process.nextTick(() => {
+      corked.delete(stream)
+      stream.uncork()
+    })
+  }
+  socket.send(text)
+  return true
+}
+
+/** Decodes a ws message (Buffer, Buffer[] or ArrayBuffer) as UTF-8 text. */
+export function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8')
+  return data.toString('utf8')
+}
+
+/**
+ * The {@link Transport} over a WebSocket the companion accepted: text frames arrive decoded as UTF-8,
+ * binary frames as `{kind: 'binary'}`; sends go through {@link sendText} (batched, capped). What stays
+ * with the socket and its server: `maxPayload` (an oversized frame closes with 1009, reported through
+ * `onclose`), no compression, and the heartbeat (heartbeat.ts pings the socket itself).
+ */
+export function wsTransport(socket: WebSocket): Transport {
+  const transport: Transport = {
+    onmessage: undefined,
+    onclose: undefined,
+    send: (text) => sendText(socket, text),
+    close: (code, reason) => socket.close(code, reason),
+  }
+  socket.on('message', (data, isBinary) =>
+    transport.onmessage?.(isBinary ? { kind: 'binary' } : { kind: 'text', text: frameText(data) }),
+  )
+  socket.once('close', (code, reason) => transport.onclose?.(code, reason.toString()))
+  socket.on('error', () => undefined) // a 'close' always follows; ws reports 1009 and friends there
+  return transport
+}
