@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
+import type { ConnectInfo } from '../shared/connect'
 import type { Ask, HistoryEntry, Outcome } from '../shared/ask'
 import type { Settings } from '../shared/settings'
 import { UI_PATH, type UiServerFrame } from '../shared/ui'
@@ -40,6 +41,8 @@ export interface CompanionOptions {
   now?: () => number
   /** Where warnings go (corrupt settings, history write failures); default stderr. */
   onWarning?: (message: string) => void
+  /** How agents on this machine run `ask-user` (see `connectInfo`); windows show it in "Connect an agent". */
+  connect?: ConnectInfo
 }
 
 /** A non-socket window (Electron IPC): frames from the window go to `receive()`; `close()` detaches. */
@@ -99,7 +102,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
   registry.onResolved((ask, settlement, settledAt) => history.record(historyEntry(ask, settlement, settledAt)))
-  const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn })
+  const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
   const sockets = new SocketEndpoints({

@@ -1,4 +1,5 @@
 import type { Ask, HistoryEntry } from '../shared/ask'
+import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
@@ -25,6 +26,8 @@ export interface HubContext {
   registry: Registry
   history: (limit: number) => Promise<HistoryEntry[]>
   warn: (message: string) => void
+  /** How agents on this machine run `ask-user`, sent with every snapshot ("Connect an agent"). */
+  connect?: ConnectInfo
 }
 
 /** Default number of history entries a `history/get` without `limit` returns. */
@@ -57,7 +60,7 @@ export class WindowHub {
   /** Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. */
   attach(send: WindowSend): WindowSession {
     const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
-    deliver({ type: 'snapshot', pending: this.ctx.registry.pending() })
+    deliver({ type: 'snapshot', pending: this.ctx.registry.pending(), ...(this.ctx.connect ? { connect: this.ctx.connect } : {}) })
     this.windows.add(send) // only once the snapshot went out: a window that failed it gets nothing else
     let open = true
     return {

@@ -88,8 +88,16 @@ export function connectBlocks(harness: HarnessId, info: ConnectInfo): ConnectBlo
       ]
     case 'cursor':
       return [{ kind: 'json', file: '~/.cursor/mcp.json', text: json({ mcpServers: { [SERVER_NAME]: { type: 'stdio', command, args, env: info.env } } }) }]
-    case 'shell':
-      return [{ kind: 'command', text: [...[info.commandLine.command, ...info.commandLine.args].map(q), 'ask --question "Deploy now?" --option Yes --option No'].join(' ') }]
+    case 'shell': {
+      const ask = [...[info.commandLine.command, ...info.commandLine.args].map(q), 'ask --question "Deploy now?" --option Yes --option No'].join(' ')
+      const entries = Object.entries(info.env)
+      // POSIX shells take the variables in front of the command; cmd.exe sets them first.
+      const text =
+        info.platform === 'win32'
+          ? [...entries.map(([key, value]) => `set "${key}=${value}"`), ask].join(' && ')
+          : [...entries.map(([key, value]) => q(`${key}=${value}`)), ask].join(' ')
+      return [{ kind: 'command', text }]
+    }
   }
 }
 

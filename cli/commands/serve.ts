@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { resolveHome, startCompanion } from '../../core'
+import { connectInfo, resolveHome, startCompanion } from '../../core'
 import { EXIT, printError, type CliIo, type Command } from '../io'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
@@ -39,6 +39,18 @@ export function rendererDir(): string {
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0]!
 }
 
+/**
+ * The file agents should run as `ask-user` for this install: this bundle itself when it is a packaged
+ * app's (`resources/cli/main/cli.js`, which `connectInfo` maps to the app's launcher), else the
+ * checkout's `bin/ask-user.js` (beside `out/main`, or beside `cli/commands` when run from sources).
+ */
+export function installedScript(): string | undefined {
+  const packaged = join(__dirname, 'cli.js')
+  if (/[\\/]resources[\\/]cli[\\/]main$/.test(__dirname) && existsSync(packaged)) return packaged
+  const bin = join(__dirname, '..', '..', 'bin', 'ask-user.js')
+  return existsSync(bin) ? bin : undefined
+}
+
 /** Opens `url` in the default browser; failures only warn on stderr. */
 function openBrowser(url: string, io: CliIo): void {
   const [command, args] =
@@ -73,12 +85,15 @@ export const run: Command = async (args, io) => {
     io.stderr.write(USAGE)
     return EXIT.INVALID_INPUT
   }
+  const home = resolveHome(io.env)
+  const connect = connectInfo({ platform: process.platform, home, env: io.env, script: installedScript(), node: process.execPath })
   let companion
   try {
     companion = await startCompanion({
-      home: resolveHome(io.env),
+      home,
       port: parsed.port,
       staticDir: rendererDir(),
+      ...(connect ? { connect } : {}),
       onWarning: (message) => void io.stderr.write(`Warning: ${message}\n`),
     })
   } catch (error) {

@@ -26,7 +26,7 @@ import type { QuestionWindow } from './window'
 import { loadWindowState, saveWindowState } from './window-state'
 
 /** The companion core's entry points the desktop shell uses (`core/`). */
-export type CoreApi = Pick<typeof CoreModule, 'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion'>
+export type CoreApi = Pick<typeof CoreModule, 'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion' | 'connectInfo'>
 
 export interface DesktopOptions {
   app: Electron.App
@@ -93,7 +93,7 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
 
   setupSecurity(app, electron.session.defaultSession, contentSecurityPolicy(source))
   setupTheme(electron.nativeTheme, settings)
-  const companion = await startCore(core, home, settings.get(), options.mainDir, app.getVersion(), warn)
+  const companion = await startCore(options, home, settings.get(), warn)
   const window = await setupWindow(electron, options, home, source, warn, settings.get().language)
   const hub = setupIpcHub({ ipcMain: electron.ipcMain, window: window.browserWindow, companion, isAppUrl: (url) => isAppUrl(source, url), onRefused: (r) => warn(`ipc: refused: ${r}`) })
   const openAsk = (askId: string): void => {
@@ -146,22 +146,20 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
 }
 
 /** Starts the core with the person's settings; the built page is also served to browsers (`/`). */
-function startCore(
-  core: CoreApi,
-  home: string,
-  settings: Settings,
-  mainDir: string,
-  version: string,
-  warn: (message: string) => void,
-): Promise<DesktopCompanion> {
+function startCore(options: DesktopOptions, home: string, settings: Settings, warn: (message: string) => void): Promise<DesktopCompanion> {
+  const { app, core, mainDir, platform, env } = options
+  // Packaged: the launcher in resources/bin; a development run: the checkout's bin/ask-user.js.
+  const install = app.isPackaged && options.resourcesPath !== undefined ? { resourcesPath: options.resourcesPath } : { script: join(mainDir, '..', '..', 'bin', 'ask-user.js') }
+  const connect = core.connectInfo({ platform, home, env, ...install })
   return core.startCompanion({
     home,
     port: settings.port,
     settings,
     staticDir: join(mainDir, '../renderer'),
     writeDiscovery: true,
-    serverInfo: { name: 'ask-user-companion', version },
+    serverInfo: { name: 'ask-user-companion', version: app.getVersion() },
     onWarning: warn,
+    ...(connect ? { connect } : {}),
   })
 }
 

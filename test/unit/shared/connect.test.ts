@@ -71,7 +71,11 @@ describe('connectBlocks', () => {
     )
     expect(connectBlocks('codex', windows)[0]!.text).toContain('command = "C:\\\\Program Files\\\\nodejs\\\\node.exe"\nargs = ["C:\\\\src\\\\ask-user-companion\\\\bin\\\\ask-user.js", "mcp"]')
     expect(connectBlocks('shell', windows)[0]!.text).toBe(
-      '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js ask --question "Deploy now?" --option Yes --option No',
+      'set "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" && ' +
+        '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js ask --question "Deploy now?" --option Yes --option No',
+    )
+    expect(connectBlocks('shell', linux)[0]!.text).toBe(
+      'ASK_USER_HOME=/home/ann/.config/ask-user-companion /home/ann/.local/bin/ask-user ask --question "Deploy now?" --option Yes --option No',
     )
   })
 
