@@ -1,4 +1,5 @@
 import { AskUserError, isAskUserError, type ErrorCode } from '../shared/error-codes'
+import { errorMessage } from '../shared/describe-error'
 
 /** One text block of a tool result (the only block kind this tool produces). */
 export interface TextContent {
@@ -33,7 +34,7 @@ export function toolSuccess(text: string): ToolSuccess {
 export function toolFailure(error: unknown): ToolFailure {
   const known = isAskUserError(error)
     ? error
-    : new AskUserError('NO_PROVIDER', `the answering side failed: ${error instanceof Error ? error.message : String(error)}`)
+    : new AskUserError('NO_PROVIDER', `the answering side failed: ${errorMessage(error)}`)
   return {
     isError: true,
     content: [{ type: 'text', text: `Error: ${known.message}` }],

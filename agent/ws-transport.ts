@@ -3,6 +3,7 @@ import type { Transport } from '../shared/transport'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
 import type { Endpoint } from './discovery'
 import { noCompanion } from './errors'
+import { errorMessage } from '../shared/describe-error'
 
 /**
  * Why a protocol handshake over a transport failed (no `welcome`, an `error` frame first, a close):
@@ -55,7 +56,7 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
         (value) => {
           if (settle()) resolve(value)
         },
-        (error: unknown) => fail(error instanceof Error ? error.message : String(error), error),
+        (error: unknown) => fail(errorMessage(error), error),
       )
     }
     const timer = setTimeout(() => fail(`no welcome within ${timeoutMs} ms`), timeoutMs)

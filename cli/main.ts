@@ -2,6 +2,7 @@
 import type { CliIo, Command } from './io'
 import { EXIT, printError } from './io'
 import { version } from '../package.json'
+import { errorMessage } from '../shared/describe-error'
 
 interface Entry {
   summary: string
@@ -79,7 +80,7 @@ export function runFromProcess(host: ProcessHost = {}): void {
     cwd: process.cwd(),
     signal: controller.signal,
   }).then(exit, (error: unknown) => {
-    printError(process, error instanceof Error ? error.message : String(error))
+    printError(process, errorMessage(error))
     exit(1)
   })
 }

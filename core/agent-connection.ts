@@ -15,6 +15,7 @@ import {
 } from '../shared/wire'
 import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
+import { errorMessage, describeFirstIssue } from '../shared/describe-error'
 
 /** Close codes the companion uses on agent sockets. */
 export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
@@ -97,7 +98,7 @@ export class AgentConnection implements AskOwner {
           return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(frame['type'])}`, id)
       }
     } catch (error) {
-      this.ctx.warn(`agent frame handler failed: ${error instanceof Error ? error.message : String(error)}`)
+      this.ctx.warn(`agent frame handler failed: ${errorMessage(error)}`)
     }
   }
 
@@ -125,7 +126,7 @@ export class AgentConnection implements AskOwner {
 
   private ask(raw: Record<string, unknown>, id: string | undefined): void {
     const parsed = AskFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid ask: ${describeIssue(parsed.error.issues[0])}`, id)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid ask: ${describeFirstIssue(parsed.error.issues)}`, id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const frame = parsed.data
     const { limits, registry } = this.ctx
@@ -144,7 +145,7 @@ export class AgentConnection implements AskOwner {
 
   private cancel(raw: Record<string, unknown>, id: string | undefined): void {
     const parsed = CancelFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid cancel: ${describeIssue(parsed.error.issues[0])}`, id)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid cancel: ${describeFirstIssue(parsed.error.issues)}`, id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const askId = this.asks.get(parsed.data.id)
     if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
@@ -173,7 +174,3 @@ function longClientField(frame: HelloFrame, max: number): string | undefined {
   return undefined
 }
 
-function describeIssue(issue: { path: PropertyKey[]; message: string } | undefined): string {
-  if (!issue) return 'bad shape'
-  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
-}

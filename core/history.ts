@@ -2,6 +2,7 @@ import { appendFile, chmod, readFile } from 'node:fs/promises'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 import type { Settlement } from './registry'
+import { errorMessage } from '../shared/describe-error'
 
 /** File name of the history inside the companion's home. */
 export const HISTORY_FILE = 'history.jsonl'
@@ -99,7 +100,7 @@ export class HistoryStore {
 
   private enqueue(op: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(op).catch((error: unknown) => {
-      this.options.warn(`history ${this.path}: ${error instanceof Error ? error.message : String(error)}`)
+      this.options.warn(`history ${this.path}: ${errorMessage(error)}`)
     })
     return this.chain
   }

@@ -3,6 +3,7 @@ import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import type { AgentInfo, Ask } from '../shared/ask'
 import type { Question } from '../shared/tool-input'
+import { errorMessage } from '../shared/describe-error'
 
 /** How an ask ended, with what its owner needs to tell the agent. */
 export type Settlement =
@@ -121,7 +122,7 @@ export class Registry {
     try {
       fn()
     } catch (error) {
-      this.warn(`listener failed: ${error instanceof Error ? error.message : String(error)}`)
+      this.warn(`listener failed: ${errorMessage(error)}`)
     }
   }
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings'
 import { ensurePrivateDir, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { errorMessage, describeFirstIssue } from '../shared/describe-error'
 
 /** File name of the settings inside the companion's home. */
 export const SETTINGS_FILE = 'settings.json'
@@ -17,18 +18,17 @@ export async function loadSettings(home: string): Promise<{ settings: Settings; 
     text = await readFile(path, 'utf8')
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return { settings: cloneDefaults() }
-    return { settings: cloneDefaults(), warning: `cannot read ${path} (${describe(error)}); using default settings` }
+    return { settings: cloneDefaults(), warning: `cannot read ${path} (${errorMessage(error)}); using default settings` }
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    return { settings: cloneDefaults(), warning: `${path} is not valid JSON (${describe(error)}); using default settings` }
+    return { settings: cloneDefaults(), warning: `${path} is not valid JSON (${errorMessage(error)}); using default settings` }
   }
   const parsed = SettingsSchema.safeParse(json)
   if (!parsed.success) {
-    const first = parsed.error.issues[0]
-    const where = first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'invalid'
+    const where = describeFirstIssue(parsed.error.issues, { root: '(root)', fallback: 'invalid' })
     return { settings: cloneDefaults(), warning: `${path} has invalid settings (${where}); using default settings` }
   }
   return { settings: parsed.data }
@@ -52,8 +52,4 @@ export function mergeSettings(base: Settings, overrides: Partial<Settings> | und
 
 function cloneDefaults(): Settings {
   return { ...DEFAULT_SETTINGS, limits: { ...DEFAULT_SETTINGS.limits } }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

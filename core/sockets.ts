@@ -12,6 +12,7 @@ import type { Heartbeat } from './heartbeat'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
 import { registerStream, wsTransport } from './ws-transport'
+import { errorMessage } from '../shared/describe-error'
 
 /** What the socket endpoints need from the companion. */
 export interface SocketContext {
@@ -66,7 +67,7 @@ export class SocketEndpoints {
         else this.openWindow(wsTransport(ws))
       })
     } catch (error) {
-      this.ctx.warn(`upgrade failed: ${error instanceof Error ? error.message : String(error)}`)
+      this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
     }
   }

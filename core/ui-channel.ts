@@ -3,6 +3,7 @@ import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
+import { errorMessage } from '../shared/describe-error'
 
 /**
  * Delivers one frame to a window. `json` is the frame already serialized (computed once per
@@ -90,7 +91,7 @@ export class WindowHub {
     try {
       send(frame, json)
     } catch (error) {
-      this.ctx.warn(`sending to a window failed: ${error instanceof Error ? error.message : String(error)}`)
+      this.ctx.warn(`sending to a window failed: ${errorMessage(error)}`)
     }
   }
 
@@ -100,7 +101,7 @@ export class WindowHub {
       if (!checked.ok) return reply(checked.rejected)
       this.dispatch(checked.frame, reply)
     } catch (error) {
-      this.ctx.warn(`window frame handler failed: ${error instanceof Error ? error.message : String(error)}`)
+      this.ctx.warn(`window frame handler failed: ${errorMessage(error)}`)
     }
   }
 
@@ -118,7 +119,7 @@ export class WindowHub {
         this.ctx.history(frame.limit ?? DEFAULT_HISTORY_PAGE).then(
           (entries) => reply({ type: 'history', entries }),
           (error: unknown) => {
-            this.ctx.warn(`reading history failed: ${error instanceof Error ? error.message : String(error)}`)
+            this.ctx.warn(`reading history failed: ${errorMessage(error)}`)
             reply({ type: 'history', entries: [] })
           },
         )

@@ -3,9 +3,11 @@ import {
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
   type RejectedFrame,
+  type RejectionCode,
   type UiClientFrame,
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
+import { describeFirstIssue } from '../shared/describe-error'
 
 /** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
 export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false; rejected: RejectedFrame }
@@ -23,15 +25,15 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
   switch (raw['type']) {
     case 'answer': {
       const frame = UiAnswerFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid answer frame: ${firstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid answer frame: ${describeFirstIssue(frame.error.issues)}`)
     }
     case 'dismiss': {
       const frame = UiDismissFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid dismiss frame: ${firstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid dismiss frame: ${describeFirstIssue(frame.error.issues)}`)
     }
     case 'history/get': {
       const frame = UiHistoryRequestFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse('', `invalid history/get frame: ${firstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse('', `invalid history/get frame: ${describeFirstIssue(frame.error.issues)}`)
     }
     default:
       return refuse(askId, `unknown frame type ${JSON.stringify(raw['type'])}`)
@@ -39,16 +41,10 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
 }
 
 /** A `rejected` reply. */
-export function rejected(askId: string, code: string, reason: string): RejectedFrame {
+export function rejected(askId: string, code: RejectionCode, reason: string): RejectedFrame {
   return { type: 'rejected', askId, code, reason }
 }
 
 function refuse(askId: string, reason: string): WindowFrameCheck {
   return { ok: false, rejected: rejected(askId, 'INVALID_FRAME', reason) }
-}
-
-function firstIssue(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  const issue = issues[0]
-  if (!issue) return 'bad shape'
-  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
 }

@@ -31,11 +31,13 @@ export const AcceptedFrameSchema = z.object({
   askId: z.string(),
   outcome: AcceptedOutcomeSchema,
 })
+/** Why the companion refused a window's `answer` or `dismiss`. */
+export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME'])
+export type RejectionCode = z.infer<typeof RejectionCodeSchema>
 export const RejectedFrameSchema = z.object({
   type: z.literal('rejected'),
   askId: z.string(),
-  /** A stable code: `NOT_PENDING`, `INVALID_ANSWER` or `INVALID_FRAME`. */
-  code: z.string(),
+  code: RejectionCodeSchema,
   /** Human-readable reason, shown to the person. */
   reason: z.string(),
 })

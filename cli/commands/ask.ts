@@ -9,6 +9,7 @@ import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
 import { exitCodeFor } from './exit-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
+import { errorMessage } from '../../shared/describe-error'
 
 const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
@@ -73,7 +74,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
       },
     }))
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}; run \`ask-user ask --help\``)
+    throw new UsageError(`${errorMessage(error)}; run \`ask-user ask --help\``)
   }
   if (values.help) return { help: true }
   const parsed: Parsed = { help: false }
@@ -93,13 +94,13 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     try {
       text = values.json === '-' ? await readAll(io.stdin) : await readFile(values.json, 'utf8')
     } catch (error) {
-      throw new UsageError(`cannot read ${source}: ${(error as Error).message}`)
+      throw new UsageError(`cannot read ${source}: ${errorMessage(error)}`)
     }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch (error) {
-      throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`)
+      throw new UsageError(`${source} is not valid JSON: ${errorMessage(error)}`)
     }
     parsed.ask = validated(json)
     return parsed
@@ -119,7 +120,7 @@ export const run: Command = async (args, io) => {
   try {
     parsed = await parse(args, io)
   } catch (error) {
-    printError(io, (error as Error).message)
+    printError(io, errorMessage(error))
     return EXIT.INVALID_INPUT
   }
   if (parsed.help || parsed.ask === undefined) {
@@ -136,7 +137,7 @@ export const run: Command = async (args, io) => {
     io.stdout.write(`${renderAnswer(answer)}\n`)
     return EXIT.OK
   } catch (error) {
-    printError(io, error instanceof Error ? error.message : String(error))
+    printError(io, errorMessage(error))
     return exitCodeFor(error)
   } finally {
     await client.close()

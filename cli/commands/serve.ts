@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { connectInfo, resolveHome, startCompanion } from '../../core'
 import { EXIT, printError, type CliIo, type Command } from '../io'
+import { errorMessage } from '../../shared/describe-error'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
 
@@ -64,7 +65,7 @@ function openBrowser(url: string, io: CliIo): void {
     })
     child.unref()
   } catch (error) {
-    warn(error instanceof Error ? error.message : String(error))
+    warn(errorMessage(error))
   }
 }
 
@@ -97,7 +98,7 @@ export const run: Command = async (args, io) => {
       onWarning: (message) => void io.stderr.write(`Warning: ${message}\n`),
     })
   } catch (error) {
-    printError(io, error instanceof Error ? error.message : String(error))
+    printError(io, errorMessage(error))
     return 1
   }
   io.stdout.write(`${companion.pageUrl}\n`)

@@ -3,6 +3,7 @@ import { fetchStatus } from '../../agent/status'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { exitCodeFor } from './exit-codes'
+import { errorMessage } from '../../shared/describe-error'
 
 const HELP = `Usage: ask-user status [--json]
 
@@ -41,7 +42,7 @@ export const run: Command = async (args, io) => {
       printError(io, 'interrupted')
       return EXIT.INTERRUPTED
     }
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorMessage(error)
     printError(io, message.includes(START_HINT) ? message : `${message}; ${START_HINT}`)
     const code = exitCodeFor(error)
     return code === 1 ? EXIT.NO_COMPANION : code

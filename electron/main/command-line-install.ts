@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path'
 import type * as Electron from 'electron'
 import type { Platform } from './electron-api'
 import type { Strings } from './strings'
+import { errorMessage } from '../../shared/describe-error'
 
 /** A line the installed AppImage script carries, so a later install knows the file is ours. */
 const MARKER = '# Installed by Ask User Companion (Install Command Line Tool…)'
@@ -38,7 +39,7 @@ export async function installCommandLine(options: CommandLineInstallOptions): Pr
   try {
     return options.platform === 'win32' ? await installOnWindows(options) : await installOnPosix(options)
   } catch (error) {
-    return { ok: false, message: `The command line tool could not be installed: ${error instanceof Error ? error.message : String(error)}` }
+    return { ok: false, message: `The command line tool could not be installed: ${errorMessage(error)}` }
   }
 }
 

@@ -24,6 +24,7 @@ import type { CompanionTray } from './tray'
 import { createQuestionWindow } from './window'
 import type { QuestionWindow } from './window'
 import { loadWindowState, saveWindowState } from './window-state'
+import { errorMessage } from '../../shared/describe-error'
 
 /** The companion core's entry points the desktop shell uses (`core/`). */
 export type CoreApi = Pick<typeof CoreModule, 'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion' | 'connectInfo'>
@@ -71,7 +72,7 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop | u
     showWindow = () => desktop.window.show()
     return desktop
   } catch (error) {
-    const message = (error as Error).message
+    const message = errorMessage(error)
     ;(options.warn ?? console.error)(`Error: the companion could not start: ${message}`)
     options.electron().dialog.showErrorBox('Ask User Companion could not start', message)
     app.exit(1)

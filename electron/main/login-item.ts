@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type * as Electron from 'electron'
 import type { Platform } from './electron-api'
+import { errorMessage } from '../../shared/describe-error'
 
 /** Command-line flag of a launch at login: the app starts in the tray without showing its window. */
 export const HIDDEN_FLAG = '--hidden'
@@ -58,7 +59,7 @@ export function applyLoginItem(
       ].join('\n'),
     )
   } catch (error) {
-    warn(`start at login could not be ${enabled ? 'enabled' : 'disabled'}: ${(error as Error).message}`)
+    warn(`start at login could not be ${enabled ? 'enabled' : 'disabled'}: ${errorMessage(error)}`)
   }
 }
 

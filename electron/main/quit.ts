@@ -1,6 +1,7 @@
 import type * as Electron from 'electron'
 import type { DesktopCompanion } from './companion'
 import type { Strings } from './strings'
+import { errorMessage } from '../../shared/describe-error'
 
 export interface QuitOptions {
   app: Electron.App
@@ -50,7 +51,7 @@ export function setupQuit(options: QuitOptions): { quit(): void } {
     try {
       await companion.close()
     } catch (error) {
-      ;(options.warn ?? console.warn)(`companion did not close cleanly: ${(error as Error).message}`)
+      ;(options.warn ?? console.warn)(`companion did not close cleanly: ${errorMessage(error)}`)
     }
     state = 'stopped'
     app.quit()

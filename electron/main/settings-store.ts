@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS, SettingsSchema } from '../../shared'
 import type { Settings } from '../../shared'
 import type { SettingsPersistence } from './companion'
+import { errorMessage } from '../../shared/describe-error'
 
 /** The person's settings as the main process holds them, saved through the core on every change. */
 export interface SettingsStore {
@@ -30,7 +31,7 @@ export async function openSettingsStore(
     const parsed = SettingsSchema.safeParse(loaded.settings)
     current = parsed.success ? parsed.data : DEFAULT_SETTINGS
   } catch (error) {
-    warn(`settings could not be read, using the defaults: ${(error as Error).message}`)
+    warn(`settings could not be read, using the defaults: ${errorMessage(error)}`)
     current = DEFAULT_SETTINGS
   }
   const listeners = new Set<(settings: Settings, previous: Settings) => void>()
