@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import type { ConnectInfo } from '../shared/connect'
 import type { Ask, HistoryEntry, Outcome } from '../shared/ask'
@@ -12,7 +10,8 @@ import { ensurePrivateDir } from './fs-utils'
 import { Heartbeat } from './heartbeat'
 import { HISTORY_FILE, HistoryStore, historyEntry } from './history'
 import { resolveHome } from './home'
-import { handleRequest, statusBody } from './http-routes'
+import { statusBody } from './http-routes'
+import { createHttpServer, listenOnLoopback } from './http-server'
 import { Registry } from './registry'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
@@ -27,6 +26,11 @@ export interface CompanionOptions {
   port?: number
   /** Overrides layered on top of settings.json. */
   settings?: Partial<Settings>
+  /**
+   * The person's settings as the caller already read them (the desktop's settings store); then
+   * settings.json is not read again, so a broken file warns once. `settings` still applies on top.
+   */
+  loadedSettings?: Settings
   /** When set, plain HTTP GETs serve this built renderer folder (index.html + assets). */
   staticDir?: string
   /** Write endpoint.json (default true); also refuses to start over a live companion. */
@@ -91,8 +95,8 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 10_000
 
   await ensurePrivateDir(home)
-  const loaded = await loadSettings(home)
-  if (loaded.warning) warn(loaded.warning)
+  const loaded = options.loadedSettings ? { settings: options.loadedSettings } : await loadSettings(home)
+  if ('warning' in loaded && loaded.warning) warn(loaded.warning)
   const settings = mergeSettings(loaded.settings, options.settings)
   if (writeDiscovery) await assertNoLiveOwner(home)
 
@@ -109,28 +113,13 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     registry, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
   })
 
-  // Node checks header/request timeouts on this interval (30 s by default): keep it near the deadline.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1000, handshakeTimeoutMs) }, (req, res) =>
-    handleRequest(
-      {
-        port: () => port,
-        tokenMatches,
-        staticDir: options.staticDir,
-        status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
-      },
-      req,
-      res,
-    ),
-  )
-  // Header/idle timeout before the upgrade; ws clears it (setTimeout(0)) once a socket is upgraded.
-  server.on('connection', (socket: Socket) => socket.setTimeout(handshakeTimeoutMs, () => socket.destroy()))
-  server.headersTimeout = handshakeTimeoutMs // slow-header senders (checked on Node's own coarse interval)
-  server.requestTimeout = handshakeTimeoutMs
-  // Sockets that never upgrade count too: cap them a little above the WebSocket cap (page requests).
-  server.maxConnections = settings.limits.connections + 64
-  server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head))
-  server.on('clientError', (_error, socket) => socket.destroy())
-  port = await listen(server, options.port ?? settings.port)
+  const server = createHttpServer({
+    routes: { port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
+    handshakeTimeoutMs,
+    maxConnections: settings.limits.connections + 64,
+    onUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
+  })
+  port = await listenOnLoopback(server, options.port ?? settings.port)
 
   const agentUrl = `ws://127.0.0.1:${port}${AGENT_PATH}`
   if (writeDiscovery) {
@@ -174,17 +163,4 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     history: (limit) => history.read(limit),
     close: () => (closing ??= shutdown()),
   }
-}
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is already in use`, { cause: error }) : error)
-    }
-    server.once('error', onError)
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
 }

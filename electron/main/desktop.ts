@@ -155,7 +155,7 @@ function startCore(options: DesktopOptions, home: string, settings: Settings, wa
   return core.startCompanion({
     home,
     port: settings.port,
-    settings,
+    loadedSettings: settings, // read once, by the settings store: a broken file warns once
     staticDir: join(mainDir, '../renderer'),
     writeDiscovery: true,
     serverInfo: { name: 'ask-user-companion', version: app.getVersion() },

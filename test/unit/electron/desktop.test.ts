@@ -67,6 +67,14 @@ afterEach(async () => {
 })
 
 describe('window and security', () => {
+  it('reads settings.json once at start: a corrupt file warns once, and the defaults apply', async () => {
+    await writeFile(`${home.home}/settings.json`, '{ not json')
+    await start()
+    expect(warnings.filter((w) => w.includes('settings.json'))).toHaveLength(1)
+    expect(warnings.find((w) => w.includes('settings.json'))).toMatch(/is not valid JSON .*; using default settings$/)
+    expect(desktop!.settings.get().language).toBe('system')
+  })
+
   it('passes the language setting to the page as ?lang= (nothing when it follows the system)', async () => {
     await start()
     expect(win().loadOptions).toBeUndefined()
