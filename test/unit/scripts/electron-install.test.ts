@@ -1,12 +1,12 @@
 // `npm start` on a machine where Electron's binary is not there yet: Electron's own installer runs,
 // against a mirror on 127.0.0.1 standing in for Electron's releases, then the app starts. Each case runs
 // the real scripts/start.mjs in a scratch copy of the project, as a child process.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ELECTRON_VERSION, EXECUTABLE, RELEASE_FILE, scratchDir, scratchProject, shasums, standInLaunches, standInRelease, startMirror } from '../../helpers/electron-stand-in'
 import type { Mirror, ScratchProject } from '../../helpers/electron-stand-in'
+import { runProcess } from '../../helpers/run-process'
 import { ensureBuilt } from '../cli/built-cli'
 
 const FALLBACK = 'Without the desktop app, run `npx ask-user serve` to answer in a browser.'
@@ -32,15 +32,12 @@ afterEach(async () => {
 
 /** Runs `npm start`'s script in the scratch project with exactly `env` (plus PATH). */
 function start(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(project.root, 'scripts', 'start.mjs'), ...args], {
-    cwd: project.root,
-    env: { PATH: process.env['PATH'] ?? '', HOME: cache, electron_config_cache: cache, ELECTRON_STAND_IN_LOG: log, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runProcess(process.execPath, [join(project.root, 'scripts', 'start.mjs'), ...args], project.root, {
+    HOME: cache,
+    electron_config_cache: cache,
+    ELECTRON_STAND_IN_LOG: log,
+    ...env,
   })
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  child.stdout.resume()
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })))
 }
 
 const remoteChecksums = (url: string): Record<string, string> => ({ ELECTRON_MIRROR: url, electron_use_remote_checksums: '1' })

@@ -1,7 +1,6 @@
 // `npm run dist` packs the app with the Electron that `npm start` installs (here a stand-in from a local
 // mirror), and the packaged app carries its `ask-user` command: resources/bin/ask-user runs the CLI bundle
 // with Node.js, else the app's executable in command-line mode, also through a symlink elsewhere.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { listPackage } from '@electron/asar'
@@ -9,22 +8,11 @@ import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RELEASE_FILE, ROOT, scratchDir, scratchProject, shasums, standInLaunches, standInRelease, startMirror } from '../../helpers/electron-stand-in'
 import type { ScratchProject } from '../../helpers/electron-stand-in'
+import { runProcess } from '../../helpers/run-process'
+import type { ProcessResult } from '../../helpers/run-process'
 import { ensureBuilt } from '../cli/built-cli'
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
-}
 
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
 
@@ -32,7 +20,7 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
   let project: ScratchProject
   let home: string
   let unpacked: string
-  let dist: Run
+  let dist: ProcessResult
 
   beforeAll(async () => {
     await ensureBuilt() // the scratch project copies out/
@@ -41,7 +29,7 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
     const release = standInRelease()
     const mirror = await startMirror({ files: { [RELEASE_FILE]: release, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: release })) } })
     try {
-      dist = await run(process.execPath, [join(project.root, 'scripts', 'dist.mjs'), '--linux', 'dir'], project.root, {
+      dist = await runProcess(process.execPath, [join(project.root, 'scripts', 'dist.mjs'), '--linux', 'dir'], project.root, {
         HOME: home,
         electron_config_cache: home,
         ELECTRON_MIRROR: mirror.url,
@@ -83,16 +71,16 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
     const elsewhere = scratchDir('cli-elsewhere')
     mkdirSync(join(elsewhere, 'bin'))
     symlinkSync(join(unpacked, 'resources', 'bin', 'ask-user'), join(elsewhere, 'bin', 'ask-user'))
-    const direct = await run(join(unpacked, 'resources', 'bin', 'ask-user'), ['--version'], elsewhere, { HOME: home })
+    const direct = await runProcess(join(unpacked, 'resources', 'bin', 'ask-user'), ['--version'], elsewhere, { HOME: home })
     expect(direct).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
-    const linked = await run(join(elsewhere, 'bin', 'ask-user'), ['schema'], elsewhere, { HOME: home })
+    const linked = await runProcess(join(elsewhere, 'bin', 'ask-user'), ['schema'], elsewhere, { HOME: home })
     expect(linked.code).toBe(0)
     expect(JSON.parse(linked.stdout).name).toBe('ask_user_question')
   })
 
   it('falls back to the app executable in command-line mode where there is no Node.js', async () => {
     const log = join(home, 'launches.log')
-    const result = await run(join(unpacked, 'resources', 'bin', 'ask-user'), ['ask', '--question', 'Ship it?'], home, {
+    const result = await runProcess(join(unpacked, 'resources', 'bin', 'ask-user'), ['ask', '--question', 'Ship it?'], home, {
       HOME: home,
       ASK_USER_NODE: join(home, 'no-node-here'),
       ELECTRON_STAND_IN_LOG: log,
