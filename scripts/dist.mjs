@@ -22,8 +22,9 @@ rmSync(staging, { recursive: true, force: true })
 cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
 cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
 
-const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder')
+// electron-builder's own script, run by this Node (no .cmd shim or shell on Windows).
+const electronBuilder = join(root, 'node_modules', 'electron-builder', 'cli.js')
 const args = [`-c.electronDist=${electronDistDir(electronPackageDir(root))}`, ...process.argv.slice(2)]
-const run = spawnSync(bin, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' })
+const run = spawnSync(process.execPath, [electronBuilder, ...args], { cwd: root, stdio: 'inherit' })
 if (run.error) console.error(`Error: electron-builder could not start: ${run.error.message}`)
 process.exit(run.status ?? 1)

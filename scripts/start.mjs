@@ -17,14 +17,14 @@ if (!electron.ok) {
 
 const mode = process.argv.includes('--preview') ? 'preview' : 'dev'
 const passThrough = process.argv.slice(2).filter((arg) => arg !== '--preview')
-const bin = join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite')
-// electron-vite finds Electron through path.txt only; ELECTRON_EXEC_PATH hands it the executable we
-// resolved, so ELECTRON_OVERRIDE_DIST_PATH is honoured too.
-const child = spawn(bin, [mode, ...passThrough], {
+// electron-vite's own script, run by this Node (no .cmd shim or shell on Windows). It finds Electron
+// through path.txt only; ELECTRON_EXEC_PATH hands it the executable resolved above, so
+// ELECTRON_OVERRIDE_DIST_PATH is honoured too.
+const electronVite = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js')
+const child = spawn(process.execPath, [electronVite, mode, ...passThrough], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, ELECTRON_EXEC_PATH: electron.executable },
-  shell: process.platform === 'win32', // .cmd shims run only through a shell
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
