@@ -4,13 +4,25 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { chromium as playwrightChromium } from '@playwright/test'
 import { chromiumPath } from './chromium-path.mjs'
+import { packageBin } from './package-bin.mjs'
 
 const root = join(import.meta.dirname, '..')
 const results = join(root, 'test-results')
-const bin = (name) => join(root, 'node_modules', '.bin', name)
+/** A dev tool run by this Node from its own script: the same on every OS (no .cmd shims on Windows). */
+const tool = (pkg, name) => [process.execPath, [packageBin(root, pkg, name)]]
 
-const chromium = chromiumPath()
+// Debian's Chromium here (or CHROMIUM_PATH); elsewhere the one `npx playwright install chromium` fetched.
+const ownChromium = (() => {
+  try {
+    const path = playwrightChromium.executablePath()
+    return existsSync(path) ? path : undefined
+  } catch {
+    return undefined
+  }
+})()
+const chromium = chromiumPath() ?? ownChromium
 if (!chromium) {
   console.error(
     'Error: no Chromium found for the browser tests; install Debian\'s `chromium` package (apt-get install -y chromium) ' +
@@ -38,10 +50,11 @@ function readJson(path) {
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
+const withArgs = ([command, args], more) => [command, [...args, ...more]]
 const gates = [
-  ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['lint', ...withArgs(tool('eslint'), ['.', '--max-warnings', '0'])],
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
-  ['build', bin('electron-vite'), ['build']],
+  ['build', ...withArgs(tool('electron-vite'), ['build'])],
   ['electron security audit', process.execPath, [join(root, 'scripts', 'electron-audit.mjs')]],
 ]
 let gatesOk = true
@@ -58,12 +71,10 @@ let failed = 0
 let skipped = 0
 
 const vitestJson = join(results, 'vitest.json')
-const vitestOk = stage('unit and component tests (vitest)', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-])
+const vitestOk = stage(
+  'unit and component tests (vitest)',
+  ...withArgs(tool('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+)
 const vitest = readJson(vitestJson)
 if (vitest) {
   passed += vitest.numPassedTests ?? 0
@@ -73,7 +84,7 @@ if (vitest) {
 if (!vitestOk && (!vitest || (vitest.numFailedTests ?? 0) === 0)) failed += 1 // a crash outside any test
 
 const playwrightJson = join(results, 'playwright.json')
-const playwrightOk = stage('browser tests (Playwright, ' + chromium + ')', bin('playwright'), ['test'], {
+const playwrightOk = stage('browser tests (Playwright, ' + chromium + ')', ...withArgs(tool('@playwright/test', 'playwright'), ['test']), {
   PW_JSON_OUTPUT: playwrightJson,
 })
 const playwright = readJson(playwrightJson)

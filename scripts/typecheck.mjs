@@ -3,21 +3,24 @@
 // shared/ has no Node or DOM types, renderer/ no Node types, core/, electron/, agent/ and cli/ no DOM types.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { packageBin } from './package-bin.mjs'
 
 const root = join(import.meta.dirname, '..')
-const bin = (name) => join(root, 'node_modules', '.bin', name)
+const tsc = packageBin(root, 'typescript', 'tsc')
+const svelteCheck = packageBin(root, 'svelte-check')
 const checks = [
-  ['shared', bin('tsc'), ['--noEmit', '-p', 'shared/tsconfig.json']],
-  ['core', bin('tsc'), ['--noEmit', '-p', 'core/tsconfig.json']],
-  ['electron', bin('tsc'), ['--noEmit', '-p', 'electron/tsconfig.json']],
-  ['agent', bin('tsc'), ['--noEmit', '-p', 'agent/tsconfig.json']],
-  ['cli', bin('tsc'), ['--noEmit', '-p', 'cli/tsconfig.json']],
-  ['tests and configs', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-  ['renderer', bin('svelte-check'), ['--tsconfig', './renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
+  ['shared', tsc, ['--noEmit', '-p', 'shared/tsconfig.json']],
+  ['core', tsc, ['--noEmit', '-p', 'core/tsconfig.json']],
+  ['electron', tsc, ['--noEmit', '-p', 'electron/tsconfig.json']],
+  ['agent', tsc, ['--noEmit', '-p', 'agent/tsconfig.json']],
+  ['cli', tsc, ['--noEmit', '-p', 'cli/tsconfig.json']],
+  ['tests and configs', tsc, ['--noEmit', '-p', 'tsconfig.json']],
+  ['renderer', svelteCheck, ['--tsconfig', './renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
 ]
 let ok = true
-for (const [layer, command, args] of checks) {
-  const run = spawnSync(command, args, { cwd: root, stdio: 'inherit' })
+for (const [layer, script, args] of checks) {
+  // Each tool's own script, run by this Node: the same on every OS (no .cmd shims on Windows).
+  const run = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' })
   if (run.status !== 0) {
     ok = false
     console.error(`Error: type errors in ${layer}`)

@@ -1,6 +1,6 @@
 // The packaged-shape app in a real Electron: launches the built app (out/), answers one ask end to end
 // through the window, and checks the window's web preferences.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,7 +22,7 @@ let app: ElectronApplication
 let home: string
 
 test.beforeAll(() => {
-  const build = spawnSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, stdio: 'inherit' })
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
   expect(build.status).toBe(0)
 })
 
@@ -35,8 +35,12 @@ test.beforeEach(async () => {
   })
 })
 
+/** Set by a test that quit the app itself. */
+let quit = false
+
 test.afterEach(async () => {
-  await app?.close()
+  if (!quit) await app?.close()
+  quit = false
   rmSync(home, { recursive: true, force: true })
 })
 
@@ -69,6 +73,31 @@ test('answers one ask end to end through the desktop window', async () => {
 
   await expect.poll(() => frames.find((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
   agent.close()
+})
+
+test('smoke: an ask sent by the ask-user command is answered in the window, then the app quits cleanly', async () => {
+  const page = await app.firstWindow()
+  await endpoint()
+  const ask = spawn(process.execPath, [join(root, 'bin', 'ask-user.js'), 'ask', '--question', 'Ship the release?', '--option', 'Ship', '--option', 'Wait'], {
+    env: { ...process.env, ASK_USER_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let stdout = ''
+  ask.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  const asked = new Promise<number | null>((resolve) => ask.once('exit', resolve))
+
+  await expect(page.getByTestId('question').getByText('Ship the release?')).toBeVisible()
+  await page.getByTestId('option').filter({ hasText: 'Ship' }).first().click()
+  await page.getByRole('button', { name: 'Send answer' }).click()
+  expect(await asked).toBe(0)
+  expect(stdout).toBe('{"answers":[{"id":"q1","selected":["Ship"]}]}\n')
+
+  // Nothing is pending, so Quit asks nothing: the process ends with code 0 and removes endpoint.json.
+  const exited = new Promise<number | null>((resolve) => app.process().once('exit', resolve))
+  await app.evaluate(({ app: electronApp }) => electronApp.quit())
+  expect(await exited).toBe(0)
+  quit = true
+  expect(existsSync(join(home, 'endpoint.json'))).toBe(false)
 })
 
 test('the window is isolated, sandboxed, without Node, and exposes only the bridge', async () => {
