@@ -14,6 +14,8 @@ export const SettingsSchema = z.object({
   doNotDisturb: z.boolean().default(false),
   language: z.enum(['system', 'en', 'zh']).default('system'),
   theme: z.enum(['system', 'light', 'dark']).default('system'),
+  /** The packaged desktop app looks for a new release at start and every few hours (it installs on quit). */
+  checkForUpdates: z.boolean().default(true),
   /** Keep a history of settled asks. */
   history: z.boolean().default(true),
   /** Newest settled asks kept in the history file. */

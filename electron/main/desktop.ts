@@ -11,6 +11,8 @@ import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { commandLineAction } from './command-line-install'
 import { applyLoginItem, launchedAtLogin } from './login-item'
+import { setupUpdates, updateChannel } from './updates'
+import type { UpdatesOptions } from './updates'
 import { setupNotifications } from './notifications'
 import { setupQuit } from './quit'
 import { contentSecurityPolicy, setupSecurity } from './security'
@@ -42,6 +44,10 @@ export interface DesktopOptions {
   mainDir: string
   /** `process.resourcesPath`: the packaged app's `ask-user` launcher is in its `bin/`. */
   resourcesPath?: string
+  /** electron-updater's updater for a channel (updater-factory.ts); absent: no updates (tests, dev). */
+  createUpdater?: (channel: ReturnType<typeof updateChannel>) => UpdatesOptions['updater']
+  /** Where builds without an updater (a deb) find new releases. */
+  releasesUrl?: string
   warn?(message: string): void
 }
 
@@ -111,6 +117,7 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
     shownAskId: () => hub.shownAskId(),
     onClick: openAsk,
   })
+  const updates = setupUpdatesFor(options, electron, settings, strings, warn)
   const { quit } = setupQuit({
     app,
     dialog: electron.dialog,
@@ -118,6 +125,7 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
     strings,
     window: () => window.browserWindow,
     beforeStop: () => {
+      updates?.dispose()
       stopNotifications()
       tray.dispose()
       hub.dispose()
@@ -139,6 +147,7 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
       quit,
       setStartAtLogin: (on) => void settings.update({ startAtLogin: on }),
       installCommandLine: commandLineAction({ app, dialog: electron.dialog, platform, env, strings, resourcesPath: options.resourcesPath, warn }),
+      ...(updates ? { checkForUpdates: () => void updates.checkNow() } : {}),
     },
   })
   setupLoginItem(app, platform, settings, env, warn)
@@ -196,6 +205,21 @@ function setupTheme(nativeTheme: Electron.NativeTheme, settings: SettingsStore):
   nativeTheme.themeSource = settings.get().theme
   settings.onChange((next) => {
     nativeTheme.themeSource = next.theme
+  })
+}
+
+/** Updates for a packaged app (checks, download, install on quit); none for a development run. */
+function setupUpdatesFor(options: DesktopOptions, electron: ElectronApi, settings: SettingsStore, strings: () => Strings, warn: (m: string) => void) {
+  const channel = updateChannel(options.platform, options.env, options.app.isPackaged)
+  if (channel === undefined || options.createUpdater === undefined) return undefined
+  return setupUpdates({
+    updater: options.createUpdater(channel),
+    releasesUrl: options.releasesUrl ?? '',
+    settings,
+    strings,
+    dialog: electron.dialog,
+    shell: electron.shell,
+    warn,
   })
 }
 

@@ -17,6 +17,7 @@ export interface ElectronApi {
   dialog: Electron.Dialog
   session: typeof Electron.session
   screen?: Electron.Screen
+  shell: Pick<Electron.Shell, 'openExternal'>
 }
 
 /** The host platform, as `process.platform`; injected so tests can play macOS, Windows and Linux. */

@@ -8,6 +8,7 @@ import type { CliBundle } from './command-line-mode'
 import { startDesktop } from './desktop'
 import { electronModule } from './electron-module'
 import { TRAY_ICON_PATHS } from './icon-paths'
+import { createUpdater, RELEASES_URL } from './updater-factory'
 
 if (isCommandLineMode(process.env)) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CLI bundle is a file beside this one, loaded only in this mode
@@ -23,5 +24,7 @@ if (isCommandLineMode(process.env)) {
     env: process.env,
     mainDir: __dirname,
     resourcesPath: process.resourcesPath,
+    createUpdater,
+    releasesUrl: RELEASES_URL,
   })
 }

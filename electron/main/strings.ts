@@ -11,6 +11,12 @@ export interface Strings {
   installCommandLine: string
   commandLineInstalled: string
   commandLineNotInstalled: string
+  checkForUpdates: string
+  upToDate: string
+  updateDownloading(version: string): string
+  updateReady(version: string): string
+  updateInstallsOnQuit: string
+  updateFailed: string
   noPending: string
   /** Tray tooltip. */
   pendingTooltip(count: number): string
@@ -34,6 +40,12 @@ const en: Strings = {
   installCommandLine: 'Install Command Line Tool…',
   commandLineInstalled: 'The ask-user command is installed',
   commandLineNotInstalled: 'The ask-user command was not installed',
+  checkForUpdates: 'Check for Updates…',
+  upToDate: 'Ask User Companion is up to date',
+  updateDownloading: (v) => `Version ${v} is available and downloading`,
+  updateReady: (v) => `Version ${v} is downloaded`,
+  updateInstallsOnQuit: 'It installs when you quit the app, never while a question is waiting.',
+  updateFailed: 'Could not check for updates',
   noPending: 'No questions waiting',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`),
   burst: (q, a) => `${plural(q, 'question', 'questions')} from ${plural(a, 'agent', 'agents')}`,
@@ -53,6 +65,12 @@ const zh: Strings = {
   installCommandLine: '安装命令行工具…',
   commandLineInstalled: 'ask-user 命令已安装',
   commandLineNotInstalled: 'ask-user 命令未能安装',
+  checkForUpdates: '检查更新…',
+  upToDate: 'Ask User Companion 已是最新版本',
+  updateDownloading: (v) => `有新版本 ${v}，正在下载`,
+  updateReady: (v) => `新版本 ${v} 已下载`,
+  updateInstallsOnQuit: '退出应用时安装，绝不会在有问题等待回答时安装。',
+  updateFailed: '无法检查更新',
   noPending: '没有等待中的问题',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion：${n} 个问题等待回答`),
   burst: (q, a) => `来自 ${a} 个代理的 ${q} 个问题`,

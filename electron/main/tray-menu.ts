@@ -22,12 +22,14 @@ export interface TrayMenuActions {
   setStartAtLogin(on: boolean): void
   /** Puts `ask-user` on the PATH; absent where there is nothing to install (a development run). */
   installCommandLine?(): void
+  /** Looks for a new release now; absent where the app has no updates (a development run). */
+  checkForUpdates?(): void
   quit(): void
 }
 
 /**
  * The tray menu: one item per pending ask ("agent — header or question", oldest first, at most
- * `MENU_ASK_LIMIT`), Open, Do not disturb, Start at login, Install Command Line Tool… (packaged app), Quit. On Windows and Linux `&` in agent
+ * `MENU_ASK_LIMIT`), Open, Do not disturb, Start at login, Install Command Line Tool… and Check for Updates… (packaged app), Quit. On Windows and Linux `&` in agent
  * text is doubled so that it shows instead of marking an access key.
  */
 export function trayMenuTemplate(
@@ -66,6 +68,7 @@ export function trayMenuTemplate(
     ...(actions.installCommandLine
       ? [{ id: 'install-command-line', label: strings.installCommandLine, click: () => actions.installCommandLine?.() }]
       : []),
+    ...(actions.checkForUpdates ? [{ id: 'check-for-updates', label: strings.checkForUpdates, click: () => actions.checkForUpdates?.() }] : []),
     { type: 'separator' },
     { id: 'quit', label: strings.quit, click: () => actions.quit() },
   ]

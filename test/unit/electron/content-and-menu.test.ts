@@ -82,6 +82,15 @@ describe('tray menu', () => {
     expect(install).toHaveBeenCalledOnce()
   })
 
+  it('offers Check for Updates… only with an action for it, before Quit', () => {
+    const check = vi.fn()
+    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('en', 'en'), { ...actions, checkForUpdates: check }, 'linux')
+    expect(template.map((i) => i.label ?? i.type).slice(-3)).toEqual(['Check for Updates…', 'separator', 'Quit'])
+    template.find((i) => i.id === 'check-for-updates')!.click!({} as never, undefined, {} as never)
+    expect(check).toHaveBeenCalledOnce()
+    expect(trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('en', 'en'), actions, 'linux').some((i) => i.id === 'check-for-updates')).toBe(false)
+  })
+
   it('speaks Chinese for a zh locale', () => {
     const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('system', 'zh-CN'), actions, 'linux')
     expect(template.map((i) => i.label).filter(Boolean)).toEqual(['没有等待中的问题', '打开', '勿扰模式', '登录时启动', '退出'])

@@ -67,6 +67,12 @@ export class FakeApp extends FakeEmitter {
   getVersion(): string {
     return '0.1.0-test'
   }
+  getName(): string {
+    return 'Ask User Companion'
+  }
+  getAppPath(): string {
+    return this.paths['app'] ?? '/opt/companion/resources/app.asar'
+  }
   appUserModelId: string | undefined
   setAppUserModelId(id: string): void {
     this.appUserModelId = id

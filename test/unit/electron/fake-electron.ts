@@ -9,6 +9,7 @@ import { vi } from 'vitest'
 import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession } from './fake-electron-app'
 import { FakeBrowserWindow } from './fake-electron-window'
 import type { FakeFrame, FakeWebContents } from './fake-electron-window'
+import { fakeNet, fakeShell } from './fake-electron-net'
 import { FakeMenu, fakeNativeImage, FakeNotification, FakeTray } from './fake-electron-tray'
 import { playPlatform, registerFake, toView } from './strict-electron'
 
@@ -22,7 +23,9 @@ export const fake = {
   app: new FakeApp(),
   ipcMain: new FakeIpcMain(),
   nativeTheme: new FakeNativeTheme(),
-  session: registerFake({ defaultSession: new FakeSession() }, 'typeof Session'),
+  session: registerFake({ defaultSession: new FakeSession(), fromPartition: (_partition: string, _options?: object) => new FakeSession() }, 'typeof Session'),
+  net: fakeNet(),
+  shell: fakeShell(),
   dialog: fakeDialog(),
   screen: fakeScreen(),
   contextBridge: fakeContextBridge(),
@@ -47,6 +50,8 @@ export function resetFakeElectron(): void {
   fake.contextBridge.exposeInMainWorld.mockReset()
   fake.ipcRenderer.removeAllListeners()
   fake.ipcRenderer.send.mockReset()
+  fake.net.requests = []
+  fake.shell.openExternal.mockClear()
 }
 
 /** `T`, which must be a subset of `Of` (else it fails to compile). */
@@ -78,6 +83,8 @@ const mainModule = () =>
     dialog: toView(fake.dialog),
     session: toView(fake.session),
     screen: toView(fake.screen),
+    net: toView(fake.net),
+    shell: toView(fake.shell),
   }) satisfies Partial<Record<keyof typeof ElectronMain | keyof typeof ElectronCommon, unknown>>
 
 /**
