@@ -30,7 +30,8 @@ test.beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'ask-user-e2e-electron-'))
   app = await electron.launch({
     executablePath: bin,
-    args: [root, '--no-sandbox'],
+    // Chromium refuses its sandbox to root (these machines); everywhere else the sandbox stays on.
+    args: process.getuid?.() === 0 ? [root, '--no-sandbox'] : [root],
     env: { ...process.env, ASK_USER_HOME: home, ELECTRON_RENDERER_URL: '' },
   })
 })

@@ -113,8 +113,12 @@ describe('release.yml', () => {
 
   it('smoke-tests ask-user from each installed app', () => {
     const runs = release.jobs['smoke']!.steps.map((s) => s.run ?? '').join('\n')
-    expect(runs).toContain('resources/bin/ask-user" --version')
-    expect(runs).toContain('Contents/Resources/bin/ask-user" --version')
-    expect(runs).toContain('resources\\bin\\ask-user.cmd" --version')
+    expect(runs).toContain('ask="/opt/Ask User Companion/resources/bin/ask-user"')
+    expect(runs).toContain('ask="/Applications/Ask User Companion.app/Contents/Resources/bin/ask-user"')
+    expect(runs.match(/"\$ask" --version/g)).toHaveLength(2)
+    expect(runs).toContain('\\resources\\bin\\ask-user.cmd" --version')
+    // and the installed app itself starts a companion that the installed ask-user reaches
+    expect(runs.match(/status && break/g)).toHaveLength(2)
+    expect(runs).toContain('ask-user.cmd" status; if ($LASTEXITCODE -eq 0) { break }')
   })
 })
