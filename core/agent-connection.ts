@@ -139,6 +139,9 @@ export class AgentConnection implements AskOwner {
     if (this.asks.size >= limits.pendingPerConnection) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
     }
+    if (registry.size >= limits.pendingTotal) {
+      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`, frame.id)
+    }
     const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(knownQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
