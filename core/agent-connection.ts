@@ -5,7 +5,7 @@ import { knownQuestionFields } from '../shared/tool-input'
 import type { Transport, TransportMessage } from '../shared/transport'
 import { validateToolInput } from '../shared/validate-input'
 import {
-  AskFrameSchema,
+  AskEnvelopeSchema,
   CancelFrameSchema,
   HelloFrameSchema,
   PROTOCOL_VERSION,
@@ -15,7 +15,8 @@ import {
 } from '../shared/wire'
 import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
-import { errorMessage, describeFirstIssue } from '../shared/describe-error'
+import { errorMessage } from '../shared/describe-error'
+import { invalidFrameMessage } from '../shared/frame-issues'
 
 /** Close codes the companion uses on agent sockets. */
 export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
@@ -105,7 +106,7 @@ export class AgentConnection implements AskOwner {
   private hello(raw: Record<string, unknown>): void {
     if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
     const parsed = HelloFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid hello: ${parsed.error.issues[0]?.message ?? 'bad shape'}`)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('hello', raw, parsed.error.issues))
     const frame = parsed.data
     if (frame.protocol !== PROTOCOL_VERSION) {
       this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
@@ -125,13 +126,14 @@ export class AgentConnection implements AskOwner {
   }
 
   private ask(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = AskFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid ask: ${describeFirstIssue(parsed.error.issues)}`, id)
+    const parsed = AskEnvelopeSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('ask', raw, parsed.error.issues), id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const frame = parsed.data
     const { limits, registry } = this.ctx
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    const input = validateToolInput({ questions: frame.questions }, limits)
+    // The tool arguments are checked as the tool checks them: a missing `questions` is INVALID_ARGS.
+    const input = validateToolInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     if (frame.title !== undefined && frame.title.length > limits.textChars) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
@@ -148,7 +150,7 @@ export class AgentConnection implements AskOwner {
 
   private cancel(raw: Record<string, unknown>, id: string | undefined): void {
     const parsed = CancelFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid cancel: ${describeFirstIssue(parsed.error.issues)}`, id)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('cancel', raw, parsed.error.issues), id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const askId = this.asks.get(parsed.data.id)
     if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
