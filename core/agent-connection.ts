@@ -62,21 +62,19 @@ export class AgentConnection implements AskOwner {
     this.transport.close(CLOSE.GOING_AWAY, 'companion shutting down')
   }
 
-  /** Called by the registry exactly once per ask of this connection. */
-  settled(wireId: string, settlement: Settlement): void {
+  /** Called by the registry exactly once per ask of this connection; false when the outcome could not be sent. */
+  settled(wireId: string, settlement: Settlement): boolean {
     this.asks.delete(wireId)
     switch (settlement.outcome) {
       case 'answered':
-        this.send({ type: 'answer', id: wireId, answers: settlement.answers })
-        break
+        return this.send({ type: 'answer', id: wireId, answers: settlement.answers })
       case 'cancelled':
-        this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
-        break
+        return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
       case 'aborted':
         if (settlement.by === 'shutdown') this.sendError('ASK_ABORTED', SHUTDOWN_MESSAGE, wireId)
-        break // an agent's own cancel is not acknowledged
+        return true // an agent's own cancel is not acknowledged
       case 'agent-gone':
-        break
+        return true
     }
   }
 
@@ -166,8 +164,8 @@ export class AgentConnection implements AskOwner {
     this.send(id === undefined ? { type: 'error', code, message } : { type: 'error', id, code, message })
   }
 
-  private send(frame: CompanionFrame): void {
-    this.transport.send(JSON.stringify(frame))
+  private send(frame: CompanionFrame): boolean {
+    return this.transport.send(JSON.stringify(frame))
   }
 }
 

@@ -3,6 +3,7 @@
 // lost, nothing pending, and the process's sockets and heap back to their baseline.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { heapAfterGc } from './gc'
 import { loadRun } from './load-run'
 
 /** Scaled for CI on 2 cores (docs/reliability.md): override with LOAD_AGENTS / LOAD_ASKS. */
@@ -19,10 +20,10 @@ const tcpHandles = (): number => process.getActiveResourcesInfo().filter((name) 
 
 it(`${AGENTS} agents × ${ASKS} asks with random abrupt disconnects: 0 crossed, 0 lost, 0 pending, handles and heap back to baseline`, async () => {
   const handlesBefore = tcpHandles()
-  const heapBefore = process.memoryUsage().heapUsed
+  const heapBefore = heapAfterGc()
   const started = Date.now()
   const figures = await loadRun(t.companion, { agents: AGENTS, asks: ASKS, dropRate: 0.1, seed: 14 })
-  console.log(`load: ${JSON.stringify(figures)} in ${Date.now() - started} ms; heap ${Math.round(heapBefore / 1e6)} → ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`)
+  console.log(`load: ${JSON.stringify(figures)} in ${Date.now() - started} ms; heap after GC ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfterGc() / 1e6)} MB`)
   expect(figures.made).toBe(AGENTS * ASKS)
   expect(figures.crossed).toBe(0)
   expect(figures.lost).toBe(0)
@@ -31,5 +32,5 @@ it(`${AGENTS} agents × ${ASKS} asks with random abrupt disconnects: 0 crossed, 
   expect(figures.gone).toBeGreaterThan(0)
   expect(t.companion.pending()).toEqual([])
   await expect.poll(tcpHandles, { timeout: 10_000 }).toBe(handlesBefore)
-  await expect.poll(() => process.memoryUsage().heapUsed - heapBefore, { timeout: 10_000 }).toBeLessThan(48 * 1024 * 1024)
+  await expect.poll(() => heapAfterGc() - heapBefore, { timeout: 10_000 }).toBeLessThan(16 * 1024 * 1024)
 }, 90_000)
