@@ -1,13 +1,16 @@
 // Faults of the `ask-user serve` process itself: SIGTERM with 50 agents connected closes every one
 // with 1001 (each pending ask failed with ASK_ABORTED first) well within 3 s; kill -9 leaves a stale
-// endpoint.json that the next start replaces, and agents reconnect through it.
+// endpoint.json that the next start replaces, and agents reconnect through it; history survives a kill
+// mid-write.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
+import type { HistoryFrame } from '../../../shared/ui'
 import { EndpointFileSchema } from '../../../shared/wire'
 import { BIN, ensureBuilt } from '../cli/built-cli'
+import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent, poll, type RawAgent } from '../core/raw-agent'
 
 const homes: string[] = []
@@ -96,3 +99,62 @@ it('kill -9, then a restart in the same home: the stale endpoint.json is replace
   second.child.kill('SIGTERM')
   expect(await second.exited).toEqual({ code: 0, signal: null })
 }, 30_000)
+
+it('history survives a kill -9 mid-write: complete lines load, a torn last line is skipped, the next append starts a fresh line', async () => {
+  const home = await newHome()
+  const first = await serve(home)
+  const uiUrl = first.endpoint.url.replace('/v1/agent', '/v1/ui')
+  const window = await connectUi({ uiUrl, token: first.endpoint.token })
+  window.autoAnswer()
+  const agent = await helloAgent(target(first.endpoint))
+  const file = join(home, 'history.jsonl')
+  // Asks keep settling (and history keeps appending) until the kill lands.
+  let k = 0
+  const sendMore = (): void => {
+    for (let i = 0; i < 20; i++) agent.send(askFrame(`k${k++}`))
+  }
+  agent.socket.on('message', () => {
+    if (agent.frames.length % 20 === 0 && k < 5_000) sendMore()
+  })
+  sendMore()
+  await poll(async () => (await readFile(file, 'utf8').catch(() => '')).split('\n').length).toBeGreaterThan(200)
+  first.child.kill('SIGKILL')
+  await first.exited
+  await window.close().catch(() => undefined)
+  // Whatever the kill left, add the worst case too: half a line at the end.
+  const left = await readFile(file, 'utf8')
+  await appendFile(file, left.endsWith('\n') ? '{"askId":"torn","agent":{"na' : '')
+  const complete = (await readFile(file, 'utf8')).split('\n').filter((line) => {
+    try {
+      JSON.parse(line)
+      return true
+    } catch {
+      return false
+    }
+  }).length
+  const second = await serve(home)
+  const reopened = await connectUi({ uiUrl: second.endpoint.url.replace('/v1/agent', '/v1/ui'), token: second.endpoint.token })
+  reopened.send({ type: 'history/get', limit: 1000 })
+  const history = await reopened.nextFrame<HistoryFrame>((frame) => frame.type === 'history')
+  expect(history.entries.length).toBe(Math.min(1000, complete))
+  reopened.autoAnswer()
+  const again = await helloAgent(target(second.endpoint))
+  again.send(askFrame('after-crash'))
+  await again.next((frame) => frame.type === 'answer')
+  await reopened.close()
+  again.socket.close()
+  second.child.kill('SIGTERM')
+  await second.exited
+  const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line !== '')
+  const torn = lines.filter((line) => {
+    try {
+      JSON.parse(line)
+      return false
+    } catch {
+      return true
+    }
+  })
+  expect(torn.length).toBeLessThanOrEqual(1) // the torn line stays alone; no entry was glued to it
+  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ outcome: 'answered', answers: [{ id: 'q1', selected: [] }] })
+  console.log(`history kill -9: ${complete} complete lines survived, ${torn.length} torn line skipped`)
+}, 60_000)
