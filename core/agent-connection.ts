@@ -5,7 +5,7 @@ import { knownQuestionFields } from '../shared/tool-input'
 import type { Transport, TransportMessage } from '../shared/transport'
 import { validateToolInput } from '../shared/validate-input'
 import {
-  AskFrameSchema,
+  AskEnvelopeSchema,
   CancelFrameSchema,
   HelloFrameSchema,
   PROTOCOL_VERSION,
@@ -15,7 +15,8 @@ import {
 } from '../shared/wire'
 import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
-import { errorMessage, describeFirstIssue } from '../shared/describe-error'
+import { errorMessage } from '../shared/describe-error'
+import { invalidFrameMessage } from '../shared/frame-issues'
 
 /** Close codes the companion uses on agent sockets. */
 export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
@@ -61,21 +62,19 @@ export class AgentConnection implements AskOwner {
     this.transport.close(CLOSE.GOING_AWAY, 'companion shutting down')
   }
 
-  /** Called by the registry exactly once per ask of this connection. */
-  settled(wireId: string, settlement: Settlement): void {
+  /** Called by the registry exactly once per ask of this connection; false when the outcome could not be sent. */
+  settled(wireId: string, settlement: Settlement): boolean {
     this.asks.delete(wireId)
     switch (settlement.outcome) {
       case 'answered':
-        this.send({ type: 'answer', id: wireId, answers: settlement.answers })
-        break
+        return this.send({ type: 'answer', id: wireId, answers: settlement.answers })
       case 'cancelled':
-        this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
-        break
+        return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
       case 'aborted':
         if (settlement.by === 'shutdown') this.sendError('ASK_ABORTED', SHUTDOWN_MESSAGE, wireId)
-        break // an agent's own cancel is not acknowledged
+        return true // an agent's own cancel is not acknowledged
       case 'agent-gone':
-        break
+        return true
     }
   }
 
@@ -105,7 +104,7 @@ export class AgentConnection implements AskOwner {
   private hello(raw: Record<string, unknown>): void {
     if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
     const parsed = HelloFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid hello: ${parsed.error.issues[0]?.message ?? 'bad shape'}`)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('hello', raw, parsed.error.issues))
     const frame = parsed.data
     if (frame.protocol !== PROTOCOL_VERSION) {
       this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
@@ -125,13 +124,14 @@ export class AgentConnection implements AskOwner {
   }
 
   private ask(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = AskFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid ask: ${describeFirstIssue(parsed.error.issues)}`, id)
+    const parsed = AskEnvelopeSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('ask', raw, parsed.error.issues), id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const frame = parsed.data
     const { limits, registry } = this.ctx
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    const input = validateToolInput({ questions: frame.questions }, limits)
+    // The tool arguments are checked as the tool checks them: a missing `questions` is INVALID_ARGS.
+    const input = validateToolInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     if (frame.title !== undefined && frame.title.length > limits.textChars) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
@@ -139,13 +139,16 @@ export class AgentConnection implements AskOwner {
     if (this.asks.size >= limits.pendingPerConnection) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
     }
+    if (registry.size >= limits.pendingTotal) {
+      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`, frame.id)
+    }
     const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(knownQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 
   private cancel(raw: Record<string, unknown>, id: string | undefined): void {
     const parsed = CancelFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', `invalid cancel: ${describeFirstIssue(parsed.error.issues)}`, id)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('cancel', raw, parsed.error.issues), id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
     const askId = this.asks.get(parsed.data.id)
     if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
@@ -161,8 +164,8 @@ export class AgentConnection implements AskOwner {
     this.send(id === undefined ? { type: 'error', code, message } : { type: 'error', id, code, message })
   }
 
-  private send(frame: CompanionFrame): void {
-    this.transport.send(JSON.stringify(frame))
+  private send(frame: CompanionFrame): boolean {
+    return this.transport.send(JSON.stringify(frame))
   }
 }
 

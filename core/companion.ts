@@ -8,7 +8,7 @@ import { version as packageVersion } from '../package.json'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
 import { ensurePrivateDir } from './fs-utils'
 import { Heartbeat } from './heartbeat'
-import { HISTORY_FILE, HistoryStore, historyEntry } from './history'
+import { HISTORY_FILE, HistoryStore, historyEntry, undeliveredEntry } from './history'
 import { resolveHome } from './home'
 import { statusBody } from './http-routes'
 import { createHttpServer, listenOnLoopback } from './http-server'
@@ -105,7 +105,8 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const registry = new Registry(now, warn, settings.limits.textChars)
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
-  registry.onResolved((ask, settlement, settledAt) => history.record(historyEntry(ask, settlement, settledAt)))
+  registry.onResolved((ask, settlement, settledAt, delivered) => history.record(historyEntry(ask, settlement, settledAt, delivered)))
+  registry.onUndelivered((ask, answers, at) => history.record(undeliveredEntry(ask, answers, at)))
   const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0

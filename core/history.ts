@@ -1,4 +1,5 @@
 import { appendFile, chmod, readFile } from 'node:fs/promises'
+import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 import type { Settlement } from './registry'
@@ -87,8 +88,16 @@ export class HistoryStore {
     if (!this.options.enabled) return []
     await this.flush()
     const count = Math.max(0, Math.min(limit, this.options.limit, this.recent.length))
-    const lines = this.recent.slice(this.recent.length - count).reverse()
-    return lines.map((line) => JSON.parse(line) as HistoryEntry) // our own serialization of validated entries
+    // A late answer appends a second line for its ask: the newest line of each ask wins.
+    const seen = new Set<string>()
+    const entries: HistoryEntry[] = []
+    for (let i = this.recent.length - 1; i >= 0 && entries.length < count; i--) {
+      const entry = JSON.parse(this.recent[i] ?? '') as HistoryEntry // our own serialization of validated entries
+      if (seen.has(entry.askId)) continue
+      seen.add(entry.askId)
+      entries.push(entry)
+    }
+    return entries
   }
 
   private async compact(): Promise<void> {
@@ -107,10 +116,16 @@ export class HistoryStore {
 }
 
 /** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
-export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number): HistoryEntry {
+export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
   const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
   if (settlement.outcome === 'answered') entry.answers = settlement.answers
+  if (settlement.outcome === 'answered' && !delivered) entry.undelivered = true
   return entry
+}
+
+/** The history entry of a late answer: its agent had gone; the person's answer is kept, undelivered. */
+export function undeliveredEntry(ask: Ask, answers: Answer[], at: number): HistoryEntry {
+  return { ...ask, outcome: 'agent-gone', settledAt: at, answers, undelivered: true }
 }
 
 /** Parses JSONL history text, skipping blank, torn and invalid lines. */

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { handleRequest, type HttpContext } from './http-routes'
 
+/** What {@link createHttpServer} needs. */
 export interface HttpServerOptions {
   /** The plain-HTTP routes' context (status, static page, token check). */
   routes: HttpContext
@@ -16,21 +17,40 @@ export interface HttpServerOptions {
 
 /**
  * The companion's HTTP server on loopback: routes plain requests, hands upgrades on, and bounds what a
- * peer may cost before its upgrade (header, request and idle timeouts, a connection cap, bad requests
- * dropped without an answer).
+ * peer may cost before its upgrade (a fixed deadline from the connection to its first request, header,
+ * request and idle timeouts, a connection cap, bad requests dropped without an answer).
  */
 export function createHttpServer(options: HttpServerOptions): Server {
   const { handshakeTimeoutMs } = options
   // Node checks header/request timeouts on this interval (30 s by default): keep it near the deadline.
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, handshakeTimeoutMs) }, (req, res) => handleRequest(options.routes, req, res))
   // Header/idle timeout before the upgrade; ws clears it (setTimeout(0)) once a socket is upgraded.
-  server.on('connection', (socket: Socket) => socket.setTimeout(handshakeTimeoutMs, () => socket.destroy()))
+  // A peer trickling bytes never idles, so each connection also gets a fixed deadline of its own,
+  // counted from its connection: its first request (plain or upgrade) must have arrived by then.
+  server.on('connection', (socket: Socket) => {
+    socket.setTimeout(handshakeTimeoutMs, () => socket.destroy())
+    const deadline = setTimeout(() => socket.destroy(), handshakeTimeoutMs)
+    deadline.unref()
+    handshakeDeadlines.set(socket, deadline)
+    socket.once('close', () => clearTimeout(deadline))
+  })
+  server.on('request', (req: IncomingMessage) => clearHandshakeDeadline(req.socket))
   server.headersTimeout = handshakeTimeoutMs // slow-header senders (checked on Node's own coarse interval)
   server.requestTimeout = handshakeTimeoutMs
   server.maxConnections = options.maxConnections
-  server.on('upgrade', (req, socket, head) => options.onUpgrade(req, socket, head))
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    clearHandshakeDeadline(req.socket)
+    options.onUpgrade(req, socket, head)
+  })
   server.on('clientError', (_error, socket) => socket.destroy())
   return server
+}
+
+const handshakeDeadlines = new WeakMap<Socket, NodeJS.Timeout>()
+
+function clearHandshakeDeadline(socket: Socket): void {
+  clearTimeout(handshakeDeadlines.get(socket))
+  handshakeDeadlines.delete(socket)
 }
 
 /** Listens on 127.0.0.1:`port` (0 = any free port); resolves the port, or rejects in words when it is taken. */

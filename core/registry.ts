@@ -14,14 +14,32 @@ export type Settlement =
 
 /** The agent side of an ask: told exactly once how it ended. */
 export interface AskOwner {
-  settled(wireId: string, settlement: Settlement): void
+  /** Returns false when the outcome could not be sent (the agent's socket is already closing). */
+  settled(wireId: string, settlement: Settlement): boolean
 }
 
 /** Why a window's answer or dismissal was refused. */
 export type Refusal = { ok: false; code: 'NOT_PENDING' | 'INVALID_ANSWER'; reason: string }
 
-/** A listener for settled asks (history, windows, the Electron tray). */
-export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: number) => void
+/**
+ * A listener for settled asks (history, windows, the Electron tray); `delivered` is false when the
+ * outcome could not be sent to the agent (its socket was closing).
+ */
+export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean) => void
+
+/** A listener for an answer that came too late: its agent had gone (kept in history as undelivered). */
+export type UndeliveredListener = (ask: Ask, answers: Answer[], at: number) => void
+
+/** What the person is told when their answer arrives just after the agent disconnected. */
+export const AGENT_GONE_REASON = 'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
+
+/**
+ * Asks whose agent left are remembered for a late answer for at most this many, and this long
+ * (milliseconds): a window's answer crossing the disconnect arrives within a round trip, and each kept
+ * ask holds its questions (up to a frame's worth).
+ */
+const GONE_KEPT = 32
+const GONE_KEPT_MS = 30_000
 
 interface Entry {
   ask: Ask
@@ -48,6 +66,9 @@ export class Registry {
   private readonly entries = new Map<string, Entry>()
   private readonly added = new Set<(ask: Ask) => void>()
   private readonly resolved = new Set<ResolvedListener>()
+  private readonly undelivered = new Set<UndeliveredListener>()
+  /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
+  private readonly gone = new Map<string, { ask: Ask; at: number }>()
 
   constructor(
     private readonly now: () => number,
@@ -76,15 +97,29 @@ export class Registry {
   }
 
   /** Submits a person's answer: checked against the answer rules, then settles the ask as answered. */
-  answer(askId: string, answers: Answer[]): { ok: true } | Refusal {
+  /**
+   * Submits a person's answer: checked against the answer rules, then settles the ask as answered;
+   * `delivered` is false when the agent's socket was closing as it was sent. An answer to an ask whose
+   * agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed to the
+   * `undelivered` listeners, so history keeps it.
+   */
+  answer(askId: string, answers: Answer[]): { ok: true; delivered: boolean } | Refusal {
     const entry = this.entries.get(askId)
-    if (!entry) return notPending(askId)
-    const violations = checkAnswer(entry.ask.questions, { answers }, this.maxCustomChars)
+    this.forgetOldGone()
+    const ask = entry?.ask ?? this.gone.get(askId)?.ask
+    if (!ask) return notPending(askId)
+    const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
     }
-    this.settle(askId, { outcome: 'answered', answers: answers.map(canonicalAnswer) })
-    return { ok: true }
+    const canonical = answers.map(canonicalAnswer)
+    if (!entry) {
+      this.gone.delete(askId)
+      const at = this.now()
+      for (const listener of this.undelivered) this.call(() => listener(ask, canonical, at))
+      return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
+    }
+    return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
   }
 
   /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. */
@@ -94,16 +129,39 @@ export class Registry {
 
   /**
    * Settles a pending ask: removes it, tells its owner, then the `resolved` listeners. Returns false
-   * (and does nothing) when the ask is unknown or already settled.
+   * (and does nothing) when the ask is unknown or already settled; else `'delivered'`, or
+   * `'undelivered'` when the owner could not send the outcome (both truthy).
    */
-  settle(askId: string, settlement: Settlement): boolean {
+  settle(askId: string, settlement: Settlement): false | 'delivered' | 'undelivered' {
     const entry = this.entries.get(askId)
     if (!entry) return false
     this.entries.delete(askId)
     const settledAt = this.now()
-    this.call(() => entry.owner.settled(entry.wireId, settlement))
-    for (const listener of this.resolved) this.call(() => listener(entry.ask, settlement, settledAt))
-    return true
+    let delivered = true
+    this.call(() => (delivered = entry.owner.settled(entry.wireId, settlement)))
+    if (settlement.outcome === 'agent-gone') this.rememberGone(entry.ask)
+    for (const listener of this.resolved) this.call(() => listener(entry.ask, settlement, settledAt, delivered))
+    return delivered ? 'delivered' : 'undelivered'
+  }
+
+  /** Subscribes to late answers (their agent had gone); returns the unsubscribe function. */
+  onUndelivered(listener: UndeliveredListener): () => void {
+    this.undelivered.add(listener)
+    return () => this.undelivered.delete(listener)
+  }
+
+  private rememberGone(ask: Ask): void {
+    this.gone.set(ask.askId, { ask, at: this.now() })
+    if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value as string)
+    this.forgetOldGone()
+  }
+
+  private forgetOldGone(): void {
+    const oldest = this.now() - GONE_KEPT_MS
+    for (const [askId, { at }] of this.gone) {
+      if (at >= oldest) break
+      this.gone.delete(askId)
+    }
   }
 
   /** Subscribes to new asks; returns the unsubscribe function. */

@@ -109,7 +109,8 @@ export class WindowHub {
     switch (frame.type) {
       case 'answer': {
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
-        return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'answered' } : rejected(frame.askId, result.code, result.reason))
+        if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
+        return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
       case 'dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)

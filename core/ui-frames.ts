@@ -7,7 +7,7 @@ import {
   type UiClientFrame,
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
-import { describeFirstIssue } from '../shared/describe-error'
+import { invalidFrameMessage } from '../shared/frame-issues'
 
 /** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
 export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false; rejected: RejectedFrame }
@@ -25,15 +25,15 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
   switch (raw['type']) {
     case 'answer': {
       const frame = UiAnswerFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid answer frame: ${describeFirstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('answer frame', raw, frame.error.issues))
     }
     case 'dismiss': {
       const frame = UiDismissFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, `invalid dismiss frame: ${describeFirstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('dismiss frame', raw, frame.error.issues))
     }
     case 'history/get': {
       const frame = UiHistoryRequestFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse('', `invalid history/get frame: ${describeFirstIssue(frame.error.issues)}`)
+      return frame.success ? { ok: true, frame: frame.data } : refuse('', invalidFrameMessage('history/get frame', raw, frame.error.issues))
     }
     default:
       return refuse(askId, `unknown frame type ${JSON.stringify(raw['type'])}`)

@@ -36,5 +36,10 @@ export const HistoryEntrySchema = AskSchema.extend({
   settledAt: z.number(),
   /** Present when `outcome` is `answered`. */
   answers: z.array(AnswerSchema).optional(),
+  /**
+   * The person's answer never reached the agent: it was sent as the agent's socket closed, or arrived
+   * just after (then `outcome` is `agent-gone` and `answers` holds what the person submitted).
+   */
+  undelivered: z.literal(true).optional(),
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>

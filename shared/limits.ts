@@ -15,6 +15,8 @@ export const LimitsSchema = z.object({
   textChars: z.number().int().min(1).default(20_000),
   /** Asks pending at once on one agent connection. */
   pendingPerConnection: z.number().int().min(1).default(64),
+  /** Asks pending at once in the whole companion, over every connection (without it, 1,024 connections × 64 would allow 65,536). */
+  pendingTotal: z.number().int().min(1).default(16_384),
   /** Agent and window connections open at once. */
   connections: z.number().int().min(1).default(1024),
 })
@@ -30,6 +32,7 @@ export const UNCAPPED_LIMITS: Limits = Object.freeze({
   optionsPerQuestion: Number.MAX_SAFE_INTEGER,
   textChars: Number.MAX_SAFE_INTEGER,
   pendingPerConnection: Number.MAX_SAFE_INTEGER,
+  pendingTotal: Number.MAX_SAFE_INTEGER,
   connections: Number.MAX_SAFE_INTEGER,
 })
 

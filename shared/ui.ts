@@ -30,6 +30,8 @@ export const AcceptedFrameSchema = z.object({
   type: z.literal('accepted'),
   askId: z.string(),
   outcome: AcceptedOutcomeSchema,
+  /** The ask is settled but its agent's socket closed as the answer was sent: it is kept in history only. */
+  undelivered: z.literal(true).optional(),
 })
 /** Why the companion refused a window's `answer` or `dismiss`. */
 export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME'])

@@ -29,15 +29,15 @@ export const HelloFrameSchema = z.looseObject({
   client: ClientInfoSchema,
 })
 /**
- * `questions` stays unknown here on purpose: the envelope is checked first (`INVALID_FRAME`), then the
+ * The ask frame without its tool arguments; `questions` stays unknown on purpose: the envelope is checked first (`INVALID_FRAME`), then the
  * tool arguments `{questions}` with the tool schema (`INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED`).
  */
-export const AskFrameSchema = z.looseObject({
+export const AskEnvelopeSchema = z.looseObject({
   type: z.literal('ask'),
   id: WireAskIdSchema,
-  questions: z.unknown(),
   title: z.string().optional(),
 })
+export const AskFrameSchema = AskEnvelopeSchema.extend({ questions: z.unknown() })
 export const CancelFrameSchema = z.looseObject({ type: z.literal('cancel'), id: WireAskIdSchema })
 export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, CancelFrameSchema])
 export type HelloFrame = z.infer<typeof HelloFrameSchema>

@@ -88,14 +88,17 @@ export function setupNotifications(options: NotificationsOptions): () => void {
 }
 
 /**
- * The person already sees this ask's agent: the window is focused and shows an ask of the same agent,
- * or shows none yet (the new ask is about to take the screen). Another agent's ask still notifies,
- * since the card the person is working on never switches under them.
+ * The person already sees this ask's agent: the window is focused and has reported (`companion:shown`)
+ * a pending ask of the same agent on screen. Anything less notifies: a focused window that has not
+ * reported yet (still loading, reloading, or its renderer crashed), one that reports none (its history
+ * view, or an empty inbox), or one whose reported ask was settled meanwhile, since in each of those the
+ * new ask may never reach the screen and a redundant notification costs less than a missed one.
+ * Another agent's ask notifies too: the card the person is working on never switches under them.
  */
 export function personSeesAgentOf(ask: Ask, view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
   if (!view.windowFocused()) return false
   const shown = view.shownAskId()
-  if (shown === undefined) return true
+  if (shown === undefined) return false
   const shownAsk = view.companion.pending().find((pending) => pending.askId === shown)
-  return shownAsk === undefined || sameAgent(shownAsk.agent, ask.agent)
+  return shownAsk !== undefined && sameAgent(shownAsk.agent, ask.agent)
 }

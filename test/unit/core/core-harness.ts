@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS, type Limits } from '../../../shared/limits'
 import type { UiServerFrame } from '../../../shared/ui'
 import { CompanionFrameSchema, type CompanionFrame } from '../../../shared/wire'
 import { AgentConnection } from '../../../core/agent-connection'
-import { historyEntry } from '../../../core/history'
+import { historyEntry, undeliveredEntry } from '../../../core/history'
 import { Registry } from '../../../core/registry'
 import { WindowHub } from '../../../core/ui-channel'
 import { createFrameQueue } from '../../helpers/frame-queue'
@@ -76,7 +76,8 @@ export function startCore(options: CoreOptions = {}): CoreHarness {
   const warn = (message: string): void => void warnings.push(message)
   const registry = new Registry(Date.now, warn, limits.textChars)
   const history: HistoryEntry[] = []
-  registry.onResolved((ask, settlement, settledAt) => history.push(historyEntry(ask, settlement, settledAt)))
+  registry.onResolved((ask, settlement, settledAt, delivered) => history.push(historyEntry(ask, settlement, settledAt, delivered)))
+  registry.onUndelivered((ask, answers, at) => history.push(undeliveredEntry(ask, answers, at)))
   const hub = new WindowHub({ registry, history: async (limit) => history.slice(-limit).reverse(), warn })
   const connections = new Set<AgentConnection>()
   const serverInfo = options.serverInfo ?? { name: 'test-companion', version: '0.0.0' }

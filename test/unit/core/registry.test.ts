@@ -7,7 +7,7 @@ function setup() {
   const warnings: string[] = []
   const registry = new Registry(() => 1000, (m) => warnings.push(m))
   const settled: Array<[string, Settlement]> = []
-  const owner = { settled: (wireId: string, s: Settlement) => void settled.push([wireId, s]) }
+  const owner = { settled: (wireId: string, s: Settlement): boolean => settled.push([wireId, s]) > 0 }
   return { registry, warnings, settled, owner }
 }
 
@@ -27,7 +27,7 @@ describe('Registry', () => {
     const resolved = vi.fn()
     registry.onResolved(resolved)
     const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
-    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])).toEqual({ ok: true })
+    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])).toEqual({ ok: true, delivered: true })
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A'] }])).toMatchObject({ ok: false, code: 'NOT_PENDING' })
     expect(registry.dismiss(ask.askId)).toMatchObject({ ok: false, code: 'NOT_PENDING' })
     expect(registry.settle(ask.askId, { outcome: 'agent-gone' })).toBe(false)
@@ -64,7 +64,7 @@ describe('Registry', () => {
     const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(registry.dismiss(ask.askId)).toEqual({ ok: true })
     expect(settled).toHaveLength(1)
-    expect(second).toHaveBeenCalledWith(ask, { outcome: 'cancelled' }, 1000)
+    expect(second).toHaveBeenCalledWith(ask, { outcome: 'cancelled' }, 1000, true)
     expect(warnings).toEqual(['listener failed: boom'])
   })
 

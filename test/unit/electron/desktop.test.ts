@@ -382,20 +382,23 @@ describe('attention', () => {
     const a = await agent('Claude Code')
     a.send(askFrame('a1'))
     await until(() => win().focused, 'window focused')
+    // focused, but the window has not reported what it shows yet: the first ask still notifies
+    await until(() => FakeNotification.instances.length === 1, 'notification before the first companion:shown', 4_000)
+    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Claude Code' })
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
     const shown = desktop!.companion.pending()[0]!.askId
     fake.ipcMain.emit(IPC_CHANNELS.shown, ipcEvent(win().webContents), { askId: shown })
     const b = await agent('Codex')
     b.send(askFrame('b1'))
-    await until(() => FakeNotification.instances.length === 1, 'notification for the other agent', 4_000)
-    expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Codex' })
+    await until(() => FakeNotification.instances.length === 2, 'notification for the other agent', 4_000)
+    expect(FakeNotification.instances[1]!.options).toMatchObject({ title: 'Codex' })
     a.send(askFrame('a2'))
     await until(() => desktop!.companion.pending().length === 3, 'third ask')
     // a report from a foreign frame is refused and changes nothing
     fake.ipcMain.emit(IPC_CHANNELS.shown, ipcEvent(win().webContents, null), { askId: null })
     b.send(askFrame('b2'))
-    await until(() => FakeNotification.instances.length === 2, 'second notification for the other agent', 4_000)
-    expect(FakeNotification.instances.map((n) => n.options['title'])).toEqual(['Codex', 'Codex'])
+    await until(() => FakeNotification.instances.length === 3, 'second notification for the other agent', 4_000)
+    expect(FakeNotification.instances.map((n) => n.options['title'])).toEqual(['Claude Code', 'Codex', 'Codex'])
   })
 
   it('never steals focus: a focused window is not re-focused', async () => {

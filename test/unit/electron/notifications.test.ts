@@ -93,7 +93,7 @@ describe('notifications', () => {
     expect(FakeNotification.instances).toEqual([])
   })
 
-  it('shows none under Do not disturb, with notifications off, or while the window is focused', () => {
+  it('shows none under Do not disturb or with notifications off', () => {
     start()
     settings = { ...settings, doNotDisturb: true }
     companion.add(makeAsk('A'))
@@ -101,11 +101,29 @@ describe('notifications', () => {
     settings = { ...settings, doNotDisturb: false, notifications: false }
     companion.add(makeAsk('B'))
     vi.advanceTimersByTime(2_000)
-    settings = { ...settings, notifications: true }
-    focused = true
-    companion.add(makeAsk('C'))
-    vi.advanceTimersByTime(2_000)
     expect(FakeNotification.instances).toEqual([])
+  })
+
+  it('notifies while a focused window has not reported what it shows yet (loading, reloading, crashed)', () => {
+    start()
+    focused = true
+    shown = undefined
+    companion.add(makeAsk('Claude Code'))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Claude Code'])
+  })
+
+  it('notifies when the focused window\'s reported ask was settled meanwhile, even for the same agent', () => {
+    start()
+    const onScreen = makeAsk('Claude Code')
+    companion.add(onScreen)
+    vi.advanceTimersByTime(1500)
+    focused = true
+    shown = onScreen.askId
+    companion.resolve(onScreen.askId, 'answered')
+    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: onScreen.agent }))
+    vi.advanceTimersByTime(1500)
+    expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Claude Code', 'Claude Code'])
   })
 
   it('in a focused window, is quiet only about the agent whose ask is on screen', () => {

@@ -139,6 +139,7 @@ describe('LIMIT_EXCEEDED caps', () => {
       optionsPerQuestion: 50,
       textChars: 20_000,
       pendingPerConnection: 64,
+      pendingTotal: 16_384,
       connections: 1024,
     })
     const fifty = Array.from({ length: 50 }, (_, i) => ({ id: `q${i}`, question: 'q' }))

@@ -1,0 +1,88 @@
+// The cases of the error-wording sweep (error-words.test.ts): every frame type and field a client can
+// get wrong, on both channels, with the exact reply it must get.
+
+/** One agent-channel case: the frame sent (after hello, unless `beforeHello`) and the error expected. */
+export interface AgentCase {
+  name: string
+  frame: Record<string, unknown>
+  beforeHello?: boolean
+  error: { id?: string; code: string; message: string }
+}
+
+/** One UI-channel case: the frame a window sends and the `rejected` reply expected. */
+export interface UiCase {
+  name: string
+  frame: Record<string, unknown>
+  rejected: { askId: string; code: string; reason: string }
+}
+
+const q = [{ id: 'q1', question: 'Which database?', options: [{ label: 'SQLite' }] }]
+const hello = (client: unknown, protocol: unknown = 1): Record<string, unknown> => ({ type: 'hello', protocol, client })
+const ask = (extra: Record<string, unknown>): Record<string, unknown> => ({ type: 'ask', id: 'a1', questions: q, ...extra })
+const frameError = (message: string, id?: string): AgentCase['error'] => ({ ...(id === undefined ? {} : { id }), code: 'INVALID_FRAME', message })
+const argsError = (message: string): AgentCase['error'] => ({ id: 'a1', code: 'INVALID_ARGS', message: `invalid arguments: ${message}` })
+
+/** Agent endpoint: hello, ask (envelope and tool arguments) and cancel, field by field. */
+export const AGENT_CASES: AgentCase[] = [
+  { name: 'hello without protocol', beforeHello: true, frame: { type: 'hello', client: { name: 'x' } }, error: frameError('invalid hello: missing required property "protocol"') },
+  { name: 'hello with a string protocol', beforeHello: true, frame: hello({ name: 'x' }, '1'), error: frameError('invalid hello: "protocol" must be a number') },
+  { name: 'hello with a fractional protocol', beforeHello: true, frame: hello({ name: 'x' }, 1.5), error: frameError('invalid hello: "protocol" must be an integer') },
+  { name: 'hello without client', beforeHello: true, frame: { type: 'hello', protocol: 1 }, error: frameError('invalid hello: missing required property "client"') },
+  { name: 'hello with a string client', beforeHello: true, frame: hello('x'), error: frameError('invalid hello: "client" must be an object') },
+  { name: 'hello without client.name', beforeHello: true, frame: hello({}), error: frameError('invalid hello: missing required property "client.name"') },
+  { name: 'hello with an empty client.name', beforeHello: true, frame: hello({ name: '' }), error: frameError('invalid hello: "client.name" must not be empty') },
+  { name: 'hello with a numeric client.name', beforeHello: true, frame: hello({ name: 5 }), error: frameError('invalid hello: "client.name" must be a string') },
+  { name: 'hello with a numeric client.version', beforeHello: true, frame: hello({ name: 'x', version: 1 }), error: frameError('invalid hello: "client.version" must be a string') },
+  { name: 'hello with a negative client.pid', beforeHello: true, frame: hello({ name: 'x', pid: -1 }), error: frameError('invalid hello: "client.pid" must be at least 0') },
+  { name: 'hello with a fractional client.pid', beforeHello: true, frame: hello({ name: 'x', pid: 1.5 }), error: frameError('invalid hello: "client.pid" must be an integer') },
+  { name: 'hello with a string client.pid', beforeHello: true, frame: hello({ name: 'x', pid: '7' }), error: frameError('invalid hello: "client.pid" must be a number') },
+  { name: 'hello with a numeric client.cwd', beforeHello: true, frame: hello({ name: 'x', cwd: 1 }), error: frameError('invalid hello: "client.cwd" must be a string') },
+  { name: 'hello with a numeric client.title', beforeHello: true, frame: hello({ name: 'x', title: 1 }), error: frameError('invalid hello: "client.title" must be a string') },
+  { name: 'ask without id', frame: { type: 'ask', questions: q }, error: frameError('invalid ask: missing required property "id"') },
+  { name: 'ask with a numeric id', frame: ask({ id: 5 }), error: frameError('invalid ask: "id" must be a string') },
+  { name: 'ask with an empty id', frame: ask({ id: '' }), error: frameError('invalid ask: "id" must not be empty') },
+  { name: 'ask with a 201-character id', frame: ask({ id: 'x'.repeat(201) }), error: frameError('invalid ask: "id" must be at most 200 characters') },
+  { name: 'ask with a numeric title', frame: ask({ title: 5 }), error: frameError('invalid ask: "title" must be a string', 'a1') },
+  { name: 'ask without questions', frame: { type: 'ask', id: 'a1' }, error: argsError('missing required property "questions"') },
+  { name: 'ask with null questions', frame: ask({ questions: null }), error: argsError('"questions" must be an array') },
+  { name: 'ask with string questions', frame: ask({ questions: 'x' }), error: argsError('"questions" must be an array') },
+  { name: 'ask with a non-object question', frame: ask({ questions: [5] }), error: argsError('"questions[0]" must be an object') },
+  { name: 'ask with a question without id', frame: ask({ questions: [{ question: 'Why?' }] }), error: argsError('missing required property "questions[0].id"') },
+  { name: 'ask with a question without text', frame: ask({ questions: [{ id: 'q1' }] }), error: argsError('missing required property "questions[0].question"') },
+  { name: 'ask with a numeric header', frame: ask({ questions: [{ id: 'q1', question: 'Why?', header: 1 }] }), error: argsError('"questions[0].header" must be a string') },
+  { name: 'ask with string options', frame: ask({ questions: [{ id: 'q1', question: 'Why?', options: 'a' }] }), error: argsError('"questions[0].options" must be an array') },
+  { name: 'ask with an option without label', frame: ask({ questions: [{ id: 'q1', question: 'Why?', options: [{}] }] }), error: argsError('missing required property "questions[0].options[0].label"') },
+  { name: 'ask with a numeric option description', frame: ask({ questions: [{ id: 'q1', question: 'Why?', options: [{ label: 'a', description: 1 }] }] }), error: argsError('"questions[0].options[0].description" must be a string') },
+  { name: 'ask with a string multi_select', frame: ask({ questions: [{ id: 'q1', question: 'Why?', multi_select: 'yes' }] }), error: argsError('"questions[0].multi_select" must be a boolean') },
+  { name: 'ask with no questions at all', frame: ask({ questions: [] }), error: { id: 'a1', code: 'EMPTY_QUESTIONS', message: 'ask_user_question needs at least one question; "questions" was empty' } },
+  { name: 'cancel without id', frame: { type: 'cancel' }, error: frameError('invalid cancel: missing required property "id"') },
+  { name: 'cancel with a numeric id', frame: { type: 'cancel', id: 5 }, error: frameError('invalid cancel: "id" must be a string') },
+  { name: 'cancel with an empty id', frame: { type: 'cancel', id: '' }, error: frameError('invalid cancel: "id" must not be empty') },
+  { name: 'a frame without type', frame: { id: 'a1' }, error: frameError('a frame needs a string "type"') },
+  { name: 'a frame with a numeric type', frame: { type: 1 }, error: frameError('a frame needs a string "type"') },
+  { name: 'a frame of an unknown type', frame: { type: 'answer', id: 'a1' }, error: frameError('unknown frame type "answer"', 'a1') },
+]
+
+const reject = (reason: string, askId = ''): UiCase['rejected'] => ({ askId, code: 'INVALID_FRAME', reason })
+
+/** UI channel: answer, dismiss and history/get, field by field. */
+export const UI_CASES: UiCase[] = [
+  { name: 'answer without askId', frame: { type: 'answer', answers: [] }, rejected: reject('invalid answer frame: missing required property "askId"') },
+  { name: 'answer with a numeric askId', frame: { type: 'answer', askId: 5, answers: [] }, rejected: reject('invalid answer frame: "askId" must be a string') },
+  { name: 'answer without answers', frame: { type: 'answer', askId: 'k' }, rejected: reject('invalid answer frame: missing required property "answers"', 'k') },
+  { name: 'answer with string answers', frame: { type: 'answer', askId: 'k', answers: 'x' }, rejected: reject('invalid answer frame: "answers" must be an array', 'k') },
+  { name: 'answer with a non-object answer', frame: { type: 'answer', askId: 'k', answers: [1] }, rejected: reject('invalid answer frame: "answers[0]" must be an object', 'k') },
+  { name: 'answer without answers[0].id', frame: { type: 'answer', askId: 'k', answers: [{ selected: [] }] }, rejected: reject('invalid answer frame: missing required property "answers[0].id"', 'k') },
+  { name: 'answer without answers[0].selected', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1' }] }, rejected: reject('invalid answer frame: missing required property "answers[0].selected"', 'k') },
+  { name: 'answer with a string selected', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: 'a' }] }, rejected: reject('invalid answer frame: "answers[0].selected" must be an array', 'k') },
+  { name: 'answer with a numeric label', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: [1] }] }, rejected: reject('invalid answer frame: "answers[0].selected[0]" must be a string', 'k') },
+  { name: 'answer with a numeric custom', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: [], custom: 1 }] }, rejected: reject('invalid answer frame: "answers[0].custom" must be a string', 'k') },
+  { name: 'dismiss without askId', frame: { type: 'dismiss' }, rejected: reject('invalid dismiss frame: missing required property "askId"') },
+  { name: 'dismiss with a numeric askId', frame: { type: 'dismiss', askId: 5 }, rejected: reject('invalid dismiss frame: "askId" must be a string') },
+  { name: 'history/get with limit 0', frame: { type: 'history/get', limit: 0 }, rejected: reject('invalid history/get frame: "limit" must be at least 1') },
+  { name: 'history/get with limit 1001', frame: { type: 'history/get', limit: 1001 }, rejected: reject('invalid history/get frame: "limit" must be at most 1000') },
+  { name: 'history/get with a fractional limit', frame: { type: 'history/get', limit: 1.5 }, rejected: reject('invalid history/get frame: "limit" must be an integer') },
+  { name: 'history/get with a string limit', frame: { type: 'history/get', limit: '5' }, rejected: reject('invalid history/get frame: "limit" must be a number') },
+  { name: 'a frame without type', frame: { askId: 'k' }, rejected: reject('a frame needs a string "type"') },
+  { name: 'a frame of an unknown type', frame: { type: 'cancel', askId: 'k' }, rejected: reject('unknown frame type "cancel"', 'k') },
+]
