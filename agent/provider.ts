@@ -58,12 +58,10 @@ export function registerAskUserCompanion(
   const interaction = options.interaction ?? new UserInteraction()
   const provider = createCompanionProvider(options.client)
   const unregister = interaction.registerProvider(provider)
-  const { name, description, inputSchema } = createAskUserQuestionTool()
+  const { execute: _unbound, ...definition } = createAskUserQuestionTool()
   return {
     tool: {
-      name,
-      description,
-      inputSchema,
+      ...definition,
       execute: (args, ctx = {}) => executeAskUserQuestion(args, { limits: UNCAPPED_LIMITS, ...ctx, interaction: ctx.interaction ?? interaction }),
     },
     interaction,
