@@ -7,7 +7,7 @@ import { validateToolInput, type ValidatedAsk } from '../shared/validate-input'
 import type { Limits } from '../shared/limits'
 import { toUserQuestion } from './question-mapping'
 import { toolFailure, toolSuccess, type ToolResult } from './tool-result'
-import type { UserInteraction, UserInteractionAgent } from './user-interaction'
+import type { UserInteractionAgent, UserInteractionSeam } from './user-interaction'
 
 /** The tool's name, as upstream. */
 export const TOOL_NAME = 'ask_user_question'
@@ -72,9 +72,9 @@ function literalAdditionalProperties(node: unknown): unknown {
   return out
 }
 
-/** Per-call context: the seam to ask through, the host's abort signal and, optionally, who is asking. */
+/** Per-call context: the seam to ask through (ours or a host's), the host's abort signal and, optionally, who is asking. */
 export interface ToolContext {
-  interaction: UserInteraction
+  interaction: Pick<UserInteractionSeam, 'ask'>
   signal?: AbortSignal
   agent?: UserInteractionAgent
   /** Safety caps; `DEFAULT_LIMITS` (shared/limits.ts) when absent. */

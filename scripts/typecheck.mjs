@@ -13,6 +13,8 @@ const checks = [
   ['agent', bin('tsc'), ['--noEmit', '-p', 'agent/tsconfig.json']],
   ['cli', bin('tsc'), ['--noEmit', '-p', 'cli/tsconfig.json']],
   ['tests and configs', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  // The agent library and the upstream registration examples under upstream's strict options.
+  ['agent under upstream options', bin('tsc'), ['--noEmit', '-p', 'test/upstream/tsconfig.json']],
   ['renderer', bin('svelte-check'), ['--tsconfig', './renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
 ]
 let ok = true
