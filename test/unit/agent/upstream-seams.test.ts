@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { AskUserClientOptions } from '../../../agent/client'
 import { createCompanionProvider } from '../../../agent/provider'
 import { executeAskUserQuestion } from '../../../agent/tool-definition'
 import { startTestCompanion } from '../../helpers/companion'
@@ -34,15 +35,27 @@ async function nobodyHome() {
 const args = { questions: [{ id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }] }
 
 const eras = [
-  { era: 'rc.8 (ctx.userQuestions)', Service: rc8.UserQuestionService, SeamError: rc8.UserQuestionError, name: 'UserQuestionError', register: registerOnRc8 },
-  { era: 'seed (ctx.userInteraction)', Service: seed.UserInteractionService, SeamError: seed.UserInteractionError, name: 'UserInteractionError', register: registerOnSeed },
-] as const
+  {
+    era: 'rc.8 (ctx.userQuestions)',
+    Service: rc8.UserQuestionService,
+    SeamError: rc8.UserQuestionError,
+    name: 'UserQuestionError',
+    register: (userQuestions: InstanceType<typeof rc8.UserQuestionService>, client: AskUserClientOptions) => registerOnRc8({ userQuestions }, client),
+  },
+  {
+    era: 'seed (ctx.userInteraction)',
+    Service: seed.UserInteractionService,
+    SeamError: seed.UserInteractionError,
+    name: 'UserInteractionError',
+    register: (userInteraction: InstanceType<typeof seed.UserInteractionService>, client: AskUserClientOptions) => registerOnSeed({ userInteraction }, client),
+  },
+]
 
 describe.each(eras)('upstream seam, $era', ({ Service, SeamError, name, register }) => {
   it("the registration example answers through upstream's own tool, byte for byte", async () => {
     const { ui, client } = await companion()
     const service = new Service()
-    const unregister = register({ userQuestions: service, userInteraction: service } as never, client)
+    const unregister = register(service, client)
     cleanups.push(async () => unregister())
     const result = upstreamToolAsk(service, args)
     const ask = await ui.nextAsk()

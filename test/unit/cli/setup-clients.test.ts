@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SetupClient } from '../../../shared/setup-plan'
 import { startCodexAppServer } from '../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { installPublished, type Installed, type PublishedClient } from '../../helpers/published-client'
+import { installPublished, registryUnreachable, type Installed, type PublishedClient } from '../../helpers/published-client'
 import { runProcess, type ProcessResult } from '../../helpers/run-process'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { BIN, ensureBuilt } from './built-cli'
@@ -26,8 +26,11 @@ const CLIENTS: Record<Exclude<SetupClient, 'cursor'>, PublishedClient> = {
 const INSPECTOR: PublishedClient = { pkg: '@modelcontextprotocol/inspector', version: '2.12.0', bin: 'mcp-inspector' }
 
 const installed = new Map<string, Installed>()
-for (const client of [...Object.values(CLIENTS), INSPECTOR]) {
-  const result = await installPublished(client)
+let unreachable: string | undefined
+for (const client of [INSPECTOR, ...Object.values(CLIENTS)]) {
+  // Once the registry has proved unreachable, the rest are skipped for that reason (cached ones still run).
+  const result = await installPublished(client, 300_000, unreachable)
+  if (!result.ok && registryUnreachable(result.reason)) unreachable ??= result.reason
   installed.set(client.pkg, result)
   if (result.ok && !result.cached) console.log(`installed ${client.pkg}@${client.version} in ${result.seconds.toFixed(1)} s`)
 }
