@@ -10,12 +10,16 @@ export {
   type BoundAskUserQuestionTool,
   type CompanionProvider,
   type CompanionRegistration,
+  type ProviderOptions,
 } from './provider'
+export { toHostError, type HostErrorClass } from './host-errors'
 export { toToolQuestion, toUserQuestion } from './question-mapping'
 export { fetchStatus, CompanionStatusSchema, type CompanionStatus, type StatusReport } from './status'
 export {
+  TOOL_ANNOTATIONS,
   TOOL_DESCRIPTION,
   TOOL_NAME,
+  TOOL_TITLE,
   createAskUserQuestionTool,
   executeAskUserQuestion,
   runAskUserQuestion,
@@ -31,8 +35,10 @@ export {
   UserInteraction,
   type UserInteractionAgent,
   type UserInteractionAnswer,
+  type UserInteractionAnswerItem,
   type UserInteractionProvider,
   type UserInteractionRequest,
+  type UserInteractionSeam,
   type UserQuestion,
   type UserQuestionOption,
 } from './user-interaction'

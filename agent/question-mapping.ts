@@ -1,5 +1,6 @@
 import { knownOptionFields, knownQuestionFields, type Question } from '../shared/tool-input'
-import type { UserQuestion } from './user-interaction'
+import type { AskAnswer } from '../shared/answer'
+import type { UserInteractionAnswer, UserInteractionRequest, UserQuestion } from './user-interaction'
 
 /**
  * Tool input question → seam question: snake `multi_select` becomes camel `multiSelect`; `header`,
@@ -21,4 +22,16 @@ export function toToolQuestion(question: UserQuestion): Question {
   if (question.options !== undefined) out.options = question.options.map(knownOptionFields)
   if (question.multiSelect !== undefined) out.multi_select = question.multiSelect
   return out
+}
+
+/** A checked answer as the seam returns it: `custom` only where the person wrote one, never `undefined`. */
+export function toSeamAnswer(answer: AskAnswer): UserInteractionAnswer {
+  return {
+    answers: answer.answers.map(({ id, selected, custom }) => ({ id, selected: [...selected], ...(custom !== undefined ? { custom } : {}) })),
+  }
+}
+
+/** The asking agent's `title`, when the host's agent handle has a string one. */
+export function agentTitle(agent: UserInteractionRequest['agent']): string | undefined {
+  return agent !== undefined && 'title' in agent && typeof agent.title === 'string' ? agent.title : undefined
 }

@@ -7,7 +7,7 @@ import { validateToolInput, type ValidatedAsk } from '../shared/validate-input'
 import type { Limits } from '../shared/limits'
 import { toUserQuestion } from './question-mapping'
 import { toolFailure, toolSuccess, type ToolResult } from './tool-result'
-import type { UserInteraction, UserInteractionAgent } from './user-interaction'
+import type { UserInteractionAgent, UserInteractionSeam } from './user-interaction'
 
 /** The tool's name, as upstream. */
 export const TOOL_NAME = 'ask_user_question'
@@ -30,22 +30,51 @@ export const TOOL_DESCRIPTION = [
     'answer; carry on with what you know or ask differently.',
 ].join('\n\n')
 
+/** A short human-readable name for the tool (MCP `title`, shown by clients in lists and prompts). */
+export const TOOL_TITLE = 'Ask the user'
+
+/**
+ * MCP tool annotations: asking changes nothing in the world the agent works on (read-only, not
+ * destructive, closed world), so clients such as Codex need not ask approval for every call; asking
+ * twice may get two different answers, so it is not idempotent.
+ */
+export const TOOL_ANNOTATIONS = {
+  title: TOOL_TITLE,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const
+
 /** A JSON schema object (draft 2020-12), as tool hosts and MCP expect it. */
 export type JsonSchema = Record<string, unknown>
 
 /**
  * The input JSON schema generated from `AskUserQuestionInputSchema`: inline (no `$ref`), no `$schema`
- * key, extra keys allowed at every level. Returns a fresh copy on each call.
+ * key, extra keys allowed at every level as the literal `additionalProperties: true` (upstream's
+ * schema and the Inspector's `--strict` expect it; zod writes `{}`). Returns a fresh copy on each call.
  */
 export function toolInputJsonSchema(): JsonSchema {
   const generated = z.toJSONSchema(AskUserQuestionInputSchema, { io: 'input', reused: 'inline' }) as JsonSchema
   const { $schema: _ignored, ...schema } = generated
-  return schema
+  return literalAdditionalProperties(schema) as JsonSchema
 }
 
-/** Per-call context: the seam to ask through, the host's abort signal and, optionally, who is asking. */
+/** A copy of `node` with every `additionalProperties: {}` (anything goes) written as `true`. */
+function literalAdditionalProperties(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(literalAdditionalProperties)
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    const anything = key === 'additionalProperties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0
+    out[key] = anything ? true : literalAdditionalProperties(value)
+  }
+  return out
+}
+
+/** Per-call context: the seam to ask through (ours or a host's), the host's abort signal and, optionally, who is asking. */
 export interface ToolContext {
-  interaction: UserInteraction
+  interaction: Pick<UserInteractionSeam, 'ask'>
   signal?: AbortSignal
   agent?: UserInteractionAgent
   /** Safety caps; `DEFAULT_LIMITS` (shared/limits.ts) when absent. */
@@ -55,8 +84,12 @@ export interface ToolContext {
 /** The `ask_user_question` tool as a host registers it. */
 export interface AskUserQuestionTool {
   name: typeof TOOL_NAME
+  /** {@link TOOL_TITLE}. */
+  title: string
   description: string
   inputSchema: JsonSchema
+  /** {@link TOOL_ANNOTATIONS}. */
+  annotations: typeof TOOL_ANNOTATIONS
   /** Runs one call. Never throws: every failure is an `isError: true` result. */
   execute(args: unknown, ctx: ToolContext): Promise<ToolResult>
 }
@@ -116,8 +149,10 @@ async function askThroughSeam(input: ValidatedAsk, ctx: ToolContext): Promise<Ch
 export function createAskUserQuestionTool(): AskUserQuestionTool {
   return {
     name: TOOL_NAME,
+    title: TOOL_TITLE,
     description: TOOL_DESCRIPTION,
     inputSchema: toolInputJsonSchema(),
+    annotations: { ...TOOL_ANNOTATIONS },
     execute: executeAskUserQuestion,
   }
 }

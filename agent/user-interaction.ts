@@ -1,10 +1,13 @@
-import type { Answer, AskAnswer } from '../shared/answer'
+import type { AskAnswer } from '../shared/answer'
 import { AskUserError } from '../shared/error-codes'
+
+// The seam's types are written out as upstream's interfaces (not inferred from zod) so that they
+// compile against upstream's own under its `exactOptionalPropertyTypes`.
 
 /** One option of a question on the seam (same shape as the tool input). */
 export interface UserQuestionOption {
   label: string
-  description?: string
+  description?: string | undefined
 }
 
 /**
@@ -25,16 +28,27 @@ export interface UserInteractionAgent {
   title?: string
 }
 
-/** What a provider is asked to answer. `signal` aborts the wait. */
+/**
+ * What a provider is asked to answer. `signal` aborts the wait. `agent` is the host's handle on the
+ * asking agent: upstream passes its live `Agent`, other hosts a {@link UserInteractionAgent}; a
+ * string `title` on it becomes the ask's title.
+ */
 export interface UserInteractionRequest {
   questions: UserQuestion[]
-  agent?: UserInteractionAgent
+  agent?: UserInteractionAgent | object
   signal?: AbortSignal
+}
+
+/** One answer on the seam: `custom` present only when the person wrote one (upstream's shape). */
+export interface UserInteractionAnswerItem {
+  id: string
+  selected: string[]
+  custom?: string
 }
 
 /** A provider's answer: one entry per question, in question order (upstream's shape). */
 export interface UserInteractionAnswer {
-  answers: Answer[]
+  answers: UserInteractionAnswerItem[]
 }
 
 /**
@@ -44,6 +58,16 @@ export interface UserInteractionAnswer {
  */
 export interface UserInteractionProvider {
   ask(request: UserInteractionRequest): Promise<UserInteractionAnswer>
+}
+
+/**
+ * Any seam with upstream's two methods: ours ({@link UserInteraction}) or a host's, such as upstream's
+ * `ctx.userQuestions` (rc.8) or `ctx.userInteraction` (seed era), which the tool and
+ * `registerAskUserCompanion` then use as they are.
+ */
+export interface UserInteractionSeam {
+  registerProvider(provider: UserInteractionProvider): () => void
+  ask(request: UserInteractionRequest): Promise<unknown>
 }
 
 export const NO_PROVIDER_MESSAGE =

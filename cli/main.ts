@@ -22,6 +22,10 @@ const COMMANDS: Record<string, Entry> = {
     summary: 'run an MCP server on stdio offering the ask_user_question tool',
     load: async () => (await import('./commands/mcp')).run,
   },
+  setup: {
+    summary: 'add ask-user to an MCP client (claude-code, codex, gemini, qwen, opencode, cursor); --print, --remove',
+    load: async () => (await import('./commands/setup')).run,
+  },
   status: {
     summary: 'is a companion reachable (exit 0) or not (exit 4); its endpoint and pending asks',
     load: async () => (await import('./commands/status')).run,

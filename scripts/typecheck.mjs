@@ -15,6 +15,8 @@ const checks = [
   ['agent', tsc, ['--noEmit', '-p', 'agent/tsconfig.json']],
   ['cli', tsc, ['--noEmit', '-p', 'cli/tsconfig.json']],
   ['tests and configs', tsc, ['--noEmit', '-p', 'tsconfig.json']],
+  // The agent library and the upstream registration examples under upstream's strict options.
+  ['agent under upstream options', tsc, ['--noEmit', '-p', 'test/upstream/tsconfig.json']],
   ['renderer', svelteCheck, ['--tsconfig', './renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
 ]
 let ok = true

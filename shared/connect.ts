@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { setupPlan, type SetupStep } from './setup-plan'
 
 /** How an agent process on this machine runs `ask-user`: an absolute command and the arguments before the subcommand. */
 export const CommandLineSchema = z.object({ command: z.string().min(1), args: z.array(z.string()) })
@@ -27,78 +28,45 @@ export interface ConnectBlock {
   text: string
 }
 
-/** Name of the MCP server entry the set-up lines create. */
-export const SERVER_NAME = 'ask-user'
-/**
- * How long a harness may let a question wait, in seconds: a day (people answer after lunch, or
- * overnight). As milliseconds it stays below 2^31 - 1, past which Node's timers fire at once.
- */
-export const TOOL_TIMEOUT_SECONDS = 86_400
+export { SERVER_NAME, TOOL_TIMEOUT_SECONDS } from './setup-plan'
 
-/** The exact set-up blocks for one harness on this machine: absolute paths, environment and timeouts filled in. */
+/**
+ * The exact set-up blocks for one harness on this machine. For an MCP client: first the one line
+ * `ask-user setup <client>` (this install's absolute command, with the companion's environment),
+ * then what that line does, step for step, from the same {@link setupPlan}: the client's own
+ * command or the snippet merged into its file, with paths, environment and timeouts filled in.
+ * For `shell`: an `ask-user ask` line.
+ */
 export function connectBlocks(harness: HarnessId, info: ConnectInfo): ConnectBlock[] {
-  const mcp = [info.commandLine.command, ...info.commandLine.args, 'mcp']
-  const [command, ...args] = mcp as [string, ...string[]]
   const q = (value: string): string => quote(value, info.platform)
-  const envFlags = (flag: string): string[] => Object.entries(info.env).map(([key, value]) => `${flag} ${q(`${key}=${value}`)}`)
-  switch (harness) {
-    case 'claude-code':
-      // The server name goes before -e (which takes the next word too). Claude's own tool timeout
-      // (about 28 h) is long enough; MCP_TOOL_TIMEOUT would only shorten it.
-      return [
-        { kind: 'command', text: ['claude mcp add --scope user', SERVER_NAME, ...envFlags('-e'), '--', ...mcp.map(q)].join(' ') },
-        { kind: 'json', file: '~/.claude/settings.json', text: json({ permissions: { allow: [`mcp__${SERVER_NAME}__ask_user_question`] } }) },
-      ]
-    case 'codex':
-      // Codex passes MCP servers only a few variables (hence env) and cuts tool calls after 60 s.
-      return [
-        {
-          kind: 'toml',
-          file: '~/.codex/config.toml',
-          text: [
-            `[mcp_servers.${SERVER_NAME}]`,
-            `command = ${tomlString(command)}`,
-            `args = [${args.map(tomlString).join(', ')}]`,
-            ...(Object.keys(info.env).length > 0
-              ? [`env = { ${Object.entries(info.env).map(([key, value]) => `${key} = ${tomlString(value)}`).join(', ')} }`]
-              : []),
-            `tool_timeout_sec = ${TOOL_TIMEOUT_SECONDS}`,
-            '',
-            `[mcp_servers.${SERVER_NAME}.tools.ask_user_question]`,
-            'approval_mode = "approve"',
-          ].join('\n'),
-        },
-      ]
-    case 'gemini':
-    case 'qwen':
-      // Options before the name, and no `--` (Gemini CLI refuses it); -s user, since Gemini's default is the project.
-      return [
-        {
-          kind: 'command',
-          text: [harness, 'mcp add -s user --trust', `--timeout ${TOOL_TIMEOUT_SECONDS * 1000}`, ...envFlags('-e'), SERVER_NAME, ...mcp.map(q)].join(' '),
-        },
-      ]
-    case 'opencode':
-      return [
-        {
-          kind: 'json',
-          file: '~/.config/opencode/opencode.jsonc',
-          text: json({ mcp: { [SERVER_NAME]: { type: 'local', command: mcp, environment: info.env, enabled: true, timeout: TOOL_TIMEOUT_SECONDS * 1000 } } }),
-        },
-      ]
-    case 'cursor':
-      return [{ kind: 'json', file: '~/.cursor/mcp.json', text: json({ mcpServers: { [SERVER_NAME]: { type: 'stdio', command, args, env: info.env } } }) }]
-    case 'shell': {
-      const ask = [...[info.commandLine.command, ...info.commandLine.args].map(q), 'ask --question "Deploy now?" --option Yes --option No'].join(' ')
-      const entries = Object.entries(info.env)
-      // POSIX shells take the variables in front of the command; cmd.exe sets them first.
-      const text =
-        info.platform === 'win32'
-          ? [...entries.map(([key, value]) => `set "${key}=${value}"`), ask].join(' && ')
-          : [...entries.map(([key, value]) => q(`${key}=${value}`)), ask].join(' ')
-      return [{ kind: 'command', text }]
-    }
+  const entries = Object.entries(info.env)
+  // The companion's environment goes with the command: POSIX shells take it in front, cmd.exe sets it first.
+  const withEnv = (command: string): string =>
+    info.platform === 'win32'
+      ? [...entries.map(([key, value]) => `set "${key}=${value}"`), command].join(' && ')
+      : [...entries.map(([key, value]) => q(`${key}=${value}`)), command].join(' ')
+  const askUser = [info.commandLine.command, ...info.commandLine.args].map(q).join(' ')
+  if (harness === 'shell') return [{ kind: 'command', text: withEnv(`${askUser} ask --question "Deploy now?" --option Yes --option No`) }]
+  const setup: ConnectBlock = { kind: 'command', text: withEnv(`${askUser} setup ${harness}`) }
+  return [setup, ...setupPlan(harness, info).steps.map((step) => blockOf(step, q))]
+}
+
+function blockOf(step: SetupStep, q: (value: string) => string): ConnectBlock {
+  switch (step.kind) {
+    case 'run':
+      return { kind: 'command', text: step.argv.map(q).join(' ') }
+    case 'json':
+      return { kind: 'json', file: step.file, text: json(nest(step.path, step.value)) }
+    case 'json-item':
+      return { kind: 'json', file: step.file, text: json(nest(step.path, [step.item])) }
+    case 'toml':
+      return { kind: 'toml', file: step.file, text: [`[${step.table}]`, ...Object.entries(step.keys).map(([key, value]) => `${key} = ${value}`)].join('\n') }
   }
+}
+
+/** `["a", "b"], v` → `{a: {b: v}}`. */
+function nest(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value)
 }
 
 /** Leaves plain words bare; quotes the rest for the person's shell (POSIX single quotes; double quotes on Windows). */
@@ -110,9 +78,4 @@ export function quote(value: string, platform: ConnectInfo['platform']): string 
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2)
-}
-
-/** A TOML basic string (JSON's escapes are valid TOML for the characters paths contain). */
-function tomlString(value: string): string {
-  return JSON.stringify(value)
 }

@@ -64,6 +64,6 @@ export function knownQuestionFields(question: Question): Question {
 }
 
 /** A copy of an option with only `label` and, when present, `description`. */
-export function knownOptionFields(option: { label: string; description?: string }): QuestionOption {
+export function knownOptionFields(option: { label: string; description?: string | undefined }): QuestionOption {
   return option.description === undefined ? { label: option.label } : { label: option.label, description: option.description }
 }

@@ -30,7 +30,7 @@ describe('Connect an agent', () => {
     expect(claude.getByRole('heading', { name: 'Claude Code' })).toBeTruthy()
     const [command] = claude.getAllByTestId('connect-block')
     expect(command!.textContent).toBe(
-      "claude mcp add --scope user ask-user -e ASK_USER_HOME=/home/ann/.config/ask-user-companion -- '/opt/Ask User Companion/resources/bin/ask-user' mcp",
+      "ASK_USER_HOME=/home/ann/.config/ask-user-companion '/opt/Ask User Companion/resources/bin/ask-user' setup claude-code",
     )
     expect(claude.getByText('In ~/.claude/settings.json')).toBeTruthy()
 

@@ -52,10 +52,10 @@ test('the panel gives this machine’s lines, copies them, and the copied script
   await page.screenshot({ path: join(SHOTS_DIR, 'connect.png') })
 
   const claude = page.locator('[data-harness="claude-code"]')
-  await expect(claude.getByTestId('connect-block').first()).toHaveText(`claude mcp add --scope user ask-user -e ASK_USER_HOME=${home} -- ${BIN} mcp`)
+  await expect(claude.getByTestId('connect-block').first()).toHaveText(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)
   await claude.getByRole('button', { name: 'Copy Claude Code' }).first().click()
   await expect(claude.getByTestId('copy').first()).toHaveText('Copied')
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`claude mcp add --scope user ask-user -e ASK_USER_HOME=${home} -- ${BIN} mcp`)
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)
 
   const script = page.locator('[data-harness="shell"]')
   await script.getByRole('button', { name: 'Copy Scripts and other tools' }).click()

@@ -173,7 +173,7 @@ describe('no companion', () => {
     const error = await rejection(new AskUserClient({ env: { ASK_USER_HOME: home } }).ask(pkg))
     expect(error.code).toBe('NO_PROVIDER')
     expect(error.message).toBe(`no Ask User Companion is running (no endpoint.json in ${home}); ${START_HINT}`)
-    expect(START_HINT).toBe('start the Ask User Companion app, or run `npx ask-user serve`')
+    expect(START_HINT).toBe('start the Ask User Companion app, or run `ask-user serve`')
   })
 
   it('fails with NO_PROVIDER when the discovery file points at a companion that is gone', async () => {

@@ -60,7 +60,7 @@ describe('discoverEndpoint', () => {
     const error = await failure(discoverEndpoint({ ASK_USER_HOME: home }, 'linux'))
     expect(error.code).toBe('NO_PROVIDER')
     expect(error.message).toBe(
-      `the discovery file ${join(home, 'endpoint.json')} is not valid; start the Ask User Companion app, or run \`npx ask-user serve\``,
+      `the discovery file ${join(home, 'endpoint.json')} is not valid; start the Ask User Companion app, or run \`ask-user serve\``,
     )
   })
 

@@ -48,7 +48,19 @@ describe('the tool definition', () => {
     const option = question.properties!.options!.items!
     expect(Object.keys(option.properties!).sort()).toEqual(['description', 'label'])
     expect(option.required).toEqual(['label'])
-    for (const level of [root, question, option]) expect(level.additionalProperties).not.toBe(false)
+    // The literal true (upstream's schema, the Inspector's --strict), not zod's {}.
+    for (const level of [root, question, option]) expect(level.additionalProperties).toBe(true)
+  })
+
+  it('carries a title and MCP annotations: read-only, not destructive, not idempotent, closed world', () => {
+    expect(tool.title).toBe('Ask the user')
+    expect(tool.annotations).toEqual({
+      title: 'Ask the user',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    })
   })
 
   it('returns a fresh schema each time', () => {

@@ -54,7 +54,7 @@ describe('ask-user ask: input checks (exit 2, nothing on stdout)', () => {
     expect(await main(['ask', '--question', 'Q'], io)).toBe(4)
     expect(io.out()).toBe('')
     expect(io.err()).toBe(
-      `Error: no Ask User Companion is running (no endpoint.json in ${home}); start the Ask User Companion app, or run \`npx ask-user serve\`\n`,
+      `Error: no Ask User Companion is running (no endpoint.json in ${home}); start the Ask User Companion app, or run \`ask-user serve\`\n`,
     )
   })
 

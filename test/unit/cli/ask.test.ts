@@ -94,7 +94,7 @@ describe('ask-user ask as a child process', () => {
       code: 4,
       signal: null,
       stdout: '',
-      stderr: `Error: no Ask User Companion is running (no endpoint.json in ${home}); start the Ask User Companion app, or run \`npx ask-user serve\`\n`,
+      stderr: `Error: no Ask User Companion is running (no endpoint.json in ${home}); start the Ask User Companion app, or run \`ask-user serve\`\n`,
     })
   })
 
@@ -168,7 +168,7 @@ describe('ask-user status as a child process', () => {
     expect(result.code).toBe(4)
     expect(result.stdout).toBe('')
     expect(result.stderr).toBe(
-      `Error: cannot reach the Ask User Companion at ${url} (ECONNREFUSED); start the Ask User Companion app, or run \`npx ask-user serve\`\n`,
+      `Error: cannot reach the Ask User Companion at ${url} (ECONNREFUSED); start the Ask User Companion app, or run \`ask-user serve\`\n`,
     )
   })
 })

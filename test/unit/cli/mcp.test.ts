@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAskUserQuestionTool } from '../../../agent/tool-definition'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
-import { BIN, ROOT, ensureBuilt } from './built-cli'
+import { BIN, ROOT, ensureBuilt, runCli } from './built-cli'
 
 let tc: TestCompanion
 let ui: UiClient
@@ -38,8 +38,8 @@ const question = { id: 'pkg', question: 'Which package manager?', options: [{ la
 describe('ask-user mcp over stdio, driven by the SDK client', () => {
   it('lists ask_user_question with exactly the tool definition', async () => {
     const { tools } = await client.listTools()
-    const { name, description, inputSchema } = createAskUserQuestionTool()
-    expect(tools).toEqual([{ name, description, inputSchema }])
+    const { name, title, description, inputSchema, annotations } = createAskUserQuestionTool()
+    expect(tools).toEqual([{ name, title, description, inputSchema, annotations }])
   })
 
   it('answers a call with one text block of canonical JSON, naming the MCP client as the agent', async () => {
@@ -87,5 +87,42 @@ describe('ask-user mcp over stdio, driven by the SDK client', () => {
     const result = await client.callTool({ name: 'nope', arguments: {} })
     expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Error: unknown tool "nope"' }] })
     expect(stderr).toBe('')
+  })
+})
+
+describe('ask-user mcp --progress-interval', () => {
+  it('keeps a waiting call alive past the SDK client timeout (resetTimeoutOnProgress), then answers', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--progress-interval', '0.05'],
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home },
+    })
+    const patient = new Client({ name: 'patient-client', version: '1.0.0' })
+    await patient.connect(transport)
+    try {
+      let progressed = 0
+      let reached: () => void = () => {}
+      const enough = new Promise<void>((resolve) => (reached = resolve))
+      const call = patient.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, undefined, {
+        timeout: 250,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => {
+          expect(p.message).toMatch(/^the person has not answered yet \(waiting \d+ s\)$/)
+          if (++progressed === 12) reached()
+        },
+      })
+      const ask = await ui.nextAsk()
+      await enough // 12 × 50 ms: more than twice the client's 250 ms timeout
+      await ui.answer(ask.askId, [{ id: 'pkg', selected: ['npm'] }])
+      expect(await call).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }] })
+    } finally {
+      await patient.close()
+    }
+  })
+
+  it('refuses a bad interval with exit 2', async () => {
+    const result = await runCli(['mcp', '--progress-interval', 'soon'], {}).done
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: 'Error: --progress-interval must be a number of seconds (0 or more), not "soon"\n' })
   })
 })

@@ -4,8 +4,8 @@ import { main } from '../../../cli/main'
 import { ensureBuilt, runCli } from './built-cli'
 import { memoryIo } from './memory-io'
 
-const { name, description, inputSchema } = createAskUserQuestionTool()
-const expected = `${JSON.stringify({ name, description, inputSchema }, null, 2)}\n`
+const { name, title, description, inputSchema, annotations } = createAskUserQuestionTool()
+const expected = `${JSON.stringify({ name, title, description, inputSchema, annotations }, null, 2)}\n`
 
 describe('ask-user schema', () => {
   it('prints {name, description, inputSchema} as pretty JSON (in-process)', async () => {
@@ -14,6 +14,12 @@ describe('ask-user schema', () => {
     expect(io.out()).toBe(expected)
     const printed = JSON.parse(io.out()) as { inputSchema: { required: string[] } }
     expect(printed.inputSchema.required).toEqual(['questions'])
+    expect(io.out()).not.toContain('"additionalProperties": {}')
+    expect(io.out().match(/"additionalProperties": true/g)).toHaveLength(3)
+    expect(JSON.parse(io.out())).toMatchObject({
+      title: 'Ask the user',
+      annotations: { title: 'Ask the user', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    })
     expect(io.out()).not.toContain('$ref')
     expect(io.out()).not.toContain('$schema')
   })

@@ -12,49 +12,53 @@ const linux: ConnectInfo = {
 }
 
 describe('connectBlocks', () => {
-  it('Claude Code: mcp add at user scope, the name before -e, then the permission entry', () => {
+  const setupLine = (client: string): { kind: 'command'; text: string } => ({
+    kind: 'command',
+    text: `ASK_USER_HOME=/home/ann/.config/ask-user-companion /home/ann/.local/bin/ask-user setup ${client}`,
+  })
+
+  it('Claude Code: the setup line, then add-json at user scope and the permission entry', () => {
     expect(connectBlocks('claude-code', linux)).toEqual([
+      setupLine('claude-code'),
       {
         kind: 'command',
-        text: 'claude mcp add --scope user ask-user -e ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp',
+        text:
+          `claude mcp add-json --scope user ask-user '{"type":"stdio","command":"/home/ann/.local/bin/ask-user","args":["mcp"],` +
+          `"env":{"ASK_USER_HOME":"/home/ann/.config/ask-user-companion"}}'`,
       },
       { kind: 'json', file: '~/.claude/settings.json', text: '{\n  "permissions": {\n    "allow": [\n      "mcp__ask-user__ask_user_question"\n    ]\n  }\n}' },
     ])
   })
 
-  it('Codex: a config.toml entry with env, a day of tool timeout and no approval prompt', () => {
+  it('Codex: the setup line, codex mcp add with env, then the TOML keys it cannot set', () => {
     expect(connectBlocks('codex', linux)).toEqual([
+      setupLine('codex'),
+      { kind: 'command', text: 'codex mcp add ask-user --env ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp' },
       {
         kind: 'toml',
         file: '~/.codex/config.toml',
-        text: [
-          '[mcp_servers.ask-user]',
-          'command = "/home/ann/.local/bin/ask-user"',
-          'args = ["mcp"]',
-          'env = { ASK_USER_HOME = "/home/ann/.config/ask-user-companion" }',
-          'tool_timeout_sec = 86400',
-          '',
-          '[mcp_servers.ask-user.tools.ask_user_question]',
-          'approval_mode = "approve"',
-        ].join('\n'),
+        text: '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400',
       },
+      { kind: 'toml', file: '~/.codex/config.toml', text: '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"' },
     ])
   })
 
   it('Gemini CLI and Qwen Code: options before the name, no --, user scope, trusted, a day in ms', () => {
     const line = (cli: string): string =>
       `${cli} mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=/home/ann/.config/ask-user-companion ask-user /home/ann/.local/bin/ask-user mcp`
-    expect(connectBlocks('gemini', linux)).toEqual([{ kind: 'command', text: line('gemini') }])
-    expect(connectBlocks('qwen', linux)).toEqual([{ kind: 'command', text: line('qwen') }])
+    expect(connectBlocks('gemini', linux)).toEqual([setupLine('gemini'), { kind: 'command', text: line('gemini') }])
+    expect(connectBlocks('qwen', linux)).toEqual([setupLine('qwen'), { kind: 'command', text: line('qwen') }])
   })
 
-  it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout', () => {
-    const [opencode] = connectBlocks('opencode', linux)
+  it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout and permission', () => {
+    const [setup, opencode, permission] = connectBlocks('opencode', linux)
+    expect(setup).toEqual(setupLine('opencode'))
     expect(opencode?.file).toBe('~/.config/opencode/opencode.jsonc')
     expect(JSON.parse(opencode!.text)).toEqual({
       mcp: { 'ask-user': { type: 'local', command: ['/home/ann/.local/bin/ask-user', 'mcp'], environment: linux.env, enabled: true, timeout: 86400000 } },
     })
-    const [cursor] = connectBlocks('cursor', linux)
+    expect(JSON.parse(permission!.text)).toEqual({ permission: { 'ask-user_*': 'allow' } })
+    const [, cursor] = connectBlocks('cursor', linux)
     expect(cursor?.file).toBe('~/.cursor/mcp.json')
     expect(JSON.parse(cursor!.text)).toEqual({ mcpServers: { 'ask-user': { type: 'stdio', command: '/home/ann/.local/bin/ask-user', args: ['mcp'], env: linux.env } } })
   })
@@ -66,10 +70,13 @@ describe('connectBlocks', () => {
       platform: 'win32',
     }
     expect(connectBlocks('claude-code', windows)[0]!.text).toBe(
-      'claude mcp add --scope user ask-user -e "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" -- ' +
+      'set "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" && ' +
+        '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js setup claude-code',
+    )
+    expect(connectBlocks('codex', windows)[1]!.text).toBe(
+      'codex mcp add ask-user --env "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" -- ' +
         '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js mcp',
     )
-    expect(connectBlocks('codex', windows)[0]!.text).toContain('command = "C:\\\\Program Files\\\\nodejs\\\\node.exe"\nargs = ["C:\\\\src\\\\ask-user-companion\\\\bin\\\\ask-user.js", "mcp"]')
     expect(connectBlocks('shell', windows)[0]!.text).toBe(
       'set "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" && ' +
         '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js ask --question "Deploy now?" --option Yes --option No',

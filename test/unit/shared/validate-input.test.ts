@@ -13,11 +13,11 @@ const invalid = (args: unknown): string => {
 
 describe('argument errors (INVALID_ARGS), worded as upstream', () => {
   it.each([
-    [null, 'arguments must be an object'],
-    [undefined, 'arguments must be an object'],
-    [42, 'arguments must be an object'],
-    ['questions', 'arguments must be an object'],
-    [[], 'arguments must be an object'],
+    [null, '"arguments" must be an object'],
+    [undefined, '"arguments" must be an object'],
+    [42, '"arguments" must be an object'],
+    ['questions', '"arguments" must be an object'],
+    [[], '"arguments" must be an object'],
     [{}, 'missing required property "questions"'],
     [{ questions: 'x' }, '"questions" must be an array'],
     [{ questions: {} }, '"questions" must be an array'],
@@ -43,6 +43,16 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
   it('joins every violation with "; " and names later questions by index', () => {
     expect(invalid({ questions: [{ id: 'ok', question: 'fine' }, {}] })).toBe(
       'invalid arguments: missing required property "questions[1].id"; missing required property "questions[1].question"',
+    )
+  })
+
+  it('lists missing properties first, then type errors, as upstream', () => {
+    expect(invalid({ questions: [{ id: 5 }] })).toBe(
+      'invalid arguments: missing required property "questions[0].question"; "questions[0].id" must be a string',
+    )
+    expect(invalid({ questions: [{ id: 5, header: 1 }, { question: 'q' }] })).toBe(
+      'invalid arguments: missing required property "questions[0].question"; missing required property "questions[1].id"; ' +
+        '"questions[0].id" must be a string; "questions[0].header" must be a string',
     )
   })
 
