@@ -1,12 +1,8 @@
-import { z } from 'zod'
 import type * as Electron from 'electron'
 import { IPC_CHANNELS, ShownAskReportSchema } from '../../shared/ipc'
-import { UiClientFrameSchema } from '../../shared'
+import { parseWindowFrame } from '../../core/ui-frames'
 import type { UiServerFrame } from '../../shared'
 import type { DesktopCompanion, WindowAttachment } from './companion'
-
-/** Just enough of an invalid frame to tell the window which ask its refused frame was about. */
-const NamesAskSchema = z.looseObject({ askId: z.string() })
 
 /** The relay between the question window (IPC) and the companion's UI channel. */
 export interface IpcHub {
@@ -32,7 +28,8 @@ export interface IpcHubOptions {
 /**
  * Listens on the `companion:` channels only, and only to our window's main frame showing our page:
  * a message from another webContents, a sub-frame or a foreign origin is dropped. `companion:send`
- * payloads are parsed with `UiClientFrameSchema` before they reach the core; an invalid one is refused
+ * payloads are checked with the UI channel's own check (`parseWindowFrame`) before they reach the core,
+ * so a refusal reads the same as on the UI socket; an invalid one is refused
  * (with a `rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
  * renderer loses nothing.
@@ -80,21 +77,18 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
 
   const onSend = (event: Electron.IpcMainEvent, payload: unknown): void => {
     if (!trusted(event)) return
-    const parsed = UiClientFrameSchema.safeParse(payload)
-    if (!parsed.success) {
-      refuse('invalid frame')
-      const named = NamesAskSchema.safeParse(payload)
-      if (named.success) {
-        const rejected: UiServerFrame = { type: 'rejected', askId: named.data.askId, code: 'INVALID_FRAME', reason: 'invalid frame' }
-        send(IPC_CHANNELS.uiFrame, rejected)
-      }
+    // The same check, in the same words, as a window on the UI socket gets (core/ui-frames.ts).
+    const parsed = parseWindowFrame(payload)
+    if (!parsed.ok) {
+      refuse(`invalid frame: ${parsed.rejected.reason}`)
+      if (parsed.rejected.askId !== '') send(IPC_CHANNELS.uiFrame, parsed.rejected)
       return
     }
     if (!attachment) {
       refuse('frame before companion:subscribe')
       return
     }
-    attachment.receive(parsed.data)
+    attachment.receive(parsed.frame)
   }
 
   const onShown = (event: Electron.IpcMainEvent, payload: unknown): void => {

@@ -182,7 +182,7 @@ export class InboxStore {
         return this.#refreshHistory()
       }
       case 'accepted':
-        return this.#accepted(frame.askId, frame.outcome)
+        return this.#accepted(frame.askId, frame.outcome, frame.undelivered === true)
       case 'rejected':
         return this.#rejected(frame.askId, frame.code, frame.reason)
       case 'history':
@@ -231,9 +231,10 @@ export class InboxStore {
     }, this.#lingerMs)
   }
 
-  #accepted(askId: string, outcome: AcceptedOutcome): void {
+  #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
     if (!this.#cards.get(askId)?.sending) return
     this.#remove(askId)
+    if (undelivered) return this.#announce('announceUndelivered')
     this.#announce(outcome === 'answered' ? 'announceSent' : 'announceDismissed')
   }
 
@@ -243,6 +244,8 @@ export class InboxStore {
     card.sending = false
     const outcome: Outcome | undefined = card.outcomeWhileSending
     card.outcomeWhileSending = undefined
+    // The agent left while our answer was on its way: the companion keeps it in history as undelivered.
+    if (outcome === 'agent-gone') this.#announce('announceUndelivered')
     if (outcome) return this.#settle(askId, outcome)
     if (code === 'NOT_PENDING') return this.#settle(askId, 'gone')
     card.rejection = reason

@@ -346,8 +346,11 @@ describe('IPC relay', () => {
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'answer', askId, answers: 'SQLite' })
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'shell', command: 'rm -rf /' })
-    expect(frames().slice(1)).toEqual([{ type: 'rejected', askId, code: 'INVALID_FRAME', reason: 'invalid frame' }])
-    expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual(['ipc: refused: invalid frame', 'ipc: refused: invalid frame'])
+    expect(frames().slice(1)).toEqual([{ type: 'rejected', askId, code: 'INVALID_FRAME', reason: 'invalid answer frame: "answers" must be an array' }])
+    expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
+      'ipc: refused: invalid frame: invalid answer frame: "answers" must be an array',
+      'ipc: refused: invalid frame: unknown frame type "shell"',
+    ])
     expect(desktop!.companion.pending()).toHaveLength(1)
   })
 })
