@@ -16,6 +16,7 @@ let serve: ChildProcess
 let home: string
 let pageUrl: string
 
+// Skipped only on Windows: the copied script line is POSIX shell, run with sh (cmd.exe gets its own line).
 test.skip(process.platform === 'win32', 'runs the copied line with sh')
 
 test.beforeAll(async () => {
