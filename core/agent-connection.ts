@@ -1,9 +1,9 @@
 import type { AgentInfo } from '../shared/ask'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
 import type { Limits } from '../shared/limits'
-import { knownQuestionFields } from '../shared/tool-input'
+import { askQuestionFields } from '../shared/question-extras'
 import type { Transport, TransportMessage } from '../shared/transport'
-import { validateToolInput } from '../shared/validate-input'
+import { validateAskInput } from '../shared/validate-input'
 import {
   AskFrameSchema,
   CancelFrameSchema,
@@ -131,7 +131,7 @@ export class AgentConnection implements AskOwner {
     const frame = parsed.data
     const { limits, registry } = this.ctx
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    const input = validateToolInput({ questions: frame.questions }, limits)
+    const input = validateAskInput({ questions: frame.questions }, limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     if (frame.title !== undefined && frame.title.length > limits.textChars) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
@@ -139,7 +139,7 @@ export class AgentConnection implements AskOwner {
     if (this.asks.size >= limits.pendingPerConnection) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
     }
-    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(knownQuestionFields), wireId: frame.id, owner: this })
+    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(askQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 
