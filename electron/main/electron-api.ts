@@ -15,6 +15,7 @@ export interface ElectronApi {
   nativeTheme: Electron.NativeTheme
   ipcMain: Electron.IpcMain
   dialog: Electron.Dialog
+  shell: Pick<Electron.Shell, 'openExternal'>
   session: typeof Electron.session
   screen?: Electron.Screen
 }

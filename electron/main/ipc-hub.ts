@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type * as Electron from 'electron'
-import { IPC_CHANNELS, ShownAskReportSchema } from '../../shared/ipc'
+import { IPC_CHANNELS, OpenLinkRequestSchema, ShownAskReportSchema } from '../../shared/ipc'
+import { safeLinkUrl } from '../../shared/markdown/url-gate'
 import { UiClientFrameSchema } from '../../shared'
 import type { UiServerFrame } from '../../shared'
 import type { DesktopCompanion, WindowAttachment } from './companion'
@@ -27,6 +28,11 @@ export interface IpcHubOptions {
   isAppUrl(url: string): boolean
   /** Called with a reason for each refused message (default: console.warn). */
   onRefused?(reason: string): void
+  /**
+   * Asks the person and opens a link from agent text (see external-links.ts); called only with a URL
+   * that passed the gate here, in main. Without it, `companion:open-link` is refused.
+   */
+  openLink?(url: string): void
 }
 
 /**
@@ -35,7 +41,8 @@ export interface IpcHubOptions {
  * payloads are parsed with `UiClientFrameSchema` before they reach the core; an invalid one is refused
  * (with a `rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
- * renderer loses nothing.
+ * renderer loses nothing. `companion:open-link` URLs pass the URL gate again here (absolute http/https
+ * only), whatever the renderer checked, before `openLink` asks the person.
  */
 export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const { ipcMain, window, companion } = options
@@ -104,7 +111,18 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
     shown = parsed.data.askId ?? undefined
   }
 
+  const onOpenLink = (event: Electron.IpcMainEvent, payload: unknown): void => {
+    if (!trusted(event)) return
+    const parsed = OpenLinkRequestSchema.safeParse(payload)
+    if (!parsed.success) return refuse('invalid open-link request')
+    const url = safeLinkUrl(parsed.data.url)
+    if (url === undefined) return refuse('a link that is not an absolute http or https URL')
+    if (!options.openLink) return refuse('links cannot be opened here')
+    options.openLink(url)
+  }
+
   ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
+  ipcMain.on(IPC_CHANNELS.openLink, onOpenLink)
   ipcMain.on(IPC_CHANNELS.send, onSend)
   ipcMain.on(IPC_CHANNELS.shown, onShown)
   // A reload or a crash drops the renderer's subscription; it subscribes again when it comes back.
@@ -123,6 +141,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
       ipcMain.removeListener(IPC_CHANNELS.subscribe, onSubscribe)
       ipcMain.removeListener(IPC_CHANNELS.send, onSend)
       ipcMain.removeListener(IPC_CHANNELS.shown, onShown)
+      ipcMain.removeListener(IPC_CHANNELS.openLink, onOpenLink)
     },
   }
 }

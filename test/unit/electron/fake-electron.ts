@@ -6,7 +6,7 @@ import type * as ElectronCommon from 'electron/common'
 import type * as ElectronMain from 'electron/main'
 import type * as ElectronRenderer from 'electron/renderer'
 import { vi } from 'vitest'
-import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession } from './fake-electron-app'
+import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession, fakeShell } from './fake-electron-app'
 import { FakeBrowserWindow } from './fake-electron-window'
 import type { FakeFrame, FakeWebContents } from './fake-electron-window'
 import { FakeMenu, fakeNativeImage, FakeNotification, FakeTray } from './fake-electron-tray'
@@ -24,6 +24,7 @@ export const fake = {
   nativeTheme: new FakeNativeTheme(),
   session: registerFake({ defaultSession: new FakeSession() }, 'typeof Session'),
   dialog: fakeDialog(),
+  shell: fakeShell(),
   screen: fakeScreen(),
   contextBridge: fakeContextBridge(),
   ipcRenderer: new FakeIpcRenderer(),
@@ -44,6 +45,8 @@ export function resetFakeElectron(): void {
   fake.dialog.response = 0
   fake.dialog.boxes = []
   fake.dialog.errors = []
+  fake.shell.opened = []
+  fake.shell.openExternal.mockClear()
   fake.contextBridge.exposeInMainWorld.mockReset()
   fake.ipcRenderer.removeAllListeners()
   fake.ipcRenderer.send.mockReset()
@@ -76,6 +79,7 @@ const mainModule = () =>
     nativeTheme: toView(fake.nativeTheme),
     ipcMain: toView(fake.ipcMain),
     dialog: toView(fake.dialog),
+    shell: toView(fake.shell),
     session: toView(fake.session),
     screen: toView(fake.screen),
   }) satisfies Partial<Record<keyof typeof ElectronMain | keyof typeof ElectronCommon, unknown>>

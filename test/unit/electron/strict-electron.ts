@@ -33,6 +33,7 @@ export interface ElectronApis {
   'typeof Session': typeof Electron.session
   WebRequest: Electron.WebRequest
   Screen: Electron.Screen
+  Shell: Electron.Shell
 }
 
 /** The name of one Electron type a fake stands for (`typeof X`: the class itself, its static side). */
