@@ -28,6 +28,10 @@ export function pageCsp(target: CspTarget, devSocket?: string): string {
     `base-uri 'none'`,
     `form-action 'none'`,
     `frame-ancestors 'none'`,
+    // DOM HTML sinks take only Trusted Types, and only Svelte's own policy may make them (for its
+    // compiled templates): any other innerHTML-style write throws.
+    `require-trusted-types-for 'script'`,
+    `trusted-types svelte-trusted-html`,
   ].join('; ')
 }
 

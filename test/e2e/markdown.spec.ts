@@ -97,3 +97,17 @@ test('hidden characters show as markers in text, labels and headers', async ({ p
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'h', selected: [label] }] })
 })
+
+test('the page takes HTML only through Svelte\'s Trusted Types policy: any other HTML sink throws', async ({ page, openInbox }) => {
+  await openInbox(page)
+  const result = await page.evaluate(() => {
+    try {
+      document.body.insertAdjacentHTML('beforeend', '<img src=x>')
+      return 'written'
+    } catch (error) {
+      return error instanceof TypeError ? 'refused' : String(error)
+    }
+  })
+  expect(result).toBe('refused')
+  await expect(page.locator('img')).toHaveCount(0)
+})

@@ -35,7 +35,8 @@ describe('renderer source', () => {
     const built = contentSecurityPolicy({ kind: 'file', path: '/x' })
     expect(built).toBe(
       "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; " +
-        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
+        "require-trusted-types-for 'script'; trusted-types svelte-trusted-html",
     )
     expect(built).toBe(pageCsp('electron'))
     expect(built).not.toContain('ws:')
