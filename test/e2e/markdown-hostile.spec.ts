@@ -16,16 +16,17 @@ const BATCH = 50
 /** Under the 20,000-character text cap, with room to spare. */
 const CHUNK = 4000
 
-/** HTTPLeaks' one big page, cut at blank lines into chunks under the text cap. */
+/** HTTPLeaks' one big page, cut at blank lines (and long parts at the chunk size) into chunks under the text cap. */
 function chunks(text: string): string[] {
   const out: string[] = []
   let current = ''
-  for (const part of text.split(/\n\s*\n/)) {
+  const parts = text.split(/\n\s*\n/).flatMap((part) => Array.from({ length: Math.ceil(part.length / CHUNK) }, (_, i) => part.slice(i * CHUNK, (i + 1) * CHUNK)))
+  for (const part of parts) {
     if (current.length + part.length > CHUNK && current !== '') {
       out.push(current)
       current = ''
     }
-    current += `${part.slice(0, CHUNK)}\n\n`
+    current += `${part}\n\n`
   }
   if (current.trim() !== '') out.push(current)
   return out
@@ -39,17 +40,16 @@ function publicPayloads(): { payloads: string[] } | { missing: string } {
     return Array.isArray(parsed) ? parsed : []
   }
   const field = (entry: unknown, key: string): string[] => {
-    if (typeof entry !== 'object' || entry === null || !(key in entry)) return []
-    const value: unknown = (entry as Record<string, unknown>)[key] // a JSON fixture, checked just below
+    if (typeof entry !== 'object' || entry === null) return []
+    const value: unknown = Object.entries(entry).find(([name]) => name === key)?.[1]
     return typeof value === 'string' ? [value] : []
   }
-  return {
-    payloads: [
-      ...json('dompurify-payloads.json').flatMap((entry) => field(entry, 'payload')),
-      ...json('markdown-it-xss.json').flatMap((entry) => field(entry, 'markdown')),
-      ...chunks(readFileSync(join(PUBLIC_LISTS, 'httpleaks.html'), 'utf8')),
-    ],
-  }
+  const dompurify = json('dompurify-payloads.json').flatMap((entry) => field(entry, 'payload'))
+  const markdownIt = json('markdown-it-xss.json').flatMap((entry) => field(entry, 'markdown'))
+  const httpLeaks = chunks(readFileSync(join(PUBLIC_LISTS, 'httpleaks.html'), 'utf8'))
+  // Every list read in full (their README counts 223 and 13 entries).
+  expect([dompurify.length, markdownIt.length, httpLeaks.length > 0]).toEqual([223, 13, true])
+  return { payloads: [...dompurify, ...markdownIt, ...httpLeaks] }
 }
 
 /** Watches a page for anything agent text must never cause. */
