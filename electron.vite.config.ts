@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
+import { pageCspPlugin } from './scripts/page-csp-plugin'
 
 const root = (path: string): string => resolve(__dirname, path)
 
@@ -23,7 +24,7 @@ export default defineConfig({
   },
   renderer: {
     root: root('renderer'),
-    plugins: [svelte({ configFile: root('svelte.config.mjs') })],
+    plugins: [svelte({ configFile: root('svelte.config.mjs') }), pageCspPlugin()],
     build: { rolldownOptions: { input: root('renderer/index.html') } },
   },
 })

@@ -28,10 +28,12 @@ export interface ProviderOptions {
 /**
  * A provider for upstream's seam that asks through the companion. The seam is where its questions
  * come in (from whichever tool the host runs), so they are validated here, once: seam questions (camel
- * `multiSelect`) become tool questions (snake `multi_select`), checked for shape and emptiness
- * (`INVALID_ARGS`, `EMPTY_QUESTIONS`; the companion owns the caps). The request's `signal` aborts the
- * ask; the request's `agent.title` becomes the ask's title. Accepts client options or an existing client,
- * and `options.hostError` to raise errors as the host's class.
+ * `multiSelect`) become tool questions (snake `multi_select`), with the seam's `detail` and `intent`
+ * forwarded (in both eras), checked for shape and emptiness (`INVALID_ARGS`, also for a plan-review
+ * `approve` that is not an option label; `EMPTY_QUESTIONS`; the companion owns the caps). The tool this
+ * module binds to the seam takes the model's input, which never carries `detail` or `intent`. The
+ * request's `signal` aborts the ask; the request's `agent.title` becomes the ask's title. Accepts client
+ * options or an existing client, and `options.hostError` to raise errors as the host's class.
  */
 export function createCompanionProvider(client: AskUserClientOptions | AskUserClient = {}, options: ProviderOptions = {}): CompanionProvider {
   const owned = client instanceof AskUserClient ? client : new AskUserClient(client)

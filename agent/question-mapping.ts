@@ -4,20 +4,27 @@ import type { UserInteractionAnswer, UserInteractionRequest, UserQuestion } from
 
 /**
  * Tool input question → seam question: snake `multi_select` becomes camel `multiSelect`; `header`,
- * `options` and `multiSelect` are copied only when present; unknown extra keys are dropped.
+ * `options` and `multiSelect` are copied only when present; unknown extra keys are dropped, `detail`
+ * and `intent` included (the model cannot set them).
  */
 export function toUserQuestion(question: Question): UserQuestion {
   const { multi_select: multiSelect, ...known } = knownQuestionFields(question)
   const out: UserQuestion = { id: known.id, question: known.question }
   if (known.header !== undefined) out.header = known.header
-  if (known.options !== undefined) out.options = known.options
+  // options as they came: their extra keys reach the provider, as upstream
+  if (question.options !== undefined) out.options = question.options
   if (multiSelect !== undefined) out.multiSelect = multiSelect
   return out
 }
 
-/** Seam question → tool input question (for the wire): camel `multiSelect` back to snake `multi_select`. */
+/**
+ * Seam question → protocol question (for the wire): camel `multiSelect` back to snake `multi_select`;
+ * the seam's `detail` and `intent` are forwarded as they are (the companion's checks apply to them).
+ */
 export function toToolQuestion(question: UserQuestion): Question {
   const out: Question = { id: question.id, question: question.question }
+  if (question.detail !== undefined) out['detail'] = question.detail
+  if (question.intent !== undefined) out['intent'] = { ...question.intent }
   if (question.header !== undefined) out.header = question.header
   if (question.options !== undefined) out.options = question.options.map(knownOptionFields)
   if (question.multiSelect !== undefined) out.multi_select = question.multiSelect

@@ -11,15 +11,29 @@ export interface UserQuestionOption {
 }
 
 /**
+ * What a question is for, as upstream's rc.8 seam: `{kind: 'plan-review', approve}` asks to approve
+ * the plan in the question's `detail`, `approve` naming the option label that means "approved". Another
+ * kind (a newer upstream) is ignored: the question shows as an ordinary one.
+ */
+export interface UserQuestionIntent {
+  kind: string
+  approve?: string
+}
+
+/**
  * One question on the seam. camelCase `multiSelect` here, snake_case `multi_select` in the tool
  * input; `header`, `options` and `multiSelect` are present only when the tool input had them.
+ * `detail` (both eras: longer Markdown text) and `intent` (rc.8) come from the seam's callers (host
+ * code), never from the model: the tool drops them from its input.
  */
 export interface UserQuestion {
   id: string
   question: string
+  detail?: string
   header?: string
   options?: UserQuestionOption[]
   multiSelect?: boolean
+  intent?: UserQuestionIntent
 }
 
 /** Who is asking, when the host knows (shown to the person by providers that can). */

@@ -1,9 +1,9 @@
 import type { AgentInfo } from '../shared/ask'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
 import type { Limits } from '../shared/limits'
-import { knownQuestionFields } from '../shared/tool-input'
+import { askQuestionFields } from '../shared/question-extras'
 import type { Transport, TransportMessage } from '../shared/transport'
-import { validateToolInput } from '../shared/validate-input'
+import { validateAskInput } from '../shared/validate-input'
 import {
   AskEnvelopeSchema,
   CancelFrameSchema,
@@ -130,8 +130,9 @@ export class AgentConnection implements AskOwner {
     const frame = parsed.data
     const { limits, registry } = this.ctx
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    // The tool arguments are checked as the tool checks them: a missing `questions` is INVALID_ARGS.
-    const input = validateToolInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
+    // The ask's arguments are checked as the tool checks them (a missing `questions` is INVALID_ARGS),
+    // plus the per-question `detail` and `intent` that protocol clients may send.
+    const input = validateAskInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     if (frame.title !== undefined && frame.title.length > limits.textChars) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
@@ -142,7 +143,7 @@ export class AgentConnection implements AskOwner {
     if (registry.size >= limits.pendingTotal) {
       return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`, frame.id)
     }
-    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(knownQuestionFields), wireId: frame.id, owner: this })
+    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(askQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import type { AgentInfo, Ask } from '../shared/ask'
-import type { Question } from '../shared/tool-input'
+import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
 
 /** How an ask ended, with what its owner needs to tell the agent. */
@@ -51,7 +51,7 @@ interface Entry {
 export interface NewAsk {
   agent: AgentInfo
   title?: string
-  questions: Question[]
+  questions: AskQuestion[]
   wireId: string
   owner: AskOwner
 }

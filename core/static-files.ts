@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
+import { PAGE_FILES, pageCsp } from '../shared/csp'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -16,7 +17,9 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 }
 
+/** On every response: the browser build's CSP (with `frame-ancestors 'none'`), no referrer, no framing. */
 const SECURITY_HEADERS = {
+  'Content-Security-Policy': pageCsp('web'),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
@@ -33,9 +36,10 @@ Run <code>npm run build</code> in the project folder, then restart <code>ask-use
 `
 
 /**
- * Serves the built renderer from `root` for GET/HEAD: `/` is `index.html`, other paths map to files
- * under `root` (no traversal outside it, no directory listings). When `root` has no `index.html`,
- * `/` serves {@link PLACEHOLDER_PAGE}. Everything else is 404; other methods 405.
+ * Serves the built renderer from `root` for GET/HEAD: `/` is the browser build's page (`web.html`,
+ * whose CSP allows the loopback WebSocket; `index.html`, the Electron build's, when there is none),
+ * other paths map to files under `root` (no traversal outside it, no directory listings). When `root`
+ * has neither page, `/` serves {@link PLACEHOLDER_PAGE}. Everything else is 404; other methods 405.
  */
 export async function serveStatic(root: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, 405, 'text/plain; charset=utf-8', 'method not allowed\n')
@@ -45,7 +49,7 @@ export async function serveStatic(root: string, path: string, req: IncomingMessa
   } catch {
     return send(res, req, 400, 'text/plain; charset=utf-8', 'bad path\n')
   }
-  const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
+  const relative = decoded === '/' ? await pageFile(root) : decoded.replace(/^\/+/, '')
   const file = normalize(join(root, relative))
   if (decoded.includes('\0') || !file.startsWith(normalize(root + sep))) return send(res, req, 404, 'text/plain; charset=utf-8', 'not found\n')
   try {
@@ -54,9 +58,19 @@ export async function serveStatic(root: string, path: string, req: IncomingMessa
     const body = await readFile(file)
     return send(res, req, 200, TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', body)
   } catch {
-    if (relative === 'index.html') return send(res, req, 200, TYPES['.html']!, PLACEHOLDER_PAGE)
+    if (decoded === '/') return send(res, req, 200, TYPES['.html']!, PLACEHOLDER_PAGE)
     return send(res, req, 404, 'text/plain; charset=utf-8', 'not found\n')
   }
+}
+
+/** The page `/` serves: the browser build's when it was built, else the Electron build's. */
+async function pageFile(root: string): Promise<string> {
+  try {
+    if ((await stat(join(root, PAGE_FILES.web))).isFile()) return PAGE_FILES.web
+  } catch {
+    // not built (an older build, or a test folder): fall back to index.html
+  }
+  return PAGE_FILES.electron
 }
 
 /** Writes a complete response with the security headers (no caching: the page is tiny and local). */

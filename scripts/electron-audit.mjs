@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Security audit of the Electron code with @doyensec/electronegativity, offline and in a few seconds.
-// Scans the main process, the preload and the page (renderer/index.html, for its CSP meta tag) together,
+// Scans the main process, the preload and the page (the built out/renderer/index.html, for its CSP meta tag) together,
 // so that the global checks (CSP, navigation limits, permission handler) see the whole app. Exits 1 on
 // a HIGH or MEDIUM finding that ACCEPTED below does not explain; LOW and INFORMATIONAL are printed only.
 //
@@ -8,7 +8,7 @@
 // replaced by an immediate failure (it then uses its bundled English strings), and the release check
 // (AvailableSecurityFixesGlobalCheck) is skipped: the Electron version is pinned in package.json and
 // upgraded deliberately, which is where that question belongs.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -26,6 +26,13 @@ const ACCEPTED = [
     file: 'main/updates.ts',
     reason: "opens only the project's own Releases page (RELEASES_URL, from package.json), never text an agent or page supplied",
   },
+  {
+    id: 'OPEN_EXTERNAL_JS_CHECK',
+    file: 'main/external-links.ts',
+    reason:
+      'links from agent text: main re-checks the URL (absolute http/https via new URL, no credentials) and asks ' +
+      'in a native dialog showing the full URL and punycode host before openExternal (test/unit/electron/desktop.test.ts)',
+  },
 ]
 
 function offlineGot() {
@@ -41,7 +48,9 @@ function stage() {
   const dir = mkdtempSync(join(tmpdir(), 'electron-audit-'))
   for (const part of ['main', 'preload']) cpSync(join(root, 'electron', part), join(dir, part), { recursive: true })
   mkdirSync(join(dir, 'renderer'))
-  cpSync(join(root, 'renderer', 'index.html'), join(dir, 'renderer', 'index.html'))
+  // The built page carries the Electron build's CSP (the source holds a placeholder the build fills in).
+  const built = join(root, 'out', 'renderer', 'index.html')
+  cpSync(existsSync(built) ? built : join(root, 'renderer', 'index.html'), join(dir, 'renderer', 'index.html'))
   return dir
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
-import { QuestionSchema } from './tool-input'
+import { AskQuestionSchema } from './question-extras'
 
 /** Who asked, as the person sees it. */
 export const AgentInfoSchema = z.object({
@@ -16,7 +16,8 @@ export const AskSchema = z.object({
   askId: z.string(),
   agent: AgentInfoSchema,
   title: z.string().optional(),
-  questions: z.array(QuestionSchema),
+  /** The questions with the contract's fields only (the tool's, `detail`, a plan-review `intent`). */
+  questions: z.array(AskQuestionSchema),
   /** Epoch milliseconds when the companion received the ask. */
   receivedAt: z.number(),
 })

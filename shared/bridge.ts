@@ -36,4 +36,10 @@ export interface CompanionBridge {
    * listener subscribes is delivered to that listener. Returns the unsubscribe function.
    */
   onFocusAsk?(listener: (askId: string) => void): () => void
+  /**
+   * Optional: opens a link from agent text outside the app. Only the Electron preload has it: main
+   * checks the URL again (absolute http/https) and asks the person in a native dialog that shows the
+   * full URL before the system browser opens it. Without it, the page confirms and opens a new tab.
+   */
+  openLink?(url: string): void
 }

@@ -16,11 +16,20 @@ export const IPC_CHANNELS = {
   focusAsk: 'companion:focus-ask',
   /** renderer → main: a `ShownAskReport`; which ask the window shows now (for notification rules). */
   shown: 'companion:shown',
+  /** renderer → main: an `OpenLinkRequest`; the person clicked a link in agent text. */
+  openLink: 'companion:open-link',
 } as const
 
 /** Payload of `companion:focus-ask`: show this pending ask. */
 export const FocusAskRequestSchema = z.object({ askId: z.string() })
 export type FocusAskRequest = z.infer<typeof FocusAskRequestSchema>
+
+/**
+ * Payload of `companion:open-link`: the URL of a link the person clicked. Main checks it again
+ * (absolute http/https only) and asks the person before the system browser opens it.
+ */
+export const OpenLinkRequestSchema = z.object({ url: z.string().max(20_000) })
+export type OpenLinkRequest = z.infer<typeof OpenLinkRequestSchema>
 
 /** Payload of `companion:shown`: the ask on screen, or null when none is (empty inbox, history view). */
 export const ShownAskReportSchema = z.object({ askId: z.string().nullable() })

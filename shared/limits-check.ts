@@ -22,6 +22,9 @@ export function checkLimits(input: AskUserQuestionInput, limits: Limits): string
     text(`${at}.id`, question.id)
     text(`${at}.question`, question.question)
     text(`${at}.header`, question.header)
+    // `detail` reaches the caps only from protocol v1 clients (the tool boundary drops it)
+    const detail = question['detail']
+    text(`${at}.detail`, typeof detail === 'string' ? detail : undefined)
     const options = question.options ?? []
     if (options.length > limits.optionsPerQuestion) {
       violations.push(

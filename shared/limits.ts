@@ -11,7 +11,7 @@ export const LimitsSchema = z.object({
   questionsPerAsk: z.number().int().min(1).default(50),
   /** Options in one question. */
   optionsPerQuestion: z.number().int().min(1).default(50),
-  /** Characters in any single text field (id, question, header, label, description, custom, title). */
+  /** Characters in any single text field (id, question, header, detail, label, description, custom, title). */
   textChars: z.number().int().min(1).default(20_000),
   /** Asks pending at once on one agent connection. */
   pendingPerConnection: z.number().int().min(1).default(64),

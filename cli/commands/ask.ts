@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { AskUserClient, MAX_TIMEOUT_MS } from '../../agent/client'
 import { renderAnswer } from '../../shared/answer'
 import type { Question } from '../../shared/tool-input'
-import { validateToolInput, type ValidatedAsk } from '../../shared/validate-input'
+import { validateAskInput, validateToolInput, type ValidatedAsk } from '../../shared/validate-input'
 import { version } from '../../package.json'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
@@ -13,17 +13,20 @@ import { errorMessage } from '../../shared/describe-error'
 
 const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
-                    [--timeout SECONDS] [--title TEXT]
+                    [--detail TEXT | --detail-file FILE] [--timeout SECONDS] [--title TEXT]
 
 Asks the person through the running Ask User Companion and prints the canonical answer JSON,
 {"answers":[{"id":...,"selected":[...],"custom":...}]}, on stdout.
 
-  --json FILE|-      tool arguments {"questions":[...]} from a file, or from stdin with -
+  --json FILE|-      tool arguments {"questions":[...]} from a file, or from stdin with - (as a
+                     model's: question keys other than the tool's, detail and intent too, are dropped)
   --id ID            id of the single question (default q1)
   --header TEXT      a short heading for the question
   --question TEXT    the question
   --option LABEL     an option (repeat for several; end the recommended one with "(Recommended)")
   --multi            let the person pick several options
+  --detail TEXT      longer Markdown text shown below the question (a plan, for example)
+  --detail-file FILE the same, read from a file (UTF-8)
   --timeout SECONDS  give up after this long (default: wait for the person)
   --title TEXT       a title shown above the questions
 
@@ -47,11 +50,27 @@ interface Parsed {
   title?: string
 }
 
-/** Validates the tool arguments once; the companion owns the caps (its settings may raise them). */
-function validated(args: unknown): ValidatedAsk {
-  const check = validateToolInput(args, UNCAPPED_LIMITS)
+/**
+ * Validates the arguments once; the companion owns the caps (its settings may raise them). `--json`
+ * takes tool arguments (the tool boundary: `detail` and `intent` are dropped); the flags are ours, so
+ * `--detail` passes.
+ */
+function validated(args: unknown, from: 'tool' | 'flags'): ValidatedAsk {
+  const check = from === 'tool' ? validateToolInput(args, UNCAPPED_LIMITS) : validateAskInput(args, UNCAPPED_LIMITS)
   if (!check.ok) throw new UsageError(check.message)
   return check.input
+}
+
+/** The text of `--detail` or `--detail-file` (never both), or undefined. */
+async function detailText(values: { detail?: string | undefined; 'detail-file'?: string | undefined }): Promise<string | undefined> {
+  const file = values['detail-file']
+  if (file === undefined) return values.detail
+  if (values.detail !== undefined) throw new UsageError('--detail cannot be combined with --detail-file')
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${errorMessage(error)}`)
+  }
 }
 
 async function parse(args: string[], io: CliIo): Promise<Parsed> {
@@ -68,6 +87,8 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
         question: { type: 'string' },
         option: { type: 'string', multiple: true },
         multi: { type: 'boolean' },
+        detail: { type: 'string' },
+        'detail-file': { type: 'string' },
         timeout: { type: 'string' },
         title: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -86,7 +107,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     parsed.timeoutMs = Math.max(1, Math.round(seconds * 1000))
   }
   if (values.title !== undefined) parsed.title = values.title
-  const flagged = ['id', 'header', 'question', 'option', 'multi'].filter((key) => values[key as keyof typeof values] !== undefined)
+  const flagged = ['id', 'header', 'question', 'option', 'multi', 'detail', 'detail-file'].filter((key) => values[key as keyof typeof values] !== undefined)
   if (values.json !== undefined) {
     if (flagged.length > 0) throw new UsageError(`--json cannot be combined with --${flagged[0]}`)
     const source = values.json === '-' ? 'stdin' : values.json
@@ -102,7 +123,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     } catch (error) {
       throw new UsageError(`${source} is not valid JSON: ${errorMessage(error)}`)
     }
-    parsed.ask = validated(json)
+    parsed.ask = validated(json, 'tool')
     return parsed
   }
   if (values.question === undefined) throw new UsageError('--question (or --json) is required; run `ask-user ask --help`')
@@ -110,7 +131,9 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
   if (values.header !== undefined) question.header = values.header
   if (values.option !== undefined) question.options = values.option.map((label) => ({ label }))
   if (values.multi) question.multi_select = true
-  parsed.ask = validated({ questions: [question] })
+  const detail = await detailText(values)
+  if (detail !== undefined) question['detail'] = detail
+  parsed.ask = validated({ questions: [question] }, 'flags')
   return parsed
 }
 

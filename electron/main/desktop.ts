@@ -7,6 +7,7 @@ import { isAppUrl, preloadPath, rendererSource } from './content'
 import type { RendererSource } from './content'
 import type { ElectronApi, Platform } from './electron-api'
 import type { TrayIconPaths } from './icon-paths'
+import { externalLinkOpener } from './external-links'
 import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { commandLineAction } from './command-line-install'
@@ -102,7 +103,8 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
   setupTheme(electron.nativeTheme, settings)
   const companion = await startCore(options, home, settings.get(), warn)
   const window = await setupWindow(electron, options, home, source, warn, settings.get().language)
-  const hub = setupIpcHub({ ipcMain: electron.ipcMain, window: window.browserWindow, companion, isAppUrl: (url) => isAppUrl(source, url), onRefused: (r) => warn(`ipc: refused: ${r}`) })
+  const openLink = externalLinkOpener({ window: window.browserWindow, dialog: electron.dialog, shell: electron.shell, strings, warn })
+  const hub = setupIpcHub({ ipcMain: electron.ipcMain, window: window.browserWindow, companion, isAppUrl: (url) => isAppUrl(source, url), onRefused: (r) => warn(`ipc: refused: ${r}`), openLink })
   const openAsk = (askId: string): void => {
     window.show()
     hub.focusAsk(askId)

@@ -15,9 +15,9 @@ export interface ElectronApi {
   nativeTheme: Electron.NativeTheme
   ipcMain: Electron.IpcMain
   dialog: Electron.Dialog
+  shell: Pick<Electron.Shell, 'openExternal'>
   session: typeof Electron.session
   screen?: Electron.Screen
-  shell: Pick<Electron.Shell, 'openExternal'>
 }
 
 /** The host platform, as `process.platform`; injected so tests can play macOS, Windows and Linux. */

@@ -1,5 +1,6 @@
 import type * as Electron from 'electron'
-import { IPC_CHANNELS, ShownAskReportSchema } from '../../shared/ipc'
+import { IPC_CHANNELS, OpenLinkRequestSchema, ShownAskReportSchema } from '../../shared/ipc'
+import { safeLinkUrl } from '../../shared/markdown/url-gate'
 import { parseWindowFrame } from '../../core/ui-frames'
 import type { UiServerFrame } from '../../shared'
 import type { DesktopCompanion, WindowAttachment } from './companion'
@@ -23,6 +24,11 @@ export interface IpcHubOptions {
   isAppUrl(url: string): boolean
   /** Called with a reason for each refused message (default: console.warn). */
   onRefused?(reason: string): void
+  /**
+   * Asks the person and opens a link from agent text (see external-links.ts); called only with a URL
+   * that passed the gate here, in main. Without it, `companion:open-link` is refused.
+   */
+  openLink?(url: string): void
 }
 
 /**
@@ -32,7 +38,8 @@ export interface IpcHubOptions {
  * so a refusal reads the same as on the UI socket; an invalid one is refused
  * (with a `rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
- * renderer loses nothing.
+ * renderer loses nothing. `companion:open-link` URLs pass the URL gate again here (absolute http/https
+ * only), whatever the renderer checked, before `openLink` asks the person.
  */
 export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const { ipcMain, window, companion } = options
@@ -98,7 +105,18 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
     shown = parsed.data.askId ?? undefined
   }
 
+  const onOpenLink = (event: Electron.IpcMainEvent, payload: unknown): void => {
+    if (!trusted(event)) return
+    const parsed = OpenLinkRequestSchema.safeParse(payload)
+    if (!parsed.success) return refuse('invalid open-link request')
+    const url = safeLinkUrl(parsed.data.url)
+    if (url === undefined) return refuse('a link that is not an absolute http or https URL')
+    if (!options.openLink) return refuse('links cannot be opened here')
+    options.openLink(url)
+  }
+
   ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
+  ipcMain.on(IPC_CHANNELS.openLink, onOpenLink)
   ipcMain.on(IPC_CHANNELS.send, onSend)
   ipcMain.on(IPC_CHANNELS.shown, onShown)
   // A reload or a crash drops the renderer's subscription; it subscribes again when it comes back.
@@ -117,6 +135,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
       ipcMain.removeListener(IPC_CHANNELS.subscribe, onSubscribe)
       ipcMain.removeListener(IPC_CHANNELS.send, onSend)
       ipcMain.removeListener(IPC_CHANNELS.shown, onShown)
+      ipcMain.removeListener(IPC_CHANNELS.openLink, onOpenLink)
     },
   }
 }

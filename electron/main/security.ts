@@ -1,25 +1,15 @@
 import type * as Electron from 'electron'
+import { pageCsp } from '../../shared/csp'
 import type { RendererSource } from './content'
 
 /**
- * The window's Content-Security-Policy: the same as the meta tag in renderer/index.html, minus the
- * loopback WebSocket hosts (the Electron window talks to the companion over IPC only); in dev, the dev
- * server's own origin and its HMR socket are allowed.
+ * The window's Content-Security-Policy, sent as a header on every response of its session: the
+ * Electron build's (shared/csp.ts, the same as the meta tag of the built index.html), which allows no
+ * loopback WebSocket (the window talks to the companion over IPC only); in dev, the dev server's
+ * hot-reload socket is allowed.
  */
 export function contentSecurityPolicy(source: RendererSource): string {
-  const dev = source.kind === 'dev' ? new URL(source.url) : undefined
-  const connect = dev ? `'self' ws://${dev.host}` : `'self'`
-  return [
-    `default-src 'self'`,
-    `script-src 'self'`,
-    `connect-src ${connect}`,
-    `style-src 'self' 'unsafe-inline'`, // Svelte's scoped styles and transitions set inline styles
-    `img-src 'self' data:`,
-    `object-src 'none'`,
-    `base-uri 'none'`,
-    `form-action 'none'`,
-    `frame-ancestors 'none'`,
-  ].join('; ')
+  return pageCsp('electron', source.kind === 'dev' ? new URL(source.url).host : undefined)
 }
 
 /** The window's web preferences: isolated, sandboxed, no Node, web security on, no <webview>. */

@@ -27,6 +27,10 @@ export interface Strings {
   quitDetail: string
   quitConfirm: string
   cancel: string
+  /** The native question before a link from agent text opens in the browser. */
+  openLinkMessage(host: string): string
+  openLinkDetail: string
+  openLinkConfirm: string
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
@@ -54,6 +58,9 @@ const en: Strings = {
   quitDetail: 'Quitting tells the waiting agents that the companion went away; no answer is sent.',
   quitConfirm: 'Quit',
   cancel: 'Cancel',
+  openLinkMessage: (host) => `Open a link to ${host} in your browser?`,
+  openLinkDetail: 'The link comes from an agent. Check the address before you open it.',
+  openLinkConfirm: 'Open link',
 }
 
 const zh: Strings = {
@@ -79,6 +86,9 @@ const zh: Strings = {
   quitDetail: '退出后，等待中的代理会得知助手已离开；不会发送任何回答。',
   quitConfirm: '退出',
   cancel: '取消',
+  openLinkMessage: (host) => `在浏览器中打开指向 ${host} 的链接？`,
+  openLinkDetail: '此链接来自智能体。打开前请核对地址。',
+  openLinkConfirm: '打开链接',
 }
 
 /**

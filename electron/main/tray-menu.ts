@@ -1,7 +1,7 @@
 import type * as Electron from 'electron'
 import type { Ask } from '../../shared'
 import type { Platform } from './electron-api'
-import { truncate } from './notification-text'
+import { plainLabel, plainQuestion, truncate } from './notification-text'
 import type { Strings } from './strings'
 
 /** Most pending asks listed in the tray menu; the rest are reached through "Open". */
@@ -77,6 +77,7 @@ export function trayMenuTemplate(
 /** "Claude Code — Database: Which database should we use?", cut to 60 characters. */
 export function askMenuLabel(ask: Ask): string {
   const first = ask.questions[0]
-  const what = first?.header ?? first?.question ?? ask.title ?? ''
-  return truncate(what ? `${ask.agent.name} — ${what}` : ask.agent.name, 60)
+  const what = first?.header !== undefined ? plainLabel(first.header) : first ? plainQuestion(first.question) : plainLabel(ask.title ?? '')
+  const name = plainLabel(ask.agent.name)
+  return truncate(what ? `${name} — ${what}` : name, 60)
 }

@@ -15,7 +15,7 @@ export interface IpcRendererLike {
  * `connecting` until that first frame arrives, then `open`. A focus request that arrives before any
  * `onFocusAsk` listener is kept and handed to the first one.
  */
-export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown'>> {
+export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
   const frameListeners = new Set<(frame: UiServerFrame) => void>()
   const statusListeners = new Set<(status: BridgeStatus) => void>()
   const focusListeners = new Set<(askId: string) => void>()
@@ -49,6 +49,9 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
     },
     dismiss(askId: string) {
       send({ type: 'dismiss', askId })
+    },
+    openLink(url: string) {
+      ipc.send(IPC_CHANNELS.openLink, { url })
     },
     reportShown(askId: string | undefined) {
       ipc.send(IPC_CHANNELS.shown, { askId: askId ?? null })

@@ -13,4 +13,5 @@ contextBridge.exposeInMainWorld('companion', {
   onStatus: bridge.onStatus,
   onFocusAsk: bridge.onFocusAsk,
   reportShown: bridge.reportShown,
+  openLink: bridge.openLink,
 } satisfies CompanionBridge)

@@ -1,7 +1,9 @@
+import './zod-config'
 import { mount } from 'svelte'
 import './app.css'
 import App from './App.svelte'
 import { getBridge } from './bridge'
+import { links } from './lib/links.svelte'
 import { clock } from './state/clock.svelte'
 import { InboxStore } from './state/inbox.svelte'
 
@@ -17,5 +19,6 @@ function sessionStore(): Storage | undefined {
 }
 
 clock.start()
+links.use(getBridge())
 const store = new InboxStore(getBridge(), { storage: sessionStore() })
 export default mount(App, { target, props: { store } })

@@ -120,6 +120,8 @@ test('the window is isolated, sandboxed, without Node, and exposes only the brid
     'onFocusAsk',
     'onFrame',
     'onStatus',
+    'openLink',
+    'reportShown',
     'requestHistory',
   ])
   const opened = await page.evaluate(() => window.open('https://example.com/') === null)

@@ -35,6 +35,38 @@ describe('createCompanionProvider', () => {
     expect(await answer).toEqual({ answers: [{ id: 't', selected: ['a', 'b'] }] })
   })
 
+  it('forwards the seam\'s detail and intent (set by host code, not the model)', async () => {
+    const { ui, env } = await setup()
+    const provider = createCompanionProvider({ env })
+    cleanups.push(() => provider.close())
+    const answer = provider.ask({
+      questions: [
+        {
+          id: 'plan',
+          question: 'Approve?',
+          detail: '# Plan\n- step',
+          options: [{ label: 'Approve' }, { label: 'Revise' }],
+          intent: { kind: 'plan-review', approve: 'Approve' },
+        },
+      ],
+    })
+    const ask = await ui.nextAsk()
+    expect(ask.questions).toEqual([
+      { id: 'plan', question: 'Approve?', detail: '# Plan\n- step', options: [{ label: 'Approve' }, { label: 'Revise' }], intent: { kind: 'plan-review', approve: 'Approve' } },
+    ])
+    await ui.answer(ask.askId, [{ id: 'plan', selected: ['Approve'] }])
+    expect(await answer).toEqual({ answers: [{ id: 'plan', selected: ['Approve'] }] })
+  })
+
+  it('refuses a plan-review approve that is not an option label with INVALID_ARGS', async () => {
+    const provider = createCompanionProvider({ env: { ASK_USER_HOME: '/nonexistent/ask-user-home' } })
+    const refused = provider.ask({ questions: [{ id: 'p', question: '?', options: [{ label: 'a' }], intent: { kind: 'plan-review', approve: 'b' } }] })
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "b" is not',
+    })
+  })
+
   it('uses a given client as is', () => {
     const client = new AskUserClient()
     expect(createCompanionProvider(client).client).toBe(client)
@@ -52,6 +84,19 @@ describe('registerAskUserCompanion (one call for a Harness-style host)', () => {
     const ask = await ui.nextAsk()
     await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm'] }])
     expect(await result).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }] })
+  })
+
+  it('the bound tool takes the model\'s input: detail, intent and other question keys are dropped, option keys kept', async () => {
+    const { ui, env } = await setup()
+    const registration = registerAskUserCompanion({ client: { env } })
+    cleanups.push(() => registration.dispose())
+    const result = registration.tool.execute({
+      questions: [{ id: 'q', question: 'Go?', detail: 'hidden', intent: { kind: 'plan-review', approve: 'yes' }, x: 1, options: [{ label: 'yes', note: 2 }] }],
+    })
+    const ask = await ui.nextAsk()
+    expect(ask.questions).toEqual([{ id: 'q', question: 'Go?', options: [{ label: 'yes' }] }])
+    await ui.answer(ask.askId, [{ id: 'q', selected: ['yes'] }])
+    expect(await result).toMatchObject({ isError: false })
   })
 
   it('dispose() unregisters and aborts what is pending; a host seam with a provider refuses a second', async () => {

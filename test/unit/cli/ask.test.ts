@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -65,6 +65,43 @@ describe('ask-user ask as a child process', () => {
     expect(second.questions).toEqual([{ id: 'q1', question: 'Pick', options: [{ label: 'a' }, { label: 'b' }], multi_select: true }])
     await ui.answer(second.askId, [{ id: 'q1', selected: ['b', 'a'] }])
     expect(await multi.done).toMatchObject({ code: 0, stdout: '{"answers":[{"id":"q1","selected":["b","a"]}]}\n' })
+  })
+
+  it('--detail and --detail-file reach the window; --json (tool arguments) drops detail and intent', async () => {
+    const { ui, env } = await setup()
+    const dir = await mkdtemp(join(tmpdir(), 'ask-user-detail-'))
+    cleanups.push(() => rm(dir, { recursive: true, force: true }))
+    const file = join(dir, 'plan.md')
+    await writeFile(file, '# Plan\n\n1. migrate\n')
+    const fromText = runCli(['ask', '--question', 'OK?', '--detail', '**bold** plan'], env)
+    const first = await ui.nextAsk()
+    expect(first.questions).toEqual([{ id: 'q1', question: 'OK?', detail: '**bold** plan' }])
+    await ui.answer(first.askId, [{ id: 'q1', selected: [], custom: 'yes' }])
+    expect(await fromText.done).toMatchObject({ code: 0 })
+
+    const fromFile = runCli(['ask', '--question', 'OK?', '--detail-file', file], env)
+    const second = await ui.nextAsk()
+    expect(second.questions).toEqual([{ id: 'q1', question: 'OK?', detail: '# Plan\n\n1. migrate\n' }])
+    await ui.answer(second.askId, [{ id: 'q1', selected: [], custom: 'yes' }])
+    expect(await fromFile.done).toMatchObject({ code: 0 })
+
+    const args = { questions: [{ id: 'a', question: 'q', detail: 'x', intent: { kind: 'plan-review', approve: 'y' }, options: [{ label: 'y' }] }] }
+    const json = runCli(['ask', '--json', '-'], env, JSON.stringify(args))
+    const third = await ui.nextAsk()
+    expect(third.questions).toEqual([{ id: 'a', question: 'q', options: [{ label: 'y' }] }])
+    await ui.answer(third.askId, [{ id: 'a', selected: ['y'] }])
+    expect(await json.done).toMatchObject({ code: 0 })
+  })
+
+  it('exit 2: --detail with --detail-file, --detail with --json, an unreadable --detail-file', async () => {
+    const { env } = await setup()
+    const both = await runCli(['ask', '--question', 'q', '--detail', 'a', '--detail-file', '/x'], env).done
+    expect(both).toMatchObject({ code: 2, stderr: 'Error: --detail cannot be combined with --detail-file\n' })
+    const json = await runCli(['ask', '--json', '-', '--detail', 'a'], env, '{}').done
+    expect(json).toMatchObject({ code: 2, stderr: 'Error: --json cannot be combined with --detail\n' })
+    const missing = await runCli(['ask', '--question', 'q', '--detail-file', '/nonexistent/plan.md'], env).done
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^Error: cannot read \/nonexistent\/plan\.md: ENOENT/)
   })
 
   it('exit 2: invalid input, nothing on stdout, no ask reaches the companion', async () => {

@@ -193,6 +193,50 @@ describe('extra keys in questions', () => {
   })
 })
 
+describe('detail and intent (protocol v1 clients may send them)', () => {
+  const plan = {
+    id: 'plan',
+    question: 'Approve the plan?',
+    detail: '## Steps\n1. migrate',
+    options: [{ label: 'Approve' }, { label: 'Revise' }],
+    intent: { kind: 'plan-review', approve: 'Approve' },
+  }
+
+  it('windows and the history get detail and a plan-review intent', async () => {
+    const { helloAgent, attachWindow, pending } = start()
+    const agent = await helloAgent()
+    agent.send({ type: 'ask', id: 'p1', questions: [{ ...plan, extra: 1 }] })
+    await poll(() => pending().length).toBe(1)
+    const window = attachWindow()
+    expect(window.snapshot.pending[0]?.questions).toEqual([plan])
+  })
+
+  it('refuses an approve label that is not an option with INVALID_ARGS; drops an unknown kind', async () => {
+    const { helloAgent, attachWindow, pending } = start()
+    const agent = await helloAgent()
+    agent.send({ type: 'ask', id: 'p2', questions: [{ ...plan, intent: { kind: 'plan-review', approve: 'Yes' } }] })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      id: 'p2',
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Yes" is not',
+    })
+    agent.send({ type: 'ask', id: 'p3', questions: [{ ...plan, intent: { kind: 'newer-kind', x: 1 } }] })
+    await poll(() => pending().length).toBe(1)
+    const { intent: _none, ...ordinary } = plan
+    expect(attachWindow().snapshot.pending[0]?.questions).toEqual([ordinary])
+  })
+
+  it('caps detail with textChars (LIMIT_EXCEEDED)', async () => {
+    const agent = await start({ limits: { ...DEFAULT_LIMITS, textChars: 30 } }).helloAgent()
+    agent.send({ type: 'ask', id: 'p4', questions: [{ id: 'q', question: 'Q?', detail: 'x'.repeat(31) }] })
+    expect(await nextError(agent)).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      message: 'limit exceeded: "questions[0].detail" has 31 characters; at most 30 are allowed',
+    })
+  })
+})
+
 describe('custom answers', () => {
   it('refuses a custom answer over the textChars cap with INVALID_ANSWER; the ask stays pending', async () => {
     const { helloAgent, attachWindow, pending } = start({ limits: { ...DEFAULT_LIMITS, textChars: 20 } })

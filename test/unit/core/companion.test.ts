@@ -7,6 +7,7 @@ import { startCompanion } from '../../../core'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent } from './raw-agent'
+import { pageCsp } from '../../../shared/csp'
 
 let t: TestCompanion | undefined
 afterEach(async () => {
@@ -100,6 +101,16 @@ describe('HTTP', () => {
       expect((await get(`${base}/assets/%2e%2e/%2e%2e/etc/passwd`)).status).toBe(404)
       expect((await get(`${base}/missing.js`)).status).toBe(404)
       expect((await get(`${base}/v1/agent`)).status).toBe(426)
+      // the browser build's page once it exists, with the browser CSP, no framing and no referrer
+      await writeFile(join(dir, 'web.html'), '<!doctype html><title>Web</title>')
+      const web = await get(`${base}/`)
+      expect(await web.text()).toContain('<title>Web</title>')
+      expect(web.headers.get('content-security-policy')).toBe(pageCsp('web'))
+      expect(web.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+      expect(web.headers.get('content-security-policy')).toContain("img-src 'self';")
+      expect(web.headers.get('content-security-policy')).toContain('ws://127.0.0.1:*')
+      expect(web.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(web.headers.get('x-frame-options')).toBe('DENY')
       await t.cleanup()
       t = await startTestCompanion({ staticDir: join(dir, 'nothing-here') })
       expect(await (await get(`http://127.0.0.1:${t.companion.port}/`)).text()).toContain('npm run build')

@@ -81,6 +81,22 @@ describe('HistoryStore', () => {
     await expect(stat(path)).rejects.toThrow()
   })
 
+  it('keeps detail and a plan-review intent across a reload', async () => {
+    const path = join(home, 'history.jsonl')
+    const store = new HistoryStore(path, { enabled: true, limit: 10, warn: () => undefined })
+    await store.init()
+    const plan: HistoryEntry = {
+      ...entry(1),
+      questions: [{ id: 'q1', question: 'Approve?', detail: '1. step', options: [{ label: 'Yes' }], intent: { kind: 'plan-review', approve: 'Yes' } }],
+      answers: [{ id: 'q1', selected: ['Yes'] }],
+    }
+    store.record(plan)
+    await store.flush()
+    const reloaded = new HistoryStore(path, { enabled: true, limit: 10, warn: () => undefined })
+    await reloaded.init()
+    expect(await reloaded.read()).toEqual([plan])
+  })
+
   it('never throws on a write failure; it warns', async () => {
     const warnings: string[] = []
     const store = new HistoryStore(join(home, 'missing-dir', 'history.jsonl'), { enabled: true, limit: 10, warn: (m) => warnings.push(m) })

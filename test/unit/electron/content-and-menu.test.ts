@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { isAppUrl, rendererSource } from '../../../electron/main/content'
 import { contentSecurityPolicy } from '../../../electron/main/security'
+import { pageCsp } from '../../../shared/csp'
 import { claimSingleInstance } from '../../../electron/main/single-instance'
 import { stringsFor } from '../../../electron/main/strings'
 import { MENU_ASK_LIMIT, trayMenuTemplate } from '../../../electron/main/tray-menu'
@@ -33,9 +34,12 @@ describe('renderer source', () => {
   it('has a strict CSP that allows the dev server socket only in dev', () => {
     const built = contentSecurityPolicy({ kind: 'file', path: '/x' })
     expect(built).toBe(
-      "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self'; " +
+        "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
+        "require-trusted-types-for 'script'; trusted-types svelte-trusted-html",
     )
+    expect(built).toBe(pageCsp('electron'))
+    expect(built).not.toContain('ws:')
     expect(contentSecurityPolicy({ kind: 'dev', url: 'http://localhost:5173' })).toContain("connect-src 'self' ws://localhost:5173;")
   })
 })

@@ -355,6 +355,47 @@ describe('IPC relay', () => {
   })
 })
 
+describe('links from agent text (companion:open-link)', () => {
+  it('main checks the URL again, asks with the full URL and punycode host, and opens only on confirm', async () => {
+    await start()
+    fake.dialog.response = 1 // Cancel
+    fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), { url: 'https://раypal.com/login?x=1' })
+    await until(() => fake.dialog.boxes.length === 1, 'the link dialog')
+    expect(fake.dialog.showMessageBox.mock.calls.at(-1)).toHaveLength(2) // (window, options): a sheet of our window
+    expect(fake.dialog.boxes[0]).toEqual({
+      type: 'question',
+      message: 'Open a link to xn--ypal-43d9g.com in your browser?',
+      detail: 'https://xn--ypal-43d9g.com/login?x=1\n\nThe link comes from an agent. Check the address before you open it.',
+      buttons: ['Open link', 'Cancel'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    })
+    expect(fake.shell.opened).toEqual([])
+
+    fake.dialog.response = 0 // Open link
+    fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), { url: 'https://example.com/docs' })
+    await until(() => fake.shell.opened.length === 1, 'openExternal')
+    expect(fake.shell.opened).toEqual(['https://example.com/docs'])
+  })
+
+  it('refuses other protocols, bad payloads and foreign senders without asking', async () => {
+    await start()
+    for (const url of ['smb://attacker.example/share', 'vscode://file/x', 'file:///etc/passwd', 'java\tscript:alert(1)']) {
+      fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), { url })
+    }
+    fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), 'https://example.com')
+    fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents, null), { url: 'https://example.com' })
+    expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
+      ...Array(4).fill('ipc: refused: a link that is not an absolute http or https URL'),
+      'ipc: refused: invalid open-link request',
+      "ipc: refused: sender is not the question window's main frame",
+    ])
+    expect(fake.dialog.boxes).toEqual([])
+    expect(fake.shell.opened).toEqual([])
+  })
+})
+
 describe('attention', () => {
   it('a new ask shows and focuses the window, and notifies once', async () => {
     await start()

@@ -170,6 +170,16 @@ export function fakeDialog() {
 }
 export type FakeDialogIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fakeDialog>, Electron.Dialog, 'response' | 'boxes' | 'errors'>>
 
+/** A fake `shell`: `openExternal` records each URL it was asked to open. */
+export function fakeShell() {
+  const shell = {
+    opened: [] as string[],
+    openExternal: vi.fn(async (url: string) => void shell.opened.push(url)),
+  }
+  return registerFake(shell, 'Shell')
+}
+export type FakeShellIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fakeShell>, Electron.Shell, 'opened'>>
+
 /** A fake `screen` with one 1920×1080 display. */
 export function fakeScreen() {
   return registerFake({ getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] }, 'Screen')

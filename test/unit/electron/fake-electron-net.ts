@@ -1,10 +1,9 @@
-// Fakes of Electron's `net` and `shell`. `net.request` makes a real HTTP request with Node's http
+// A fake of Electron's `net`. `net.request` makes a real HTTP request with Node's http
 // (Electron's ClientRequest emits the same `response`, `redirect`, `error` and `abort`, and its
 // response is a readable stream with statusCode and headers), so electron-updater can download from a
 // feed on 127.0.0.1 as it would through Chromium's network stack.
 import { EventEmitter } from 'node:events'
 import { request as httpRequest, type ClientRequest as NodeClientRequest } from 'node:http'
-import { vi } from 'vitest'
 import { registerFake } from './strict-electron'
 import type { Assert, ElectronMembersOnly } from './strict-electron'
 
@@ -71,12 +70,6 @@ export function fakeNet() {
   return registerFake(net, 'Net')
 }
 export type FakeNetIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fakeNet>, Electron.Net, 'requests'>>
-
-/** A fake `shell`: external URLs opened are recorded, nothing is opened. */
-export function fakeShell() {
-  return registerFake({ openExternal: vi.fn(async (_url: string) => undefined) }, 'Shell')
-}
-export type FakeShellIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fakeShell>, Electron.Shell>>
 
 function urlOptions(url: string): RequestOptions {
   const parsed = new URL(url)

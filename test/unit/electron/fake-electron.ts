@@ -6,10 +6,10 @@ import type * as ElectronCommon from 'electron/common'
 import type * as ElectronMain from 'electron/main'
 import type * as ElectronRenderer from 'electron/renderer'
 import { vi } from 'vitest'
-import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession } from './fake-electron-app'
+import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession, fakeShell } from './fake-electron-app'
 import { FakeBrowserWindow } from './fake-electron-window'
 import type { FakeFrame, FakeWebContents } from './fake-electron-window'
-import { fakeNet, fakeShell } from './fake-electron-net'
+import { fakeNet } from './fake-electron-net'
 import { FakeMenu, fakeNativeImage, FakeNotification, FakeTray } from './fake-electron-tray'
 import { playPlatform, registerFake, toView } from './strict-electron'
 
@@ -47,11 +47,12 @@ export function resetFakeElectron(): void {
   fake.dialog.response = 0
   fake.dialog.boxes = []
   fake.dialog.errors = []
+  fake.shell.opened = []
+  fake.shell.openExternal.mockClear()
   fake.contextBridge.exposeInMainWorld.mockReset()
   fake.ipcRenderer.removeAllListeners()
   fake.ipcRenderer.send.mockReset()
   fake.net.requests = []
-  fake.shell.openExternal.mockClear()
 }
 
 /** `T`, which must be a subset of `Of` (else it fails to compile). */
@@ -81,10 +82,10 @@ const mainModule = () =>
     nativeTheme: toView(fake.nativeTheme),
     ipcMain: toView(fake.ipcMain),
     dialog: toView(fake.dialog),
+    shell: toView(fake.shell),
     session: toView(fake.session),
     screen: toView(fake.screen),
     net: toView(fake.net),
-    shell: toView(fake.shell),
   }) satisfies Partial<Record<keyof typeof ElectronMain | keyof typeof ElectronCommon, unknown>>
 
 /**

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../shared'
 import type { Settings } from '../../../shared'
 import { askNotificationText, truncate } from '../../../electron/main/notification-text'
+import { askMenuLabel } from '../../../electron/main/tray-menu'
 import { setupNotifications } from '../../../electron/main/notifications'
 import { stringsFor } from '../../../electron/main/strings'
 import { asElectron, FakeNotification, resetFakeElectron } from './fake-electron'
@@ -178,5 +179,14 @@ describe('notification text', () => {
     expect(text.body.endsWith('…')).toBe(true)
     expect(truncate('a\n\n b   c', 120)).toBe('a b c')
     expect(truncate('问'.repeat(130), 120)).toBe('问'.repeat(119) + '…')
+  })
+
+  it('shows the plain text of the question\'s inline Markdown, hidden characters removed', () => {
+    const ask = makeAsk('Cl\u202Eaude', 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)', {
+      questions: [{ id: 'q', header: 'Rel\u200Fease', question: 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)' }],
+    })
+    expect(askNotificationText(ask)).toEqual({ title: 'Claude', body: 'Release: Deploy main to prod? See runbook' })
+    expect(askMenuLabel(ask)).toBe('Claude — Release')
+    expect(askMenuLabel({ ...ask, questions: [{ id: 'q', question: '*Pick* `one`' }] })).toBe('Claude — Pick one')
   })
 })

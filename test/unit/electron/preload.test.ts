@@ -20,7 +20,7 @@ describe('preload', () => {
     expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
     const [name, api] = fake.contextBridge.exposeInMainWorld.mock.calls[0]!
     expect(name).toBe('companion')
-    expect(Object.keys(api).sort()).toEqual(['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'reportShown', 'requestHistory'])
+    expect(Object.keys(api).sort()).toEqual(['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'openLink', 'reportShown', 'requestHistory'])
     for (const value of Object.values(api)) expect(typeof value).toBe('function')
     expectTypeOf(createIpcBridge(ipcRenderer())).toExtend<CompanionBridge>()
   })

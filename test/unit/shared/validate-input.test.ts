@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { describeArgumentIssues, formatPath, invalidArgumentsMessage } from '../../../shared/argument-errors'
 import { DEFAULT_LIMITS, LimitsSchema } from '../../../shared/limits'
-import { EMPTY_QUESTIONS_MESSAGE, validateToolInput } from '../../../shared/validate-input'
+import { EMPTY_QUESTIONS_MESSAGE, validateAskInput, validateToolInput } from '../../../shared/validate-input'
 
 const invalid = (args: unknown): string => {
   const check = validateToolInput(args)
@@ -56,15 +56,19 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
     )
   })
 
-  it('accepts extra keys at every level and keeps them', () => {
+  it('accepts extra keys at every level; drops the question keys the tool does not name, as upstream', () => {
     const check = validateToolInput({
-      questions: [{ id: 'a', question: 'q', extra: 1, options: [{ label: 'x', more: true }] }],
+      questions: [{ id: 'a', question: 'q', extra: 1, detail: '# plan', intent: { kind: 'plan-review', approve: 'x' }, options: [{ label: 'x', more: true }] }],
       other: 'kept',
     })
     expect(check.ok).toBe(true)
-    if (check.ok) expect(check.input).toMatchObject({ other: 'kept', questions: [{ extra: 1 }] })
+    if (check.ok) expect(check.input).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
   })
 
+  it('drops detail and intent from the model whatever their shape (no INVALID_ARGS for them)', () => {
+    const check = validateToolInput({ questions: [{ id: 'a', question: 'q', detail: 5, intent: 'plan' }] })
+    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+  })
   it('formatPath and invalidArgumentsMessage shape paths and messages', () => {
     expect(formatPath(['questions', 0, 'options', 2, 'label'])).toBe('questions[0].options[2].label')
     expect(formatPath([])).toBe('')
@@ -163,5 +167,58 @@ describe('LIMIT_EXCEEDED caps', () => {
 
   it('checks the shape before the caps', () => {
     expect(validateToolInput({ questions: [q({ id: 7 }), q(), q()] }, limits)).toMatchObject({ code: 'INVALID_ARGS' })
+  })
+})
+
+describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
+  const planQuestion = {
+    id: 'plan',
+    question: 'Approve this plan?',
+    detail: '1. migrate\n2. deploy',
+    options: [{ label: 'Approve' }, { label: 'Revise' }],
+    intent: { kind: 'plan-review', approve: 'Approve' },
+  }
+
+  it('keeps detail and a plan-review intent, returning the input itself', () => {
+    const input = { questions: [planQuestion] }
+    const check = validateAskInput(input)
+    expect(check.ok && check.input).toBe(input)
+  })
+
+  it('refuses an approve label that is not one of the options with INVALID_ARGS', () => {
+    expect(validateAskInput({ questions: [{ ...planQuestion, intent: { kind: 'plan-review', approve: 'Ship it' } }] })).toEqual({
+      ok: false,
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Ship it" is not',
+    })
+    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'plan-review' } }] })).toMatchObject({
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: missing required property "questions[0].intent.approve"',
+    })
+  })
+
+  it('refuses a detail that is not a string and an intent that is not an object', () => {
+    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', detail: 5, intent: 'plan' }] })).toEqual({
+      ok: false,
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "questions[0].detail" must be a string; "questions[0].intent" must be an object',
+    })
+    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 3 } }] })).toMatchObject({
+      message: 'invalid arguments: "questions[0].intent.kind" must be a string',
+    })
+  })
+
+  it('ignores an intent of an unknown kind (the question is an ordinary one)', () => {
+    const check = validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }] })
+    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+  })
+
+  it('caps detail like every text field (LIMIT_EXCEEDED)', () => {
+    const limits = LimitsSchema.parse({ textChars: 5 })
+    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', detail: '123456' }] }, limits)).toEqual({
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: 'limit exceeded: "questions[0].detail" has 6 characters; at most 5 are allowed',
+    })
   })
 })
