@@ -122,10 +122,10 @@ export class FakeNotification extends FakeEmitter {
   }
 
   /**
-   * Windows reports an activation to `handleActivation`, whether or not an instance is alive (after a
-   * restart there is none); `arguments` are the toast's (`type=...&tag=...`).
+   * Windows reports an activation to `handleActivation` only: no instance is alive (after a restart),
+   * or none matched; `arguments` are the toast's (`type=...&tag=...`).
    */
-  static activateAfterRestart(details: Electron.ActivationArguments): void {
+  static reportActivation(details: Electron.ActivationArguments): void {
     if (FakeNotification.activationHandler) FakeNotification.activationHandler(details)
     else FakeNotification.queuedActivations.push(details)
   }
@@ -201,7 +201,7 @@ export class FakeNotification extends FakeEmitter {
   }
 
   private deliver(instanceEvent: () => void, details: Electron.ActivationArguments, delivery: WindowsDelivery): void {
-    const handler = (): void => FakeNotification.activateAfterRestart(details)
+    const handler = (): void => FakeNotification.reportActivation(details)
     const steps = delivery.instance === false ? [handler] : delivery.order === 'handler-first' ? [handler, instanceEvent] : [instanceEvent, handler]
     for (const step of steps) step()
   }
@@ -244,5 +244,5 @@ export type FakeNotificationIsElectron = Assert<
   ElectronMembersOnly<FakeNotification, Electron.Notification, 'shown' | 'closed' | 'options' | 'pressButton' | 'sendReply' | 'clickBody' | 'deliver' | 'windowsArguments'>
 >
 export type FakeNotificationClassIsElectron = Assert<
-  ElectronMembersOnly<typeof FakeNotification, typeof Electron.Notification, 'instances' | 'supported' | 'activationHandler' | 'queuedActivations' | 'removed' | 'reset' | 'activateAfterRestart'>
+  ElectronMembersOnly<typeof FakeNotification, typeof Electron.Notification, 'instances' | 'supported' | 'activationHandler' | 'queuedActivations' | 'removed' | 'reset' | 'reportActivation'>
 >
