@@ -16,6 +16,7 @@ export type NoControlsReason =
   | 'secret' // toast inputs are never masked
   | 'askpass'
   | 'approval' // a command must be read in full
+  | 'follow-up' // "no longer waiting": there is nothing left to answer
 
 /** What a notification offers besides a click that opens the window at its ask. */
 export type Controls =

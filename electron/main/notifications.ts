@@ -106,7 +106,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   const followUp = (ask: Ask | undefined, kind: 'no-longer-waiting' | 'still-waiting'): void => {
     const strings = options.strings()
     if (kind === 'no-longer-waiting' || !ask) {
-      present(undefined, { title: ask ? askNotificationText(ask).title : strings.appName, body: strings.noLongerWaiting }, { kind: 'none', reason: 'platform' })
+      present(undefined, { title: ask ? askNotificationText(ask).title : strings.appName, body: strings.noLongerWaiting }, { kind: 'none', reason: 'follow-up' })
       return
     }
     const text = askNotificationText(ask)

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../shared'
 import type { Settings } from '../../../shared'
-import { askNotificationText, truncate } from '../../../electron/main/notification-text'
+import { askNotificationText, controlsText, truncate } from '../../../electron/main/notification-text'
 import { askMenuLabel } from '../../../electron/main/tray-menu'
 import { setupNotifications } from '../../../electron/main/notifications'
 import { stringsFor } from '../../../electron/main/strings'
@@ -188,6 +188,9 @@ describe('notification text', () => {
     })
     expect(askNotificationText(ask)).toEqual({ title: 'Cl⟨U+202E⟩aude', body: 'Rel⟨U+200F⟩ease: Deploy main to prod⟨U+200B⟩? See runbook' })
     expect(askMenuLabel(ask)).toBe('Claude — Release')
+    // a button label that reorders text cannot pass for another: its marker shows; the placeholder is plain text
+    expect(controlsText({ kind: 'buttons', labels: ['Y\u202Ees', 'No'] })).toEqual({ buttons: ['Y⟨U+202E⟩es', 'No'] })
+    expect(controlsText({ kind: 'reply', question: 'Name the **branch**\u200B' })).toEqual({ buttons: [], placeholder: 'Name the branch⟨U+200B⟩' })
     expect(askMenuLabel({ ...ask, questions: [{ id: 'q', question: '*Pick* `one`' }] })).toBe('Claude — Pick one')
   })
 })
