@@ -115,6 +115,11 @@ export function approvalSummary(request: ApprovalRequest): string {
   }
 }
 
+/** "Claude Code wants to run: npm test": one line for notifications and the tray (whitespace collapsed). */
+export function approvalLine(agentName: string, request: ApprovalRequest): string {
+  return `${agentName} wants to ${approvalSummary(request)}`.replace(/\s+/g, ' ').trim()
+}
+
 /** A notice: the agent tells the person something (it waits for input, its turn ended); nothing to answer. */
 export const NoticeSchema = z.object({
   kind: z.enum(['needs-input', 'turn-complete', 'info']),

@@ -7,6 +7,7 @@ const bridge = createIpcBridge(ipcRenderer) satisfies CompanionBridge
 
 contextBridge.exposeInMainWorld('companion', {
   answer: bridge.answer,
+  decide: bridge.decide,
   dismiss: bridge.dismiss,
   requestHistory: bridge.requestHistory,
   onFrame: bridge.onFrame,

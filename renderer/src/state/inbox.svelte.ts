@@ -1,4 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity'
+import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
@@ -121,6 +122,14 @@ export class InboxStore {
     return true
   }
 
+  /** Sends the person's decision on an approval; false when nothing was sent (as {@link answer}). */
+  decide(askId: string, decision: ApprovalDecision): boolean {
+    const card = this.#cards.get(askId)
+    if (!card || card.locked || !this.#startSending(card)) return false
+    this.#bridge.decide(askId, decision)
+    return true
+  }
+
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
     const card = this.#cards.get(askId)
@@ -232,10 +241,12 @@ export class InboxStore {
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
-    if (!this.#cards.get(askId)?.sending) return
+    const card = this.#cards.get(askId)
+    if (!card?.sending) return
     this.#remove(askId)
     if (undelivered) return this.#announce('announceUndelivered')
-    this.#announce(outcome === 'answered' ? 'announceSent' : 'announceDismissed')
+    if (outcome === 'answered') return this.#announce(card.ask.approval ? 'announceDecided' : 'announceSent')
+    this.#announce('announceDismissed')
   }
 
   #rejected(askId: string, code: string, reason: string): void {
