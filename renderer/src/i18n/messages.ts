@@ -114,6 +114,9 @@ export const en = {
   approvalDismissConfirm: 'Dismiss this approval? The agent is told you declined to decide; its own prompt may take over.',
   approvalKeysHint: 'Tab move · Enter or Space press the focused button · Ctrl+Enter deny with the reason · Esc back or dismiss · [ ] or Alt+↑↓ switch ask',
   announceDecided: 'Decision sent.',
+  decisionAllowed: 'Allowed once',
+  decisionAllowedAlways: 'Always allowed',
+  decisionDenied: 'Denied',
 } as const
 
 export type MessageKey = keyof typeof en
@@ -231,4 +234,7 @@ export const zh: Messages = {
   approvalDismissConfirm: '忽略此审批？智能体会收到你未作决定的通知，它可能改用自己的提示。',
   approvalKeysHint: 'Tab 移动 · Enter 或空格 按下当前按钮 · Ctrl+Enter 带理由拒绝 · Esc 返回或忽略 · [ ] 或 Alt+↑↓ 切换提问',
   announceDecided: '决定已发送。',
+  decisionAllowed: '已允许一次',
+  decisionAllowedAlways: '已始终允许',
+  decisionDenied: '已拒绝',
 }
