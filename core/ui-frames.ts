@@ -3,6 +3,7 @@ import {
   UiDecideFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
+  UiNoticeDismissFrameSchema,
   type RejectedFrame,
   type RejectionCode,
   type UiClientFrame,
@@ -35,6 +36,11 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
     case 'dismiss': {
       const frame = UiDismissFrameSchema.safeParse(raw)
       return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('dismiss frame', raw, frame.error.issues))
+    }
+    case 'notice/dismiss': {
+      const noticeId = typeof raw['noticeId'] === 'string' ? raw['noticeId'] : ''
+      const frame = UiNoticeDismissFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(noticeId, invalidFrameMessage('notice/dismiss frame', raw, frame.error.issues))
     }
     case 'history/get': {
       const frame = UiHistoryRequestFrameSchema.safeParse(raw)

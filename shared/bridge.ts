@@ -20,6 +20,8 @@ export interface CompanionBridge {
   answer(askId: string, answers: Answer[]): void
   /** Sends the person's decision on a pending approval; the reply is an `accepted` or `rejected` frame. */
   decide(askId: string, decision: ApprovalDecision): void
+  /** Clears a notice from every window; the reply is the broadcast `notice/removed`. */
+  dismissNotice(noticeId: string): void
   /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `accepted` or `rejected`. */
   dismiss(askId: string): void
   /** Asks for the newest settled asks; the reply is one `history` frame. */

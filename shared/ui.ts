@@ -22,6 +22,8 @@ export const SnapshotFrameSchema = z.object({
 })
 /** A new notice from an agent (nothing to answer; a window shows it until the person clears it). */
 export const NoticeAddedFrameSchema = z.object({ type: z.literal('notice/added'), notice: InboxNoticeSchema })
+/** A notice left the inbox (a window cleared it, or the per-agent / total cap dropped it). */
+export const NoticeRemovedFrameSchema = z.object({ type: z.literal('notice/removed'), noticeId: z.string() })
 export const QuestionAddedFrameSchema = z.object({ type: z.literal('question/added'), ask: AskSchema })
 export const QuestionResolvedFrameSchema = z.object({
   type: z.literal('question/resolved'),
@@ -54,6 +56,7 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
   QuestionAddedFrameSchema,
   QuestionResolvedFrameSchema,
   NoticeAddedFrameSchema,
+  NoticeRemovedFrameSchema,
   AcceptedFrameSchema,
   RejectedFrameSchema,
   HistoryFrameSchema,
@@ -62,6 +65,7 @@ export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 export type QuestionAddedFrame = z.infer<typeof QuestionAddedFrameSchema>
 export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrameSchema>
 export type NoticeAddedFrame = z.infer<typeof NoticeAddedFrameSchema>
+export type NoticeRemovedFrame = z.infer<typeof NoticeRemovedFrameSchema>
 export type AcceptedOutcome = z.infer<typeof AcceptedOutcomeSchema>
 export type AcceptedFrame = z.infer<typeof AcceptedFrameSchema>
 export type RejectedFrame = z.infer<typeof RejectedFrameSchema>
@@ -81,6 +85,8 @@ export const UiDecideFrameSchema = z.object({
   decision: ApprovalDecisionSchema,
 })
 export const UiDismissFrameSchema = z.object({ type: z.literal('dismiss'), askId: z.string() })
+/** Clears one notice from every window; answered with the broadcast `notice/removed` (or `rejected NOT_PENDING`). */
+export const UiNoticeDismissFrameSchema = z.object({ type: z.literal('notice/dismiss'), noticeId: z.string() })
 /** Asks for the newest settled asks, newest first; answered with one `history` frame. */
 export const UiHistoryRequestFrameSchema = z.object({
   type: z.literal('history/get'),
@@ -90,10 +96,12 @@ export const UiClientFrameSchema = z.discriminatedUnion('type', [
   UiAnswerFrameSchema,
   UiDecideFrameSchema,
   UiDismissFrameSchema,
+  UiNoticeDismissFrameSchema,
   UiHistoryRequestFrameSchema,
 ])
 export type UiAnswerFrame = z.infer<typeof UiAnswerFrameSchema>
 export type UiDecideFrame = z.infer<typeof UiDecideFrameSchema>
 export type UiDismissFrame = z.infer<typeof UiDismissFrameSchema>
+export type UiNoticeDismissFrame = z.infer<typeof UiNoticeDismissFrameSchema>
 export type UiHistoryRequestFrame = z.infer<typeof UiHistoryRequestFrameSchema>
 export type UiClientFrame = z.infer<typeof UiClientFrameSchema>

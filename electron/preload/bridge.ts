@@ -53,6 +53,9 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
     dismiss(askId: string) {
       send({ type: 'dismiss', askId })
     },
+    dismissNotice(noticeId: string) {
+      send({ type: 'notice/dismiss', noticeId })
+    },
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })
     },

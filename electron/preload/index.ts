@@ -9,6 +9,7 @@ contextBridge.exposeInMainWorld('companion', {
   answer: bridge.answer,
   decide: bridge.decide,
   dismiss: bridge.dismiss,
+  dismissNotice: bridge.dismissNotice,
   requestHistory: bridge.requestHistory,
   onFrame: bridge.onFrame,
   onStatus: bridge.onStatus,

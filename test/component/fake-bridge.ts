@@ -22,6 +22,10 @@ export class FakeBridge implements CompanionBridge {
   decide(askId: string, decision: ApprovalDecision): void {
     this.decided.push({ askId, decision })
   }
+  readonly clearedNotices: string[] = []
+  dismissNotice(noticeId: string): void {
+    this.clearedNotices.push(noticeId)
+  }
   dismiss(askId: string): void {
     this.dismissed.push(askId)
   }

@@ -90,6 +90,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
     answer: (askId: string, answers: Answer[]) => send({ type: 'answer', askId, answers }),
     decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
     dismiss: (askId: string) => send({ type: 'dismiss', askId }),
+    dismissNotice: (noticeId: string) => send({ type: 'notice/dismiss', noticeId }),
     requestHistory: (limit?: number) =>
       send(limit === undefined ? { type: 'history/get' } : { type: 'history/get', limit }),
     onFrame(listener) {

@@ -117,6 +117,11 @@ export const en = {
   decisionAllowed: 'Allowed once',
   decisionAllowedAlways: 'Always allowed',
   decisionDenied: 'Denied',
+  noticesLabel: 'Notices from agents',
+  noticeNeedsInput: 'Needs you',
+  noticeTurnComplete: 'Done',
+  noticeInfo: 'Info',
+  noticeClear: 'Clear this notice',
 } as const
 
 export type MessageKey = keyof typeof en
@@ -237,4 +242,9 @@ export const zh: Messages = {
   decisionAllowed: '已允许一次',
   decisionAllowedAlways: '已始终允许',
   decisionDenied: '已拒绝',
+  noticesLabel: '智能体的通知',
+  noticeNeedsInput: '需要你',
+  noticeTurnComplete: '已完成',
+  noticeInfo: '消息',
+  noticeClear: '清除此通知',
 }

@@ -93,6 +93,7 @@ export const UI_CASES: UiCase[] = [
   { name: 'decide with an unknown behavior', frame: { type: 'decide', askId: 'k', decision: { behavior: 'ask' } }, rejected: reject('invalid decide frame: "decision.behavior" must be "allow" or "deny"', 'k') },
   { name: 'decide with always false', frame: { type: 'decide', askId: 'k', decision: { behavior: 'allow', always: false } }, rejected: reject('invalid decide frame: "decision.always" must be true', 'k') },
   { name: 'decide with a numeric deny message', frame: { type: 'decide', askId: 'k', decision: { behavior: 'deny', message: 1 } }, rejected: reject('invalid decide frame: "decision.message" must be a string', 'k') },
+  { name: 'notice/dismiss without noticeId', frame: { type: 'notice/dismiss' }, rejected: reject('invalid notice/dismiss frame: missing required property "noticeId"') },
   { name: 'dismiss without askId', frame: { type: 'dismiss' }, rejected: reject('invalid dismiss frame: missing required property "askId"') },
   { name: 'dismiss with a numeric askId', frame: { type: 'dismiss', askId: 5 }, rejected: reject('invalid dismiss frame: "askId" must be a string') },
   { name: 'history/get with limit 0', frame: { type: 'history/get', limit: 0 }, rejected: reject('invalid history/get frame: "limit" must be at least 1') },

@@ -2,7 +2,9 @@
 import { WebSocket } from 'ws'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ApprovalRequest } from '../../../shared/approval'
+import { NOTICES_PER_AGENT } from '../../../core/notice-board'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
+import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { askFrame, helloAgent, type RawAgent } from '../core/raw-agent'
@@ -122,5 +124,31 @@ describe('an approval through the companion', () => {
     agent.send({ type: 'approve', id: 'b', approval: npmTest })
     agent.send({ type: 'approve', id: 'c', approval: npmTest })
     expect(await agent.next((f) => f.type === 'error')).toMatchObject({ id: 'c', code: 'LIMIT_EXCEEDED' })
+  })
+})
+
+describe('notices', () => {
+  it('reach every window, outlive their connection, are cleared by a window, and are capped per agent', async () => {
+    const { tc, ui, agent } = await setup()
+    agent.send({ type: 'notice', title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
+    const added = await ui.nextFrame<Extract<UiServerFrame, { type: 'notice/added' }>>((f) => f.type === 'notice/added')
+    expect(added.notice).toMatchObject({ agent: { name: 'Claude Code' }, title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
+    expect(tc.companion.pending()).toEqual([]) // not an ask
+    agent.socket.close()
+    await agent.closed
+    const late = await connectUi(tc.companion)
+    cleanups.push(() => late.close())
+    expect(late.snapshot.notices).toEqual([added.notice])
+    late.send({ type: 'notice/dismiss', noticeId: added.notice.noticeId })
+    expect(await ui.nextFrame((f) => f.type === 'notice/removed')).toEqual({ type: 'notice/removed', noticeId: added.notice.noticeId })
+    late.send({ type: 'notice/dismiss', noticeId: added.notice.noticeId })
+    expect(await late.nextFrame((f) => f.type === 'rejected')).toMatchObject({ askId: added.notice.noticeId, code: 'NOT_PENDING' })
+
+    const chatty = await helloAgent(tc.companion, 'Codex')
+    cleanups.push(async () => chatty.socket.close())
+    for (let i = 0; i < NOTICES_PER_AGENT + 3; i++) chatty.send({ type: 'notice', notice: { kind: 'info', text: `n${i}` } })
+    await expect.poll(() => tc.companion.notices().map((n) => n.notice.text), { timeout: 5_000 }).toHaveLength(NOTICES_PER_AGENT)
+    expect(tc.companion.notices()[0]?.notice.text).toBe('n3')
+    expect(chatty.frames.filter((f) => f.type === 'error')).toEqual([]) // fire-and-forget: no reply
   })
 })
