@@ -12,6 +12,7 @@ const PermissionRequestSchema = BaseSchema.extend({
   tool_input: z.unknown(),
   permission_suggestions: z.array(PermissionSuggestionSchema).optional(),
 })
+const RawSuggestionsSchema = z.looseObject({ permission_suggestions: z.array(z.unknown()).optional() })
 const PreToolUseSchema = BaseSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
 const NotificationSchema = BaseSchema.extend({ message: z.string(), title: z.string().optional(), notification_type: z.string().optional() })
 const StopSchema = BaseSchema.extend({ last_assistant_message: z.string().optional() })
@@ -45,6 +46,8 @@ export function claudeCodeHook(event: unknown): HookWork {
     case 'PermissionRequest': {
       const e = parsed(PermissionRequestSchema, event, 'PermissionRequest')
       const suggestions = e.permission_suggestions ?? []
+      // Handed back verbatim (zod's parse puts declared keys first; Claude gets its own bytes back).
+      const verbatim = RawSuggestionsSchema.parse(event).permission_suggestions ?? []
       return {
         agent,
         plan: {
@@ -57,7 +60,7 @@ export function claudeCodeHook(event: unknown): HookWork {
           },
           output: (decision: ApprovalDecision) =>
             decision.behavior === 'allow'
-              ? permissionOutput(decision.always && suggestions.length > 0 ? { behavior: 'allow', updatedPermissions: suggestions } : { behavior: 'allow' })
+              ? permissionOutput(decision.always && suggestions.length > 0 ? { behavior: 'allow', updatedPermissions: verbatim } : { behavior: 'allow' })
               : permissionOutput({ behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }),
         },
       }
@@ -67,6 +70,8 @@ export function claudeCodeHook(event: unknown): HookWork {
       if (e.tool_name !== 'AskUserQuestion') return { agent, plan: { kind: 'pass', reason: `PreToolUse of ${e.tool_name} is not a question` } }
       const input = ClaudeQuestionsInputSchema.safeParse(e.tool_input)
       if (!input.success) throw new HookInputError(`AskUserQuestion input of an unknown shape: ${input.error.issues[0]?.message ?? 'wrong shape'}`)
+      // The input goes back as Claude sent it, key order included, with `answers` added.
+      const original = z.record(z.string(), z.unknown()).parse(e.tool_input)
       return {
         agent,
         plan: {
@@ -77,7 +82,7 @@ export function claudeCodeHook(event: unknown): HookWork {
               hookSpecificOutput: {
                 hookEventName: 'PreToolUse',
                 permissionDecision: 'allow',
-                updatedInput: { ...input.data, answers: toClaudeAnswers(input.data, answers) },
+                updatedInput: { ...original, answers: toClaudeAnswers(input.data, answers) },
               },
             }),
         },
