@@ -13,16 +13,6 @@ export interface HookCompanion {
   close(): Promise<void>
 }
 
-/** The approval and notice methods of the client (brief 11a), where this build's client has them. */
-interface ApprovalClient {
-  requestApproval(request: ApprovalRequest, options: { signal?: AbortSignal }): Promise<ApprovalDecision>
-  notify(notice: Notice): Promise<void>
-}
-
-function hasApprovals(client: object): client is ApprovalClient {
-  return typeof (client as Partial<ApprovalClient>).requestApproval === 'function' && typeof (client as Partial<ApprovalClient>).notify === 'function'
-}
-
 /**
  * The companion as `env` finds it (ASK_USER_URL/TOKEN or the discovery file), introduced as `agent`
  * with the harness's process (the hook's parent) as pid. Connecting is bounded by `connectTimeoutMs`,
@@ -38,14 +28,10 @@ export function hookCompanion(agent: HookAgent, env: NodeJS.ProcessEnv, connectT
     ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
     ...(agent.title !== undefined ? { title: agent.title } : {}),
   })
-  const approvals = (): ApprovalClient => {
-    if (!hasApprovals(client)) throw new Error('this ask-user build has no approval support')
-    return client
-  }
   return {
-    approve: (request, { signal }) => approvals().requestApproval(request, { signal }),
+    approve: (request, { signal }) => client.requestApproval(request, { signal }),
     ask: async (ask, { signal }) => (await client.ask(ask, { signal })).answers,
-    notify: (notice) => approvals().notify(notice),
+    notify: (notice) => client.notify(notice),
     close: () => client.close(),
   }
 }
