@@ -127,8 +127,12 @@ export const AskUserCompanion = async ({ client, directory }) => {
       const reply = await ask(event)
       if (reply === undefined) return
       const requestID = event.properties.id
-      if (event.type === "permission.asked") await client.permission.reply({ requestID, reply: reply.reply, ...(reply.message ? { message: reply.message } : {}) })
-      else await client.question.reply({ requestID, answers: reply.answers })
+      try {
+        if (event.type === "permission.asked") await client.permission.reply({ requestID, reply: reply.reply, ...(reply.message ? { message: reply.message } : {}) })
+        else await client.question.reply({ requestID, answers: reply.answers })
+      } catch {
+        // Answered in the terminal meanwhile, or the server went away: opencode's own prompt decides.
+      }
     },
   }
 }
