@@ -118,7 +118,8 @@ export class HistoryStore {
 /** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
 export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
   const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
-  if (settlement.outcome === 'answered') entry.answers = settlement.answers
+  if (settlement.outcome === 'answered' && settlement.decision) entry.decision = settlement.decision
+  else if (settlement.outcome === 'answered') entry.answers = settlement.answers
   if (settlement.outcome === 'answered' && !delivered) entry.undelivered = true
   return entry
 }

@@ -112,6 +112,11 @@ export class WindowHub {
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
         return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
+      case 'decide': {
+        const result = this.ctx.registry.decide(frame.askId, frame.decision)
+        if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
+        return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
+      }
       case 'dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
         return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))

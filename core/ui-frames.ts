@@ -1,5 +1,6 @@
 import {
   UiAnswerFrameSchema,
+  UiDecideFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
   type RejectedFrame,
@@ -26,6 +27,10 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
     case 'answer': {
       const frame = UiAnswerFrameSchema.safeParse(raw)
       return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('answer frame', raw, frame.error.issues))
+    }
+    case 'decide': {
+      const frame = UiDecideFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('decide frame', raw, frame.error.issues))
     }
     case 'dismiss': {
       const frame = UiDismissFrameSchema.safeParse(raw)

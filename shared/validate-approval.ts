@@ -1,5 +1,5 @@
 import { describeFrameIssue } from './frame-issues'
-import { formatPath, invalidArgumentsMessage } from './argument-errors'
+import { invalidArgumentsMessage } from './argument-errors'
 import type { ErrorCode } from './error-codes'
 import type { Limits } from './limits'
 import {
@@ -58,23 +58,8 @@ export function validateDecision(raw: unknown): Checked<ApprovalDecision> {
   return parsed.success ? { ok: true, value: parsed.data } : invalid('decision', raw, parsed.error.issues)
 }
 
-/** What a discriminator may be, for the message of an unknown `kind` or `behavior`. */
-const CHOICES: Record<string, Record<string, readonly string[]>> = {
-  approval: { kind: ['command', 'file', 'url', 'plan', 'tool'] },
-  notice: { kind: ['needs-input', 'turn-complete', 'info'] },
-  decision: { behavior: ['allow', 'deny'] },
-}
-
 function invalid(root: string, raw: unknown, issues: Parameters<typeof describeFrameIssue>[1][]): Checked<never> {
   const wrapped = { [root]: raw }
-  const violations = issues.slice(0, 3).map((issue) => {
-    const path = [root, ...issue.path]
-    if (issue.code === 'invalid_union' && issue.path.length > 0) {
-      const last = String(issue.path[issue.path.length - 1])
-      const choices = CHOICES[root]?.[last]
-      if (choices) return `"${formatPath(path)}" must be ${choices.map((c) => JSON.stringify(c)).join(' or ')}`
-    }
-    return describeFrameIssue(wrapped, { ...issue, path })
-  })
+  const violations = issues.slice(0, 3).map((issue) => describeFrameIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
   return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
 }
