@@ -11,6 +11,8 @@ import { hookFixtures, type HookFixture } from './fixtures'
 
 const fixtures = hookFixtures()
 const asks = fixtures.filter((f) => f.answers !== undefined)
+const approvals = fixtures.filter((f) => f.decision !== undefined)
+const notices = fixtures.filter((f) => f.notice !== undefined)
 
 function hookArgs(f: HookFixture): string[] {
   return f.argument !== undefined ? ['hook', f.harness, JSON.stringify(f.argument)] : ['hook', f.harness]
@@ -41,6 +43,35 @@ describe('with a companion', () => {
       expect(done.stdout).toBe(f.stdout)
     })
   }
+
+  for (const f of approvals) {
+    it(`${f.harness}/${f.name}: the window's decision comes out as the harness's exact JSON`, async () => {
+      const run = runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, JSON.stringify(f.event))
+      const ask = await ui.nextAsk(undefined, 15_000)
+      if (f.expect) expect(ask.approval).toEqual(f.expect)
+      expect(ask.questions).toEqual([])
+      expect(await ui.decide(ask.askId, f.decision)).toMatchObject({ type: 'accepted' })
+      const done = await run.done
+      expect(done.code).toBe(0)
+      expect(done.stdout).toBe(f.stdout)
+    })
+  }
+
+  for (const f of notices) {
+    it(`${f.harness}/${f.name}: the notice is sent (no complaint on stderr), nothing printed`, async () => {
+      // The core takes the notice frame; its way to the window (notice/added) is the core's to test.
+      const done = await runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, f.argument !== undefined ? '' : JSON.stringify(f.event)).done
+      expect(done).toEqual({ code: 0, signal: null, stdout: '', stderr: '' })
+    })
+  }
+
+  it('a dismissed approval prints nothing, so the harness asks in its own way', async () => {
+    const f = approvals.find((x) => x.harness === 'codex')!
+    const run = runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, JSON.stringify(f.event))
+    const ask = await ui.nextAsk(undefined, 15_000)
+    await ui.dismiss(ask.askId)
+    expect(await run.done).toMatchObject({ code: 0, stdout: '' })
+  })
 
   it('a dismissed question prints nothing and exits 0, so Claude shows its own dialog', async () => {
     const f = asks.find((x) => x.harness === 'claude-code')!
