@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util'
 import { connectInfo, resolveHome } from '../../core'
-import { connectBlocks } from '../../shared/connect'
+import { connectBlocks, hookGroup } from '../../shared/connect'
 import { errorMessage } from '../../shared/describe-error'
 import { isSetupClient, setupPlan, SETUP_CLIENTS } from '../../shared/setup-plan'
+import { HOOK_CLIENTS, hookNotes, hookSteps, isHookClient } from '../../shared/setup-hooks'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { applyPlan } from '../setup/apply'
 import { installedScript } from './serve'
 
-const HELP = `Usage: ask-user setup <client> [--print] [--remove]
+const HELP = `Usage: ask-user setup <client> [--hooks] [--print] [--remove]
 
 Adds this install's ask-user as an MCP server to a client's user-level configuration, so that agents
 in every project can ask you: ${SETUP_CLIENTS.join(', ')}.
@@ -17,8 +18,11 @@ its config file for what that command cannot set: the companion's ASK_USER_HOME,
 timeout, and the allow-list or trust entry that spares a prompt on every question. It uses the
 absolute path of this install, never npx. Running it again changes nothing; it says what it changed.
 
+  --hooks   also answer the client's permission prompts and native questions from the inbox
+            (${HOOK_CLIENTS.join(', ')}): adds \`ask-user hook <client>\` to its hooks, beside any
+            hooks of yours, or for opencode writes a plugin file
   --print   show the commands and file entries, change nothing
-  --remove  take the entries out again
+  --remove  take the entries out again (with --hooks, the hooks too)
 `
 
 /** `ask-user setup <client>`: writes (or with `--remove` removes, with `--print` shows) a client's set-up. */
@@ -27,7 +31,7 @@ export const run: Command = async (args, io) => {
   try {
     parsed = parseArgs({
       args,
-      options: { help: { type: 'boolean', short: 'h' }, print: { type: 'boolean' }, remove: { type: 'boolean' } },
+      options: { help: { type: 'boolean', short: 'h' }, print: { type: 'boolean' }, remove: { type: 'boolean' }, hooks: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
     })
@@ -51,10 +55,19 @@ export const run: Command = async (args, io) => {
     printError(io, 'cannot tell how agents should run this ask-user (no installed script or app launcher found)')
     return 1
   }
-  const plan = setupPlan(client, info)
+  if (values.hooks && !isHookClient(client)) {
+    printError(io, `${client} has no hooks ask-user can answer; --hooks works for ${HOOK_CLIENTS.join(', ')}`)
+    return EXIT.INVALID_INPUT
+  }
+  const mcp = setupPlan(client, info)
+  const hooks = values.hooks && isHookClient(client) ? hookSteps(client, info) : []
+  const plan = { steps: [...mcp.steps, ...hooks], notes: [...mcp.notes, ...(values.hooks && isHookClient(client) ? hookNotes(client) : [])] }
   if (values.print) {
     const [, ...blocks] = connectBlocks(client, info)
-    const text = blocks.map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
+    const hookText = hooks.map((step) =>
+      step.kind === 'hook' ? `# ${step.file}\n${JSON.stringify({ hooks: { [step.event]: [hookGroup(step)] } }, null, 2)}` : step.kind === 'file' ? `# ${step.file}\n${step.text}` : '',
+    )
+    const text = [...blocks.map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text)), ...hookText]
     io.stdout.write(`${[...text, ...plan.notes.map((note) => `# ${note}`)].join('\n\n')}\n`)
     return EXIT.OK
   }
