@@ -76,6 +76,8 @@ export interface Companion {
   attachWindow(send: (frame: UiServerFrame) => void): WindowHandle
   on(event: 'added', listener: (ask: Ask) => void): () => void
   on(event: 'resolved', listener: (askId: string, outcome: Outcome) => void): () => void
+  /** A new notice on the board (an agent waits for input, or its turn ended). */
+  on(event: 'notice', listener: (notice: InboxNotice) => void): () => void
   /** The newest settled asks (default: the whole kept history), newest first. */
   history(limit?: number): Promise<HistoryEntry[]>
   /** Graceful shutdown; idempotent (later calls return the same promise). */
@@ -161,8 +163,14 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     pending: () => registry.pending(),
     notices: () => notices.list(),
     attachWindow: (send) => hub.attach((frame) => send(frame)),
-    on: ((event: 'added' | 'resolved', listener: (...args: never[]) => void) => {
+    on: ((event: 'added' | 'resolved' | 'notice', listener: (...args: never[]) => void) => {
       if (event === 'added') return registry.onAdded(listener as (ask: Ask) => void)
+      if (event === 'notice') {
+        const added = listener as (notice: InboxNotice) => void
+        return notices.onChange((change) => {
+          if ('added' in change) added(change.added)
+        })
+      }
       const resolved = listener as (askId: string, outcome: Outcome) => void
       return registry.onResolved((ask, settlement) => resolved(ask.askId, settlement.outcome))
     }) as Companion['on'],

@@ -17,6 +17,7 @@ export type NoControlsReason =
   | 'askpass'
   | 'approval' // a command must be read in full
   | 'follow-up' // "no longer waiting": there is nothing left to answer
+  | 'notice' // an agent's notice: nothing to answer
 
 /** What a notification offers besides a click that opens the window at its ask. */
 export type Controls =

@@ -1,5 +1,5 @@
 import { agentKey, approvalLine } from '../../shared'
-import type { Ask } from '../../shared'
+import type { Ask, InboxNotice } from '../../shared'
 import { withMarkers, withoutHidden } from '../../shared/markdown/hidden-chars'
 import { inlinePlainText } from '../../shared/markdown/parse'
 import type { Controls } from './notification-controls'
@@ -72,6 +72,11 @@ export function askNotificationText(ask: Ask): { title: string; body: string } {
   const question = first ? markedQuestion(first.question) : ''
   const text = first ? (first.header ? `${markedLabel(first.header)}: ${question}` : question) : markedLabel(ask.title ?? '')
   return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(text, BODY_LIMIT) }
+}
+
+/** Title and body of a notice's notification: the agent, and what it says (plain text, markers shown). */
+export function noticeNotificationText(notice: InboxNotice): { title: string; body: string } {
+  return { title: truncate(markedLabel(notice.agent.name), TITLE_LIMIT), body: truncate(markedQuestion(notice.notice.text), BODY_LIMIT) }
 }
 
 /** The button labels or the reply placeholder of a notification's controls, as plain text. */

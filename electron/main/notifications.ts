@@ -11,7 +11,7 @@ import { controlsFor } from './notification-controls'
 import type { Controls } from './notification-controls'
 import { ActivationLedger } from './notification-ledger'
 import type { ActivationSource } from './notification-ledger'
-import { askNotificationText, BODY_LIMIT, burstNotificationText, controlsText, truncate } from './notification-text'
+import { askNotificationText, BODY_LIMIT, burstNotificationText, controlsText, noticeNotificationText, truncate } from './notification-text'
 import type { Strings } from './strings'
 import { parseActivation, toastXml } from './windows-toast'
 
@@ -148,6 +148,11 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     }
     timer ??= setTimer(flush, windowMs)
   })
+  // A notice (the agent waits for input, its turn ended) has nothing to answer: a click opens the window.
+  const offNotice = companion.on('notice', (notice) => {
+    if (quiet() || personSeesAgent(notice.agent, options)) return
+    present(undefined, noticeNotificationText(notice), { kind: 'none', reason: 'notice' })
+  })
   const offResolved = companion.on('resolved', (askId) => {
     held = held.filter((ask) => ask.askId !== askId)
     for (const shown of [...live.values()]) {
@@ -168,6 +173,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
 
   return () => {
     offAdded()
+    offNotice()
     offResolved()
     if (platform === 'win32') Notification.handleActivation(() => {})
     if (timer !== undefined) clearTimer(timer)
@@ -208,9 +214,14 @@ function constructorOptions(
  * Another agent's ask notifies too: the card the person is working on never switches under them.
  */
 export function personSeesAgentOf(ask: Ask, view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
+  return personSeesAgent(ask.agent, view)
+}
+
+/** The window has the focus and shows an ask of `agent`. */
+function personSeesAgent(agent: Ask['agent'], view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
   if (!view.windowFocused()) return false
   const shown = view.shownAskId()
   if (shown === undefined) return false
   const shownAsk = view.companion.pending().find((pending) => pending.askId === shown)
-  return shownAsk !== undefined && sameAgent(shownAsk.agent, ask.agent)
+  return shownAsk !== undefined && sameAgent(shownAsk.agent, agent)
 }

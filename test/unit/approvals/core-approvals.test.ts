@@ -130,8 +130,12 @@ describe('an approval through the companion', () => {
 describe('notices', () => {
   it('reach every window, outlive their connection, are cleared by a window, and are capped per agent', async () => {
     const { tc, ui, agent } = await setup()
+    const told: string[] = [] // the desktop app's notifications listen here
+    const off = tc.companion.on('notice', (notice) => void told.push(notice.notice.text))
+    cleanups.push(async () => off())
     agent.send({ type: 'notice', title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
     const added = await ui.nextFrame<Extract<UiServerFrame, { type: 'notice/added' }>>((f) => f.type === 'notice/added')
+    expect(told).toEqual(['Claude finished'])
     expect(added.notice).toMatchObject({ agent: { name: 'Claude Code' }, title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
     expect(tc.companion.pending()).toEqual([]) // not an ask
     agent.socket.close()

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Ask, Outcome, UiServerFrame } from '../../../shared'
+import type { Ask, InboxNotice, Outcome, UiServerFrame } from '../../../shared'
 import type { DesktopCompanion, WindowAttachment } from '../../../electron/main/companion'
 import type { TrayIconPaths } from '../../../electron/main/icon-paths'
 
@@ -41,6 +41,7 @@ export class ScriptedCompanion implements DesktopCompanion {
   closed = false
   private added = new Set<(ask: Ask) => void>()
   private resolved = new Set<(askId: string, outcome: Outcome) => void>()
+  private notices = new Set<(notice: InboxNotice) => void>()
   pending(): Ask[] {
     return [...this.asks]
   }
@@ -50,8 +51,12 @@ export class ScriptedCompanion implements DesktopCompanion {
   }
   on(event: 'added', listener: (ask: Ask) => void): () => void
   on(event: 'resolved', listener: (askId: string, outcome: Outcome) => void): () => void
-  on(event: 'added' | 'resolved', listener: ((ask: Ask) => void) | ((askId: string, outcome: Outcome) => void)): () => void {
-    const set = (event === 'added' ? this.added : this.resolved) as Set<typeof listener>
+  on(event: 'notice', listener: (notice: InboxNotice) => void): () => void
+  on(
+    event: 'added' | 'resolved' | 'notice',
+    listener: ((ask: Ask) => void) | ((askId: string, outcome: Outcome) => void) | ((notice: InboxNotice) => void),
+  ): () => void {
+    const set = (event === 'added' ? this.added : event === 'resolved' ? this.resolved : this.notices) as Set<typeof listener>
     set.add(listener)
     return () => void set.delete(listener)
   }
@@ -62,6 +67,9 @@ export class ScriptedCompanion implements DesktopCompanion {
   resolve(askId: string, outcome: Outcome = 'answered'): void {
     this.asks = this.asks.filter((ask) => ask.askId !== askId)
     for (const listener of this.resolved) listener(askId, outcome)
+  }
+  notice(notice: InboxNotice): void {
+    for (const listener of this.notices) listener(notice)
   }
   async close(): Promise<void> {
     this.closed = true

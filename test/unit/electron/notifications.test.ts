@@ -170,6 +170,32 @@ describe('notifications', () => {
     vi.advanceTimersByTime(1500)
     expect(FakeNotification.instances).toHaveLength(1)
   })
+
+  it('shows a notice at once (the agent waits for input), with nothing to answer; a click opens the window', () => {
+    let opened = 0
+    stop = setupNotifications({
+      Notification: asElectron(FakeNotification, 'typeof Notification'),
+      companion,
+      platform: 'darwin',
+      settings: () => settings,
+      strings: () => stringsFor('en', 'en-US'),
+      windowFocused: () => focused,
+      shownAskId: () => shown,
+      onClick: (askId) => void clicked.push(askId),
+      onOpen: () => void (opened += 1),
+    })
+    const notice = { noticeId: 'n1', agent: { name: 'Claude Code' }, notice: { kind: 'needs-input' as const, text: 'Claude needs your **permission** to use Bash' }, receivedAt: 1 }
+    companion.notice(notice)
+    expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body, n.options.actions, n.options.hasReply, n.shown])).toEqual([
+      ['Claude Code', 'Claude needs your permission to use Bash', undefined, undefined, true],
+    ])
+    FakeNotification.instances[0]!.emit('click')
+    expect([opened, clicked]).toEqual([1, []])
+
+    settings = { ...settings, doNotDisturb: true }
+    companion.notice({ ...notice, noticeId: 'n2' })
+    expect(FakeNotification.instances).toHaveLength(1)
+  })
 })
 
 describe('notification text', () => {
