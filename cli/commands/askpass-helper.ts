@@ -52,7 +52,7 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const controller = new AbortController()
     const abort = (): void => controller.abort()
     io.signal.addEventListener('abort', abort, { once: true })
-    const stopWatch = watchParent(deps.ppid, abort)
+    const stopWatch = watchParent(deps.ppid, abort, isSsh(parent))
     const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version })
     try {
       const answer = await client.ask(checked.input, { signal: controller.signal, ...(receiver ? { title: receiver } : {}) })
@@ -66,7 +66,7 @@ export function askpassCommand(deps: AskpassDeps): Command {
         return 1
       }
       if (isAskUserError(error) && error.code === 'NO_PROVIDER') return onTerminal(kind, prompt, io, deps, errorMessage(error))
-      io.stderr.write(`ask-user-askpass: ${controller.signal.aborted ? 'withdrawn (the program that asked is gone, or SIGTERM)' : errorMessage(error)}\n`)
+      io.stderr.write(`ask-user-askpass: ${controller.signal.aborted ? 'withdrawn (the program that asked is gone or its connection closed, or SIGTERM)' : errorMessage(error)}\n`)
       return 1
     } finally {
       stopWatch()
@@ -86,6 +86,11 @@ function onTerminal(kind: PromptKind, prompt: string, io: CliIo, deps: AskpassDe
   if (kind === 'host-key') return finish(/^(yes|y)$/i.test(typed.trim()) ? { print: 'yes' } : { exit: 1 }, io)
   if (kind === 'confirm') return /^(yes|y|allow)$/i.test(typed.trim()) ? 0 : 1
   return finish({ print: typed }, io)
+}
+
+/** The parent is ssh: its connection may be closed by the server while the card waits (LoginGraceTime). */
+function isSsh(parent: readonly string[]): boolean {
+  return parent[0] !== undefined && /(^|\/)ssh$/.test(parent[0])
 }
 
 function finish(outcome: Outcome, io: CliIo): number {
