@@ -1,4 +1,4 @@
-import type { ConnectInfo } from './connect'
+import { quote, type ConnectBlock, type ConnectInfo } from './connect'
 import type { SetupClient, SetupPlan } from './setup-plan'
 
 /** The harnesses with an environment setting for the commands their agent runs. */
@@ -74,4 +74,16 @@ export function shellBlock(variables: Record<string, string>): string {
     .filter(([key]) => key !== 'DISPLAY')
     .map(([key, value]) => `export ${key}=${quote(value)}`)
   return [SHELL_BLOCK_START, ...lines, '[ -n "$DISPLAY" ] || export DISPLAY=:0', SHELL_BLOCK_END].join('\n')
+}
+
+/**
+ * The "Passwords (sudo, ssh, git)" entry of "Connect an agent": one `ask-user setup … --askpass`
+ * line per harness with an environment setting, and the shell block's line. None on Windows.
+ */
+export function askpassBlocks(info: ConnectInfo): ConnectBlock[] {
+  if (info.platform === 'win32') return []
+  const q = (value: string): string => quote(value, info.platform)
+  const env = Object.entries(info.env).map(([key, value]) => q(`${key}=${value}`))
+  const askUser = [info.commandLine.command, ...info.commandLine.args].map(q).join(' ')
+  return [...ASKPASS_CLIENTS, 'shell'].map((target) => ({ kind: 'command' as const, text: [...env, `${askUser} setup ${target} --askpass`].join(' ') }))
 }

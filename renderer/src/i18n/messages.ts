@@ -46,6 +46,9 @@ export const en = {
   customLabel: 'Your own answer',
   customLabelSingle: 'Or answer in your own words',
   customPlaceholder: 'Type an answer…',
+  askpassTitle: 'Passwords (sudo, ssh, git)',
+  noteAskpass:
+    'Routes the password prompts of the commands your agents run to this inbox (ask-user-askpass as SUDO_ASKPASS, SSH_ASKPASS and GIT_ASKPASS). The line for Claude Code or Codex sets it for that agent only; the shell line prints a profile block (add --write to write it), which sends your own ssh and git prompts here too. Linux and macOS.',
   secretLabel: 'Secret answer (a password)',
   secretPlaceholder: 'Type the password…',
   secretReveal: 'Hold to show',
@@ -148,6 +151,9 @@ export const zh: Messages = {
   customLabel: '自定义回答',
   customLabelSingle: '或用自己的话回答',
   customPlaceholder: '输入回答…',
+  askpassTitle: '密码（sudo、ssh、git）',
+  noteAskpass:
+    '把智能体所运行命令的密码提示发到此收件箱（ask-user-askpass 作为 SUDO_ASKPASS、SSH_ASKPASS 和 GIT_ASKPASS）。Claude Code 或 Codex 那一行只对该智能体生效；shell 那一行打印一段 shell 配置（加 --write 才写入），之后你自己的 ssh 和 git 提示也会发到这里。适用于 Linux 和 macOS。',
   secretLabel: '保密回答（密码）',
   secretPlaceholder: '输入密码…',
   secretReveal: '按住显示',
