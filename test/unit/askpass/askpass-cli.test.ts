@@ -42,6 +42,23 @@ describe('ask-user-askpass', () => {
   })
 })
 
+describe('the packaged launcher (build/bin/ask-user-askpass)', () => {
+  it('execs the ask-user launcher beside it with __askpass and the prompt, so the caller stays the parent', async () => {
+    const { copyFile, writeFile, chmod } = await import('node:fs/promises')
+    const dir = await mkdtemp(join(tmpdir(), 'askpass-launcher-'))
+    await copyFile(join(__dirname, '..', '..', '..', 'build', 'bin', 'ask-user-askpass'), join(dir, 'ask-user-askpass'))
+    await chmod(join(dir, 'ask-user-askpass'), 0o755)
+    // a stand-in for resources/bin/ask-user: prints its arguments and its parent's pid
+    await writeFile(join(dir, 'ask-user'), '#!/bin/sh\necho "$@"\necho "$PPID"\n', { mode: 0o755 })
+    const child = spawn(join(dir, 'ask-user-askpass'), ['[sudo] password for u: ', 'ignored'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()))
+    await new Promise((resolve) => child.once('close', resolve))
+    expect(out).toBe(`__askpass [sudo] password for u: \n${process.pid}\n`)
+    await rm(dir, { recursive: true, force: true })
+  })
+})
+
 describe('ask-user setup --askpass', () => {
   let home: string
   beforeAll(async () => void (home = await mkdtemp(join(tmpdir(), 'askpass-setup-'))))
