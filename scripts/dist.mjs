@@ -4,7 +4,7 @@
 // honours ELECTRON_MIRROR and the cache), and handed over as electronDist, so electron-builder does not
 // download Electron a second time. Arguments go to electron-builder (e.g. `npm run dist -- --dir`).
 import { spawnSync } from 'node:child_process'
-import { cpSync, rmSync } from 'node:fs'
+import { cpSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { electronDistDir, electronPackageDir, ensureElectron } from './electron/install.cjs'
 
@@ -21,6 +21,13 @@ const staging = join(root, '.dist-staging', 'cli')
 rmSync(staging, { recursive: true, force: true })
 cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
 cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
+
+// Whether the macOS app is signed with a Developer ID: a CSC_LINK certificate, and not the ad-hoc
+// identity (`-c.mac.identity=-`) the release workflow passes without one. The app reads it
+// (electron/main/unsigned-notice.ts): macOS drops an unsigned app's notifications without an event.
+const adHoc = process.argv.slice(2).some((arg) => /^-c\.mac\.identity=-$/.test(arg))
+const macDeveloperId = process.platform === 'darwin' && Boolean(process.env.CSC_LINK) && !adHoc
+writeFileSync(join(root, '.dist-staging', 'signing.json'), `${JSON.stringify({ macDeveloperId })}\n`)
 
 // electron-builder's own script, run by this Node (no .cmd shim or shell on Windows).
 const electronBuilder = join(root, 'node_modules', 'electron-builder', 'cli.js')

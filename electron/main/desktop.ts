@@ -15,6 +15,8 @@ import { applyLoginItem, launchedAtLogin } from './login-item'
 import { setupUpdates, updateChannel } from './updates'
 import type { UpdatesOptions } from './updates'
 import { setupNotifications } from './notifications'
+import { setupUnsignedNotice } from './unsigned-notice'
+import { TOAST_ACTIVATOR_CLSID } from './windows-toast'
 import { setupQuit } from './quit'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
@@ -92,7 +94,12 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
   const { app, core, platform, env } = options
   const electron = options.electron()
   const warn = options.warn ?? console.warn
-  if (platform === 'win32') app.setAppUserModelId('dev.askuser.companion') // notifications need it
+  if (platform === 'win32') {
+    // Toasts are matched to the Start Menu shortcut NSIS writes with electron-builder's appId, and
+    // their buttons reach the app through a fixed activator CLSID: both before the first toast.
+    app.setAppUserModelId('dev.askuser.companion')
+    app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID)
+  }
 
   const home = core.resolveHome(env)
   const settings = await openSettingsStore({ load: () => core.loadSettings(home), save: (s) => core.saveSettings(home, s) }, warn)
@@ -113,11 +120,25 @@ async function onReady(options: DesktopOptions): Promise<Desktop> {
   const stopNotifications = setupNotifications({
     Notification: electron.Notification,
     companion,
+    platform,
     settings: () => settings.get(),
     strings,
     windowFocused: () => window.isFocused(),
     shownAskId: () => hub.shownAskId(),
     onClick: openAsk,
+    onOpen: () => window.show(),
+  })
+  await setupUnsignedNotice({
+    platform,
+    isPackaged: app.isPackaged,
+    resourcesPath: options.resourcesPath,
+    home,
+    companion,
+    dialog: electron.dialog,
+    window: () => window.browserWindow,
+    strings,
+    notificationsOn: () => settings.get().notifications && !settings.get().doNotDisturb,
+    warn,
   })
   const updates = setupUpdatesFor(options, electron, settings, strings, warn)
   const { quit } = setupQuit({

@@ -22,6 +22,15 @@ export interface Strings {
   pendingTooltip(count: number): string
   /** Body of a grouped notification: "3 questions from 2 agents". */
   burst(questions: number, agents: number): string
+  /** The button that sends a notification's inline reply (Windows). */
+  reply: string
+  /** Body of the follow-up when an answer from a notification found the ask settled or gone. */
+  noLongerWaiting: string
+  /** Start of the follow-up's body when a notification's input could not answer (an empty reply). */
+  stillWaiting: string
+  /** The one-time note in the window of a macOS build without a Developer ID signature. */
+  unsignedTitle: string
+  unsignedDetail: string
   quitTitle: string
   quitMessage(count: number): string
   quitDetail: string
@@ -53,6 +62,12 @@ const en: Strings = {
   noPending: 'No questions waiting',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`),
   burst: (q, a) => `${plural(q, 'question', 'questions')} from ${plural(a, 'agent', 'agents')}`,
+  reply: 'Reply',
+  noLongerWaiting: 'This question is no longer waiting. Nothing was sent.',
+  stillWaiting: 'Still waiting (the reply was empty):',
+  unsignedTitle: 'Notifications need a signed build',
+  unsignedDetail:
+    'This copy of Ask User Companion is not signed with a Developer ID, so macOS may drop its notifications without a word. Questions still appear here and in the menu bar. A signed release shows notifications, with buttons and replies where a question allows.',
   quitTitle: 'Quit Ask User Companion?',
   quitMessage: (n) => `${plural(n, 'question is', 'questions are')} still waiting for you.`,
   quitDetail: 'Quitting tells the waiting agents that the companion went away; no answer is sent.',
@@ -81,6 +96,12 @@ const zh: Strings = {
   noPending: '没有等待中的问题',
   pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion：${n} 个问题等待回答`),
   burst: (q, a) => `来自 ${a} 个代理的 ${q} 个问题`,
+  reply: '回复',
+  noLongerWaiting: '这个问题已不再等待回答，没有发送任何内容。',
+  stillWaiting: '仍在等待回答（回复为空）：',
+  unsignedTitle: '通知需要已签名的版本',
+  unsignedDetail:
+    '此 Ask User Companion 副本没有 Developer ID 签名，macOS 可能会悄无声息地丢弃它的通知。问题仍会显示在这里和菜单栏中。已签名的正式版本会显示通知，问题允许时还带按钮和回复。',
   quitTitle: '退出 Ask User Companion？',
   quitMessage: (n) => `还有 ${n} 个问题在等待你的回答。`,
   quitDetail: '退出后，等待中的代理会得知助手已离开；不会发送任何回答。',

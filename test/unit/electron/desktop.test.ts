@@ -1,5 +1,6 @@
 // The whole main-process wiring (desktop.ts) against a mocked `electron` and the real companion core
 // (port 0, a temp home), with real agents over WebSocket.
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -9,6 +10,8 @@ import type { Desktop } from '../../../electron/main/desktop'
 import type { Platform } from '../../../electron/main/electron-api'
 import { electronModule } from '../../../electron/main/electron-module'
 import { IPC_CHANNELS } from '../../../shared/ipc'
+import { NOTICE_MARKER, SIGNING_FILE } from '../../../electron/main/unsigned-notice'
+import { TOAST_ACTIVATOR_CLSID } from '../../../electron/main/windows-toast'
 import { askFrame, helloAgent } from '../core/raw-agent'
 import type { RawAgent } from '../core/raw-agent'
 import { asElectron, fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, playPlatform, resetFakeElectron } from './fake-electron'
@@ -396,6 +399,55 @@ describe('links from agent text (companion:open-link)', () => {
   })
 })
 
+describe('answering from notifications', () => {
+  it('on Windows sets the AppUserModelId and the fixed toast activator CLSID, and a toast button answers the agent once', async () => {
+    await start('win32')
+    expect(fake.app.appUserModelId).toBe('dev.askuser.companion')
+    expect(fake.app.toastActivatorCLSID).toBe(TOAST_ACTIVATOR_CLSID)
+    expect(FakeNotification.activationHandler).toBeDefined()
+    win().focus = () => void win().calls.push('focus')
+    const a = await agent('Codex')
+    const raw: string[] = []
+    a.socket.on('message', (data) => void raw.push(String(data)))
+    a.send(askFrame('w1'))
+    await until(() => FakeNotification.instances.length === 1, 'notification')
+    const note = FakeNotification.instances[0]!
+    expect(note.options.actions?.map((action) => action.text)).toEqual(['Postgres (Recommended)', 'SQLite'])
+    note.pressButton(0) // Windows reports it twice: the instance's event and handleActivation
+    await until(() => raw.some((text) => text.includes('"type":"answer"')), 'the answer at the agent')
+    expect(raw.filter((text) => text.includes('"type":"answer"'))).toEqual(['{"type":"answer","id":"w1","answers":[{"id":"q1","selected":["Postgres (Recommended)"]}]}'])
+    await until(() => tray().tooltip === 'Ask User Companion', 'tray count back to 0')
+    expect(FakeNotification.instances).toHaveLength(1)
+  })
+
+  it('a packaged macOS build without a Developer ID says once, in the window, that notifications need a signed build', async () => {
+    const resources = join(home.home, 'App', 'resources')
+    await mkdir(resources, { recursive: true })
+    fake.app.isPackaged = true
+    await start('darwin', resources)
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => fake.dialog.boxes.length === 1, 'the note')
+    expect(fake.dialog.boxes[0]).toMatchObject({ type: 'info', message: 'Notifications need a signed build' })
+    await until(() => existsSync(join(home.home, NOTICE_MARKER)), 'the note remembered')
+    a.send(askFrame('w2'))
+    await until(() => desktop!.companion.pending().length === 2, 'second ask')
+    expect(fake.dialog.boxes).toHaveLength(1)
+  })
+
+  it('a Developer-ID signed macOS build (signing.json from the release build) says nothing', async () => {
+    const resources = join(home.home, 'App', 'resources')
+    await mkdir(resources, { recursive: true })
+    await writeFile(join(resources, SIGNING_FILE), JSON.stringify({ macDeveloperId: true }))
+    fake.app.isPackaged = true
+    await start('darwin', resources)
+    const a = await agent()
+    a.send(askFrame('w1'))
+    await until(() => FakeNotification.instances.length === 1, 'notification')
+    expect(fake.dialog.boxes).toEqual([])
+  })
+})
+
 describe('attention', () => {
   it('a new ask shows and focuses the window, and notifies once', async () => {
     await start()
@@ -403,8 +455,8 @@ describe('attention', () => {
     a.send(askFrame('w1', { questions: [{ id: 'q1', header: 'Tests', question: 'Run the slow tests too?' }] }))
     await until(() => win().visible, 'window shown')
     expect(win().focused).toBe(true)
-    // the window is focused now: no notification for what the person is already looking at
-    expect(FakeNotification.instances).toEqual([])
+    // focused, but the page has not reported what it shows: one notification, at once (a lone reply ask)
+    expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Gemini CLI'])
   })
 
   it('notifies when the window is not focused, and a click opens that ask', async () => {
@@ -414,7 +466,7 @@ describe('attention', () => {
     a.send(askFrame('w1', { questions: [{ id: 'q1', header: 'Tests', question: 'Run the slow tests too?' }] }))
     await until(() => FakeNotification.instances.length === 1, 'notification', 4_000)
     const note = FakeNotification.instances[0]!
-    expect(note.options).toEqual({ title: 'Gemini CLI', body: 'Tests: Run the slow tests too?', silent: false })
+    expect(note.options).toMatchObject({ title: 'Gemini CLI', body: 'Tests: Run the slow tests too?', silent: false })
     expect(note.shown).toBe(true)
     win().hide()
     note.emit('click')

@@ -25,7 +25,7 @@ export class FakeApp extends FakeEmitter {
   /** Back to a fresh app, in place (the mocked module keeps this very object). */
   reset(): void {
     this.removeAllListeners()
-    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined, paths: {} })
+    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined, toastActivatorCLSID: '', paths: {} })
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
     this.loginItemStatus = undefined
     this.loginItemCalls = []
@@ -76,6 +76,14 @@ export class FakeApp extends FakeEmitter {
   appUserModelId: string | undefined
   setAppUserModelId(id: string): void {
     this.appUserModelId = id
+  }
+  /** Electron: a random CLSID per run until `setToastActivatorCLSID`; '' here until it is set. */
+  toastActivatorCLSID = ''
+  /** Like Electron: an empty or unparsable GUID throws and leaves the CLSID unchanged; braces are added. */
+  setToastActivatorCLSID(id: string): void {
+    const bare = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i.exec(id)
+    if (!bare || (id.startsWith('{') !== id.endsWith('}'))) throw new Error(`Invalid CLSID: ${id}`)
+    this.toastActivatorCLSID = `{${bare[1]}}`
   }
   setBadgeCount(count: number): boolean {
     this.badgeCount = count

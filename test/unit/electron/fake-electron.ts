@@ -15,7 +15,7 @@ import { playPlatform, registerFake, toView } from './strict-electron'
 
 export { fakeEvent, FakeApp, FakeSession } from './fake-electron-app'
 export { FakeBrowserWindow, FakeFrame, FakeWebContents } from './fake-electron-window'
-export { FakeImage, FakeMenu, FakeNotification, FakeTray } from './fake-electron-tray'
+export { FakeImage, FakeMenu, FakeNotification, FakeTray, fakeFastHash } from './fake-electron-tray'
 export { asElectron, playPlatform } from './strict-electron'
 
 /** Everything the fake module holds, raw (with the recording helpers); one per test file, reset between tests. */
@@ -39,8 +39,7 @@ export function resetFakeElectron(): void {
   FakeBrowserWindow.app = fake.app
   FakeBrowserWindow.instances = []
   FakeTray.instances = []
-  FakeNotification.instances = []
-  FakeNotification.supported = true
+  FakeNotification.reset()
   fake.ipcMain.removeAllListeners()
   fake.nativeTheme.reset()
   fake.session.defaultSession.reset()

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../shared'
 import type { Settings } from '../../../shared'
-import { askNotificationText, truncate } from '../../../electron/main/notification-text'
+import { askNotificationText, controlsText, truncate } from '../../../electron/main/notification-text'
 import { askMenuLabel } from '../../../electron/main/tray-menu'
 import { setupNotifications } from '../../../electron/main/notifications'
 import { stringsFor } from '../../../electron/main/strings'
@@ -20,6 +20,7 @@ function start(language: Settings['language'] = 'en'): void {
   stop = setupNotifications({
     Notification: asElectron(FakeNotification, 'typeof Notification'),
     companion,
+    platform: 'linux', // no answer controls: the grouping rules alone (notification-actions.test.ts has the rest)
     settings: () => settings,
     strings: () => stringsFor(language, 'en-US'),
     windowFocused: () => focused,
@@ -181,12 +182,15 @@ describe('notification text', () => {
     expect(truncate('问'.repeat(130), 120)).toBe('问'.repeat(119) + '…')
   })
 
-  it('shows the plain text of the question\'s inline Markdown, hidden characters removed', () => {
+  it('shows the plain text of the question\'s inline Markdown, hidden characters as markers (the tray removes them)', () => {
     const ask = makeAsk('Cl\u202Eaude', 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)', {
       questions: [{ id: 'q', header: 'Rel\u200Fease', question: 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)' }],
     })
-    expect(askNotificationText(ask)).toEqual({ title: 'Claude', body: 'Release: Deploy main to prod? See runbook' })
+    expect(askNotificationText(ask)).toEqual({ title: 'Cl⟨U+202E⟩aude', body: 'Rel⟨U+200F⟩ease: Deploy main to prod⟨U+200B⟩? See runbook' })
     expect(askMenuLabel(ask)).toBe('Claude — Release')
+    // a button label that reorders text cannot pass for another: its marker shows; the placeholder is plain text
+    expect(controlsText({ kind: 'buttons', labels: ['Y\u202Ees', 'No'] })).toEqual({ buttons: ['Y⟨U+202E⟩es', 'No'] })
+    expect(controlsText({ kind: 'reply', question: 'Name the **branch**\u200B' })).toEqual({ buttons: [], placeholder: 'Name the branch⟨U+200B⟩' })
     expect(askMenuLabel({ ...ask, questions: [{ id: 'q', question: '*Pick* `one`' }] })).toBe('Claude — Pick one')
   })
 })

@@ -82,6 +82,11 @@ export function playPlatform(platform: NodeJS.Platform | undefined): void {
   played = platform
 }
 
+/** The platform the current test plays (see {@link playPlatform}). */
+export function playedPlatform(): NodeJS.Platform | undefined {
+  return played
+}
+
 /** The Electron view of a registered fake (or of anything else: returned as it is). */
 export function toView<T>(value: T): T {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return value
