@@ -1,5 +1,8 @@
 import type { CheckedAnswer } from '../shared/answer-rules'
+import type { ApprovalDecision, ApprovalRequest, Notice } from '../shared/approval'
 import { AskUserError } from '../shared/error-codes'
+import { UNCAPPED_LIMITS } from '../shared/limits'
+import { validateApproval, validateNotice } from '../shared/validate-approval'
 import type { ValidatedAsk } from '../shared/validate-input'
 import type { ClientInfo } from '../shared/wire'
 import { Connection } from './connection'
@@ -100,15 +103,51 @@ export class AskUserClient {
    * rules by the connection it came in on.
    */
   async ask(ask: ValidatedAsk, options: AskOptions = {}): Promise<CheckedAnswer> {
-    const { signal, timeoutMs, title } = options
-    if (signal?.aborted) throw new AskAbortedError('signal', 'the ask was aborted before it was sent')
+    return this.#wait<CheckedAnswer>(options, (open, id, title, pending) => open.ask(id, ask, title, pending))
+  }
+
+  /**
+   * Asks the person to approve one action (a harness's permission prompt) and resolves with their
+   * decision: `{behavior:'allow', always?}` or `{behavior:'deny', message?}`. `request` is checked here
+   * with `ApprovalRequestSchema` (`INVALID_ARGS`); the companion applies its caps (`LIMIT_EXCEEDED`).
+   * Fails as {@link ask} does: `ASK_CANCELLED` when the person dismisses it, `ASK_ABORTED` on signal,
+   * timeout or a lost companion, `NO_PROVIDER` when no companion runs. Never a default decision.
+   */
+  async requestApproval(request: ApprovalRequest, options: AskOptions = {}): Promise<ApprovalDecision> {
+    const checked = validateApproval(request, UNCAPPED_LIMITS)
+    if (!checked.ok) throw new AskUserError(checked.code, checked.message)
+    return this.#wait<ApprovalDecision>(options, (open, id, title, pending) => open.approve(id, checked.value, title, pending))
+  }
+
+  /**
+   * Shows a notice in the person's inbox (the agent waits for input, its turn ended, …). Resolves once
+   * the frame is sent; the companion replies only to refuse it. `notice` is checked with `NoticeSchema`
+   * (`INVALID_ARGS`); `NO_PROVIDER` when no companion runs.
+   */
+  async notify(notice: Notice, options: Pick<AskOptions, 'title'> = {}): Promise<void> {
+    const checked = validateNotice(notice, UNCAPPED_LIMITS)
+    if (!checked.ok) throw new AskUserError(checked.code, checked.message)
     if (this.#closed) throw new AskAbortedError('closed', 'the ask-user client is closed')
+    const open = await this.#connection()
+    if (!open.notice(checked.value, options.title)) {
+      throw new AskAbortedError('connection-lost', 'the Ask User Companion went away before the notice was sent')
+    }
+  }
+
+  /** One request that waits for the person: signal, timeout and close abort it; `start` sends it on the connection. */
+  #wait<T>(
+    options: AskOptions,
+    start: (open: Connection, id: string, title: string | undefined, pending: { resolve(value: T): void; reject(error: AskUserError): void }) => void,
+  ): Promise<T> {
+    const { signal, timeoutMs, title } = options
+    if (signal?.aborted) return Promise.reject(new AskAbortedError('signal', 'the ask was aborted before it was sent'))
+    if (this.#closed) return Promise.reject(new AskAbortedError('closed', 'the ask-user client is closed'))
     if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-      throw new AskUserError('INVALID_ARGS', `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`)
+      return Promise.reject(new AskUserError('INVALID_ARGS', `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`))
     }
     const id = `ask-${++this.#counter}`
 
-    return new Promise<CheckedAnswer>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       let settled = false
       let connection: Connection | undefined
       let timer: NodeJS.Timeout | undefined
@@ -141,8 +180,8 @@ export class AskUserClient {
           if (settled) return
           connection = open
           try {
-            open.ask(id, ask, title, {
-              resolve: (answer) => settle(() => resolve(answer)),
+            start(open, id, title, {
+              resolve: (value) => settle(() => resolve(value)),
               reject: (error) => settle(() => reject(error)),
             })
           } catch (error) {

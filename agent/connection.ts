@@ -1,4 +1,5 @@
 import { acceptAnswer, type CheckedAnswer } from '../shared/answer-rules'
+import { decisionProblem, type ApprovalDecision, type ApprovalRequest, type Notice } from '../shared/approval'
 import { ASK_CANCELLED_MESSAGE, AskUserError } from '../shared/error-codes'
 import type { Transport, TransportMessage } from '../shared/transport'
 import type { ValidatedAsk } from '../shared/validate-input'
@@ -7,7 +8,9 @@ import {
   PROTOCOL_VERSION,
   type AgentFrame,
   type ClientInfo,
+  type AnswerFrame,
   type CompanionFrame,
+  type DecisionFrame,
 } from '../shared/wire'
 import type { Endpoint } from './discovery'
 import { AskAbortedError } from './errors'
@@ -19,10 +22,44 @@ export interface PendingAsk {
   reject(error: AskUserError): void
 }
 
-/** An ask in flight: what was sent (its answer is checked against it) and whom to tell. */
+/** Settles one approval waiting on a connection: with the person's decision, or with the error. */
+export interface PendingApproval {
+  resolve(decision: ApprovalDecision): void
+  reject(error: AskUserError): void
+}
+
+/** An ask or approval in flight: how its reply settles it, and whom to tell of an error. */
 interface InFlight {
-  ask: ValidatedAsk
-  pending: PendingAsk
+  settle(frame: AnswerFrame | DecisionFrame): void
+  reject(error: AskUserError): void
+}
+
+/** An ask's reply: an answer checked against what was asked; a decision is the wrong kind of reply. */
+function askInFlight(ask: ValidatedAsk, pending: PendingAsk): InFlight {
+  return {
+    reject: (error) => pending.reject(error),
+    settle(frame) {
+      if (frame.type === 'decision') return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent a decision for an ask'))
+      const check = acceptAnswer(ask.questions, { answers: frame.answers })
+      if (check.ok) return pending.resolve(check.answer)
+      pending.reject(
+        new AskUserError('INVALID_ANSWER', `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`),
+      )
+    },
+  }
+}
+
+/** An approval's reply: a decision (an `always` the request did not offer is refused). */
+function approvalInFlight(request: ApprovalRequest, pending: PendingApproval): InFlight {
+  return {
+    reject: (error) => pending.reject(error),
+    settle(frame) {
+      if (frame.type === 'answer') return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent an answer for an approval'))
+      const problem = decisionProblem(request, frame.decision)
+      if (problem !== undefined) return pending.reject(new AskUserError('INVALID_ANSWER', `the companion sent a decision that does not fit the request: ${problem}`))
+      pending.resolve(frame.decision)
+    },
+  }
 }
 
 /** A companion frame off the wire, or undefined when it is binary, not JSON or not a companion frame. */
@@ -97,11 +134,27 @@ export class Connection {
    */
   ask(id: string, ask: ValidatedAsk, title: string | undefined, pending: PendingAsk): void {
     const frame: AgentFrame = { type: 'ask', id, questions: ask.questions, ...(title !== undefined ? { title } : {}) }
+    this.#send(id, frame, askInFlight(ask, pending))
+  }
+
+  /** Sends an approval request (already checked with `ApprovalRequestSchema`); `pending` gets the decision. */
+  approve(id: string, request: ApprovalRequest, title: string | undefined, pending: PendingApproval): void {
+    const frame: AgentFrame = { type: 'approve', id, approval: request, ...(title !== undefined ? { title } : {}) }
+    this.#send(id, frame, approvalInFlight(request, pending))
+  }
+
+  /** Sends a notice; true when it went out (the companion replies only to refuse it). */
+  notice(notice: Notice, title: string | undefined): boolean {
+    const frame: AgentFrame = { type: 'notice', notice, ...(title !== undefined ? { title } : {}) }
+    return !this.#closed && this.#transport.send(JSON.stringify(frame))
+  }
+
+  #send(id: string, frame: AgentFrame, inFlight: InFlight): void {
     const text = JSON.stringify(frame) // throws on what JSON cannot carry, before anything is pending
-    this.#pending.set(id, { ask, pending })
+    this.#pending.set(id, inFlight)
     if (this.#closed || !this.#transport.send(text)) {
       this.#pending.delete(id)
-      pending.reject(new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'))
+      inFlight.reject(new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'))
     }
   }
 
@@ -130,18 +183,9 @@ export class Connection {
     const inFlight = this.#pending.get(frame.id)
     if (inFlight === undefined) return // e.g. NOT_PENDING after our own cancel
     this.#pending.delete(frame.id)
-    const { pending } = inFlight
-    if (frame.type === 'answer') {
-      const check = acceptAnswer(inFlight.ask.questions, { answers: frame.answers })
-      if (check.ok) pending.resolve(check.answer)
-      else {
-        pending.reject(
-          new AskUserError(
-            'INVALID_ANSWER',
-            `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`,
-          ),
-        )
-      }
+    const pending = inFlight
+    if (frame.type === 'answer' || frame.type === 'decision') {
+      inFlight.settle(frame)
     } else if (frame.type === 'cancelled') {
       pending.reject(new AskUserError('ASK_CANCELLED', frame.message || ASK_CANCELLED_MESSAGE))
     } else if (frame.code === 'SHUTTING_DOWN' || frame.code === 'ASK_ABORTED') {
@@ -157,7 +201,7 @@ export class Connection {
     const why = reason === '' ? `code ${code}` : `code ${code}, ${reason}`
     const inFlight = [...this.#pending.values()]
     this.#pending.clear()
-    for (const { pending } of inFlight) {
+    for (const pending of inFlight) {
       pending.reject(
         new AskAbortedError(
           'connection-lost',

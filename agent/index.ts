@@ -2,7 +2,7 @@
 // the companion. Plain Node; reaches the companion over its socket only.
 export { AskUserClient, type AskOptions, type AskUserClientOptions } from './client'
 export { companionHome, discoverEndpoint, statusUrl, type Endpoint } from './discovery'
-export { Connection, type PendingAsk } from './connection'
+export { Connection, type PendingApproval, type PendingAsk } from './connection'
 export { AskAbortedError, START_HINT, abortReason, type AbortReason } from './errors'
 export {
   createCompanionProvider,
@@ -44,6 +44,17 @@ export {
 } from './user-interaction'
 export { AskUserError, isAskUserError, type ErrorCode } from '../shared/error-codes'
 export type { Answer, AskAnswer } from '../shared/answer'
+export {
+  APPROVAL_BODY_CHARS,
+  ApprovalActionSchema,
+  ApprovalDecisionSchema,
+  ApprovalRequestSchema,
+  NoticeSchema,
+  type ApprovalAction,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Notice,
+} from '../shared/approval'
 export type { CheckedAnswer } from '../shared/answer-rules'
 export type { Transport, TransportMessage } from '../shared/transport'
 export type { ValidatedAsk } from '../shared/validate-input'

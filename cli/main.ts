@@ -26,6 +26,10 @@ const COMMANDS: Record<string, Entry> = {
     summary: 'add ask-user to an MCP client (claude-code, codex, gemini, qwen, opencode, cursor); --print, --remove',
     load: async () => (await import('./commands/setup')).run,
   },
+  hook: {
+    summary: 'the command a harness hook runs: one event on stdin, the harness\'s answer JSON out (claude-code, codex, gemini, opencode)',
+    load: async () => (await import('./commands/hook')).run,
+  },
   status: {
     summary: 'is a companion reachable (exit 0) or not (exit 4); its endpoint and pending asks',
     load: async () => (await import('./commands/status')).run,

@@ -1,11 +1,15 @@
 import type { AgentInfo } from '../shared/ask'
+import type { Notice } from '../shared/approval'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
 import type { Limits } from '../shared/limits'
 import { askQuestionFields } from '../shared/question-extras'
 import type { Transport, TransportMessage } from '../shared/transport'
+import { validateApproval, validateNotice } from '../shared/validate-approval'
 import { validateAskInput } from '../shared/validate-input'
 import {
+  ApproveEnvelopeSchema,
   AskEnvelopeSchema,
+  NoticeEnvelopeSchema,
   CancelFrameSchema,
   HelloFrameSchema,
   PROTOCOL_VERSION,
@@ -32,6 +36,8 @@ export interface AgentContext {
   /** An agent that has not said `hello` within this many milliseconds is closed with 1008. */
   helloTimeoutMs: number
   warn: (message: string) => void
+  /** Takes a checked notice (absent: notices are checked and dropped). */
+  notices?: (agent: AgentInfo, notice: Notice, title: string | undefined) => void
 }
 
 /**
@@ -67,6 +73,7 @@ export class AgentConnection implements AskOwner {
     this.asks.delete(wireId)
     switch (settlement.outcome) {
       case 'answered':
+        if (settlement.decision) return this.send({ type: 'decision', id: wireId, decision: settlement.decision })
         return this.send({ type: 'answer', id: wireId, answers: settlement.answers })
       case 'cancelled':
         return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
@@ -91,6 +98,10 @@ export class AgentConnection implements AskOwner {
           return this.hello(frame)
         case 'ask':
           return this.ask(frame, id)
+        case 'approve':
+          return this.approve(frame, id)
+        case 'notice':
+          return this.notice(frame, id)
         case 'cancel':
           return this.cancel(frame, id)
         default:
@@ -134,17 +145,48 @@ export class AgentConnection implements AskOwner {
     // plus the per-question `detail` and `intent` that protocol clients may send.
     const input = validateAskInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
-    if (frame.title !== undefined && frame.title.length > limits.textChars) {
-      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${frame.title.length} characters; at most ${limits.textChars} are allowed`, frame.id)
-    }
-    if (this.asks.size >= limits.pendingPerConnection) {
-      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`, frame.id)
-    }
-    if (registry.size >= limits.pendingTotal) {
-      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`, frame.id)
-    }
+    const refusal = this.capRefusal(frame.title)
+    if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
     const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(askQuestionFields), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
+  }
+
+  /** An approval: the envelope (`INVALID_FRAME`), then the request (`INVALID_ARGS` / `LIMIT_EXCEEDED`), then the pending caps. */
+  private approve(raw: Record<string, unknown>, id: string | undefined): void {
+    const parsed = ApproveEnvelopeSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('approve', raw, parsed.error.issues), id)
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
+    const frame = parsed.data
+    if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
+    const request = validateApproval(raw['approval'], this.ctx.limits)
+    if (!request.ok) return this.sendError(request.code, request.message, frame.id)
+    const refusal = this.capRefusal(frame.title)
+    if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
+    const ask = this.ctx.registry.add({ agent: this.agent, title: frame.title, questions: [], approval: request.value, wireId: frame.id, owner: this })
+    this.asks.set(frame.id, ask.askId)
+  }
+
+  /** A notice: checked like an approval, then handed on; nothing is replied unless it is refused. */
+  private notice(raw: Record<string, unknown>, id: string | undefined): void {
+    const parsed = NoticeEnvelopeSchema.safeParse(raw)
+    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('notice', raw, parsed.error.issues), id)
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
+    const notice = validateNotice(raw['notice'], this.ctx.limits)
+    if (!notice.ok) return this.sendError(notice.code, notice.message, id)
+    const title = parsed.data.title
+    if (title !== undefined && title.length > this.ctx.limits.textChars) {
+      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${title.length} characters; at most ${this.ctx.limits.textChars} are allowed`, id)
+    }
+    this.ctx.notices?.(this.agent, notice.value, title)
+  }
+
+  /** Why one more pending ask with `title` would break a cap, or undefined. */
+  private capRefusal(title: string | undefined): string | undefined {
+    const { limits, registry } = this.ctx
+    if (title !== undefined && title.length > limits.textChars) return `limit exceeded: "title" has ${title.length} characters; at most ${limits.textChars} are allowed`
+    if (this.asks.size >= limits.pendingPerConnection) return `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`
+    if (registry.size >= limits.pendingTotal) return `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`
+    return undefined
   }
 
   private cancel(raw: Record<string, unknown>, id: string | undefined): void {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { ConnectInfo } from '../shared/connect'
-import type { Ask, HistoryEntry, Outcome } from '../shared/ask'
+import type { Ask, HistoryEntry, InboxNotice, Outcome } from '../shared/ask'
 import type { Settings } from '../shared/settings'
 import { UI_PATH, type UiServerFrame } from '../shared/ui'
 import { AGENT_PATH } from '../shared/wire'
@@ -12,6 +12,7 @@ import { HISTORY_FILE, HistoryStore, historyEntry, undeliveredEntry } from './hi
 import { resolveHome } from './home'
 import { statusBody } from './http-routes'
 import { createHttpServer, listenOnLoopback } from './http-server'
+import { NoticeBoard } from './notice-board'
 import { Registry } from './registry'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
@@ -69,6 +70,8 @@ export interface Companion {
   readonly settings: Settings
   /** The pending asks, oldest first. */
   pending(): Ask[]
+  /** The inbox's notices, oldest first (not asks: nothing waits on them). */
+  notices(): InboxNotice[]
   /** Attaches a window: it gets a snapshot at once, then every broadcast, until `close()`. */
   attachWindow(send: (frame: UiServerFrame) => void): WindowHandle
   on(event: 'added', listener: (ask: Ask) => void): () => void
@@ -110,11 +113,12 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     const entry = undeliveredEntry(ask, answers, at)
     if (entry) history.record(entry)
   })
-  const hub = new WindowHub({ registry, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
+  const notices = new NoticeBoard(now, warn)
+  const hub = new WindowHub({ registry, notices, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
   const sockets = new SocketEndpoints({
-    registry, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
+    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
   })
 
   const server = createHttpServer({
@@ -158,6 +162,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     home,
     settings,
     pending: () => registry.pending(),
+    notices: () => notices.list(),
     attachWindow: (send) => hub.attach((frame) => send(frame)),
     on: ((event: 'added' | 'resolved', listener: (...args: never[]) => void) => {
       if (event === 'added') return registry.onAdded(listener as (ask: Ask) => void)

@@ -119,8 +119,9 @@ export class HistoryStore {
 /** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
 export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
   const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
+  if (settlement.outcome === 'answered' && settlement.decision) entry.decision = settlement.decision
   // A secret ask keeps its question and "answered", never the value (nor a reference to it).
-  if (settlement.outcome === 'answered' && !hasSecret(ask)) entry.answers = settlement.answers
+  else if (settlement.outcome === 'answered' && !hasSecret(ask)) entry.answers = settlement.answers
   if (settlement.outcome === 'answered' && !delivered) entry.undelivered = true
   return entry
 }

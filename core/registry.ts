@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
+import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
 import type { AgentInfo, Ask } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
 
-/** How an ask ended, with what its owner needs to tell the agent. */
+/**
+ * How an ask ended, with what its owner needs to tell the agent. An approval is `answered` with the
+ * person's `decision` (and no answers).
+ */
 export type Settlement =
-  | { outcome: 'answered'; answers: Answer[] }
+  | { outcome: 'answered'; answers: Answer[]; decision?: undefined }
+  | { outcome: 'answered'; answers: []; decision: ApprovalDecision }
   | { outcome: 'cancelled' }
   | { outcome: 'aborted'; by: 'agent' | 'shutdown' }
   | { outcome: 'agent-gone' }
@@ -53,9 +58,17 @@ export interface NewAsk {
   agent: AgentInfo
   title?: string
   questions: AskQuestion[]
+  /** Present for an approval (then `questions` is empty). */
+  approval?: ApprovalRequest
   wireId: string
   owner: AskOwner
 }
+
+/** Why an `answer` to an approval, or a `decide` on a question ask, is refused. */
+export const WRONG_KIND_REASON = {
+  answer: 'this ask is an approval: send a decision (allow or deny), not answers',
+  decide: 'this ask has questions: send answers, not a decision',
+} as const
 
 /**
  * The pending asks of the whole companion, oldest first. Mints `askId`s, guarantees exactly one
@@ -92,6 +105,7 @@ export class Registry {
   add(input: NewAsk): Ask {
     const ask: Ask = { askId: randomUUID(), agent: input.agent, questions: input.questions, receivedAt: this.now() }
     if (input.title !== undefined) ask.title = input.title
+    if (input.approval !== undefined) ask.approval = input.approval
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     for (const listener of this.added) this.call(() => listener(ask))
     return ask
@@ -109,6 +123,7 @@ export class Registry {
     this.forgetOldGone()
     const ask = entry?.ask ?? this.gone.get(askId)?.ask
     if (!ask) return notPending(askId)
+    if (ask.approval) return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.answer }
     const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
@@ -121,6 +136,31 @@ export class Registry {
       return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
     }
     return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
+  }
+
+  /**
+   * Submits the person's decision on an approval: refused `INVALID_ANSWER` for a question ask, an
+   * `always` the request did not offer, or a deny message over the `textChars` cap; then settles the
+   * ask as answered. A decision for an approval whose agent has just gone is refused `NOT_PENDING`
+   * ({@link AGENT_GONE_REASON}).
+   */
+  decide(askId: string, decision: ApprovalDecision): { ok: true; delivered: boolean } | Refusal {
+    const entry = this.entries.get(askId)
+    this.forgetOldGone()
+    const ask = entry?.ask ?? this.gone.get(askId)?.ask
+    if (!ask) return notPending(askId)
+    if (!ask.approval) return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.decide }
+    const problem = decisionProblem(ask.approval, decision)
+    if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', reason: problem }
+    if (decision.behavior === 'deny' && decision.message !== undefined && decision.message.length > this.maxCustomChars) {
+      return { ok: false, code: 'INVALID_ANSWER', reason: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed` }
+    }
+    if (!entry) return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
+    const canonical: ApprovalDecision =
+      decision.behavior === 'allow'
+        ? { behavior: 'allow', ...(decision.always === true ? { always: true as const } : {}) }
+        : { behavior: 'deny', ...(decision.message !== undefined && decision.message !== '' ? { message: decision.message } : {}) }
+    return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: [], decision: canonical }) === 'delivered' }
   }
 
   /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. */

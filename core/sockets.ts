@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
+import type { Notice } from '../shared/approval'
+import type { AgentInfo } from '../shared/ask'
 import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
@@ -9,6 +11,7 @@ import { AgentConnection, CLOSE } from './agent-connection'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
 import type { Heartbeat } from './heartbeat'
+import type { NoticeBoard } from './notice-board'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
 import { registerStream, wsTransport } from './ws-transport'
@@ -17,6 +20,8 @@ import { errorMessage } from '../shared/describe-error'
 /** What the socket endpoints need from the companion. */
 export interface SocketContext {
   registry: Registry
+  /** Where agents' notices go (absent: they are checked and dropped). */
+  notices?: NoticeBoard
   hub: WindowHub
   heartbeat: Heartbeat
   limits: Limits
@@ -104,7 +109,9 @@ export class SocketEndpoints {
   }
 
   private openAgent(ws: WebSocket, transport: Transport): void {
+    const notices = this.ctx.notices
     const agent = new AgentConnection(transport, {
+      ...(notices ? { notices: (from: AgentInfo, notice: Notice, title: string | undefined) => void notices.add(from, notice, title) } : {}),
       registry: this.ctx.registry,
       limits: this.ctx.limits,
       serverInfo: this.ctx.serverInfo,

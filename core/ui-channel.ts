@@ -1,6 +1,7 @@
 import type { Ask, HistoryEntry } from '../shared/ask'
 import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
+import type { NoticeBoard } from './notice-board'
 import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
@@ -40,6 +41,8 @@ export interface HubContext {
   warn: (message: string) => void
   /** How agents on this machine run `ask-user`, sent with every snapshot ("Connect an agent"). */
   connect?: ConnectInfo
+  /** The inbox's notices (absent: windows get none). */
+  notices?: NoticeBoard
 }
 
 /** Default number of history entries a `history/get` without `limit` returns. */
@@ -62,6 +65,9 @@ export class WindowHub {
       ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
         this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }, hasSecret(ask)),
       ),
+      ...(ctx.notices
+        ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }, false))]
+        : []),
     ]
   }
 
@@ -74,8 +80,13 @@ export class WindowHub {
   attach(send: WindowSend, options: AttachOptions = {}): WindowSession {
     const masks = options.masksSecrets ?? true
     const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
-    const pending = this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask))
-    deliver({ type: 'snapshot', pending, ...(this.ctx.connect ? { connect: this.ctx.connect } : {}) })
+    const notices = this.ctx.notices?.list() ?? []
+    deliver({
+      type: 'snapshot',
+      pending: this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask)),
+      ...(this.ctx.connect ? { connect: this.ctx.connect } : {}),
+      ...(notices.length > 0 ? { notices } : {}),
+    })
     this.windows.set(send, masks) // only once the snapshot went out: a window that failed it gets nothing else
     let open = true
     return {
@@ -127,10 +138,18 @@ export class WindowHub {
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
         return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
+      case 'decide': {
+        const result = this.ctx.registry.decide(frame.askId, frame.decision)
+        if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
+        return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
+      }
       case 'dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
         return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))
       }
+      case 'notice/dismiss':
+        if (!this.ctx.notices?.remove(frame.noticeId)) reply(rejected(frame.noticeId, 'NOT_PENDING', `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`))
+        return
       case 'history/get':
         this.ctx.history(frame.limit ?? DEFAULT_HISTORY_PAGE).then(
           (entries) => reply({ type: 'history', entries }),

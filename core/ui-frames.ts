@@ -1,7 +1,9 @@
 import {
   UiAnswerFrameSchema,
+  UiDecideFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
+  UiNoticeDismissFrameSchema,
   type RejectedFrame,
   type RejectionCode,
   type UiClientFrame,
@@ -27,9 +29,18 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
       const frame = UiAnswerFrameSchema.safeParse(raw)
       return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('answer frame', raw, frame.error.issues))
     }
+    case 'decide': {
+      const frame = UiDecideFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('decide frame', raw, frame.error.issues))
+    }
     case 'dismiss': {
       const frame = UiDismissFrameSchema.safeParse(raw)
       return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('dismiss frame', raw, frame.error.issues))
+    }
+    case 'notice/dismiss': {
+      const noticeId = typeof raw['noticeId'] === 'string' ? raw['noticeId'] : ''
+      const frame = UiNoticeDismissFrameSchema.safeParse(raw)
+      return frame.success ? { ok: true, frame: frame.data } : refuse(noticeId, invalidFrameMessage('notice/dismiss frame', raw, frame.error.issues))
     }
     case 'history/get': {
       const frame = UiHistoryRequestFrameSchema.safeParse(raw)

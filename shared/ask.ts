@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
+import { ApprovalDecisionSchema, ApprovalRequestSchema, NoticeSchema } from './approval'
 import { AskQuestionSchema } from './question-extras'
 
 /** Who asked, as the person sees it. */
@@ -18,6 +19,8 @@ export const AskSchema = z.object({
   title: z.string().optional(),
   /** The questions with the contract's fields only (the tool's, `detail`, a plan-review `intent`). */
   questions: z.array(AskQuestionSchema),
+  /** Present on an approval (a permission prompt); its `questions` is then empty. */
+  approval: ApprovalRequestSchema.optional(),
   /** Epoch milliseconds when the companion received the ask. */
   receivedAt: z.number(),
 })
@@ -37,6 +40,8 @@ export const HistoryEntrySchema = AskSchema.extend({
   settledAt: z.number(),
   /** Present when `outcome` is `answered`. */
   answers: z.array(AnswerSchema).optional(),
+  /** Present when an approval was `answered`: the person's decision. */
+  decision: ApprovalDecisionSchema.optional(),
   /**
    * The person's answer never reached the agent: it was sent as the agent's socket closed, or arrived
    * just after (then `outcome` is `agent-gone` and `answers` holds what the person submitted).
@@ -44,3 +49,14 @@ export const HistoryEntrySchema = AskSchema.extend({
   undelivered: z.literal(true).optional(),
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
+
+/** A notice as windows see it: the agent told the person something; there is nothing to answer. */
+export const InboxNoticeSchema = z.object({
+  noticeId: z.string(),
+  agent: AgentInfoSchema,
+  title: z.string().optional(),
+  notice: NoticeSchema,
+  /** Epoch milliseconds when the companion received it. */
+  receivedAt: z.number(),
+})
+export type InboxNotice = z.infer<typeof InboxNoticeSchema>

@@ -1,4 +1,5 @@
 import type { Answer } from './answer'
+import type { ApprovalDecision } from './approval'
 import type { UiServerFrame } from './ui'
 
 /** Connection state of a window's bridge to the companion. */
@@ -17,6 +18,10 @@ export type BridgeStatus = 'connecting' | 'open' | 'closed'
 export interface CompanionBridge {
   /** Submits the person's answer to a pending ask; the reply is an `accepted` or `rejected` frame. */
   answer(askId: string, answers: Answer[]): void
+  /** Sends the person's decision on a pending approval; the reply is an `accepted` or `rejected` frame. */
+  decide(askId: string, decision: ApprovalDecision): void
+  /** Clears a notice from every window; the reply is the broadcast `notice/removed`. */
+  dismissNotice(noticeId: string): void
   /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `accepted` or `rejected`. */
   dismiss(askId: string): void
   /** Asks for the newest settled asks; the reply is one `history` frame. */

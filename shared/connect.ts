@@ -20,9 +20,9 @@ export type ConnectInfo = z.infer<typeof ConnectInfoSchema>
 export const HARNESSES = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor', 'shell'] as const
 export type HarnessId = (typeof HARNESSES)[number]
 
-/** One copyable block: a command to run, or a snippet to merge into a config file. */
+/** One copyable block: a command to run, a snippet to merge into a config file, or a whole file (`file`). */
 export interface ConnectBlock {
-  kind: 'command' | 'json' | 'toml'
+  kind: 'command' | 'json' | 'toml' | 'file'
   /** The file a snippet goes into (with `~` for the home folder); absent for a command. */
   file?: string
   text: string
@@ -61,7 +61,16 @@ function blockOf(step: SetupStep, q: (value: string) => string): ConnectBlock {
       return { kind: 'json', file: step.file, text: json(nest(step.path, [step.item])) }
     case 'toml':
       return { kind: 'toml', file: step.file, text: [`[${step.table}]`, ...Object.entries(step.keys).map(([key, value]) => `${key} = ${value}`)].join('\n') }
+    case 'hook':
+      return { kind: 'json', file: step.file, text: json({ hooks: { [step.event]: [hookGroup(step)] } }) }
+    case 'file':
+      return { kind: 'file', file: step.file, text: step.text }
   }
+}
+
+/** The hook group a `hook` step puts in a harness's settings: `{matcher?, hooks: [handler]}`. */
+export function hookGroup(step: Extract<SetupStep, { kind: 'hook' }>): Record<string, unknown> {
+  return step.matcher !== undefined ? { matcher: step.matcher, hooks: [step.handler] } : { hooks: [step.handler] }
 }
 
 /** `["a", "b"], v` → `{a: {b: v}}`. */

@@ -43,6 +43,12 @@ export function describeFrameIssue(frame: unknown, issue: z.core.$ZodIssue): str
       return `${name} must have at most ${String(issue.maximum)} items`
     case 'invalid_value':
       return `${name} must be ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`
+    case 'invalid_union': {
+      // an unknown discriminator (`kind`, `behavior`): zod lists the values it knows
+      const options = (issue as { options?: unknown }).options
+      if (Array.isArray(options) && options.length > 0) return `${name} must be ${options.map((value) => JSON.stringify(value)).join(' or ')}`
+      return `${name} is invalid`
+    }
     default:
       return `${name} is invalid`
   }

@@ -27,6 +27,9 @@ export function isSetupClient(name: string): name is SetupClient {
  * - `json-item`: `item` present in the array at `path`; removing takes only that item out;
  * - `toml`: `keys` (TOML literals) set in `table`; removing deletes those keys, and the table when
  *   nothing else is left in it.
+ * - `hook`: one hook group `{matcher?, hooks:[handler]}` in the array at `hooks.<event>` of a JSON
+ *   settings file, recognised as ours by its `… hook <harness>` command; removing takes only ours out;
+ * - `file`: a whole file that is ours (opencode's plugin); removing deletes it.
  * Files are given with `~` for the home folder (`~/.config` stands for XDG_CONFIG_HOME where set).
  */
 export type SetupStep =
@@ -34,6 +37,8 @@ export type SetupStep =
   | { kind: 'json'; file: string; path: string[]; value: unknown }
   | { kind: 'json-item'; file: string; path: string[]; item: string }
   | { kind: 'toml'; file: string; table: string; keys: Record<string, string> }
+  | { kind: 'hook'; file: string; event: string; matcher?: string; handler: { type: 'command'; command: string; timeout: number } }
+  | { kind: 'file'; file: string; text: string }
 
 /** What `ask-user setup <client>` does for one client, and notes the person should read. */
 export interface SetupPlan {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
-import { AskSchema, HistoryEntrySchema, OutcomeSchema } from './ask'
+import { ApprovalDecisionSchema } from './approval'
+import { AskSchema, HistoryEntrySchema, InboxNoticeSchema, OutcomeSchema } from './ask'
 import { ConnectInfoSchema } from './connect'
 
 /** UI channel between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC). */
@@ -21,7 +22,13 @@ export const SnapshotFrameSchema = z.object({
   pending: z.array(AskSchema),
   /** How agents on this machine run `ask-user` (for "Connect an agent"); absent when the host does not know. */
   connect: ConnectInfoSchema.optional(),
+  /** The latest notices, oldest first (bounded; absent when there are none). */
+  notices: z.array(InboxNoticeSchema).optional(),
 })
+/** A new notice from an agent (nothing to answer; a window shows it until the person clears it). */
+export const NoticeAddedFrameSchema = z.object({ type: z.literal('notice/added'), notice: InboxNoticeSchema })
+/** A notice left the inbox (a window cleared it, or the per-agent / total cap dropped it). */
+export const NoticeRemovedFrameSchema = z.object({ type: z.literal('notice/removed'), noticeId: z.string() })
 export const QuestionAddedFrameSchema = z.object({ type: z.literal('question/added'), ask: AskSchema })
 export const QuestionResolvedFrameSchema = z.object({
   type: z.literal('question/resolved'),
@@ -53,6 +60,8 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
   SnapshotFrameSchema,
   QuestionAddedFrameSchema,
   QuestionResolvedFrameSchema,
+  NoticeAddedFrameSchema,
+  NoticeRemovedFrameSchema,
   AcceptedFrameSchema,
   RejectedFrameSchema,
   HistoryFrameSchema,
@@ -60,6 +69,8 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 export type QuestionAddedFrame = z.infer<typeof QuestionAddedFrameSchema>
 export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrameSchema>
+export type NoticeAddedFrame = z.infer<typeof NoticeAddedFrameSchema>
+export type NoticeRemovedFrame = z.infer<typeof NoticeRemovedFrameSchema>
 export type AcceptedOutcome = z.infer<typeof AcceptedOutcomeSchema>
 export type AcceptedFrame = z.infer<typeof AcceptedFrameSchema>
 export type RejectedFrame = z.infer<typeof RejectedFrameSchema>
@@ -72,7 +83,15 @@ export const UiAnswerFrameSchema = z.object({
   askId: z.string(),
   answers: z.array(AnswerSchema),
 })
+/** The person's decision on an approval ask; answered like `answer` with `accepted` or `rejected`. */
+export const UiDecideFrameSchema = z.object({
+  type: z.literal('decide'),
+  askId: z.string(),
+  decision: ApprovalDecisionSchema,
+})
 export const UiDismissFrameSchema = z.object({ type: z.literal('dismiss'), askId: z.string() })
+/** Clears one notice from every window; answered with the broadcast `notice/removed` (or `rejected NOT_PENDING`). */
+export const UiNoticeDismissFrameSchema = z.object({ type: z.literal('notice/dismiss'), noticeId: z.string() })
 /** Asks for the newest settled asks, newest first; answered with one `history` frame. */
 export const UiHistoryRequestFrameSchema = z.object({
   type: z.literal('history/get'),
@@ -80,10 +99,14 @@ export const UiHistoryRequestFrameSchema = z.object({
 })
 export const UiClientFrameSchema = z.discriminatedUnion('type', [
   UiAnswerFrameSchema,
+  UiDecideFrameSchema,
   UiDismissFrameSchema,
+  UiNoticeDismissFrameSchema,
   UiHistoryRequestFrameSchema,
 ])
 export type UiAnswerFrame = z.infer<typeof UiAnswerFrameSchema>
+export type UiDecideFrame = z.infer<typeof UiDecideFrameSchema>
 export type UiDismissFrame = z.infer<typeof UiDismissFrameSchema>
+export type UiNoticeDismissFrame = z.infer<typeof UiNoticeDismissFrameSchema>
 export type UiHistoryRequestFrame = z.infer<typeof UiHistoryRequestFrameSchema>
 export type UiClientFrame = z.infer<typeof UiClientFrameSchema>

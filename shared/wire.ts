@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
+import { ApprovalDecisionSchema } from './approval'
 import { ErrorCodeSchema } from './error-codes'
 
 /** Wire protocol v1 between an agent process and the companion (`/v1/agent`). */
@@ -38,11 +39,33 @@ export const AskEnvelopeSchema = z.looseObject({
   title: z.string().optional(),
 })
 export const AskFrameSchema = AskEnvelopeSchema.extend({ questions: z.unknown() })
+/**
+ * An approval request; like `ask`, the envelope is checked first (`INVALID_FRAME`), then `approval` with
+ * `ApprovalRequestSchema` (`INVALID_ARGS` / `LIMIT_EXCEEDED`). Answered with `decision`, or `cancelled`.
+ */
+export const ApproveEnvelopeSchema = z.looseObject({
+  type: z.literal('approve'),
+  id: WireAskIdSchema,
+  title: z.string().optional(),
+})
+export const ApproveFrameSchema = ApproveEnvelopeSchema.extend({ approval: z.unknown() })
+/**
+ * A notice for the inbox (fire-and-forget: no reply unless it is refused with `error`, which carries
+ * the `id` when the frame had one). `notice` is checked with `NoticeSchema` (`INVALID_ARGS`).
+ */
+export const NoticeEnvelopeSchema = z.looseObject({
+  type: z.literal('notice'),
+  id: WireAskIdSchema.optional(),
+  title: z.string().optional(),
+})
+export const NoticeFrameSchema = NoticeEnvelopeSchema.extend({ notice: z.unknown() })
 export const CancelFrameSchema = z.looseObject({ type: z.literal('cancel'), id: WireAskIdSchema })
-export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, CancelFrameSchema])
+export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, ApproveFrameSchema, NoticeFrameSchema, CancelFrameSchema])
 export type HelloFrame = z.infer<typeof HelloFrameSchema>
 export type AskFrame = z.infer<typeof AskFrameSchema>
 export type CancelFrame = z.infer<typeof CancelFrameSchema>
+export type ApproveFrame = z.infer<typeof ApproveFrameSchema>
+export type NoticeFrame = z.infer<typeof NoticeFrameSchema>
 export type AgentFrame = z.infer<typeof AgentFrameSchema>
 
 // companion → agent
@@ -55,6 +78,12 @@ export const AnswerFrameSchema = z.object({
   type: z.literal('answer'),
   id: z.string(),
   answers: z.array(AnswerSchema),
+})
+/** The person's decision on an `approve`. */
+export const DecisionFrameSchema = z.object({
+  type: z.literal('decision'),
+  id: z.string(),
+  decision: ApprovalDecisionSchema,
 })
 export const CancelledFrameSchema = z.object({
   type: z.literal('cancelled'),
@@ -71,11 +100,13 @@ export const ErrorFrameSchema = z.object({
 export const CompanionFrameSchema = z.discriminatedUnion('type', [
   WelcomeFrameSchema,
   AnswerFrameSchema,
+  DecisionFrameSchema,
   CancelledFrameSchema,
   ErrorFrameSchema,
 ])
 export type WelcomeFrame = z.infer<typeof WelcomeFrameSchema>
 export type AnswerFrame = z.infer<typeof AnswerFrameSchema>
+export type DecisionFrame = z.infer<typeof DecisionFrameSchema>
 export type CancelledFrame = z.infer<typeof CancelledFrameSchema>
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>
 export type CompanionFrame = z.infer<typeof CompanionFrameSchema>

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process'
 import type { SetupPlan, SetupStep } from '../../shared/setup-plan'
-import { quote } from '../../shared/connect'
+import { hookGroup, quote } from '../../shared/connect'
 import { findOnPath, keepCopy, readText, resolveFile, writeText, type SetupContext } from './client-files'
 import { addItem, deleteAt, getAt, parseJsonc, removeItem, sameJson, setAt, type JsonObject } from './json-edit'
 import { readTomlKey, removeTomlKeys, setTomlKeys } from './toml-edit'
+import { addHookGroup, removeHookGroups } from './hook-edit'
+import { rm } from 'node:fs/promises'
 
 /** A client command that could not run or failed; the message names it and what it printed. */
 export class SetupError extends Error {
@@ -45,6 +47,10 @@ async function addStep(step: SetupStep, ctx: SetupContext): Promise<string[]> {
       return editJson(step.file, ctx, (root) => addItem(root, step.path, step.item), `added ${JSON.stringify(step.item)} to ${step.path.join('.')}`)
     case 'toml':
       return editText(step.file, ctx, (text) => setTomlKeys(text, step.table, step.keys), `set ${Object.keys(step.keys).join(', ')} in [${step.table}]`)
+    case 'hook':
+      return editJson(step.file, ctx, (root) => addHookGroup(root, step.event, hookGroup(step), harnessOf(step)), `set the ask-user hook in hooks.${step.event}`)
+    case 'file':
+      return editText(step.file, ctx, () => step.text, 'wrote the ask-user plugin')
   }
 }
 
@@ -58,7 +64,20 @@ async function removeStep(step: SetupStep, ctx: SetupContext): Promise<string[]>
       return editJson(step.file, ctx, (root) => removeItem(root, step.path, step.item), `removed ${JSON.stringify(step.item)} from ${step.path.join('.')}`)
     case 'toml':
       return editText(step.file, ctx, (text) => removeTomlKeys(text, step.table, Object.keys(step.keys)), `removed [${step.table}]`)
+    case 'hook':
+      return editJson(step.file, ctx, (root) => removeHookGroups(root, step.event, harnessOf(step)), `removed the ask-user hook from hooks.${step.event}`)
+    case 'file': {
+      const path = resolveFile(step.file, ctx.env)
+      if ((await readText(path)) === '') return []
+      await rm(path, { force: true })
+      return [`${path}: removed the ask-user plugin`]
+    }
   }
+}
+
+/** The harness a hook step's command names (`… hook <harness>`). */
+function harnessOf(step: Extract<SetupStep, { kind: 'hook' }>): string {
+  return step.handler.command.trimEnd().split(' ').at(-1) ?? ''
 }
 
 /** Whether the client's file already holds the entry its command writes: the same, another, or none. */

@@ -1,4 +1,4 @@
-import { agentKey } from '../../shared'
+import { agentKey, approvalLine } from '../../shared'
 import type { Ask } from '../../shared'
 import { withMarkers, withoutHidden } from '../../shared/markdown/hidden-chars'
 import { inlinePlainText } from '../../shared/markdown/parse'
@@ -67,6 +67,7 @@ export function markedQuestion(text: string): string {
  * reorders or hides text cannot pass for another in a button.
  */
 export function askNotificationText(ask: Ask): { title: string; body: string } {
+  if (ask.approval) return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(markedLabel(approvalLine(ask.agent.name, ask.approval)), BODY_LIMIT) }
   const first = ask.questions[0]
   const question = first ? markedQuestion(first.question) : ''
   const text = first ? (first.header ? `${markedLabel(first.header)}: ${question}` : question) : markedLabel(ask.title ?? '')

@@ -1,5 +1,5 @@
 import type * as Electron from 'electron'
-import type { Ask } from '../../shared'
+import { approvalLine, type Ask } from '../../shared'
 import type { Platform } from './electron-api'
 import { plainLabel, plainQuestion, truncate } from './notification-text'
 import type { Strings } from './strings'
@@ -76,6 +76,7 @@ export function trayMenuTemplate(
 
 /** "Claude Code — Database: Which database should we use?", cut to 60 characters. */
 export function askMenuLabel(ask: Ask): string {
+  if (ask.approval) return truncate(plainLabel(approvalLine(ask.agent.name, ask.approval)), 60)
   const first = ask.questions[0]
   const what = first?.header !== undefined ? plainLabel(first.header) : first ? plainQuestion(first.question) : plainLabel(ask.title ?? '')
   const name = plainLabel(ask.agent.name)

@@ -1,6 +1,6 @@
 import { FocusAskRequestSchema, IPC_CHANNELS } from '../../shared/ipc'
 import { UiServerFrameSchema } from '../../shared/ui'
-import type { Answer, BridgeStatus, CompanionBridge, UiClientFrame, UiServerFrame } from '../../shared'
+import type { Answer, ApprovalDecision, BridgeStatus, CompanionBridge, UiClientFrame, UiServerFrame } from '../../shared'
 
 /** The two `ipcRenderer` methods the bridge uses (Electron's `ipcRenderer` has them). */
 export interface IpcRendererLike {
@@ -47,8 +47,14 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
     answer(askId: string, answers: Answer[]) {
       send({ type: 'answer', askId, answers })
     },
+    decide(askId: string, decision: ApprovalDecision) {
+      send({ type: 'decide', askId, decision })
+    },
     dismiss(askId: string) {
       send({ type: 'dismiss', askId })
+    },
+    dismissNotice(noticeId: string) {
+      send({ type: 'notice/dismiss', noticeId })
     },
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })

@@ -7,7 +7,9 @@ const bridge = createIpcBridge(ipcRenderer) satisfies CompanionBridge
 
 contextBridge.exposeInMainWorld('companion', {
   answer: bridge.answer,
+  decide: bridge.decide,
   dismiss: bridge.dismiss,
+  dismissNotice: bridge.dismissNotice,
   requestHistory: bridge.requestHistory,
   onFrame: bridge.onFrame,
   onStatus: bridge.onStatus,

@@ -1,6 +1,7 @@
 // A scripted CompanionBridge: the renderer's own seam, faked so components run without a companion.
 import { tick } from 'svelte'
 import type { Answer } from '../../shared/answer'
+import type { ApprovalDecision } from '../../shared/approval'
 import type { Ask } from '../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../shared/bridge'
 import type { UiServerFrame } from '../../shared/ui'
@@ -16,6 +17,14 @@ export class FakeBridge implements CompanionBridge {
 
   answer(askId: string, answers: Answer[]): void {
     this.answered.push({ askId, answers })
+  }
+  readonly decided: { askId: string; decision: ApprovalDecision }[] = []
+  decide(askId: string, decision: ApprovalDecision): void {
+    this.decided.push({ askId, decision })
+  }
+  readonly clearedNotices: string[] = []
+  dismissNotice(noticeId: string): void {
+    this.clearedNotices.push(noticeId)
   }
   dismiss(askId: string): void {
     this.dismissed.push(askId)

@@ -61,7 +61,7 @@ describe('WebSocket bridge', () => {
   })
 
   it('prefers the Electron preload bridge when present', () => {
-    const preload = { answer() {}, dismiss() {}, requestHistory() {}, onFrame: () => () => {}, onStatus: () => () => {} }
+    const preload = { answer() {}, decide() {}, dismiss() {}, dismissNotice() {}, requestHistory() {}, onFrame: () => () => {}, onStatus: () => () => {} }
     window.companion = preload
     expect(getBridge()).toBe(preload)
     delete window.companion

@@ -23,6 +23,8 @@ export interface UiClient {
   answer(askId: string, answers: Answer[]): Promise<FrameOf<'accepted'> | FrameOf<'rejected'>>
   /** Sends a `dismiss` frame and resolves with the `accepted` or `rejected` reply. */
   dismiss(askId: string): Promise<FrameOf<'accepted'> | FrameOf<'rejected'>>
+  /** Sends a `decide` frame (an approval's decision) and resolves with the `accepted` or `rejected` reply. */
+  decide(askId: string, decision: unknown): Promise<FrameOf<'accepted'> | FrameOf<'rejected'>>
   /** Sends any frame (or raw text) as is. */
   send(frame: UiClientFrame | string | object): void
   /**
@@ -112,6 +114,11 @@ export async function connectUi(target: { uiUrl: string; token: string }, option
     answer: (askId, answers) => {
       const result = reply(askId)
       send({ type: 'answer', askId, answers })
+      return result
+    },
+    decide: (askId, decision) => {
+      const result = reply(askId)
+      send({ type: 'decide', askId, decision })
       return result
     },
     dismiss: (askId) => {

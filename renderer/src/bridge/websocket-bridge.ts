@@ -1,4 +1,5 @@
 import type { Answer } from '../../../shared/answer'
+import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import { UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
 
@@ -87,7 +88,9 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
 
   return {
     answer: (askId: string, answers: Answer[]) => send({ type: 'answer', askId, answers }),
+    decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
     dismiss: (askId: string) => send({ type: 'dismiss', askId }),
+    dismissNotice: (noticeId: string) => send({ type: 'notice/dismiss', noticeId }),
     requestHistory: (limit?: number) =>
       send(limit === undefined ? { type: 'history/get' } : { type: 'history/get', limit }),
     onFrame(listener) {

@@ -1,5 +1,6 @@
 import { agentKey } from '../../../shared/agent-key'
 import type { AgentInfo, Ask } from '../../../shared/ask'
+import { approvalSummary } from '../../../shared/approval'
 
 export { agentKey } from '../../../shared/agent-key'
 
@@ -41,6 +42,7 @@ export function displayOrder(groups: readonly AgentGroup[]): string[] {
 
 /** A one-line summary of an ask for the list: its title, else the first question's header or text. */
 export function askSummary(ask: Ask): string {
+  if (ask.approval) return ask.title ?? approvalSummary(ask.approval)
   const first = ask.questions[0]
   return ask.title ?? first?.header ?? first?.question ?? ask.askId
 }

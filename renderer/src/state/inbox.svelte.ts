@@ -1,5 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity'
-import type { Ask, HistoryEntry, Outcome } from '../../../shared/ask'
+import type { ApprovalDecision } from '../../../shared/approval'
+import type { Ask, HistoryEntry, InboxNotice, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
 import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
@@ -31,6 +32,8 @@ export class InboxStore {
   /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
   connect = $state.raw<ConnectInfo | undefined>()
   history = $state.raw<HistoryEntry[] | undefined>()
+  /** Agents' notices (nothing to answer), oldest first; not counted as pending. */
+  notices = $state.raw<InboxNotice[]>([])
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
 
@@ -121,11 +124,24 @@ export class InboxStore {
     return true
   }
 
+  /** Sends the person's decision on an approval; false when nothing was sent (as {@link answer}). */
+  decide(askId: string, decision: ApprovalDecision): boolean {
+    const card = this.#cards.get(askId)
+    if (!card || card.locked || !this.#startSending(card)) return false
+    this.#bridge.decide(askId, decision)
+    return true
+  }
+
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
     const card = this.#cards.get(askId)
     if (!card || card.locked) return
     if (this.#startSending(card)) this.#bridge.dismiss(askId)
+  }
+
+  /** Clears a notice (from every window, once the companion confirms with `notice/removed`). */
+  clearNotice(noticeId: string): void {
+    if (this.status === 'open') this.#bridge.dismissNotice(noticeId)
   }
 
   /** Closes a card that was settled elsewhere (and forgets its draft). */
@@ -164,7 +180,14 @@ export class InboxStore {
     switch (frame.type) {
       case 'snapshot':
         if (frame.connect) this.connect = frame.connect
+        this.notices = frame.notices ?? []
         return this.#snapshot(frame.pending)
+      case 'notice/added':
+        this.notices = [...this.notices, frame.notice]
+        return
+      case 'notice/removed':
+        this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
+        return
       case 'question/added': {
         // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
         // person may be typing into, even if its agent now sorts first).
@@ -232,10 +255,12 @@ export class InboxStore {
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
-    if (!this.#cards.get(askId)?.sending) return
+    const card = this.#cards.get(askId)
+    if (!card?.sending) return
     this.#remove(askId)
     if (undelivered) return this.#announce('announceUndelivered')
-    this.#announce(outcome === 'answered' ? 'announceSent' : 'announceDismissed')
+    if (outcome === 'answered') return this.#announce(card.ask.approval ? 'announceDecided' : 'announceSent')
+    this.#announce('announceDismissed')
   }
 
   #rejected(askId: string, code: string, reason: string): void {

@@ -16,6 +16,7 @@ export interface UiCase {
   rejected: { askId: string; code: string; reason: string }
 }
 
+const bash = { tool: 'Bash', action: { kind: 'command', command: 'npm test' } }
 const q = [{ id: 'q1', question: 'Which database?', options: [{ label: 'SQLite' }] }]
 const hello = (client: unknown, protocol: unknown = 1): Record<string, unknown> => ({ type: 'hello', protocol, client })
 const ask = (extra: Record<string, unknown>): Record<string, unknown> => ({ type: 'ask', id: 'a1', questions: q, ...extra })
@@ -58,6 +59,17 @@ export const AGENT_CASES: AgentCase[] = [
   { name: 'cancel without id', frame: { type: 'cancel' }, error: frameError('invalid cancel: missing required property "id"') },
   { name: 'cancel with a numeric id', frame: { type: 'cancel', id: 5 }, error: frameError('invalid cancel: "id" must be a string') },
   { name: 'cancel with an empty id', frame: { type: 'cancel', id: '' }, error: frameError('invalid cancel: "id" must not be empty') },
+  { name: 'approve without id', frame: { type: 'approve', approval: bash }, error: frameError('invalid approve: missing required property "id"') },
+  { name: 'approve with a numeric title', frame: { type: 'approve', id: 'a1', title: 1, approval: bash }, error: frameError('invalid approve: "title" must be a string', 'a1') },
+  { name: 'approve without approval', frame: { type: 'approve', id: 'a1' }, error: argsError('missing required property "approval"') },
+  { name: 'approve without approval.tool', frame: { type: 'approve', id: 'a1', approval: { action: bash.action } }, error: argsError('missing required property "approval.tool"') },
+  { name: 'approve with an unknown action kind', frame: { type: 'approve', id: 'a1', approval: { tool: 'Bash', action: { kind: 'exec' } } }, error: argsError('"approval.action.kind" must be "command" or "file" or "url" or "plan" or "tool"') },
+  { name: 'approve with a numeric command', frame: { type: 'approve', id: 'a1', approval: { tool: 'Bash', action: { kind: 'command', command: 1 } } }, error: argsError('"approval.action.command" must be a string') },
+  { name: 'approve with an unknown file operation', frame: { type: 'approve', id: 'a1', approval: { tool: 'Edit', action: { kind: 'file', path: 'a', operation: 'move' } } }, error: argsError('"approval.action.operation" must be "edit" or "write" or "delete" or "read"') },
+  { name: 'approve with an empty always.label', frame: { type: 'approve', id: 'a1', approval: { ...bash, always: { label: '' } } }, error: argsError('"approval.always.label" must not be empty') },
+  { name: 'notice without notice', frame: { type: 'notice' }, error: { code: 'INVALID_ARGS', message: 'invalid arguments: missing required property "notice"' } },
+  { name: 'notice with an unknown kind', frame: { type: 'notice', id: 'n1', notice: { kind: 'shout', text: 'x' } }, error: { id: 'n1', code: 'INVALID_ARGS', message: 'invalid arguments: "notice.kind" must be "needs-input" or "turn-complete" or "info"' } },
+  { name: 'notice with an empty text', frame: { type: 'notice', notice: { kind: 'info', text: '' } }, error: { code: 'INVALID_ARGS', message: 'invalid arguments: "notice.text" must not be empty' } },
   { name: 'a frame without type', frame: { id: 'a1' }, error: frameError('a frame needs a string "type"') },
   { name: 'a frame with a numeric type', frame: { type: 1 }, error: frameError('a frame needs a string "type"') },
   { name: 'a frame of an unknown type', frame: { type: 'answer', id: 'a1' }, error: frameError('unknown frame type "answer"', 'a1') },
@@ -77,6 +89,11 @@ export const UI_CASES: UiCase[] = [
   { name: 'answer with a string selected', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: 'a' }] }, rejected: reject('invalid answer frame: "answers[0].selected" must be an array', 'k') },
   { name: 'answer with a numeric label', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: [1] }] }, rejected: reject('invalid answer frame: "answers[0].selected[0]" must be a string', 'k') },
   { name: 'answer with a numeric custom', frame: { type: 'answer', askId: 'k', answers: [{ id: 'q1', selected: [], custom: 1 }] }, rejected: reject('invalid answer frame: "answers[0].custom" must be a string', 'k') },
+  { name: 'decide without decision', frame: { type: 'decide', askId: 'k' }, rejected: reject('invalid decide frame: missing required property "decision"', 'k') },
+  { name: 'decide with an unknown behavior', frame: { type: 'decide', askId: 'k', decision: { behavior: 'ask' } }, rejected: reject('invalid decide frame: "decision.behavior" must be "allow" or "deny"', 'k') },
+  { name: 'decide with always false', frame: { type: 'decide', askId: 'k', decision: { behavior: 'allow', always: false } }, rejected: reject('invalid decide frame: "decision.always" must be true', 'k') },
+  { name: 'decide with a numeric deny message', frame: { type: 'decide', askId: 'k', decision: { behavior: 'deny', message: 1 } }, rejected: reject('invalid decide frame: "decision.message" must be a string', 'k') },
+  { name: 'notice/dismiss without noticeId', frame: { type: 'notice/dismiss' }, rejected: reject('invalid notice/dismiss frame: missing required property "noticeId"') },
   { name: 'dismiss without askId', frame: { type: 'dismiss' }, rejected: reject('invalid dismiss frame: missing required property "askId"') },
   { name: 'dismiss with a numeric askId', frame: { type: 'dismiss', askId: 5 }, rejected: reject('invalid dismiss frame: "askId" must be a string') },
   { name: 'history/get with limit 0', frame: { type: 'history/get', limit: 0 }, rejected: reject('invalid history/get frame: "limit" must be at least 1') },

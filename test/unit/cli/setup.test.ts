@@ -78,6 +78,11 @@ describe('ask-user setup (in-process)', () => {
     expect(await setup('vim')).toEqual({ code: 2, out: '', err: `Error: unknown client "vim"; one of ${list}\n` })
     expect(await setup()).toEqual({ code: 2, out: '', err: `Error: which client?; one of ${list}\n` })
     expect(await setup('codex', 'more')).toEqual({ code: 2, out: '', err: `Error: unexpected argument "more"; one of ${list}\n` })
-    expect((await setup('--help')).out).toMatch(/^Usage: ask-user setup <client> \[--print\] \[--remove\]\n/)
+    expect((await setup('--help')).out).toMatch(/^Usage: ask-user setup <client> \[--hooks\] \[--print\] \[--remove\]\n/)
+    expect(await setup('qwen', '--hooks')).toEqual({
+      code: 2,
+      out: '',
+      err: 'Error: qwen has no hooks ask-user can answer; --hooks works for claude-code, codex, gemini, opencode\n',
+    })
   })
 })

@@ -20,20 +20,24 @@ describe('preload', () => {
     expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
     const [name, api] = fake.contextBridge.exposeInMainWorld.mock.calls[0]!
     expect(name).toBe('companion')
-    expect(Object.keys(api).sort()).toEqual(['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'openLink', 'reportShown', 'requestHistory'])
+    expect(Object.keys(api).sort()).toEqual(['answer', 'decide', 'dismiss', 'dismissNotice', 'onFocusAsk', 'onFrame', 'onStatus', 'openLink', 'reportShown', 'requestHistory'])
     for (const value of Object.values(api)) expect(typeof value).toBe('function')
     expectTypeOf(createIpcBridge(ipcRenderer())).toExtend<CompanionBridge>()
   })
 
-  it('sends answer, dismiss and history requests as UI client frames on companion:send', () => {
+  it('sends answer, dismiss, decide and history requests as UI client frames on companion:send', () => {
     const bridge = createIpcBridge(ipcRenderer())
     bridge.answer('a1', [{ id: 'q1', selected: ['Yes'] }])
     bridge.dismiss('a2')
+    bridge.decide('a3', { behavior: 'deny', message: 'no' })
+    bridge.dismissNotice('n1')
     bridge.requestHistory()
     bridge.requestHistory(5)
     expect(fake.ipcRenderer.send.mock.calls).toEqual([
       [IPC_CHANNELS.send, { type: 'answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
       [IPC_CHANNELS.send, { type: 'dismiss', askId: 'a2' }],
+      [IPC_CHANNELS.send, { type: 'decide', askId: 'a3', decision: { behavior: 'deny', message: 'no' } }],
+      [IPC_CHANNELS.send, { type: 'notice/dismiss', noticeId: 'n1' }],
       [IPC_CHANNELS.send, { type: 'history/get' }],
       [IPC_CHANNELS.send, { type: 'history/get', limit: 5 }],
     ])

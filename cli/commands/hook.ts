@@ -1,0 +1,98 @@
+import { errorMessage } from '../../shared/describe-error'
+import { claudeCodeHook } from '../hooks/claude-code'
+import { codexHook } from '../hooks/codex'
+import { hookCompanion } from '../hooks/companion'
+import { geminiHook } from '../hooks/gemini'
+import { opencodeHook } from '../hooks/opencode'
+import type { HookWork } from '../hooks/plan'
+import { runHookPlan } from '../hooks/run-hook'
+import type { CliIo, Command } from '../io'
+import { EXIT, printError } from '../io'
+
+/** The harnesses `ask-user hook` speaks for, and how each one's event becomes work for the companion. */
+const HARNESSES: Record<string, (event: unknown, from: 'stdin' | 'argument') => HookWork> = {
+  'claude-code': (event) => claudeCodeHook(event),
+  codex: (event, from) => codexHook(event, from === 'argument' ? 'notify' : 'stdin'),
+  gemini: (event) => geminiHook(event),
+  opencode: (event) => opencodeHook(event),
+}
+
+const HELP = `Usage: ask-user hook <${Object.keys(HARNESSES).join('|')}> [EVENT_JSON]
+
+The command a harness's hook runs: it reads one hook event (JSON) on stdin, or from its last argument
+(Codex's notify), asks the person through the running companion and prints exactly the JSON the
+harness expects. With no companion, when the person dismisses, or on any error it prints nothing and
+exits 0, so that the harness asks in its own way; the reason goes to stderr. Set it up with
+\`ask-user setup <harness> --hooks\`.
+`
+
+/** Connecting may take this long before the harness is left to ask by itself. */
+const CONNECT_TIMEOUT_MS = 3_000
+/** Reading the event may take this long (a harness writes it at once and closes stdin). */
+const STDIN_TIMEOUT_MS = 10_000
+/** How often the hook checks that the harness that started it is still alive. */
+const PARENT_CHECK_MS = 500
+
+async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = []
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(STDIN_TIMEOUT_MS)])
+  return new Promise<string>((resolve, reject) => {
+    const fail = (): void => reject(new Error(signal.aborted ? 'interrupted while reading the event' : `no event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`))
+    timeout.addEventListener('abort', fail, { once: true })
+    stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+    stream.once('error', reject)
+    stream.once('end', () => {
+      timeout.removeEventListener('abort', fail)
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    })
+  })
+}
+
+/** Aborts when the harness that started the hook is gone (the hook was re-parented). */
+function parentWatch(controller: AbortController): () => void {
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) controller.abort()
+  }, PARENT_CHECK_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+function note(io: CliIo, harness: string, reason: string): void {
+  io.stderr.write(`ask-user hook ${harness}: ${reason}; nothing printed\n`)
+}
+
+/** `ask-user hook <harness>`: one hook event in, the harness's exact answer (or nothing) out, exit 0. */
+export const run: Command = async (args, io) => {
+  const [harness, argument, extra] = args
+  if (harness === '--help' || harness === '-h') {
+    io.stdout.write(HELP)
+    return EXIT.OK
+  }
+  const map = harness === undefined ? undefined : HARNESSES[harness]
+  if (harness === undefined || map === undefined || extra !== undefined) {
+    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${Object.keys(HARNESSES).join(', ')}`)
+    return EXIT.INVALID_INPUT
+  }
+  const controller = new AbortController()
+  const onAbort = (): void => controller.abort()
+  io.signal.addEventListener('abort', onAbort, { once: true })
+  const stopWatch = parentWatch(controller)
+  try {
+    let work: HookWork
+    try {
+      const text = argument ?? (await readAll(io.stdin, controller.signal))
+      work = map(JSON.parse(text) as unknown, argument === undefined ? 'stdin' : 'argument')
+    } catch (error) {
+      note(io, harness, errorMessage(error))
+      return EXIT.OK
+    }
+    const outcome = await runHookPlan(work.plan, () => hookCompanion(work.agent, io.env, CONNECT_TIMEOUT_MS), controller.signal)
+    if (outcome.stdout !== undefined) io.stdout.write(`${outcome.stdout}\n`)
+    if (outcome.note !== undefined) note(io, harness, outcome.note)
+    return EXIT.OK
+  } finally {
+    stopWatch()
+    io.signal.removeEventListener('abort', onAbort)
+  }
+}

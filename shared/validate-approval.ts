@@ -1,0 +1,65 @@
+import { describeFrameIssue } from './frame-issues'
+import { invalidArgumentsMessage } from './argument-errors'
+import type { ErrorCode } from './error-codes'
+import type { Limits } from './limits'
+import {
+  APPROVAL_BODY_CHARS,
+  ApprovalDecisionSchema,
+  ApprovalRequestSchema,
+  NoticeSchema,
+  approvalBodyFields,
+  approvalShortFields,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Notice,
+} from './approval'
+
+/** The outcome of a check: the typed value, or the code and message of the refusal. */
+export type Checked<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: Extract<ErrorCode, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>; message: string }
+
+/**
+ * Checks the `approval` of an `approve` frame (or of `client.requestApproval`): the shape
+ * (`INVALID_ARGS`, in our words: `invalid arguments: missing required property "approval.tool"`),
+ * then the caps (`LIMIT_EXCEEDED`, every overflow named): `textChars` for the short fields,
+ * {@link APPROVAL_BODY_CHARS} for a command, diff, content, plan or tool input. Never throws.
+ */
+export function validateApproval(raw: unknown, limits: Limits): Checked<ApprovalRequest> {
+  const parsed = ApprovalRequestSchema.safeParse(raw)
+  if (!parsed.success) return invalid('approval', raw, parsed.error.issues)
+  const request = parsed.data
+  const overflows: string[] = []
+  for (const [path, text] of approvalShortFields(request)) {
+    if (text.length > limits.textChars) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${limits.textChars} are allowed`)
+  }
+  const bodyCap = Math.min(APPROVAL_BODY_CHARS, limits.frameBytes)
+  for (const [path, text] of approvalBodyFields(request)) {
+    if (text.length > bodyCap) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${bodyCap} are allowed`)
+  }
+  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
+  return { ok: true, value: request }
+}
+
+/** Checks the `notice` of a `notice` frame (or of `client.notify`): shape, then `text` within `textChars`. */
+export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
+  const parsed = NoticeSchema.safeParse(raw)
+  if (!parsed.success) return invalid('notice', raw, parsed.error.issues)
+  const { text } = parsed.data
+  if (text.length > limits.textChars) {
+    return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: "notice.text" has ${text.length} characters; at most ${limits.textChars} are allowed` }
+  }
+  return { ok: true, value: parsed.data }
+}
+
+/** Checks a decision (a window's `decide`, or the companion's `decision` on the agent side). */
+export function validateDecision(raw: unknown): Checked<ApprovalDecision> {
+  const parsed = ApprovalDecisionSchema.safeParse(raw)
+  return parsed.success ? { ok: true, value: parsed.data } : invalid('decision', raw, parsed.error.issues)
+}
+
+function invalid(root: string, raw: unknown, issues: Parameters<typeof describeFrameIssue>[1][]): Checked<never> {
+  const wrapped = { [root]: raw }
+  const violations = issues.slice(0, 3).map((issue) => describeFrameIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
+  return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
+}

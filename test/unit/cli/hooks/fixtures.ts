@@ -1,0 +1,35 @@
+// Test helper: the hook fixtures of test/fixtures/hooks/<harness>/*.json, written from each harness's
+// published types (Claude Code's sdk-tools.d.ts and bundled schemas, codex-rs's hook schemas, Gemini
+// CLI's hook types, opencode's PermissionRequest/QuestionRequest).
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Answer } from '../../../../shared/answer'
+import type { ApprovalDecision } from '../../../../cli/hooks/contract'
+
+export const HARNESS_NAMES = ['claude-code', 'codex', 'gemini', 'opencode'] as const
+export type HarnessName = (typeof HARNESS_NAMES)[number]
+
+/** One fixture: the event (stdin, or Codex notify's argument), the person's part, and the exact stdout. */
+export interface HookFixture {
+  harness: HarnessName
+  name: string
+  event?: unknown
+  argument?: unknown
+  /** The approval request the companion must get. */
+  expect?: unknown
+  decision?: ApprovalDecision
+  questions?: unknown
+  answers?: Answer[]
+  notice?: unknown
+  stdout: string
+}
+
+const ROOT = join(__dirname, '..', '..', '..', 'fixtures', 'hooks')
+
+export function hookFixtures(): HookFixture[] {
+  return HARNESS_NAMES.flatMap((harness) =>
+    readdirSync(join(ROOT, harness))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => ({ harness, name: file.replace(/\.json$/, ''), ...(JSON.parse(readFileSync(join(ROOT, harness, file), 'utf8')) as Omit<HookFixture, 'harness' | 'name'>) })),
+  )
+}
