@@ -40,6 +40,17 @@ const COMMANDS: Record<string, Entry> = {
   },
 }
 
+/**
+ * Commands not listed in the usage: `ask-user-askpass` (bin/ask-user-askpass.js and the packaged
+ * launcher) runs `ask-user __askpass PROMPT`, since sudo gives its askpass program no options.
+ */
+const HIDDEN: Record<string, Entry> = {
+  __askpass: {
+    summary: 'the askpass program of sudo, ssh and git (run as ask-user-askpass PROMPT)',
+    load: async () => (await import('./commands/askpass-helper')).run,
+  },
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length))
   const lines = Object.entries(COMMANDS).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`)
@@ -57,7 +68,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${version}\n`)
     return EXIT.OK
   }
-  const entry = COMMANDS[name]
+  const entry = COMMANDS[name] ?? HIDDEN[name]
   if (!entry) {
     printError(io, `unknown command "${name}"; run \`ask-user --help\` for the list`)
     return EXIT.INVALID_INPUT

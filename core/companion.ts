@@ -111,7 +111,10 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
   registry.onResolved((ask, settlement, settledAt, delivered) => history.record(historyEntry(ask, settlement, settledAt, delivered)))
-  registry.onUndelivered((ask, answers, at) => history.record(undeliveredEntry(ask, answers, at)))
+  registry.onUndelivered((ask, answers, at) => {
+    const entry = undeliveredEntry(ask, answers, at)
+    if (entry) history.record(entry)
+  })
   const notices = new NoticeBoard(now, warn)
   const hub = new WindowHub({ registry, notices, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)

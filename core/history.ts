@@ -4,6 +4,7 @@ import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 import type { Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
+import { hasSecret } from '../shared/question-extras'
 
 /** File name of the history inside the companion's home. */
 export const HISTORY_FILE = 'history.jsonl'
@@ -119,13 +120,18 @@ export class HistoryStore {
 export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
   const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
   if (settlement.outcome === 'answered' && settlement.decision) entry.decision = settlement.decision
-  else if (settlement.outcome === 'answered') entry.answers = settlement.answers
+  // A secret ask keeps its question and "answered", never the value (nor a reference to it).
+  else if (settlement.outcome === 'answered' && !hasSecret(ask)) entry.answers = settlement.answers
   if (settlement.outcome === 'answered' && !delivered) entry.undelivered = true
   return entry
 }
 
-/** The history entry of a late answer: its agent had gone; the person's answer is kept, undelivered. */
-export function undeliveredEntry(ask: Ask, answers: Answer[], at: number): HistoryEntry {
+/**
+ * The history entry of a late answer: its agent had gone; the person's answer is kept, undelivered.
+ * Undefined for a secret ask: an undelivered secret is dropped, not kept.
+ */
+export function undeliveredEntry(ask: Ask, answers: Answer[], at: number): HistoryEntry | undefined {
+  if (hasSecret(ask)) return undefined
   return { ...ask, outcome: 'agent-gone', settledAt: at, answers, undelivered: true }
 }
 

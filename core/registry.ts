@@ -5,6 +5,7 @@ import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '..
 import type { AgentInfo, Ask } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
+import { hasSecret } from '../shared/question-extras'
 
 /**
  * How an ask ended, with what its owner needs to tell the agent. An approval is `answered` with the
@@ -179,7 +180,8 @@ export class Registry {
     const settledAt = this.now()
     let delivered = true
     this.call(() => (delivered = entry.owner.settled(entry.wireId, settlement)))
-    if (settlement.outcome === 'agent-gone') this.rememberGone(entry.ask)
+    // A secret ask is not remembered for a late answer: nothing holds it once it is settled.
+    if (settlement.outcome === 'agent-gone' && !hasSecret(entry.ask)) this.rememberGone(entry.ask)
     for (const listener of this.resolved) this.call(() => listener(entry.ask, settlement, settledAt, delivered))
     return delivered ? 'delivered' : 'undelivered'
   }

@@ -69,7 +69,7 @@ export class SocketEndpoints {
         registerStream(ws, socket)
         this.track(ws)
         if (decision.route === 'agent') this.openAgent(ws, wsTransport(ws))
-        else this.openWindow(wsTransport(ws))
+        else this.openWindow(wsTransport(ws), declaresMasking(req.url))
       })
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
@@ -126,8 +126,8 @@ export class SocketEndpoints {
    * A window over the UI socket: this only turns text into JSON (binary and non-JSON frames are
    * refused here); the hub's session checks the frame itself, as it does for IPC windows.
    */
-  private openWindow(transport: Transport): void {
-    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json))
+  private openWindow(transport: Transport, masksSecrets: boolean): void {
+    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), { masksSecrets })
     transport.onclose = () => session.close()
     transport.onmessage = (message) => {
       if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)
@@ -136,6 +136,12 @@ export class SocketEndpoints {
       session.receive(decoded.value)
     }
   }
+}
+
+/** True when the UI client's URL carries `secrets=masked` (it masks secret questions). */
+function declaresMasking(url: string | undefined): boolean {
+  const query = url?.split('?')[1]
+  return query !== undefined && new URLSearchParams(query).get('secrets') === 'masked'
 }
 
 function sendRejected(transport: Transport, reason: string): void {

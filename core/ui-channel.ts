@@ -5,12 +5,23 @@ import type { NoticeBoard } from './notice-board'
 import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
+import { hasSecret } from '../shared/question-extras'
 
 /**
  * Delivers one frame to a window. `json` is the frame already serialized (computed once per
  * broadcast), for transports that send text; IPC transports use `frame`.
  */
 export type WindowSend = (frame: UiServerFrame, json: string) => void
+
+/** How a window is attached. */
+export interface AttachOptions {
+  /**
+   * The window masks secret questions (default true: the Electron window by construction). A UI
+   * socket declares it with `/v1/ui?secrets=masked`; one that does not is never sent a secret ask,
+   * nor its settlement.
+   */
+  masksSecrets?: boolean
+}
 
 /** A connected window, whatever carries it (WebSocket or Electron IPC). */
 export interface WindowSession {
@@ -44,17 +55,18 @@ export const DEFAULT_HISTORY_PAGE = 100
  * window that reloads loses nothing.
  */
 export class WindowHub {
-  private readonly windows = new Set<WindowSend>()
+  /** Attached windows, each with whether it masks secret questions. */
+  private readonly windows = new Map<WindowSend, boolean>()
   private readonly unsubscribe: Array<() => void>
 
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
-      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask })),
+      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask }, hasSecret(ask))),
       ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
-        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }),
+        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }, hasSecret(ask)),
       ),
       ...(ctx.notices
-        ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }))]
+        ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }, false))]
         : []),
     ]
   }
@@ -65,16 +77,17 @@ export class WindowHub {
   }
 
   /** Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. */
-  attach(send: WindowSend): WindowSession {
+  attach(send: WindowSend, options: AttachOptions = {}): WindowSession {
+    const masks = options.masksSecrets ?? true
     const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
     const notices = this.ctx.notices?.list() ?? []
     deliver({
       type: 'snapshot',
-      pending: this.ctx.registry.pending(),
+      pending: this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask)),
       ...(this.ctx.connect ? { connect: this.ctx.connect } : {}),
       ...(notices.length > 0 ? { notices } : {}),
     })
-    this.windows.add(send) // only once the snapshot went out: a window that failed it gets nothing else
+    this.windows.set(send, masks) // only once the snapshot went out: a window that failed it gets nothing else
     let open = true
     return {
       receive: (frame) => {
@@ -93,10 +106,11 @@ export class WindowHub {
     this.windows.clear()
   }
 
-  private broadcast(frame: UiServerFrame): void {
+  /** Sends `frame` to every window; a frame about a secret ask only to windows that mask. */
+  private broadcast(frame: UiServerFrame, secret: boolean): void {
     if (this.windows.size === 0) return
     const json = JSON.stringify(frame)
-    for (const send of this.windows) this.deliver(send, frame, json)
+    for (const [send, masks] of this.windows) if (masks || !secret) this.deliver(send, frame, json)
   }
 
   private deliver(send: WindowSend, frame: UiServerFrame, json: string): void {

@@ -11,6 +11,7 @@ export type AnswerViolationCode =
   | 'CUSTOM_WITH_LABEL'
   | 'BLANK_CUSTOM'
   | 'CUSTOM_TOO_LONG'
+  | 'SECRET_UNANSWERED'
 
 /** One broken answer rule; `index` is the question's position when the rule is about one question. */
 export interface AnswerViolation {
@@ -24,6 +25,7 @@ export interface AnswerViolation {
  * one answer per question, same order and ids; every label offered, verbatim, at most once;
  * single-select: at most one label, and a custom answer means no label; `custom` never blank.
  * A skipped question is `{id, selected: []}`; multi-select may carry labels and custom together.
+ * A `secret` question (protocol v1) must be answered with `custom`: it cannot be skipped.
  */
 export function checkAnswer(
   questions: readonly Question[],
@@ -79,6 +81,10 @@ export function checkAnswer(
     }
     if (given.custom !== undefined && given.custom.trim() === '') {
       violations.push({ code: 'BLANK_CUSTOM', index, message: `${at}: the custom answer is blank` })
+    }
+    if (question['secret'] === true && given.custom === undefined) {
+      // an empty password sent to sudo or ssh is never what the person meant: dismiss instead
+      violations.push({ code: 'SECRET_UNANSWERED', index, message: `${at}: a secret question cannot be skipped; type the answer or dismiss the ask` })
     }
     if (given.custom !== undefined && given.custom.length > maxCustomChars) {
       violations.push({

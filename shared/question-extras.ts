@@ -14,12 +14,17 @@ export type PlanReviewIntent = z.infer<typeof PlanReviewIntentSchema>
 /**
  * A question as protocol v1 clients (programs, not models), the seam and windows may send it: the
  * tool's question plus `detail` (longer Markdown text about the question) and `intent` (only
- * `plan-review` is understood; an unknown kind is dropped before it gets here). The model's tool
- * input never carries either: the tool boundary drops them (see `validateToolInput`).
+ * `plan-review` is understood; an unknown kind is dropped before it gets here) and `secret` (a
+ * password prompt, see {@link isSecretQuestion}). The model's tool input never carries any of them:
+ * the tool boundary drops them (see `validateToolInput`), so a model cannot show a masked card.
  */
 export const AskQuestionSchema = QuestionSchema.extend({
   detail: z.string().optional().describe('Longer Markdown text about the question (a plan, for example).'),
   intent: PlanReviewIntentSchema.optional(),
+  secret: z
+    .boolean()
+    .optional()
+    .describe('A free-text question with no options whose answer is a secret (a password): masked, never kept.'),
 })
 export type AskQuestion = z.infer<typeof AskQuestionSchema>
 
@@ -32,7 +37,18 @@ export function askQuestionFields(question: AskQuestion): AskQuestion {
   const out: AskQuestion = knownQuestionFields(question)
   if (question.detail !== undefined) out.detail = question.detail
   if (question.intent !== undefined) out.intent = { kind: question.intent.kind, approve: question.intent.approve }
+  if (question.secret === true) out.secret = true
   return out
+}
+
+/** True for a secret question: `secret: true` (only accepted on a free-text question with no options). */
+export function isSecretQuestion(question: { secret?: unknown }): boolean {
+  return question.secret === true
+}
+
+/** True when any question of the ask is secret: then its answers are never kept or shown again. */
+export function hasSecret(ask: { questions: readonly { secret?: unknown }[] }): boolean {
+  return ask.questions.some(isSecretQuestion)
 }
 
 /** True when the question is a plan review whose approve label is one of its options. */
@@ -49,10 +65,11 @@ export interface Extras {
   problems: string[]
   detail?: string
   intent?: PlanReviewIntent
+  secret?: boolean
 }
 
 /**
- * Reads `detail` and `intent` off a question that passed the tool schema (`question` is its raw
+ * Reads `detail`, `secret` and `intent` off a question that passed the tool schema (`question` is its raw
  * object, `at` its path such as `questions[0]`). `detail` must be a string; `intent` an object with a
  * string `kind`. A `plan-review` intent needs `approve`, one of the question's option labels. An
  * intent of another kind (from a newer upstream) is ignored: the question shows as an ordinary one.
@@ -63,6 +80,12 @@ export function readExtras(question: Question, at: string): Extras {
   if (detail !== undefined) {
     if (typeof detail === 'string') out.detail = detail
     else out.problems.push(`"${at}.detail" must be a string`)
+  }
+  const secret = question['secret']
+  if (secret !== undefined) {
+    if (typeof secret !== 'boolean') out.problems.push(`"${at}.secret" must be a boolean`)
+    else if (secret && (question.options ?? []).length > 0) out.problems.push(`"${at}.secret" is only allowed on a question with no options`)
+    else out.secret = secret
   }
   const intent = question['intent']
   if (intent === undefined) return out

@@ -8,6 +8,11 @@ import { ConnectInfoSchema } from './connect'
 export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
 /** Path of the UI channel. */
 export const UI_PATH = '/v1/ui'
+/**
+ * Query a UI client adds to {@link UI_PATH} (`/v1/ui?secrets=masked`) to declare that it masks secret
+ * questions; without it, it is never sent one. A compatibility switch, not a security boundary.
+ */
+export const SECRETS_MASKED_QUERY = 'secrets=masked'
 /** Prefix of the second subprotocol that carries the token from the page the companion serves. */
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
 

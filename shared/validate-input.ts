@@ -64,7 +64,8 @@ export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS
  * endpoint, `validateAsk`, the seam's provider, `ask-user ask --detail`): {@link validateToolInput}'s
  * checks, plus `detail` (a string, capped like every text field) and `intent` (an object with a string
  * `kind`; a `plan-review` intent's `approve` must be one of that question's option labels, else
- * `INVALID_ARGS`; another kind is dropped). Other keys stay. Never throws.
+ * `INVALID_ARGS`; another kind is dropped) and `secret` (a boolean; `true` only on a question with no
+ * options). Other keys stay. Never throws.
  */
 export function validateAskInput(args: unknown, limits: Limits = DEFAULT_LIMITS): InputCheck {
   if (isWellFormedWithinLimits(args, limits, 'protocol')) return { ok: true, input: args }
@@ -72,13 +73,14 @@ export function validateAskInput(args: unknown, limits: Limits = DEFAULT_LIMITS)
   if (!shaped.ok) return shaped
   const problems: string[] = []
   const questions = shaped.input.questions.map((question, q) => {
-    const { detail: _detail, intent: _intent, ...rest } = question
+    const { detail: _detail, intent: _intent, secret: _secret, ...rest } = question
     const extras = readExtras(question, `questions[${q}]`)
     problems.push(...extras.problems)
     return {
       ...rest,
       ...(extras.detail !== undefined ? { detail: extras.detail } : {}),
       ...(extras.intent !== undefined ? { intent: extras.intent } : {}),
+      ...(extras.secret !== undefined ? { secret: extras.secret } : {}),
     }
   })
   if (problems.length > 0) return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(problems) }
@@ -120,6 +122,12 @@ function isPlanReviewOrAbsent(intent: unknown, options: unknown): boolean {
   return typeof approve === 'string' && Array.isArray(options) && options.some((option) => isRecord(option) && option['label'] === approve)
 }
 
+/** No `secret`, `secret: false`, or `secret: true` on a question without options. */
+function isSecretFlagOrAbsent(secret: unknown, options: unknown): boolean {
+  if (secret === undefined || secret === false) return true
+  return secret === true && (options === undefined || (Array.isArray(options) && options.length === 0))
+}
+
 /**
  * The common case, checked by hand: the schema's shape with at least one question and every cap
  * respected; for the tool, no question key to drop; for a protocol client, a string `detail` and no
@@ -142,6 +150,7 @@ function isWellFormedWithinLimits(args: unknown, limits: Limits, mode: Mode): ar
     if (multi !== undefined && typeof multi !== 'boolean') return false
     const options = question['options']
     if (mode === 'protocol' && !isPlanReviewOrAbsent(question['intent'], options)) return false
+    if (mode === 'protocol' && !isSecretFlagOrAbsent(question['secret'], options)) return false
     if (options === undefined) continue
     if (!Array.isArray(options) || options.length > limits.optionsPerQuestion) return false
     for (const option of options) {

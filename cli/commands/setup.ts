@@ -8,8 +8,11 @@ import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { applyPlan } from '../setup/apply'
 import { installedScript } from './serve'
+import { runAskpassSetup } from './setup-askpass'
 
 const HELP = `Usage: ask-user setup <client> [--hooks] [--print] [--remove]
+       ask-user setup <client> --askpass [--print] [--remove]   (claude-code, codex)
+       ask-user setup shell --askpass [--write] [--remove]
 
 Adds this install's ask-user as an MCP server to a client's user-level configuration, so that agents
 in every project can ask you: ${SETUP_CLIENTS.join(', ')}.
@@ -23,6 +26,10 @@ absolute path of this install, never npx. Running it again changes nothing; it s
             hooks of yours, or for opencode writes a plugin file
   --print   show the commands and file entries, change nothing
   --remove  take the entries out again (with --hooks, the hooks too)
+  --askpass route sudo's, ssh's and git's password prompts of the agent's commands to the inbox
+            (SUDO_ASKPASS, SSH_ASKPASS, GIT_ASKPASS = ask-user-askpass) in the harness's environment
+            setting; \`shell\` prints a shell-profile block instead (every shell, yours too), and
+            writes it only with --write
 `
 
 /** `ask-user setup <client>`: writes (or with `--remove` removes, with `--print` shows) a client's set-up. */
@@ -31,7 +38,14 @@ export const run: Command = async (args, io) => {
   try {
     parsed = parseArgs({
       args,
-      options: { help: { type: 'boolean', short: 'h' }, print: { type: 'boolean' }, remove: { type: 'boolean' }, hooks: { type: 'boolean' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        print: { type: 'boolean' },
+        remove: { type: 'boolean' },
+        hooks: { type: 'boolean' },
+        askpass: { type: 'boolean' },
+        write: { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     })
@@ -45,6 +59,7 @@ export const run: Command = async (args, io) => {
     return EXIT.OK
   }
   const [client, extra] = positionals
+  if (values.askpass) return runAskpassSetup(client, extra, values, io)
   if (client === undefined || extra !== undefined || !isSetupClient(client)) {
     const what = client === undefined ? 'which client?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown client "${client}"`
     printError(io, `${what}; one of ${SETUP_CLIENTS.join(', ')}`)

@@ -34,6 +34,10 @@ const EXAMPLES: Record<AnswerViolationCode, [AnswerViolation, string]> = {
     checkAnswer([single], { answers: [{ id: 'pkg', selected: ['pnpm', 'npm'] }] })[0]!,
     'Only one option may be picked here.',
   ],
+  SECRET_UNANSWERED: [
+    checkAnswer([{ id: 'pw', question: 'Password?', secret: true }], { answers: [{ id: 'pw', selected: [] }] })[0]!,
+    'A password cannot be skipped; type it or dismiss.',
+  ],
   CUSTOM_WITH_LABEL: [
     checkAnswer([single], { answers: [{ id: 'pkg', selected: ['npm'], custom: 'bun' }] })[0]!,
     'Pick an option or answer in your own words, not both.',

@@ -25,7 +25,7 @@ describe('Connect an agent', () => {
     await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
 
     const sections = screen.getAllByTestId('harness')
-    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor', 'shell'])
+    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor', 'shell', 'askpass'])
     const claude = within(sections[0]!)
     expect(claude.getByRole('heading', { name: 'Claude Code' })).toBeTruthy()
     const [command] = claude.getAllByTestId('connect-block')
@@ -52,8 +52,19 @@ describe('Connect an agent', () => {
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied')) // and jsdom has no execCommand copy
     await bridge.emit({ type: 'snapshot', pending: [], connect: info })
     await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
-    const shell = within(screen.getAllByTestId('harness').at(-1)!)
+    const shell = within(screen.getAllByTestId('harness').find((s) => s.dataset['harness'] === 'shell')!)
     await user.click(shell.getByRole('button', { name: 'Copy Scripts and other tools' }))
     expect(shell.getByRole('status').textContent).toBe('Copy failed: select the text and copy it by hand')
+  })
+
+  it('ends with the askpass set-up lines (none on Windows)', async () => {
+    const { bridge, user } = await renderInbox([])
+    await bridge.emit({ type: 'snapshot', pending: [], connect: info })
+    await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
+    const passwords = within(screen.getAllByTestId('harness').find((s) => s.dataset['harness'] === 'askpass')!)
+    expect(passwords.getByRole('heading', { name: 'Passwords (sudo, ssh, git)' })).toBeTruthy()
+    expect(passwords.getAllByTestId('connect-block').map((block) => block.textContent)).toEqual(
+      ['claude-code', 'codex', 'shell'].map((target) => expect.stringMatching(new RegExp(`setup ${target} --askpass$`))),
+    )
   })
 })

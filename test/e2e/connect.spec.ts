@@ -58,6 +58,11 @@ test('the panel gives this machine’s lines, copies them, and the copied script
   await expect(claude.getByTestId('copy').first()).toHaveText('Copied')
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)
 
+  const passwords = page.locator('[data-harness="askpass"]')
+  await expect(passwords.getByTestId('connect-block')).toHaveText(
+    ['claude-code', 'codex', 'shell'].map((target) => `ASK_USER_HOME=${home} ${BIN} setup ${target} --askpass`),
+  )
+
   const script = page.locator('[data-harness="shell"]')
   await script.getByRole('button', { name: 'Copy Scripts and other tools' }).click()
   const line = await page.evaluate(() => navigator.clipboard.readText())

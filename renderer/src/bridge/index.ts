@@ -1,5 +1,5 @@
 import type { CompanionBridge } from '../../../shared/bridge'
-import { TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../../../shared/ui'
+import { SECRETS_MASKED_QUERY, TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../../../shared/ui'
 import { createWebSocketBridge } from './websocket-bridge'
 
 declare global {
@@ -24,13 +24,14 @@ let bridge: CompanionBridge | undefined
 
 /**
  * The page's one bridge to the companion: `window.companion` when the Electron preload provided it,
- * else the WebSocket UI channel at `ws://<this page's host>/v1/ui`, authenticated by the fragment token.
+ * else the WebSocket UI channel at `ws://<this page's host>/v1/ui`, authenticated by the fragment token;
+ * it declares `secrets=masked`, since this window masks secret questions.
  */
 export function getBridge(): CompanionBridge {
   bridge ??=
     window.companion ??
     createWebSocketBridge({
-      url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}`,
+      url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
       protocols: uiProtocols(tokenFromHash(location.hash)),
     })
   return bridge

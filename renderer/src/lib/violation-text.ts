@@ -29,6 +29,8 @@ export function violationText(violation: AnswerViolation, t: Translate): string 
       return t('violationBlank')
     case 'CUSTOM_TOO_LONG':
       return t('violationTooLong')
+    case 'SECRET_UNANSWERED':
+      return t('violationSecret')
     default:
       return t('violationOther', { message: violation.message })
   }

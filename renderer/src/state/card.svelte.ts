@@ -1,4 +1,5 @@
 import type { Ask, Outcome } from '../../../shared/ask'
+import { hasSecret } from '../../../shared/question-extras'
 import { isMultiSelect } from '../../../shared/tool-input'
 import { checkForm, type CheckedAnswers, type FormCheck } from '../lib/answer-form'
 import { EMPTY_QUESTION_DRAFT, draftHasContent, type AskDraft, type QuestionDraft } from '../lib/draft'
@@ -39,12 +40,15 @@ export class CardState {
   readonly check: FormCheck = $derived.by(() => checkForm(this.ask.questions, this.draft))
 
   readonly #storage: DraftStorage
+  readonly #secret: boolean
 
   /** Starts from the draft `storage` holds for this ask, if any (a reload keeps drafts). */
   constructor(ask: Ask, storage: DraftStorage) {
     this.ask = ask
     this.#storage = storage
-    this.draft = storage.load(ask.askId) ?? []
+    // A secret ask's draft lives in memory only: never mirrored to (nor read from) sessionStorage.
+    this.#secret = hasSecret(ask)
+    this.draft = this.#secret ? [] : (storage.load(ask.askId) ?? [])
   }
 
   /** The ask's id, the card's key in the inbox. */
@@ -123,6 +127,6 @@ export class CardState {
   #edit(index: number, change: (draft: QuestionDraft) => void): void {
     while (this.draft.length <= index) this.draft.push({ selected: [], custom: '', skipped: false })
     change(this.draft[index]!)
-    this.#storage.save(this.askId, $state.snapshot(this.draft))
+    if (!this.#secret) this.#storage.save(this.askId, $state.snapshot(this.draft))
   }
 }

@@ -77,7 +77,10 @@ export function startCore(options: CoreOptions = {}): CoreHarness {
   const registry = new Registry(Date.now, warn, limits.textChars)
   const history: HistoryEntry[] = []
   registry.onResolved((ask, settlement, settledAt, delivered) => history.push(historyEntry(ask, settlement, settledAt, delivered)))
-  registry.onUndelivered((ask, answers, at) => history.push(undeliveredEntry(ask, answers, at)))
+  registry.onUndelivered((ask, answers, at) => {
+    const entry = undeliveredEntry(ask, answers, at)
+    if (entry) history.push(entry)
+  })
   const hub = new WindowHub({ registry, history: async (limit) => history.slice(-limit).reverse(), warn })
   const connections = new Set<AgentConnection>()
   const serverInfo = options.serverInfo ?? { name: 'test-companion', version: '0.0.0' }

@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+
+/** Programs known to print what askpass returns only to themselves (sudo, ssh, git). */
+const KNOWN_RECEIVERS = new Set(['sudo', 'ssh', 'ssh-agent', 'git', 'git-remote-http', 'git-remote-https'])
+
+/**
+ * The command line of process `pid` as its arguments: `/proc/<pid>/cmdline` on Linux, `ps -o
+ * command= -p` elsewhere (macOS; split on spaces there). Empty when it cannot be read.
+ */
+export function commandLineOf(pid: number, platform: NodeJS.Platform = process.platform): string[] {
+  try {
+    if (platform === 'linux') return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '')
+    const text = execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', timeout: 2_000 }).trim()
+    return text === '' ? [] : text.split(/\s+/)
+  } catch {
+    return []
+  }
+}
+
+/** A value that looks like a credential: known token prefixes, or a long run of token characters. */
+const TOKEN_LIKE = /^(?:gh[pousr]_|github_pat_|glpat-|xox[abposr]-|sk-|AKIA)[\w-]+$|^[A-Za-z0-9_\-+/=.]{32,}$/
+
+/**
+ * One argument with secrets taken out, since the title goes into history: URL userinfo
+ * (`https://u:p@host` → `https://***@host`), the value of `--password=…`/`token=…`-style options, and
+ * token-like values.
+ */
+export function redactArgument(arg: string): string {
+  let out = arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@')
+  out = out.replace(/((?:pass(?:word)?|passwd|token|secret|key|auth)[\w-]*=)[^&\s]+/gi, '$1***')
+  if (TOKEN_LIKE.test(out) && !out.includes('/')) return '***'
+  return out
+}
+
+/** The receiver's command line for the ask's title: redacted, joined by spaces. */
+export function redactedCommandLine(args: readonly string[]): string {
+  return args.map(redactArgument).join(' ')
+}
+
+/** True when the program (its argv[0]) is one of the known askpass callers. */
+export function isKnownReceiver(args: readonly string[]): boolean {
+  const program = args[0]
+  return program !== undefined && KNOWN_RECEIVERS.has(basename(program).replace(/:$/, ''))
+}

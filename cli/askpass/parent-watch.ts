@@ -1,0 +1,27 @@
+import { serverClosedConnection } from './peer-closed'
+
+/**
+ * Calls `onGone` once when the process's parent `ppid` is gone: it exited (this process was
+ * re-parented) or no longer answers signal 0, or, when `watchConnection` (the parent is ssh), the
+ * server closed ssh's connection (see {@link serverClosedConnection}). Polls every `intervalMs`
+ * (default 500); the timer does not keep the process alive. Returns the stop function.
+ */
+export function watchParent(ppid: number, onGone: () => void, watchConnection = false, intervalMs = 500): () => void {
+  const timer = setInterval(() => {
+    if (isAlive(ppid) && process.ppid === ppid && !(watchConnection && serverClosedConnection(ppid))) return
+    clearInterval(timer)
+    onGone()
+  }, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but belongs to another user (sudo runs as root): alive
+    return error instanceof Error && 'code' in error && error.code === 'EPERM'
+  }
+}

@@ -1,0 +1,31 @@
+import { join } from 'node:path'
+import { SHELL_BLOCK_END, SHELL_BLOCK_START } from '../../shared/askpass-setup'
+import { readText, userHome, writeText } from './client-files'
+
+/** The profile a login shell of `$SHELL` reads: ~/.zshrc for zsh, ~/.bashrc for bash, else ~/.profile. */
+export function profileFile(env: NodeJS.ProcessEnv): string {
+  const shell = env['SHELL'] ?? ''
+  const name = shell.endsWith('zsh') ? '.zshrc' : shell.endsWith('bash') ? '.bashrc' : '.profile'
+  return join(userHome(env), name)
+}
+
+/** `text` without the marked block (and the blank line before it). */
+function withoutBlock(text: string): string {
+  const start = text.indexOf(SHELL_BLOCK_START)
+  const end = text.indexOf(SHELL_BLOCK_END)
+  if (start === -1 || end === -1 || end < start) return text
+  return (text.slice(0, start).replace(/\n*$/, '') + text.slice(end + SHELL_BLOCK_END.length).replace(/^\n/, '\n')).replace(/^\n+/, '')
+}
+
+/**
+ * Writes `block` into the profile (replacing an earlier one) or, with `remove`, takes it out.
+ * Returns what changed, in one line, or that nothing did.
+ */
+export async function editProfile(path: string, block: string | undefined): Promise<string> {
+  const text = await readText(path)
+  const kept = withoutBlock(text)
+  const next = block === undefined ? kept : `${kept === '' ? '' : `${kept.replace(/\n*$/, '')}\n\n`}${block}\n`
+  if (next === text) return `${path}: unchanged`
+  await writeText(path, next)
+  return `${path}: ${block === undefined ? 'askpass block removed' : 'askpass block written'}`
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { askpassQuestion, LABELS, outcomeOf } from '../../../cli/askpass/card'
+import { isKnownReceiver, redactArgument, redactedCommandLine } from '../../../cli/askpass/parent-command'
+import { fingerprintOf, promptKind } from '../../../cli/askpass/prompt-kind'
+import { validateAskInput } from '../../../shared/validate-input'
+
+describe('prompt sorting (as ksshaskpass)', () => {
+  it.each([
+    ['[sudo] password for u: ', undefined, 'secret'],
+    ["Password for 'https://u@host': ", undefined, 'secret'],
+    ["u@host's password: ", undefined, 'secret'],
+    ["Username for 'https://host': ", undefined, 'username'],
+    ['Are you sure you want to continue connecting (yes/no/[fingerprint])? ', undefined, 'host-key'],
+    ['Allow use of key?', 'confirm', 'confirm'],
+    ['Confirm user presence for key ED25519-SK', 'none', 'notice'],
+    ['Enter PIN for token:', undefined, 'secret'],
+  ])('%j → %s', (prompt, env, kind) => {
+    expect(promptKind(prompt, env)).toBe(kind)
+  })
+  it('finds the fingerprint', () => {
+    expect(fingerprintOf('ED25519 key fingerprint is SHA256:abcDEF+/123.\nAre you sure')).toBe('SHA256:abcDEF+/123')
+  })
+})
+
+describe('the receiver in the title', () => {
+  it('redacts URL userinfo, credential options and token-like values', () => {
+    expect(redactArgument('https://alice:pa55@host/repo.git')).toBe('https://***@host/repo.git')
+    expect(redactArgument('--password=pa55')).toBe('--password=***')
+    expect(redactArgument('ghp_abcdefghijklmnopqrstuvwxyz0123456789')).toBe('***')
+    expect(redactedCommandLine(['git-remote-https', 'origin', 'https://u@h/r'])).toBe('git-remote-https origin https://***@h/r')
+  })
+  it('knows sudo, ssh, ssh-agent, git and git-remote-http(s); warns for anything else', () => {
+    for (const program of ['sudo', '/usr/bin/ssh', 'ssh-agent', 'git', '/usr/lib/git-core/git-remote-https']) expect(isKnownReceiver([program])).toBe(true)
+    expect(isKnownReceiver(['/usr/bin/python3', 'x.py'])).toBe(false)
+    const card = askpassQuestion({ kind: 'secret', prompt: 'Password:', knownReceiver: false, receiver: 'python3 x.py', repeat: false })
+    expect(card.detail).toContain('**Warning:** the answer will be printed to `python3 x.py`')
+  })
+})
+
+describe('cards and outcomes', () => {
+  it('every card is a valid protocol question; only the password is secret', () => {
+    for (const kind of ['secret', 'username', 'host-key', 'confirm', 'notice'] as const) {
+      const question = askpassQuestion({ kind, prompt: 'p?', knownReceiver: true, receiver: 'ssh h', repeat: false })
+      expect(validateAskInput({ questions: [question] }).ok).toBe(true)
+      expect(question.secret === true).toBe(kind === 'secret')
+    }
+  })
+  it('host key: Yes prints yes, No exits 1; confirm: Allow 0, Deny 1; a skipped username exits 1', () => {
+    expect(outcomeOf('host-key', { selected: [LABELS.yes] })).toEqual({ print: 'yes' })
+    expect(outcomeOf('host-key', { selected: [LABELS.no] })).toEqual({ exit: 1 })
+    expect(outcomeOf('confirm', { selected: [LABELS.allow] })).toEqual({ exit: 0 })
+    expect(outcomeOf('confirm', { selected: [LABELS.deny] })).toEqual({ exit: 1 })
+    expect(outcomeOf('username', { selected: [] })).toEqual({ exit: 1 })
+    expect(outcomeOf('secret', { selected: [], custom: 'x' })).toEqual({ print: 'x' })
+  })
+})
