@@ -10,6 +10,7 @@ import { runBrowser, type BrowserResult } from './browser'
 import { runCli, type CliResult } from './cli'
 import { formatTable, ms, passIf, us, x, type Row } from './report'
 import { runRoundTrip, type RoundTripResult } from './roundtrip'
+import { medianRows } from './runs'
 import { runScale, type ScaleResult } from './scale'
 import { ServerChild } from './util'
 
@@ -24,10 +25,12 @@ interface Args {
   cpuProf?: string
   visibleAsks?: number
   inboxLoads?: number
+  /** How many times every section runs; figures are medians over the runs (bench/runs.ts). */
+  runs: number
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set(SECTIONS) }
+  const args: Args = { quick: false, only: new Set(SECTIONS), runs: 1 }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string
     if (a === '--quick') args.quick = true
@@ -42,8 +45,14 @@ function parseArgs(argv: string[]): Args {
     } else if (a.startsWith('--cpu-prof=')) args.cpuProf = resolve(a.slice(11))
     else if (a.startsWith('--visible-asks=')) args.visibleAsks = Number(a.slice(15))
     else if (a.startsWith('--inbox-loads=')) args.inboxLoads = Number(a.slice(14))
+    else if (a === '--runs' || a.startsWith('--runs=')) {
+      const text = a === '--runs' ? argv[++i] : a.slice(7)
+      const runs = Number(text)
+      if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs needs a whole number of runs (1 or more), not ${JSON.stringify(text)}`)
+      args.runs = runs
+    }
     else if (a === '--help' || a === '-h') {
-      console.log('Usage: npm run bench -- [--quick] [--json [FILE]] [--only=roundtrip,scale,browser,cli] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
+      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
       process.exit(0)
     } else throw new Error(`unknown option ${a}`)
   }
@@ -158,68 +167,73 @@ async function main(): Promise<void> {
     chromium: undefined as string | undefined,
     loadavgEnd: undefined as number[] | undefined,
   }
-  const results: Record<string, unknown> = {}
+  const runs: Array<Record<string, unknown>> = []
   const settings = undefined
+  for (let run = 1; run <= args.runs; run++) {
+    if (args.runs > 1) process.stderr.write(`bench: run ${run} of ${args.runs}\n`)
+    const results: Record<string, unknown> = {}
+    runs.push(results)
 
-  if (args.only.has('roundtrip')) {
-    results.roundtrip = await section('round trip (floor vs core, alternating blocks)', async () => {
-      const floor = await ServerChild.start('floor')
-      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
-      try {
-        return await runRoundTrip(floor, core, { warmup: q ? 100 : 300, samples: q ? 500 : 2000, blockSize: 250 })
-      } finally {
-        await floor.close()
-        await core.close()
-      }
-    })
-  }
-  if (args.only.has('scale')) {
-    const opts = { agents: q ? 200 : 1000, asksPerAgent: 10 }
-    results.scale = await section(`scale (core, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
-      try {
-        return await runScale(core, opts)
-      } finally {
-        await core.close()
-      }
-    })
-    results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-      const floor = await ServerChild.start('floor')
-      try {
-        return await runScale(floor, opts)
-      } finally {
-        await floor.close()
-      }
-    })
-  }
-  if (args.only.has('browser')) {
-    results.browser = await section('the person’s side (Chromium)', async () => {
-      const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
-      try {
-        return await runBrowser(core, { asks: args.visibleAsks ?? (q ? 40 : 200), inboxAsks: 1000, inboxLoads: args.inboxLoads ?? (q ? 2 : 5), profileDir: args.cpuProf })
-      } finally {
-        await core.close()
-      }
-    })
-    const br = results.browser as BrowserResult
-    if (!failed(br)) machine.chromium = br.chromiumVersion
-  }
-  if (args.only.has('cli')) {
-    results.cli = await section('CLI (ask-user ask vs node -e 0)', async () => {
-      const core = await ServerChild.start('core', { staticDir, settings })
-      try {
-        return await runCli(core, { runs: q ? 5 : 20, root: ROOT, profileDir: args.cpuProf })
-      } finally {
-        await core.close()
-      }
-    })
+    if (args.only.has('roundtrip')) {
+      results.roundtrip = await section('round trip (floor vs core, alternating blocks)', async () => {
+        const floor = await ServerChild.start('floor')
+        const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+        try {
+          return await runRoundTrip(floor, core, { warmup: q ? 100 : 300, samples: q ? 500 : 2000, blockSize: 250 })
+        } finally {
+          await floor.close()
+          await core.close()
+        }
+      })
+    }
+    if (args.only.has('scale')) {
+      const opts = { agents: q ? 200 : 1000, asksPerAgent: 10 }
+      results.scale = await section(`scale (core, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+        const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+        try {
+          return await runScale(core, opts)
+        } finally {
+          await core.close()
+        }
+      })
+      results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+        const floor = await ServerChild.start('floor')
+        try {
+          return await runScale(floor, opts)
+        } finally {
+          await floor.close()
+        }
+      })
+    }
+    if (args.only.has('browser')) {
+      results.browser = await section('the person’s side (Chromium)', async () => {
+        const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+        try {
+          return await runBrowser(core, { asks: args.visibleAsks ?? (q ? 40 : 200), inboxAsks: 1000, inboxLoads: args.inboxLoads ?? (q ? 2 : 5), profileDir: args.cpuProf })
+        } finally {
+          await core.close()
+        }
+      })
+      const br = results.browser as BrowserResult
+      if (!failed(br)) machine.chromium = br.chromiumVersion
+    }
+    if (args.only.has('cli')) {
+      results.cli = await section('CLI (ask-user ask vs node -e 0)', async () => {
+        const core = await ServerChild.start('core', { staticDir, settings })
+        try {
+          return await runCli(core, { runs: q ? 5 : 20, root: ROOT, profileDir: args.cpuProf })
+        } finally {
+          await core.close()
+        }
+      })
+    }
   }
 
   machine.loadavgEnd = loadavg().map((l) => Math.round(l * 100) / 100)
-  const table = rows(results)
+  const table = medianRows(runs.map(rows))
   const elapsed = (performance.now() - t0) / 1000
   console.log('')
-  console.log(`Ask User Companion bench — ${started.toISOString()}${q ? ' (quick)' : ''}`)
+  console.log(`Ask User Companion bench — ${started.toISOString()}${q ? ' (quick)' : ''}${args.runs > 1 ? `, medians of ${args.runs} runs [min–max]` : ''}`)
   console.log(
     `${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}${machine.chromium ? `, Chromium ${machine.chromium}` : ''}; load ${machine.loadavgStart.join(' ')} → ${machine.loadavgEnd.join(' ')}`,
   )
@@ -232,7 +246,7 @@ async function main(): Promise<void> {
     mkdirSync(dirname(args.json), { recursive: true })
     writeFileSync(
       args.json,
-      `${JSON.stringify(roundDeep({ startedAt: started.toISOString(), quick: q, elapsedSeconds: elapsed, machine, table, results }), null, 2)}\n`,
+      `${JSON.stringify(roundDeep({ startedAt: started.toISOString(), quick: q, runs: args.runs, elapsedSeconds: elapsed, machine, table, results: runs.length === 1 ? runs[0] : runs }), null, 2)}\n`,
     )
     console.log(`JSON written to ${args.json}`)
   }
