@@ -91,8 +91,9 @@ describe.skipIf(skip !== undefined)(`Claude Code ${skip ? `(skipped: ${skip})` :
     await ui?.close()
     await tc?.cleanup()
     api?.close()
-    await rm(home, { recursive: true, force: true })
-    await rm(project, { recursive: true, force: true })
+    // Claude's processes may still be writing into HOME as the kill lands: retry on ENOTEMPTY.
+    await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+    await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
   it('the question card answers Claude’s AskUserQuestion', async () => {
