@@ -33,15 +33,35 @@ export const VIEW_SELECTOR = '[data-testid="ask-view"]'
 export interface BrowserResult {
   chromiumVersion: string
   visible: { samples: number; dom: Summary; frame: Summary; clockUncertaintyMs: number; failures: number; keyboardFallbacks: number }
-  inbox: {
-    asks: number
-    loads: number
-    snapshotToFirstRowMs: Summary
-    snapshotToDomMs: Summary
-    snapshotToFrameMs: Summary
-    navigationToDomMs: Summary
-    rowsCounted: number[]
+  inboxes: InboxResult[]
+}
+
+/** One inbox size: first screen over fresh page loads, then `]` through the list in one page. */
+export interface InboxResult {
+  asks: number
+  loads: number
+  snapshotToFirstScreenMs: Summary
+  snapshotToFrameMs: Summary
+  navigationToFirstScreenMs: Summary
+  rowsAtFirstScreen: number[]
+  nextAskMs?: Summary
+  nextAskMarkdownMs?: Summary
+  /** The page's JavaScript heap after a forced GC, with this inbox on screen. */
+  jsHeapBytes?: number
+  /** Bytes and frames the page received until the last ask arrived (the snapshot and the question/added after it). */
+  snapshot?: { bytes: number; frames: number }
+}
+
+/** About 4 KB of Markdown: headings, a list, a table, code and links, as an agent's plan might read. */
+export function markdownDetail(n: number): string {
+  const parts = [`## Plan for change ${n}`, '', 'Before I go on, please check the **steps** below and pick one option.', '']
+  for (let i = 1; parts.join('\n').length < 3300; i++) {
+    parts.push(`${i}. Update \`src/module-${i}.ts\`: rename _the_ helper and fix [issue ${i}](https://example.com/issues/${i}).`)
   }
+  parts.push('', '| file | lines |', '|---|--:|', '| a.ts | 12 |', '| b.ts | 40 |', '', '```ts', 'export const answer = 42', '```', '')
+  let text = parts.join('\n')
+  while (text.length < 4096) text += '- one more note about the plan\n'
+  return text.slice(0, 4096)
 }
 
 // The global `performance` (not node:perf_hooks): functions here are also serialized into the page.
@@ -64,7 +84,7 @@ async function calibrate(page: Page): Promise<{ offset: number; uncertainty: num
 function pageProbe(selectors: { row: string; view: string }): void {
   const rowSelector = selectors.row
   const w = window as any
-  const bench = (w.__bench = { want: null as string | null, snapshotAt: null as number | null, inbox: null as any })
+  const bench = (w.__bench = { want: null as string | null, snapshotAt: null as number | null, inbox: null as any, nav: null as any, wire: { bytes: 0, frames: 0 } })
   const findVisible = (text: string): boolean => {
     for (const view of document.querySelectorAll(selectors.view)) {
       const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT)
@@ -77,6 +97,20 @@ function pageProbe(selectors: { row: string; view: string }): void {
     }
     return false
   }
+  /** First screen: the card is in the DOM and holds the focus, and rows fill the list's viewport (or all are there). */
+  const firstScreen = (): number | undefined => {
+    const view = document.querySelector(selectors.view)
+    if (!view || !view.contains(document.activeElement)) return undefined
+    const rows = document.querySelectorAll(rowSelector)
+    const last = rows[rows.length - 1]
+    if (!last) return undefined
+    if (rows.length >= bench.inbox.expect) return rows.length
+    const scroller = last.closest('[data-testid="ask-list"]') ?? last.closest('nav')
+    if (!scroller) return undefined
+    const bottom = scroller.getBoundingClientRect().bottom
+    for (const row of rows) if (row.getBoundingClientRect().bottom >= bottom) return rows.length
+    return undefined
+  }
   const check = (): void => {
     if (bench.want && findVisible(bench.want)) {
       const t = performance.timeOrigin + performance.now()
@@ -84,18 +118,29 @@ function pageProbe(selectors: { row: string; view: string }): void {
       bench.want = null
       requestAnimationFrame(() => w.benchVisible(want, t, performance.timeOrigin + performance.now()))
     }
-    if (bench.inbox && !bench.inbox.done) {
-      const rows = document.querySelectorAll(rowSelector).length
-      if (rows > 0 && bench.inbox.firstRowAt === undefined) bench.inbox.firstRowAt = performance.now()
-      if (rows >= bench.inbox.expect) {
+    if (bench.inbox && !bench.inbox.done && bench.snapshotAt !== null) {
+      const rows = firstScreen()
+      if (rows !== undefined) {
         const t = performance.now()
         bench.inbox.done = true
         requestAnimationFrame(() => {
-          bench.inbox.result = { rows, snapshotAt: bench.snapshotAt, firstRowAt: bench.inbox.firstRowAt, domAt: t, frameAt: performance.now() }
+          bench.inbox.result = { rows, snapshotAt: bench.snapshotAt, domAt: t, frameAt: performance.now() }
         })
       }
     }
+    const nav = bench.nav
+    if (nav && nav.t0 !== null && !nav.result) {
+      const view = document.querySelector(selectors.view) as HTMLElement | null
+      if (view && view.dataset.askId !== nav.fromId) nav.result = { ms: performance.now() - nav.t0, askId: view.dataset.askId }
+    }
   }
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.key === ']' && bench.nav && bench.nav.t0 === null) bench.nav.t0 = performance.now()
+    },
+    { capture: true },
+  )
   const OriginalWebSocket = window.WebSocket
   class ProbedWebSocket extends OriginalWebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
@@ -103,6 +148,11 @@ function pageProbe(selectors: { row: string; view: string }): void {
       this.addEventListener('message', (e: MessageEvent) => {
         if (bench.snapshotAt === null && typeof e.data === 'string' && e.data.startsWith('{"type":"snapshot"')) {
           bench.snapshotAt = performance.now()
+        }
+        // What the inbox arrives in: the snapshot and the question/added frames that follow it.
+        if (typeof e.data === 'string' && (e.data.startsWith('{"type":"snapshot"') || e.data.startsWith('{"type":"question/added"'))) {
+          bench.wire.frames++
+          bench.wire.bytes += e.data.length
         }
       })
     }
@@ -115,13 +165,14 @@ function pageProbe(selectors: { row: string; view: string }): void {
       characterData: true,
       attributes: true,
     })
+    document.addEventListener('focusin', check)
   }
   if (document.documentElement) start()
   else document.addEventListener('DOMContentLoaded', start)
 }
 
 async function newProbedPage(browser: Browser, expectRows: number | null): Promise<Page> {
-  const page = await browser.newPage()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } })
   page.on('pageerror', (e) => console.error(`  [page error] ${e.message}`))
   await page.addInitScript(pageProbe, { row: ROW_SELECTOR, view: VIEW_SELECTOR })
   if (expectRows !== null) {
@@ -134,7 +185,7 @@ async function newProbedPage(browser: Browser, expectRows: number | null): Promi
 
 export async function runBrowser(
   server: ServerChild,
-  opts: { asks: number; inboxAsks: number; inboxLoads: number; profileDir?: string },
+  opts: { asks: number; inboxSizes: number[]; inboxLoads: number; navSteps: number; profileDir?: string },
 ): Promise<BrowserResult> {
   const { agentUrl, uiUrl, token, pageUrl } = server.info
   if (!pageUrl) throw new Error('the core reported no pageUrl')
@@ -205,69 +256,51 @@ export async function runBrowser(
     await closeSocket(agent)
     await page.close()
 
-    // --- 1,000-ask inbox ---
+    // --- inboxes of 1,000 and 10,000 pending asks (50 per agent) ---
     const perAgent = 50
     const inboxAgents: WebSocket[] = []
     let shownCount = 0
-    let allShown: (() => void) | undefined
+    let target = 0
+    let reached: (() => void) | undefined
     uiWs.on('message', (data) => {
-      if (parse(data).type === 'question/added' && ++shownCount >= opts.inboxAsks) allShown?.()
+      if (parse(data).type === 'question/added' && ++shownCount >= target) reached?.()
     })
-    const shownPromise = new Promise<void>((resolve) => (allShown = resolve))
-    for (let a = 0; a * perAgent < opts.inboxAsks; a++) {
-      const ws = await openAgent(agentUrl, token, `inbox-agent-${a}`)
-      inboxAgents.push(ws)
-      for (let k = 0; k < perAgent && a * perAgent + k < opts.inboxAsks; k++) {
-        const n = a * perAgent + k
-        ws.send(
-          JSON.stringify({
-            type: 'ask',
-            id: `i${k}`,
-            title: `Inbox task ${n}`,
-            questions: [
-              { id: 'q1', header: `Step ${n}`, question: `Inbox question ${n}: which option?`, options: [{ label: 'One' }, { label: 'Two' }] },
-            ],
-          }),
-        )
+    let agentSeq = 0
+    /** Adds `agents` agents × 50 asks and waits until the scripted window has seen them all. */
+    const addAgents = async (agents: number, detail: (n: number) => string): Promise<void> => {
+      target += agents * perAgent
+      const all = new Promise<void>((resolve) => (reached = resolve))
+      for (let a = 0; a < agents; a++) {
+        const ws = await openAgent(agentUrl, token, `inbox-agent-${agentSeq++}`)
+        inboxAgents.push(ws)
+        for (let k = 0; k < perAgent; k++) {
+          const n = inboxAgents.length * perAgent + k
+          ws.send(
+            JSON.stringify({
+              type: 'ask',
+              id: `i${k}`,
+              title: `Inbox task ${n}`,
+              questions: [{ id: 'q1', header: `Step ${n}`, question: detail(n), options: [{ label: 'One' }, { label: 'Two' }] }],
+            }),
+          )
+        }
       }
+      if (shownCount < target) await withTimeout(all, 120_000, `${target} asks pending`)
     }
-    await withTimeout(shownPromise, 30_000, `${opts.inboxAsks} asks pending`)
-    const snapshotToDom: number[] = []
-    const snapshotToFirstRow: number[] = []
-    const snapshotToFrame: number[] = []
-    const navigationToDom: number[] = []
-    const rowsCounted: number[] = []
-    for (let l = 0; l < opts.inboxLoads; l++) {
-      const p = await newProbedPage(browser, opts.inboxAsks)
-      // With --cpu-prof=DIR, the first inbox load is profiled in the page (Chromium's V8 profiler).
-      const cdp = opts.profileDir && l === 0 ? await p.context().newCDPSession(p) : undefined
-      if (cdp) {
-        await cdp.send('Profiler.enable')
-        await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
-        await cdp.send('Profiler.start')
+    const plain = (n: number): string => `Inbox question ${n}: which option?`
+    const sizes: InboxResult[] = []
+    for (const size of opts.inboxSizes) {
+      const before = inboxAgents.length * perAgent
+      if (size > before) {
+        const more = Math.ceil((size - before) / perAgent)
+        // The 10,000-ask inbox: its oldest agent's asks carry a 4 KB Markdown detail (shown last in the list).
+        if (before > 0 && more > 1) {
+          await addAgents(1, (n) => markdownDetail(n))
+          await addAgents(more - 1, plain)
+        } else await addAgents(more, plain)
       }
-      await p.goto(pageUrl)
-      const r = await withTimeout(
-        p.waitForFunction(() => (window as any).__bench.inbox.result, undefined, { timeout: 20_000 }).then((h) => h.jsonValue()),
-        25_000,
-        'the 1,000-ask inbox to render',
-      ).catch(async (error: Error) => {
-        const rows = await p.evaluate((sel) => document.querySelectorAll(sel).length, ROW_SELECTOR).catch(() => -1)
-        console.error(`  inbox load ${l}: ${error.message} (rows matching ${ROW_SELECTOR}: ${rows})`)
-        return null
-      })
-      if (cdp && opts.profileDir) {
-        const { profile } = await cdp.send('Profiler.stop')
-        mkdirSync(opts.profileDir, { recursive: true })
-        writeFileSync(join(opts.profileDir, `renderer-inbox-${Date.now()}.cpuprofile`), JSON.stringify(profile))
-      }
-      await p.close()
-      if (!r) continue
-      rowsCounted.push(r.rows)
-      snapshotToDom.push(r.domAt - r.snapshotAt)
-      snapshotToFirstRow.push(r.firstRowAt - r.snapshotAt)
-      snapshotToFrame.push(r.frameAt - r.snapshotAt)
-      navigationToDom.push(r.domAt)
+      const asks = inboxAgents.length * perAgent
+      sizes.push(await measureInbox(browser, pageUrl, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir))
     }
     for (const ws of inboxAgents) await closeSocket(ws)
     await closeSocket(uiWs)
@@ -282,18 +315,116 @@ export async function runBrowser(
         failures,
         keyboardFallbacks,
       },
-      inbox: {
-        asks: opts.inboxAsks,
-        loads: opts.inboxLoads,
-        snapshotToFirstRowMs: summarize(snapshotToFirstRow),
-        snapshotToDomMs: summarize(snapshotToDom),
-        snapshotToFrameMs: summarize(snapshotToFrame),
-        navigationToDomMs: summarize(navigationToDom),
-        rowsCounted,
-      },
+      inboxes: sizes,
     }
   } finally {
     await browser.close()
   }
 }
 
+
+const rafTwice = (page: Page): Promise<unknown> =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+
+/** Presses `]` `steps` times, each after the previous card is committed; the keydown → commit times. */
+async function nextAsk(page: Page, steps: number): Promise<number[]> {
+  const times: number[] = []
+  for (let i = 0; i < steps; i++) {
+    const from = await page.evaluate((sel) => {
+      const view = document.querySelector(sel) as HTMLElement | null
+      ;(window as any).__bench.nav = { fromId: view?.dataset.askId, t0: null, result: null }
+      return view?.dataset.askId
+    }, VIEW_SELECTOR)
+    if (from === undefined) break
+    await page.keyboard.press(']')
+    const r = await page
+      .waitForFunction(() => (window as any).__bench.nav.result, undefined, { timeout: 5_000 })
+      .then((h) => h.jsonValue() as Promise<{ ms: number }>)
+      .catch(() => null)
+    if (r) times.push(r.ms)
+    await rafTwice(page)
+  }
+  return times
+}
+
+async function measureInbox(
+  browser: Browser,
+  pageUrl: string,
+  asks: number,
+  loads: number,
+  navSteps: number,
+  withMarkdown: boolean,
+  profileDir: string | undefined,
+): Promise<InboxResult> {
+  const toFirstScreen: number[] = []
+  const toFrame: number[] = []
+  const navigationTo: number[] = []
+  const rows: number[] = []
+  let last: { nextAskMs?: Summary; nextAskMarkdownMs?: Summary; jsHeapBytes?: number; snapshot?: { bytes: number; frames: number } } = {}
+  for (let l = 0; l < loads; l++) {
+    const p = await newProbedPage(browser, asks)
+    // With --cpu-prof=DIR, the first load of each inbox is profiled in the page (Chromium's V8 profiler).
+    const cdp = await p.context().newCDPSession(p)
+    const profile = profileDir !== undefined && l === 0
+    if (profile) {
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+      await cdp.send('Profiler.start')
+    }
+    await p.goto(pageUrl)
+    const r = await withTimeout(
+      p.waitForFunction(() => (window as any).__bench.inbox.result, undefined, { timeout: 60_000 }).then((h) => h.jsonValue()),
+      65_000,
+      `the ${asks}-ask inbox's first screen`,
+    ).catch(async (error: Error) => {
+      const n = await p.evaluate((sel) => document.querySelectorAll(sel).length, ROW_SELECTOR).catch(() => -1)
+      console.error(`  inbox load ${l}: ${error.message} (rows matching ${ROW_SELECTOR}: ${n})`)
+      return null
+    })
+    if (profile && profileDir) {
+      const { profile: cpu } = await cdp.send('Profiler.stop')
+      mkdirSync(profileDir, { recursive: true })
+      writeFileSync(join(profileDir, `renderer-inbox-${asks}-${Date.now()}.cpuprofile`), JSON.stringify(cpu))
+    }
+    if (r) {
+      rows.push(r.rows)
+      toFirstScreen.push(r.domAt - r.snapshotAt)
+      toFrame.push(r.frameAt - r.snapshotAt)
+      navigationTo.push(r.domAt)
+    }
+    if (l === loads - 1 && r) {
+      // Wait until every ask is in (the pending count), then measure the heap and `]`.
+      await p
+        .waitForFunction((n) => document.querySelector('[data-testid="pending-count"]')?.textContent?.startsWith(`${n} `), asks, { timeout: 60_000 })
+        .catch(() => console.error(`  the ${asks}-ask inbox never showed ${asks} pending`))
+      const wire = await p.evaluate(() => (window as any).__bench.wire)
+      await cdp.send('HeapProfiler.collectGarbage')
+      const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+      const plainSteps = await nextAsk(p, navSteps)
+      let markdownSteps: number[] = []
+      if (withMarkdown) {
+        // The oldest agent's asks (4 KB Markdown each) are at the end of the list: `[` wraps to the last;
+        // step back into that group, then `]` through it.
+        for (let i = 0; i < navSteps + 1; i++) await p.keyboard.press('[')
+        await rafTwice(p)
+        markdownSteps = await nextAsk(p, navSteps)
+      }
+      last = {
+        nextAskMs: summarize(plainSteps),
+        ...(withMarkdown ? { nextAskMarkdownMs: summarize(markdownSteps) } : {}),
+        jsHeapBytes: heap.usedSize,
+        ...(wire ? { snapshot: wire } : {}),
+      }
+    }
+    await p.close()
+  }
+  return {
+    asks,
+    loads,
+    snapshotToFirstScreenMs: summarize(toFirstScreen),
+    snapshotToFrameMs: summarize(toFrame),
+    navigationToFirstScreenMs: summarize(navigationTo),
+    rowsAtFirstScreen: rows,
+    ...last,
+  }
+}

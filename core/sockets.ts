@@ -14,7 +14,7 @@ import type { Heartbeat } from './heartbeat'
 import type { NoticeBoard } from './notice-board'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
-import { registerStream, wsTransport } from './ws-transport'
+import { registerStream, whenDrained, wsTransport } from './ws-transport'
 import { errorMessage } from '../shared/describe-error'
 
 /** What the socket endpoints need from the companion. */
@@ -69,7 +69,7 @@ export class SocketEndpoints {
         registerStream(ws, socket)
         this.track(ws)
         if (decision.route === 'agent') this.openAgent(ws, wsTransport(ws))
-        else this.openWindow(wsTransport(ws), declaresMasking(req.url))
+        else this.openWindow(ws, wsTransport(ws), declaresMasking(req.url))
       })
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
@@ -126,8 +126,11 @@ export class SocketEndpoints {
    * A window over the UI socket: this only turns text into JSON (binary and non-JSON frames are
    * refused here); the hub's session checks the frame itself, as it does for IPC windows.
    */
-  private openWindow(transport: Transport, masksSecrets: boolean): void {
-    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), { masksSecrets })
+  private openWindow(ws: WebSocket, transport: Transport, masksSecrets: boolean): void {
+    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), {
+      masksSecrets,
+      whenWritable: (resume) => whenDrained(ws, resume),
+    })
     transport.onclose = () => session.close()
     transport.onmessage = (message) => {
       if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)

@@ -6,6 +6,7 @@ import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
+import { addedJson, SNAPSHOT_BYTES, SnapshotBacklog, takeBounded, type SerializedAsk } from './snapshot-pager'
 
 /**
  * Delivers one frame to a window. `json` is the frame already serialized (computed once per
@@ -21,6 +22,19 @@ export interface AttachOptions {
    * nor its settlement.
    */
   masksSecrets?: boolean
+  /**
+   * Calls `resume` once the window has read what it was sent (its transport's buffer drained); the
+   * rest of a large inbox is sent a bounded chunk at a time, each after this (default: the next turn
+   * of the event loop, for transports without back-pressure such as Electron IPC).
+   */
+  whenWritable?: (resume: () => void) => void
+}
+
+/** What the hub keeps per attached window. */
+interface AttachedWindow {
+  masks: boolean
+  /** The part of the inbox its snapshot did not carry, still being sent (absent once sent). */
+  backlog?: SnapshotBacklog
 }
 
 /** A connected window, whatever carries it (WebSocket or Electron IPC). */
@@ -43,6 +57,8 @@ export interface HubContext {
   connect?: ConnectInfo
   /** The inbox's notices (absent: windows get none). */
   notices?: NoticeBoard
+  /** Bound of one snapshot frame and of each later chunk, in bytes (default {@link SNAPSHOT_BYTES}). */
+  snapshotBytes?: number
 }
 
 /** Default number of history entries a `history/get` without `limit` returns. */
@@ -56,14 +72,14 @@ export const DEFAULT_HISTORY_PAGE = 100
  */
 export class WindowHub {
   /** Attached windows, each with whether it masks secret questions. */
-  private readonly windows = new Map<WindowSend, boolean>()
+  private readonly windows = new Map<WindowSend, AttachedWindow>()
   private readonly unsubscribe: Array<() => void>
 
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
-      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask }, hasSecret(ask))),
+      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask }, hasSecret(ask), ask)),
       ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
-        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }, hasSecret(ask)),
+        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }, hasSecret(ask), undefined, ask.askId),
       ),
       ...(ctx.notices
         ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }, false))]
@@ -76,19 +92,43 @@ export class WindowHub {
     return this.windows.size
   }
 
-  /** Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. */
+  /**
+   * Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. The
+   * snapshot carries the oldest pending asks up to the size bound (or one ask when that one is
+   * larger); the rest follow as `question/added` frames in order, a bounded chunk each time the
+   * window has read the last (see `whenWritable`), so no window is cut off by its own snapshot.
+   */
   attach(send: WindowSend, options: AttachOptions = {}): WindowSession {
     const masks = options.masksSecrets ?? true
+    const bound = this.ctx.snapshotBytes ?? SNAPSHOT_BYTES
     const deliver = (frame: UiServerFrame): void => this.deliver(send, frame, JSON.stringify(frame))
     const notices = this.ctx.notices?.list() ?? []
-    deliver({
+    const pending = this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask))
+    const first: SerializedAsk[] = []
+    const end = takeBounded(pending, 0, bound, first)
+    const frame: UiServerFrame = {
       type: 'snapshot',
-      pending: this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask)),
+      pending: first.map((item) => item.ask),
       ...(this.ctx.connect ? { connect: this.ctx.connect } : {}),
       ...(notices.length > 0 ? { notices } : {}),
-    })
-    this.windows.set(send, masks) // only once the snapshot went out: a window that failed it gets nothing else
+    }
+    // The same text as JSON.stringify(frame), without serializing the asks a second time.
+    const tail = JSON.stringify({ ...(frame.connect ? { connect: frame.connect } : {}), ...(frame.notices ? { notices: frame.notices } : {}) })
+    const json = `{"type":"snapshot","pending":[${first.map((item) => item.json).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`
+    this.deliver(send, frame, json)
+    const state: AttachedWindow = { masks }
+    if (end < pending.length) state.backlog = new SnapshotBacklog(pending.slice(end))
+    this.windows.set(send, state) // only once the snapshot went out: a window that failed it gets nothing else
     let open = true
+    const whenWritable = options.whenWritable ?? ((resume: () => void) => void setImmediate(resume))
+    const pump = (): void => {
+      const backlog = state.backlog
+      if (!open || !backlog) return
+      for (const item of backlog.next(bound)) this.deliver(send, { type: 'question/added', ask: item.ask }, addedJson(item.json))
+      if (backlog.done) state.backlog = undefined
+      else whenWritable(pump)
+    }
+    if (state.backlog) whenWritable(pump)
     return {
       receive: (frame) => {
         if (open) this.handle(frame, deliver)
@@ -107,10 +147,20 @@ export class WindowHub {
   }
 
   /** Sends `frame` to every window; a frame about a secret ask only to windows that mask. */
-  private broadcast(frame: UiServerFrame, secret: boolean): void {
+  private broadcast(frame: UiServerFrame, secret: boolean, added?: Ask, resolvedId?: string): void {
     if (this.windows.size === 0) return
-    const json = JSON.stringify(frame)
-    for (const [send, masks] of this.windows) if (masks || !secret) this.deliver(send, frame, json)
+    let json: string | undefined
+    for (const [send, state] of this.windows) {
+      if (!state.masks && secret) continue
+      // A window still receiving the rest of its inbox: a new ask queues behind it; the settlement of
+      // an ask it was not sent yet is dropped with the ask.
+      if (state.backlog && added) {
+        state.backlog.push(added)
+        continue
+      }
+      if (state.backlog && resolvedId !== undefined && state.backlog.drop(resolvedId)) continue
+      this.deliver(send, frame, (json ??= JSON.stringify(frame)))
+    }
   }
 
   private deliver(send: WindowSend, frame: UiServerFrame, json: string): void {

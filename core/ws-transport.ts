@@ -43,6 +43,17 @@ export function sendText(socket: WebSocket, text: string): boolean {
   return true
 }
 
+/**
+ * Calls `resume` once `socket` has handed its queued output to the kernel (its stream drained), or on
+ * the next turn of the event loop when nothing is queued. Never called for a socket that closes first.
+ */
+export function whenDrained(socket: WebSocket, resume: () => void): void {
+  if (socket.readyState !== socket.OPEN) return
+  const stream = streams.get(socket)
+  if (stream && stream.writableNeedDrain) stream.once('drain', resume)
+  else setImmediate(resume)
+}
+
 /** Decodes a ws message (Buffer, Buffer[] or ArrayBuffer) as UTF-8 text. */
 export function frameText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
