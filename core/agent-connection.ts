@@ -38,6 +38,8 @@ export interface AgentContext {
   warn: (message: string) => void
   /** Takes a checked notice (absent: notices are checked and dropped). */
   notices?: (agent: AgentInfo, notice: Notice, title: string | undefined) => void
+  /** Told once the transport closed (after its pending asks settled as `agent-gone`). */
+  closed?: (connection: AgentConnection) => void
 }
 
 /**
@@ -201,6 +203,7 @@ export class AgentConnection implements AskOwner {
   private closed(): void {
     clearTimeout(this.helloTimer)
     for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'agent-gone' })
+    this.ctx.closed?.(this)
   }
 
   private sendError(code: ErrorCode, message: string, id?: string): void {

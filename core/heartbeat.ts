@@ -27,11 +27,20 @@ export class Heartbeat {
   /** Watches a socket until it closes. */
   track(socket: WebSocket): void {
     this.alive.set(socket, true)
-    socket.on('pong', () => {
-      if (this.alive.has(socket)) this.alive.set(socket, true)
-    })
-    socket.once('close', () => this.alive.delete(socket))
+    socket.on('pong', this.onPong)
+    socket.on('close', this.onClose) // 'close' comes once; `on` costs no once-wrapper per socket
   }
+
+  // One listener of each kind for every socket (`this` is the socket): no closure per connection.
+  private readonly onPong = ((alive: Map<WebSocket, boolean>) =>
+    function (this: WebSocket): void {
+      if (alive.has(this)) alive.set(this, true)
+    })(this.alive)
+
+  private readonly onClose = ((alive: Map<WebSocket, boolean>) =>
+    function (this: WebSocket): void {
+      alive.delete(this)
+    })(this.alive)
 
   /** One round: terminate the silent, ping the rest. Exposed for tests. */
   tick(): void {

@@ -27,12 +27,15 @@ export function createHttpServer(options: HttpServerOptions): Server {
   // Header/idle timeout before the upgrade; ws clears it (setTimeout(0)) once a socket is upgraded.
   // A peer trickling bytes never idles, so each connection also gets a fixed deadline of its own,
   // counted from its connection: its first request (plain or upgrade) must have arrived by then.
+  // Module-level handlers, no closure per connection: an idle agent connection costs the companion
+  // as little as it can (docs/performance.md, "Memory per connection").
   server.on('connection', (socket: Socket) => {
-    socket.setTimeout(handshakeTimeoutMs, () => socket.destroy())
-    const deadline = setTimeout(() => socket.destroy(), handshakeTimeoutMs)
+    socket.setTimeout(handshakeTimeoutMs)
+    socket.on('timeout', destroyThis)
+    const deadline = setTimeout(destroySocket, handshakeTimeoutMs, socket)
     deadline.unref()
     handshakeDeadlines.set(socket, deadline)
-    socket.once('close', () => clearTimeout(deadline))
+    socket.on('close', clearDeadlineOfThis)
   })
   server.on('request', (req: IncomingMessage) => clearHandshakeDeadline(req.socket))
   server.headersTimeout = handshakeTimeoutMs // slow-header senders (checked on Node's own coarse interval)
@@ -51,6 +54,19 @@ const handshakeDeadlines = new WeakMap<Socket, NodeJS.Timeout>()
 function clearHandshakeDeadline(socket: Socket): void {
   clearTimeout(handshakeDeadlines.get(socket))
   handshakeDeadlines.delete(socket)
+}
+
+function clearDeadlineOfThis(this: Socket): void {
+  clearHandshakeDeadline(this)
+}
+
+function destroySocket(socket: Duplex): void {
+  socket.destroy()
+}
+
+/** A listener that destroys the stream it is called on (`this`): one function for every connection. */
+export function destroyThis(this: Duplex): void {
+  this.destroy()
 }
 
 /** Listens on 127.0.0.1:`port` (0 = any free port); resolves the port, or rejects in words when it is taken. */

@@ -7,9 +7,10 @@ import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
-import { AgentConnection, CLOSE } from './agent-connection'
+import { AgentConnection, CLOSE, type AgentContext } from './agent-connection'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
+import { destroyThis } from './http-server'
 import type { Heartbeat } from './heartbeat'
 import type { NoticeBoard } from './notice-board'
 import type { Registry } from './registry'
@@ -47,7 +48,20 @@ export class SocketEndpoints {
   private readonly uiServer: WebSocketServer
   private closing = false
 
+  /** What every agent connection shares (one object, not one per connection). */
+  private readonly agentContext: AgentContext
+
   constructor(private readonly ctx: SocketContext) {
+    const notices = ctx.notices
+    this.agentContext = {
+      ...(notices ? { notices: (from: AgentInfo, notice: Notice, title: string | undefined) => void notices.add(from, notice, title) } : {}),
+      registry: ctx.registry,
+      limits: ctx.limits,
+      serverInfo: ctx.serverInfo,
+      helloTimeoutMs: ctx.handshakeTimeoutMs,
+      warn: ctx.warn,
+      closed: (agent) => this.agents.delete(agent),
+    }
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
     this.agentServer = new WebSocketServer({ ...common, handleProtocols: () => AGENT_SUBPROTOCOL })
     this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
@@ -55,7 +69,7 @@ export class SocketEndpoints {
 
   /** The HTTP server's 'upgrade' handler. Never throws. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => socket.destroy())
+    socket.on('error', destroyThis)
     try {
       const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches })
       if (!decision.ok) return rejectUpgrade(socket, decision.status, decision.message)
@@ -64,13 +78,8 @@ export class SocketEndpoints {
         return rejectUpgrade(socket, 503, `too many connections (at most ${this.ctx.limits.connections})`)
       }
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
-      server.handleUpgrade(req, socket, head, (ws) => {
-        if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
-        registerStream(ws, socket)
-        this.track(ws)
-        if (decision.route === 'agent') this.openAgent(ws, wsTransport(ws))
-        else this.openWindow(ws, wsTransport(ws), declaresMasking(req.url))
-      })
+      const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
+      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window))
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
@@ -102,24 +111,30 @@ export class SocketEndpoints {
     this.uiServer.close()
   }
 
+  /** An upgraded socket: an agent's, or a window's (`window` set). */
+  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined): void {
+    if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    registerStream(ws, stream)
+    this.track(ws)
+    if (window) this.openWindow(ws, wsTransport(ws), window.masksSecrets)
+    else this.openAgent(ws, wsTransport(ws))
+  }
+
   private track(ws: WebSocket): void {
     this.sockets.add(ws)
-    ws.once('close', () => this.sockets.delete(ws))
+    ws.on('close', this.untrack)
     this.ctx.heartbeat.track(ws)
   }
 
+  /** One 'close' listener for every socket (`this` is the socket that closed). */
+  private readonly untrack = ((sockets: Set<WebSocket>) =>
+    function (this: WebSocket): void {
+      sockets.delete(this)
+    })(this.sockets)
+
   private openAgent(ws: WebSocket, transport: Transport): void {
-    const notices = this.ctx.notices
-    const agent = new AgentConnection(transport, {
-      ...(notices ? { notices: (from: AgentInfo, notice: Notice, title: string | undefined) => void notices.add(from, notice, title) } : {}),
-      registry: this.ctx.registry,
-      limits: this.ctx.limits,
-      serverInfo: this.ctx.serverInfo,
-      helloTimeoutMs: this.ctx.handshakeTimeoutMs,
-      warn: this.ctx.warn,
-    })
+    const agent = new AgentConnection(transport, this.agentContext)
     this.agents.add(agent)
-    ws.once('close', () => this.agents.delete(agent))
   }
 
   /**

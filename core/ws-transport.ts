@@ -77,7 +77,10 @@ export function wsTransport(socket: WebSocket): Transport {
   socket.on('message', (data, isBinary) =>
     transport.onmessage?.(isBinary ? { kind: 'binary' } : { kind: 'text', text: frameText(data) }),
   )
-  socket.once('close', (code, reason) => transport.onclose?.(code, reason.toString()))
-  socket.on('error', () => undefined) // a 'close' always follows; ws reports 1009 and friends there
+  socket.on('close', (code, reason) => transport.onclose?.(code, reason.toString()))
+  socket.on('error', ignoreError) // a 'close' always follows; ws reports 1009 and friends there
   return transport
 }
+
+/** The 'error' listener of every socket (one function, not one per socket). */
+function ignoreError(): void {}

@@ -32,8 +32,9 @@ describe('heartbeat', () => {
     const socket = {
       ping: vi.fn(),
       terminate: vi.fn(),
-      on: (event: string, fn: () => void) => void (handlers[event] = fn),
-      once: (event: string, fn: () => void) => void (handlers[event] = fn),
+      // As an EventEmitter calls its listeners: with the socket as `this`.
+      on: (event: string, fn: () => void) => void (handlers[event] = fn.bind(socket)),
+      once: (event: string, fn: () => void) => void (handlers[event] = fn.bind(socket)),
     }
     heartbeat.track(socket as never)
     heartbeat.start()
