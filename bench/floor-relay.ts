@@ -12,7 +12,13 @@ export interface FloorRelay {
   close(): Promise<void>
 }
 
-export async function startFloorRelay(): Promise<FloorRelay> {
+/**
+ * `windowReplies`: on an answer the relay also sends the answering window what protocol v1 requires,
+ * `question/resolved` then `accepted`, in one write as the companion does (ws-transport.ts). The
+ * difference between the two floors is the cost of those frames: not ours to remove without changing
+ * the protocol (docs/performance.md, "CPU per ask").
+ */
+export async function startFloorRelay(options: { windowReplies?: boolean } = {}): Promise<FloorRelay> {
   const wss = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
@@ -36,6 +42,13 @@ export async function startFloorRelay(): Promise<FloorRelay> {
         const dot = askId.indexOf('.')
         const agent = agents.get(Number(askId.slice(0, dot)))
         agent?.send(JSON.stringify({ type: 'answer', id: askId.slice(dot + 1), answers: f.answers }))
+        if (options.windowReplies) {
+          const stream = (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
+          stream.cork()
+          for (const w of windows) w.send(JSON.stringify({ type: 'question/resolved', askId, outcome: 'answered' }))
+          ws.send(JSON.stringify({ type: 'accepted', askId, outcome: 'answered' }))
+          process.nextTick(() => stream.uncork())
+        }
       })
       return
     }

@@ -12,8 +12,11 @@ export interface RoundTripResult {
   core: Summary
   ratioP50: number
   ratioP99: number
-  /** CPU time of the server process per measured ask (user + system), µs. */
-  serverCpuPerAskUs: { floor: number; core: number }
+  /**
+   * CPU time of the server process per measured ask (user + system), µs; `floorV1` is the floor relay
+   * that also sends the answering window v1's `question/resolved` and `accepted` (when measured).
+   */
+  serverCpuPerAskUs: { floor: number; core: number; floorV1?: number }
   warmup: number
   samplesEach: number
   blockSize: number
@@ -73,24 +76,29 @@ export async function runRoundTrip(
   floorServer: ServerChild,
   coreServer: ServerChild,
   opts: { warmup: number; samples: number; blockSize: number },
+  floorV1Server?: ServerChild,
 ): Promise<RoundTripResult> {
   const floor = await connectPair(floorServer)
   const core = await connectPair(coreServer)
+  const floorV1 = floorV1Server ? await connectPair(floorV1Server) : undefined
   let seq = 0
   for (let i = 0; i < opts.warmup; i++) {
     await floor.ask(`w${seq}`)
-    await core.ask(`w${seq++}`)
+    await core.ask(`w${seq}`)
+    await floorV1?.ask(`w${seq}`)
+    seq++
   }
   const floorSamples: number[] = []
   const coreSamples: number[] = []
-  const cpu0 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros() }
+  const cpu0 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
   while (coreSamples.length < opts.samples) {
     const n = Math.min(opts.blockSize, opts.samples - coreSamples.length)
     for (let i = 0; i < n; i++) floorSamples.push(await floor.ask(`r${seq++}`))
     for (let i = 0; i < n; i++) coreSamples.push(await core.ask(`r${seq++}`))
+    if (floorV1) for (let i = 0; i < n; i++) await floorV1.ask(`r${seq++}`)
   }
-  const cpu1 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros() }
-  for (const p of [floor, core]) {
+  const cpu1 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
+  for (const p of floorV1 ? [floor, core, floorV1] : [floor, core]) {
     await closeSocket(p.agent)
     await closeSocket(p.window)
   }
@@ -104,6 +112,7 @@ export async function runRoundTrip(
     serverCpuPerAskUs: {
       floor: (cpu1.floor - cpu0.floor) / opts.samples,
       core: (cpu1.core - cpu0.core) / opts.samples,
+      ...(cpu1.floorV1 !== undefined && cpu0.floorV1 !== undefined ? { floorV1: (cpu1.floorV1 - cpu0.floorV1) / opts.samples } : {}),
     },
     warmup: opts.warmup,
     samplesEach: opts.samples,

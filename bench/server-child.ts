@@ -11,6 +11,8 @@ interface Options {
   mode: 'core' | 'floor'
   staticDir?: string
   settings?: Record<string, unknown>
+  /** The floor relay also replies to the answering window as protocol v1 does (floor-relay.ts). */
+  windowReplies?: boolean
 }
 
 const send = (m: unknown): void => {
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
   let info: Record<string, unknown>
   let home: string | undefined
   if (options.mode === 'floor') {
-    const relay = await startFloorRelay()
+    const relay = await startFloorRelay({ windowReplies: options.windowReplies === true })
     close = relay.close
     info = { mode: 'floor', port: relay.port, token: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
   } else {

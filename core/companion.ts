@@ -8,7 +8,7 @@ import { version as packageVersion } from '../package.json'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
 import { ensurePrivateDir } from './fs-utils'
 import { Heartbeat } from './heartbeat'
-import { HISTORY_FILE, HistoryStore, historyEntry, undeliveredEntry } from './history'
+import { HISTORY_FILE, HistoryStore, historyLine, undeliveredEntry } from './history'
 import { resolveHome } from './home'
 import { statusBody } from './http-routes'
 import { createHttpServer, listenOnLoopback } from './http-server'
@@ -110,7 +110,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const registry = new Registry(now, warn, settings.limits.textChars)
   const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
   await history.init()
-  registry.onResolved((ask, settlement, settledAt, delivered) => history.record(historyEntry(ask, settlement, settledAt, delivered)))
+  if (settings.history) registry.onResolved((ask, settlement, settledAt, delivered) => history.recordLine(historyLine(ask, settlement, settledAt, delivered)))
   registry.onUndelivered((ask, answers, at) => {
     const entry = undeliveredEntry(ask, answers, at)
     if (entry) history.record(entry)

@@ -1,6 +1,7 @@
 import { appendFile, chmod, readFile } from 'node:fs/promises'
 import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
+import { askJsonWith } from './ask-json'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
 import type { Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
@@ -60,8 +61,13 @@ export class HistoryStore {
 
   /** Buffers one settled ask for the next batched append. Never throws, never blocks. */
   record(entry: HistoryEntry): void {
+    if (this.options.enabled) this.recordLine(JSON.stringify(entry))
+  }
+
+  /** {@link record} for an entry already serialized (see {@link historyLine}). */
+  recordLine(line: string): void {
     if (!this.options.enabled) return
-    this.buffer.push(JSON.stringify(entry))
+    this.buffer.push(line)
     this.timer ??= setTimeout(() => void this.flush(), this.options.flushDelayMs ?? 25)
     this.timer.unref?.()
   }
@@ -118,12 +124,22 @@ export class HistoryStore {
 
 /** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
 export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
-  const entry: HistoryEntry = { ...ask, outcome: settlement.outcome, settledAt }
-  if (settlement.outcome === 'answered' && settlement.decision) entry.decision = settlement.decision
+  return { ...ask, ...settledFields(ask, settlement, settledAt, delivered) }
+}
+
+/** `JSON.stringify(historyEntry(…))`, from the ask's cached JSON (what the store appends). */
+export function historyLine(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): string {
+  return askJsonWith(ask, settledFields(ask, settlement, settledAt, delivered))
+}
+
+/** What a history entry adds to its ask. */
+function settledFields(ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean): Omit<HistoryEntry, keyof Ask> {
+  const fields: Omit<HistoryEntry, keyof Ask> = { outcome: settlement.outcome, settledAt }
+  if (settlement.outcome === 'answered' && settlement.decision) fields.decision = settlement.decision
   // A secret ask keeps its question and "answered", never the value (nor a reference to it).
-  else if (settlement.outcome === 'answered' && !hasSecret(ask)) entry.answers = settlement.answers
-  if (settlement.outcome === 'answered' && !delivered) entry.undelivered = true
-  return entry
+  else if (settlement.outcome === 'answered' && !hasSecret(ask)) fields.answers = settlement.answers
+  if (settlement.outcome === 'answered' && !delivered) fields.undelivered = true
+  return fields
 }
 
 /**

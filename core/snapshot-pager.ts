@@ -1,4 +1,5 @@
 import type { Ask } from '../shared/ask'
+import { askJson } from './ask-json'
 
 /**
  * The bound of one `snapshot` frame, in bytes of JSON (UTF-8): the oldest pending asks up to this
@@ -22,7 +23,7 @@ export function takeBounded(queue: readonly Ask[], from: number, bound: number, 
   let at = from
   while (at < queue.length) {
     const ask = queue[at] as Ask
-    const json = JSON.stringify(ask)
+    const json = askJson(ask)
     const size = Buffer.byteLength(json)
     if (out.length > 0 && bytes + size > bound) break
     out.push({ ask, json })
@@ -34,7 +35,7 @@ export function takeBounded(queue: readonly Ask[], from: number, bound: number, 
 }
 
 /** `question/added` as JSON, from the ask's JSON (the same text `JSON.stringify` of the frame gives). */
-export const addedJson = (askJson: string): string => `{"type":"question/added","ask":${askJson}}`
+export const addedJson = (askText: string): string => `{"type":"question/added","ask":${askText}}`
 
 /**
  * The rest of an inbox that did not fit in a window's snapshot, sent as `question/added` frames in
@@ -80,7 +81,7 @@ export class SnapshotBacklog {
         this.at++
         continue
       }
-      const json = JSON.stringify(ask)
+      const json = askJson(ask)
       const size = Buffer.byteLength(json)
       if (out.length > 0 && bytes + size > bound) break
       this.unsent.delete(ask.askId)

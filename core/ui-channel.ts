@@ -6,6 +6,7 @@ import type { Registry, Settlement } from './registry'
 import { parseWindowFrame, rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
+import { askJson } from './ask-json'
 import { addedJson, SNAPSHOT_BYTES, SnapshotBacklog, takeBounded, type SerializedAsk } from './snapshot-pager'
 
 /**
@@ -159,7 +160,7 @@ export class WindowHub {
         continue
       }
       if (state.backlog && resolvedId !== undefined && state.backlog.drop(resolvedId)) continue
-      this.deliver(send, frame, (json ??= JSON.stringify(frame)))
+      this.deliver(send, frame, (json ??= added ? addedJson(askJson(added)) : JSON.stringify(frame)))
     }
   }
 

@@ -20,6 +20,11 @@ export interface AnswerViolation {
   message: string
 }
 
+/** How a violation names the answer it is about (made only when there is one). */
+function at(index: number, question: Question): string {
+  return `answer ${index + 1} ("${question.id}")`
+}
+
 /**
  * Checks an answer against the questions it answers and returns every violation (empty = valid):
  * one answer per question, same order and ids; every label offered, verbatim, at most once;
@@ -44,53 +49,52 @@ export function checkAnswer(
   for (let index = 0; index < count; index++) {
     const question = questions[index]!
     const given = answer.answers[index]!
-    const at = `answer ${index + 1} ("${question.id}")`
     if (given.id !== question.id) {
       violations.push({
         code: 'ID_MISMATCH',
         index,
-        message: `${at}: id is "${given.id}", expected "${question.id}"`,
+        message: `${at(index, question)}: id is "${given.id}", expected "${question.id}"`,
       })
     }
-    const offered = new Set((question.options ?? []).map((option) => option.label))
-    const seen = new Set<string>()
-    for (const label of given.selected) {
-      if (!offered.has(label)) {
-        violations.push({ code: 'UNKNOWN_LABEL', index, message: `${at}: "${label}" is not one of the options` })
+    // Linear scans, not sets: at most 50 options, and an answer selects one or a few of them.
+    const options = question.options ?? []
+    for (let position = 0; position < given.selected.length; position++) {
+      const label = given.selected[position]!
+      if (!options.some((option) => option.label === label)) {
+        violations.push({ code: 'UNKNOWN_LABEL', index, message: `${at(index, question)}: "${label}" is not one of the options` })
       }
-      if (seen.has(label)) {
-        violations.push({ code: 'DUPLICATE_LABEL', index, message: `${at}: "${label}" is selected twice` })
+      if (given.selected.indexOf(label) !== position) {
+        violations.push({ code: 'DUPLICATE_LABEL', index, message: `${at(index, question)}: "${label}" is selected twice` })
       }
-      seen.add(label)
     }
     if (!isMultiSelect(question)) {
       if (given.selected.length > 1) {
         violations.push({
           code: 'TOO_MANY_LABELS',
           index,
-          message: `${at}: single-select question, but ${given.selected.length} options are selected`,
+          message: `${at(index, question)}: single-select question, but ${given.selected.length} options are selected`,
         })
       }
       if (given.custom !== undefined && given.selected.length > 0) {
         violations.push({
           code: 'CUSTOM_WITH_LABEL',
           index,
-          message: `${at}: single-select question answered in the person's own words must select no option`,
+          message: `${at(index, question)}: single-select question answered in the person's own words must select no option`,
         })
       }
     }
     if (given.custom !== undefined && given.custom.trim() === '') {
-      violations.push({ code: 'BLANK_CUSTOM', index, message: `${at}: the custom answer is blank` })
+      violations.push({ code: 'BLANK_CUSTOM', index, message: `${at(index, question)}: the custom answer is blank` })
     }
     if (question['secret'] === true && given.custom === undefined) {
       // an empty password sent to sudo or ssh is never what the person meant: dismiss instead
-      violations.push({ code: 'SECRET_UNANSWERED', index, message: `${at}: a secret question cannot be skipped; type the answer or dismiss the ask` })
+      violations.push({ code: 'SECRET_UNANSWERED', index, message: `${at(index, question)}: a secret question cannot be skipped; type the answer or dismiss the ask` })
     }
     if (given.custom !== undefined && given.custom.length > maxCustomChars) {
       violations.push({
         code: 'CUSTOM_TOO_LONG',
         index,
-        message: `${at}: the custom answer has ${given.custom.length} characters; at most ${maxCustomChars} are allowed`,
+        message: `${at(index, question)}: the custom answer has ${given.custom.length} characters; at most ${maxCustomChars} are allowed`,
       })
     }
   }

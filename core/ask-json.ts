@@ -1,0 +1,29 @@
+import type { Ask } from '../shared/ask'
+
+/** Each registered ask's JSON, made once: asks are not changed after the registry mints them. */
+const cache = new WeakMap<Ask, string>()
+
+/**
+ * `JSON.stringify(ask)`, computed once per ask and shared by everything that sends or stores it
+ * (`question/added` to every window, snapshot chunks, the history line): an ask is serialized once,
+ * not once per use (docs/performance.md, "CPU per ask").
+ */
+export function askJson(ask: Ask): string {
+  let json = cache.get(ask)
+  if (json === undefined) {
+    json = JSON.stringify(ask)
+    cache.set(ask, json)
+  }
+  return json
+}
+
+/**
+ * The JSON of `{...ask, ...extra}` without serializing the ask again: the ask's cached text with
+ * `extra`'s members appended (the same text `JSON.stringify` gives, since an ask's own keys come
+ * first and `extra` names none of them).
+ */
+export function askJsonWith(ask: Ask, extra: Record<string, unknown>): string {
+  const tail = JSON.stringify(extra)
+  if (tail === '{}') return askJson(ask)
+  return `${askJson(ask).slice(0, -1)},${tail.slice(1)}`
+}

@@ -1,0 +1,45 @@
+// An ask is serialized once (core/ask-json.ts); everything built from that text must be exactly what
+// JSON.stringify of the whole object gives: `question/added`, snapshot chunks, history lines.
+import { describe, expect, it } from 'vitest'
+import type { Ask } from '../../../shared/ask'
+import { askJson, askJsonWith } from '../../../core/ask-json'
+import { historyEntry, historyLine } from '../../../core/history'
+import type { Settlement } from '../../../core/registry'
+import { addedJson } from '../../../core/snapshot-pager'
+
+const ask: Ask = {
+  askId: '6f1c0000-0000-4000-8000-000000000001',
+  agent: { name: 'Claude "Code"', pid: 7, cwd: '/tmp/p ü' },
+  title: 'Pick one\n(emoji 🚀)',
+  questions: [{ id: 'db', question: 'Which?', options: [{ label: 'A' }, { label: 'B' }], multiSelect: false }],
+  receivedAt: 1_700_000_000_123,
+}
+const secret: Ask = { ...ask, askId: 'secret-1', questions: [{ id: 'pw', question: 'Password', secret: true } as Ask['questions'][number]] }
+const approval: Ask = { ...ask, askId: 'approval-1', questions: [], approval: { tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } } }
+
+describe('an ask serialized once', () => {
+  it('askJson is JSON.stringify, cached per ask', () => {
+    expect(askJson(ask)).toBe(JSON.stringify(ask))
+    expect(askJson(ask)).toBe(askJson(ask))
+    expect(askJsonWith(ask, {})).toBe(JSON.stringify(ask))
+    expect(askJsonWith(ask, { outcome: 'answered', n: 1 })).toBe(JSON.stringify({ ...ask, outcome: 'answered', n: 1 }))
+  })
+
+  it('question/added from the cached text', () => {
+    expect(addedJson(askJson(ask))).toBe(JSON.stringify({ type: 'question/added', ask }))
+  })
+
+  const cases: Array<[string, Ask, Settlement, boolean]> = [
+    ['answered', ask, { outcome: 'answered', answers: [{ id: 'db', selected: ['A'], custom: 'x"y' }] } as Settlement, true],
+    ['answered, undelivered', ask, { outcome: 'answered', answers: [{ id: 'db', selected: [] }] } as Settlement, false],
+    ['a secret, answered (no value kept)', secret, { outcome: 'answered', answers: [{ id: 'pw', selected: [], custom: 'hunter2' }] } as Settlement, true],
+    ['an approval, decided', approval, { outcome: 'answered', answers: [], decision: { behavior: 'deny', message: 'not on main' } } as Settlement, true],
+    ['cancelled', ask, { outcome: 'cancelled' } as Settlement, true],
+    ['agent gone', ask, { outcome: 'agent-gone' } as Settlement, true],
+  ]
+  it.each(cases)('the history line of %s is JSON.stringify of its entry', (_name, which, settlement, delivered) => {
+    const line = historyLine(which, settlement, 1_700_000_999_000, delivered)
+    expect(line).toBe(JSON.stringify(historyEntry(which, settlement, 1_700_000_999_000, delivered)))
+    expect(line).not.toContain('hunter2')
+  })
+})
