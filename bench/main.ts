@@ -12,11 +12,12 @@ import { formatTable, ms, passIf, us, x, type Row } from './report'
 import { runRoundTrip, type RoundTripResult } from './roundtrip'
 import { medianRows } from './runs'
 import { runScale, type ScaleResult } from './scale'
+import { classifyGrowth, runGrowth, type GrowthPoint } from './growth'
 import { runStartup, type StartupResult } from './startup'
 import { ServerChild } from './util'
 
 const ROOT = resolve(__dirname, '..', '..')
-const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup'] as const
+const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth'] as const
 type Section = (typeof SECTIONS)[number]
 
 interface Args {
@@ -53,7 +54,7 @@ function parseArgs(argv: string[]): Args {
       args.runs = runs
     }
     else if (a === '--help' || a === '-h') {
-      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
+      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
       process.exit(0)
     } else throw new Error(`unknown option ${a}`)
   }
@@ -183,6 +184,22 @@ function rows(results: Record<string, unknown>): Row[] {
     out.push({ metric: 'ask-user hook (answered) / node -e 0', measured: `${x(st.ratios.hookAnswered)} (${ms(st.hookAnswered.p50)})`, goal: '≤ 2.00×', status: passIf(st.ratios.hookAnswered <= 2 && ok), value: st.ratios.hookAnswered })
     if (!ok) out.push({ metric: 'start-up failures', measured: st.failures[0]?.slice(0, 80) ?? '', goal: 'none', status: 'miss' })
   } else if (st) out.push(na('ask-user mcp / hook start-up', '≤ 1.6× / 1.5× / 2×', st.error))
+  const gr = results.growth as GrowthPoint[] | { error: string } | undefined
+  if (gr && !failed(gr)) {
+    for (const g of gr) {
+      out.push({ metric: `${g.asks}-ask inbox: core RSS / heap per pending ask`, measured: `${kb(g.rssPerPendingBytes)} / ${kb(g.heapPerPendingBytes)}`, goal: '', status: 'info', value: g.rssPerPendingBytes })
+      out.push({ metric: `${g.asks}-ask inbox: snapshot bytes (asks in it)`, measured: `${kb(g.snapshot.bytes)} (${g.snapshot.asks})`, goal: '', status: 'info', value: g.snapshot.bytes })
+      out.push({ metric: `${g.asks}-ask inbox: frames / bytes to the whole inbox`, measured: `${g.frames} / ${kb(g.bytes)}`, goal: '', status: 'info', value: g.frames })
+      out.push({ metric: `${g.asks}-ask inbox: largest frame`, measured: kb(g.largestFrameBytes), goal: '', status: 'info', value: g.largestFrameBytes })
+    }
+    const grows = (label: string, value: (g: GrowthPoint) => number): void => {
+      const growth = classifyGrowth(gr.map((g) => ({ size: g.asks, value: value(g) })))
+      if (growth) out.push({ metric: `growth ${gr[gr.length - 2]?.asks}→${gr[gr.length - 1]?.asks}: ${label}`, measured: growth, goal: '', status: 'info' })
+    }
+    grows('core RSS per pending ask', (g) => g.rssPerPendingBytes)
+    grows('snapshot bytes', (g) => g.snapshot.bytes)
+    grows('largest frame', (g) => g.largestFrameBytes)
+  } else if (gr) out.push(na('cost growth (core)', '', gr.error))
   return out
 }
 
@@ -278,6 +295,11 @@ async function main(): Promise<void> {
           await core.close()
         }
       })
+    }
+    if (args.only.has('growth')) {
+      results.growth = await section('cost growth (core: 100, 1,000, 10,000 pending asks)', () =>
+        runGrowth(q ? [100, 1000] : [100, 1000, 10000], () => ServerChild.start('core', { staticDir, settings })),
+      )
     }
     if (args.only.has('startup')) {
       results.startup = await section('start-up (ask-user mcp / hook vs node -e 0)', async () => {
