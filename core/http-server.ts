@@ -32,7 +32,7 @@ export function createHttpServer(options: HttpServerOptions): Server {
   server.on('connection', (socket: Socket) => {
     socket.setTimeout(handshakeTimeoutMs)
     socket.on('timeout', destroyThis)
-    const deadline = setTimeout(destroySocket, handshakeTimeoutMs, socket)
+    const deadline = setTimeout(() => socket.destroy(), handshakeTimeoutMs) // freed once cleared: only the map holds it
     deadline.unref()
     handshakeDeadlines.set(socket, deadline)
     socket.on('close', clearDeadlineOfThis)
@@ -58,10 +58,6 @@ function clearHandshakeDeadline(socket: Socket): void {
 
 function clearDeadlineOfThis(this: Socket): void {
   clearHandshakeDeadline(this)
-}
-
-function destroySocket(socket: Duplex): void {
-  socket.destroy()
 }
 
 /** A listener that destroys the stream it is called on (`this`): one function for every connection. */

@@ -3,7 +3,8 @@
 // chunk each time the window has read the last. Driven by hand here: `whenWritable` hands the test the
 // resume callback, so every step is explicit.
 import { describe, expect, it } from 'vitest'
-import type { Ask, AskQuestion } from '../../../shared/ask'
+import type { Ask } from '../../../shared/ask'
+import type { AskQuestion } from '../../../shared/question-extras'
 import type { UiServerFrame } from '../../../shared/ui'
 import { Registry, type NewAsk } from '../../../core/registry'
 import { addedJson, SNAPSHOT_BYTES, SnapshotBacklog, takeBounded, type SerializedAsk } from '../../../core/snapshot-pager'
