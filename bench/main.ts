@@ -116,6 +116,12 @@ function rows(results: Record<string, unknown>): Row[] {
       const rate = sc.settledPerSec / fl.settledPerSec
       out.push({ metric: 'asks settled/s ours/floor', measured: rate.toFixed(2), goal: '≥ 0.7', status: passIf(rate >= 0.7), value: rate })
     }
+    const v1 = results.scaleFloorV1 as ScaleResult | { error: string } | undefined
+    if (v1 && !failed(v1)) {
+      out.push({ metric: 'asks settled/s, floor with v1 window replies', measured: `${v1.settledPerSec}/s`, goal: '', status: 'info', value: v1.settledPerSec })
+      const rate = sc.settledPerSec / v1.settledPerSec
+      out.push({ metric: 'asks settled/s ours/floor with v1 window replies', measured: rate.toFixed(2), goal: '', status: 'info', value: rate })
+    }
     out.push({ metric: 'core RSS per pending ask', measured: kb(sc.perPendingBytes.rss), goal: '≤ 10 KB', status: passIf(sc.perPendingBytes.rss <= 10 * 1024), value: sc.perPendingBytes.rss })
     out.push({ metric: 'core heap per pending ask', measured: kb(sc.perPendingBytes.heapUsed), goal: '', status: 'info' })
     out.push({ metric: 'core RSS per agent connection', measured: kb(sc.perConnectionBytes.rss), goal: '', status: 'info', value: sc.perConnectionBytes.rss })
@@ -261,6 +267,14 @@ async function main(): Promise<void> {
       })
       results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
         const floor = await ServerChild.start('floor')
+        try {
+          return await runScale(floor, opts)
+        } finally {
+          await floor.close()
+        }
+      })
+      results.scaleFloorV1 = await section(`scale (floor relay with v1 window replies, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+        const floor = await ServerChild.start('floor', { windowReplies: true })
         try {
           return await runScale(floor, opts)
         } finally {
