@@ -5,6 +5,10 @@
 // `ask-user mcp` and `ask-user hook`, which harnesses spawn often, have bundles of their own that load
 // only what their first reply needs (docs/performance.md, "Start-up of spawned commands").
 const { existsSync } = require('node:fs')
+// Node 22.1+ keeps V8's compiled code of the bundles between runs (in the OS temp folder; set
+// NODE_DISABLE_COMPILE_CACHE=1 to turn it off). Node 20 has no such cache and runs as before.
+const nodeModule = require('node:module')
+if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache()
 const { join } = require('node:path')
 const OWN_BUNDLE = { mcp: 'mcp.js', hook: 'hook.js' }
 const command = process.argv[2]

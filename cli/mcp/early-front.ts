@@ -38,6 +38,7 @@ export function earlyFront(stdin: NodeJS.ReadableStream, stdout: NodeJS.Writable
       stdin.pause()
       stdin.off('end', onEnd)
       stdin.off('close', onEnd)
+      stdin.off('error', onError)
       signal.removeEventListener('abort', onAbort)
       resolve(end)
     }
@@ -64,6 +65,8 @@ export function earlyFront(stdin: NodeJS.ReadableStream, stdout: NodeJS.Writable
       if (tail.length > 0) handover(true)
       else finish({ kind: 'stdin-ended' })
     }
+    // As the SDK's transport does, a read error is no reason to crash; the `close` that follows ends the session.
+    function onError(): void {}
     function onAbort(): void {
       finish({ kind: 'aborted' })
     }
@@ -71,6 +74,7 @@ export function earlyFront(stdin: NodeJS.ReadableStream, stdout: NodeJS.Writable
     stdin.on('data', onData)
     stdin.once('end', onEnd)
     stdin.once('close', onEnd)
+    stdin.on('error', onError)
     signal.addEventListener('abort', onAbort, { once: true })
   })
 }

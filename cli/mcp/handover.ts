@@ -22,6 +22,8 @@ export interface HandedOver {
  */
 export function handOver(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, read: readonly ReadSegment[], ended: boolean): HandedOver {
   const input = new PassThrough()
+  // Heard by the SDK's transport once it listens; never an unhandled 'error' before that.
+  input.on('error', () => undefined)
   const awaited = new Map<RequestId, () => void>()
   let queued: Array<Buffer | string> | undefined = []
   let stdinEnded = ended
@@ -30,10 +32,13 @@ export function handOver(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableSt
     stdinEnded = true
     if (!queued) input.end()
   }
+  // The SDK's transport hears of a read error as it would on stdin itself.
+  const fail = (error: Error): void => void input.destroy(error)
   if (!ended) {
     stdin.on('data', forward)
     stdin.once('end', end)
     stdin.once('close', end)
+    stdin.on('error', fail)
     stdin.resume()
   }
   void (async () => {
@@ -51,6 +56,7 @@ export function handOver(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableSt
     stdin.off('data', forward)
     stdin.off('end', end)
     stdin.off('close', end)
+    stdin.off('error', fail)
     if (stdin.listenerCount('data') === 0) stdin.pause()
   }
   const output = new Writable({
