@@ -5,10 +5,6 @@
 // `ask-user mcp` and `ask-user hook`, which harnesses spawn often, have bundles of their own that load
 // only what their first reply needs (docs/performance.md, "Start-up of spawned commands").
 const { existsSync } = require('node:fs')
-// Node 22.1+ keeps V8's compiled code of the bundles between runs (in the OS temp folder; set
-// NODE_DISABLE_COMPILE_CACHE=1 to turn it off). Node 20 has no such cache and runs as before.
-const nodeModule = require('node:module')
-if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache()
 const { join } = require('node:path')
 const OWN_BUNDLE = { mcp: 'mcp.js', hook: 'hook.js' }
 const command = process.argv[2]
@@ -18,4 +14,6 @@ if (!existsSync(cli)) {
   process.stderr.write('Error: ask-user is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n')
   process.exit(2)
 }
+// V8's compiled code of the bundles is kept between runs (bin/compile-cache.js).
+require('./compile-cache').enableCompileCache(join(__dirname, '..', 'out', 'main'))
 require(cli).runFromProcess()

@@ -67,7 +67,9 @@ function traced(args: string[], env: Record<string, string>, feed: (stdin: NodeJ
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', preload, BIN, ...args], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', LOAD_LOG: log, ...env },
+      // The compile cache (bin/compile-cache.js) compiles the bundles itself, past the preload's hook;
+      // which files load is the same with it.
+      env: { PATH: process.env['PATH'] ?? '', LOAD_LOG: log, ASK_USER_COMPILE_CACHE: '0', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let stdout = ''
