@@ -1,18 +1,8 @@
 import { errorMessage } from '../../shared/describe-error'
-import type { HarnessName } from '../hooks/harnesses'
+import { HARNESS_NAMES, isHarness } from '../hooks/harness-names'
 import { noCompanionReason } from '../hooks/no-companion'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
-
-/**
- * The harnesses `ask-user hook` speaks for. Their event mappings (cli/hooks/harnesses.ts) need zod, so
- * they load only when a companion may be running.
- */
-const HARNESS_NAMES: readonly HarnessName[] = ['claude-code', 'codex', 'gemini', 'opencode']
-
-function isHarness(name: string): name is HarnessName {
-  return (HARNESS_NAMES as readonly string[]).includes(name)
-}
 
 const HELP = `Usage: ask-user hook <${HARNESS_NAMES.join('|')}> [EVENT_JSON]
 

@@ -2,10 +2,10 @@ import { claudeCodeHook } from './claude-code'
 import { codexHook } from './codex'
 import { geminiHook } from './gemini'
 import { opencodeHook } from './opencode'
+import type { HarnessName } from './harness-names'
 import type { HookWork } from './plan'
 
-/** The harnesses `ask-user hook` speaks for (cli/commands/hook.ts lists them without loading this module). */
-export type HarnessName = 'claude-code' | 'codex' | 'gemini' | 'opencode'
+export type { HarnessName } from './harness-names'
 
 /** Where a hook event came from: stdin, or the last argument (Codex's notify). */
 export type EventSource = 'stdin' | 'argument'
