@@ -124,6 +124,7 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     const prof = ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, bin]
     await timeSpawn([...prof, 'mcp'], answeredEnv, opts.root, MCP_HANDSHAKE)
     await timeSpawn([...prof, 'hook', 'claude-code'], lonelyEnv, opts.root, event)
+    await timeSpawn([...prof, 'hook', 'claude-code'], answeredEnv, opts.root, event)
   }
   await closeSocket(window)
   rmSync(home, { recursive: true, force: true })
