@@ -26,14 +26,17 @@ const cacheFolder = (env) => {
   return path.join(base, 'ask-user-companion', `v8-${process.version}-${process.arch}`)
 }
 
-/** `dir`, made if missing, when only this user can write it (not a link); else undefined. */
+/** Whether `dir` is a folder (not a link) that only this user can write. */
+const ownFolder = (dir) => {
+  const stat = fs.lstatSync(dir)
+  return stat.isDirectory() && (process.platform === 'win32' || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0))
+}
+
+/** `dir`, made if missing, when it and its parent (ours too) only this user can write; else undefined. */
 const privateFolder = (dir) => {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const stat = fs.lstatSync(dir)
-    if (!stat.isDirectory()) return undefined
-    if (process.platform !== 'win32' && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined
-    return dir
+    return ownFolder(path.dirname(dir)) && ownFolder(dir) ? dir : undefined
   } catch {
     return undefined
   }

@@ -57,6 +57,13 @@ describe('the compile cache folder', () => {
     expect(await readdir(cacheDir())).toEqual([])
   })
 
+  it('is not used when others may write the ask-user-companion folder around it', async () => {
+    await mkdir(cacheDir(), { recursive: true, mode: 0o700 })
+    await chmod(join(cacheDir(), '..'), 0o777)
+    await versionRun()
+    expect(await readdir(cacheDir())).toEqual([])
+  })
+
   it('is not made with ASK_USER_COMPILE_CACHE=0', async () => {
     await versionRun({ ASK_USER_COMPILE_CACHE: '0' })
     await expect(stat(join(home, 'cache'))).rejects.toThrow(/ENOENT/)
