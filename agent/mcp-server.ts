@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { AskUserClient } from './client'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startWaitingProgress } from './progress'
+import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-identity'
 import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from './tool-definition'
 import { UNCAPPED_LIMITS } from '../shared/limits'
 
@@ -32,13 +33,8 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
   const { client } = options
   const tool = createAskUserQuestionTool()
   const server = new Server(
-    { name: 'ask-user', version: options.version ?? '0.0.0' },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        'ask_user_question puts structured questions to the person through the Ask User Companion desktop ' +
-        'app and waits for the answer.',
-    },
+    { name: MCP_SERVER_NAME, version: options.version ?? '0.0.0' },
+    { capabilities: mcpServerCapabilities(), instructions: MCP_INSTRUCTIONS },
   )
   server.oninitialized = () => {
     const peer = server.getClientVersion()

@@ -41,24 +41,22 @@ interface Run {
   err: string
 }
 
-/** Spawns `node args`, writes `input` to its stdin (or closes it), and times spawn → `done` (default: exit). */
+/**
+ * Spawns `node args`, writes `input` to its stdin (closing it unless `done` is given), and times
+ * spawn → `done(stdout)` (then the child is terminated) or spawn → exit. Resolves once the child has
+ * exited either way, so that no dying child overlaps the next measurement.
+ */
 function timeSpawn(args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: string, done?: (out: string) => boolean): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = performance.now()
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
-    let settled = false
-    const finish = (code: number | null): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(kill)
-      resolve({ ms: performance.now() - t0, code, out, err })
-    }
+    let reached: number | undefined
     child.stdout.on('data', (d) => {
       out += d
-      if (done?.(out)) {
-        finish(0)
+      if (reached === undefined && done?.(out)) {
+        reached = performance.now() - t0
         child.kill()
       }
     })
@@ -68,7 +66,10 @@ function timeSpawn(args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: 
     else if (input !== undefined) child.stdin.write(input)
     else child.stdin.end()
     const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.on('close', (code) => finish(code))
+    child.on('close', (code) => {
+      clearTimeout(kill)
+      resolve(reached !== undefined ? { ms: reached, code: 0, out, err } : { ms: performance.now() - t0, code, out, err })
+    })
   })
 }
 
@@ -123,6 +124,7 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     const prof = ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, bin]
     await timeSpawn([...prof, 'mcp'], answeredEnv, opts.root, MCP_HANDSHAKE)
     await timeSpawn([...prof, 'hook', 'claude-code'], lonelyEnv, opts.root, event)
+    await timeSpawn([...prof, 'hook', 'claude-code'], answeredEnv, opts.root, event)
   }
   await closeSocket(window)
   rmSync(home, { recursive: true, force: true })

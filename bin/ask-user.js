@@ -2,11 +2,18 @@
 'use strict'
 // The `ask-user` command. The TypeScript sources are built into out/ by `npm run build`
 // (run automatically by `npm ci` / `npm install` through the `prepare` script).
+// `ask-user mcp` and `ask-user hook`, which harnesses spawn often, have bundles of their own that load
+// only what their first reply needs (docs/performance.md, "Start-up of spawned commands").
 const { existsSync } = require('node:fs')
 const { join } = require('node:path')
-const cli = join(__dirname, '..', 'out', 'main', 'cli.js')
+const OWN_BUNDLE = { mcp: 'mcp.js', hook: 'hook.js' }
+const command = process.argv[2]
+const bundle = Object.prototype.hasOwnProperty.call(OWN_BUNDLE, command) ? OWN_BUNDLE[command] : 'cli.js'
+const cli = join(__dirname, '..', 'out', 'main', bundle)
 if (!existsSync(cli)) {
   process.stderr.write('Error: ask-user is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n')
   process.exit(2)
 }
+// V8's compiled code of the bundles is kept between runs (bin/compile-cache.js).
+require('./compile-cache').enableCompileCache(join(__dirname, '..', 'out', 'main'))
 require(cli).runFromProcess()

@@ -2,7 +2,7 @@
 import type { CliIo, Command } from './io'
 import { EXIT, printError } from './io'
 import { version } from '../package.json'
-import { errorMessage } from '../shared/describe-error'
+import { runWithProcess, type ProcessHost } from './process-host'
 
 interface Entry {
   summary: string
@@ -76,32 +76,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return (await entry.load())(rest, io)
 }
 
-/** How the process hosting the CLI hands over its arguments and takes the exit code. */
-export interface ProcessHost {
-  /** The user's arguments (default: `process.argv.slice(2)`, after node and the script). */
-  argv?: string[]
-  /** Ends the run with `code` (default: sets `process.exitCode` and lets Node exit by itself). */
-  exit?: (code: number) => void
-}
+export type { ProcessHost } from './process-host'
 
 /** Entry point of the `ask-user` bin: wires the real process streams and signals, sets the exit code. */
 export function runFromProcess(host: ProcessHost = {}): void {
-  const exit = host.exit ?? ((code: number) => void (process.exitCode = code))
-  const controller = new AbortController()
-  const onSignal = (): void => controller.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
-  main(host.argv ?? process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-    signal: controller.signal,
-  }).then(exit, (error: unknown) => {
-    printError(process, errorMessage(error))
-    exit(1)
-  })
+  runWithProcess(main, host)
 }
 
 // Run directly (`node out/main/cli.js …`, as the packaged app's launcher does), the bundle is the command.

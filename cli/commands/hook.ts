@@ -1,23 +1,10 @@
 import { errorMessage } from '../../shared/describe-error'
-import { claudeCodeHook } from '../hooks/claude-code'
-import { codexHook } from '../hooks/codex'
-import { hookCompanion } from '../hooks/companion'
-import { geminiHook } from '../hooks/gemini'
-import { opencodeHook } from '../hooks/opencode'
-import type { HookWork } from '../hooks/plan'
-import { runHookPlan } from '../hooks/run-hook'
+import { HARNESS_NAMES, isHarness } from '../hooks/harness-names'
+import { noCompanionReason } from '../hooks/no-companion'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
 
-/** The harnesses `ask-user hook` speaks for, and how each one's event becomes work for the companion. */
-const HARNESSES: Record<string, (event: unknown, from: 'stdin' | 'argument') => HookWork> = {
-  'claude-code': (event) => claudeCodeHook(event),
-  codex: (event, from) => codexHook(event, from === 'argument' ? 'notify' : 'stdin'),
-  gemini: (event) => geminiHook(event),
-  opencode: (event) => opencodeHook(event),
-}
-
-const HELP = `Usage: ask-user hook <${Object.keys(HARNESSES).join('|')}> [EVENT_JSON]
+const HELP = `Usage: ask-user hook <${HARNESS_NAMES.join('|')}> [EVENT_JSON]
 
 The command a harness's hook runs: it reads one hook event (JSON) on stdin, or from its last argument
 (Codex's notify), asks the person through the running companion and prints exactly the JSON the
@@ -69,9 +56,8 @@ export const run: Command = async (args, io) => {
     io.stdout.write(HELP)
     return EXIT.OK
   }
-  const map = harness === undefined ? undefined : HARNESSES[harness]
-  if (harness === undefined || map === undefined || extra !== undefined) {
-    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${Object.keys(HARNESSES).join(', ')}`)
+  if (harness === undefined || !isHarness(harness) || extra !== undefined) {
+    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HARNESS_NAMES.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const controller = new AbortController()
@@ -79,15 +65,22 @@ export const run: Command = async (args, io) => {
   io.signal.addEventListener('abort', onAbort, { once: true })
   const stopWatch = parentWatch(controller)
   try {
-    let work: HookWork
+    let event: unknown
     try {
-      const text = argument ?? (await readAll(io.stdin, controller.signal))
-      work = map(JSON.parse(text) as unknown, argument === undefined ? 'stdin' : 'argument')
+      event = JSON.parse(argument ?? (await readAll(io.stdin, controller.signal))) as unknown
     } catch (error) {
       note(io, harness, errorMessage(error))
       return EXIT.OK
     }
-    const outcome = await runHookPlan(work.plan, () => hookCompanion(work.agent, io.env, CONNECT_TIMEOUT_MS), controller.signal)
+    // With plainly no companion, nothing can be asked: say so without loading zod and the client.
+    const absent = await noCompanionReason(io.env)
+    if (absent !== undefined) {
+      note(io, harness, absent)
+      return EXIT.OK
+    }
+    const { answerHookEvent } = await import('../hooks/answer-event')
+    const from = argument === undefined ? 'stdin' : 'argument'
+    const outcome = await answerHookEvent(harness, event, from, io.env, CONNECT_TIMEOUT_MS, controller.signal)
     if (outcome.stdout !== undefined) io.stdout.write(`${outcome.stdout}\n`)
     if (outcome.note !== undefined) note(io, harness, outcome.note)
     return EXIT.OK

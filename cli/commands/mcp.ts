@@ -1,13 +1,12 @@
-import type { Readable, Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { AskUserClient } from '../../agent/client'
-import { createAskUserMcpServer } from '../../agent/mcp-server'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from '../../agent/progress'
 import { version } from '../../package.json'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { errorMessage } from '../../shared/describe-error'
+import { earlyFront } from '../mcp/early-front'
+import { EarlyReplies } from '../mcp/early-replies'
+import { handOver } from '../mcp/handover'
 
 const HELP = `Usage: ask-user mcp [--progress-interval SECONDS]
 
@@ -39,7 +38,11 @@ function progressInterval(args: string[]): { help: boolean; ms: number } | strin
   }
 }
 
-/** `ask-user mcp`: an MCP server on stdin/stdout until stdin ends or the process is interrupted. */
+/**
+ * `ask-user mcp`: an MCP server on stdin/stdout until stdin ends or the process is interrupted. The
+ * session's opening is answered before the MCP SDK loads (cli/mcp/early-replies.ts); the SDK then takes
+ * over the stream from where it began (cli/mcp/handover.ts), so the wire is the SDK's throughout.
+ */
 export const run: Command = async (args, io) => {
   const parsed = progressInterval(args)
   if (typeof parsed === 'string') {
@@ -50,20 +53,14 @@ export const run: Command = async (args, io) => {
     io.stdout.write(HELP)
     return EXIT.OK
   }
-  const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'mcp client', version })
-  const server = createAskUserMcpServer({ client, version, progressIntervalMs: parsed.ms })
-  // The real CLI passes process.stdin/stdout, which are full Node streams.
-  const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable)
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => resolve()
-    io.stdin.once('end', stop)
-    io.stdin.once('close', stop)
-    server.onclose = stop
-    io.signal.addEventListener('abort', stop, { once: true })
-  })
-  await server.connect(transport)
-  await stopped
-  await client.close()
-  await server.close()
-  return io.signal.aborted ? EXIT.INTERRUPTED : EXIT.OK
+  const end = await earlyFront(io.stdin, io.stdout, new EarlyReplies(version), io.signal)
+  if (end.kind === 'stdin-ended') return EXIT.OK
+  if (end.kind === 'aborted') return EXIT.INTERRUPTED
+  const streams = handOver(io.stdin, io.stdout, end.read, end.ended)
+  try {
+    const { serveMcp } = await import('../mcp/sdk-server')
+    return await serveMcp(io, streams.input, streams.output, parsed.ms)
+  } finally {
+    streams.release()
+  }
 }

@@ -1,0 +1,30 @@
+// The MCP server proper (the SDK's, agent/mcp-server.ts) on the streams the handover gives it. This
+// module is what loads zod and the MCP SDK; `ask-user mcp` imports it once the early replies are out.
+import type { Readable, Writable } from 'node:stream'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { AskUserClient } from '../../agent/client'
+import { createAskUserMcpServer } from '../../agent/mcp-server'
+import { version } from '../../package.json'
+import type { CliIo } from '../io'
+import { EXIT } from '../io'
+
+/** Serves MCP on `input`/`output` until `input` ends, the server closes or `io.signal` aborts; returns the exit code. */
+export async function serveMcp(io: CliIo, input: Readable, output: Writable, progressIntervalMs: number): Promise<number> {
+  const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'mcp client', version })
+  const server = createAskUserMcpServer({ client, version, progressIntervalMs })
+  const transport = new StdioServerTransport(input, output)
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (): void => resolve()
+    input.once('end', stop)
+    input.once('close', stop)
+    server.onclose = stop
+    io.signal.addEventListener('abort', stop, { once: true })
+    // Interrupted while the SDK was loading.
+    if (io.signal.aborted) stop()
+  })
+  await server.connect(transport)
+  await stopped
+  await client.close()
+  await server.close()
+  return io.signal.aborted ? EXIT.INTERRUPTED : EXIT.OK
+}
