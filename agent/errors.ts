@@ -1,7 +1,8 @@
 import { AskUserError } from '../shared/error-codes'
 
-/** How to get a companion running; appended to every "no companion" message. */
-export const START_HINT = 'start the Ask User Companion app, or run `ask-user serve`'
+import { START_HINT } from './start-hint'
+
+export { START_HINT }
 
 /** Why an ask ended with `ASK_ABORTED`. */
 export type AbortReason = 'signal' | 'timeout' | 'connection-lost' | 'closed'

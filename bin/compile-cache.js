@@ -96,7 +96,9 @@ const enableCompileCache = (bundleDir, env = process.env) => {
   const fresh = []
   const compile = Module.prototype._compile
   Module.prototype._compile = function (content, filename) {
-    if (path.dirname(filename) !== bundleDir) return compile.call(this, content, filename)
+    // vm.Script cannot run a dynamic import() (not from a cached script, nor without an experimental
+    // option): a bundle that may hold one is compiled as Node does.
+    if (path.dirname(filename) !== bundleDir || content.includes('import(')) return compile.call(this, content, filename)
     let cacheFile
     try {
       cacheFile = path.join(dir, cacheName(filename))

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 
-/** File name of the discovery file in the companion's home folder. */
-export const ENDPOINT_FILE = 'endpoint.json'
+export { ENDPOINT_FILE } from './home-folder'
 
 /** Path of the status endpoint (`ask-user status`): `GET` with the bearer token. */
 export const STATUS_PATH = '/v1/status'

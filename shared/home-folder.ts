@@ -1,6 +1,9 @@
 /** Folder name of the companion's per-user data. */
 export const APP_FOLDER = 'ask-user-companion'
 
+/** File name of the discovery file in the companion's home folder (here, not beside its zod schema, so zod-free code can name it). */
+export const ENDPOINT_FILE = 'endpoint.json'
+
 /** The platforms whose app-data conventions differ; everything else follows the XDG rule. */
 export type HomePlatform = 'win32' | 'darwin' | string
 

@@ -3,13 +3,11 @@
 import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { companionHome } from '../../shared/home-folder'
+import { START_HINT } from '../../agent/start-hint'
+import { companionHome, ENDPOINT_FILE } from '../../shared/home-folder'
 
-/** The discovery file's name: shared/endpoint.ts's ENDPOINT_FILE, which lives beside a zod schema. */
-export const DISCOVERY_FILE = 'endpoint.json'
-
-/** agent/errors.ts's START_HINT, which lives beside the zod-built error codes. */
-const START_HINT = 'start the Ask User Companion app, or run `ask-user serve`'
+/** The discovery file's name (re-exported for the tests). */
+export const DISCOVERY_FILE = ENDPOINT_FILE
 
 /**
  * The reason there is no companion when `ASK_USER_URL` is unset and no discovery file exists in the

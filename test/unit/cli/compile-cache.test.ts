@@ -1,6 +1,7 @@
 // bin/compile-cache.js: the built CLI keeps V8's compiled code of its bundles in a private folder of the
 // user's cache, reads it back on the next run, survives a corrupt cache and refuses a folder others may write.
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
 import Module from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -46,6 +47,22 @@ describe.runIf(handKept)('the hand-kept compile cache (Node < 22.1)', () => {
     await versionRun()
     const after = await snapshot()
     for (const name of names) expect(Buffer.from(after[name]!, 'base64').toString()).not.toBe('not V8 code')
+  })
+})
+
+describe.runIf(handKept)('a bundle compiled through the hand-kept cache', () => {
+  it('is left to Node when it may import() dynamically (vm.Script cannot), and it works on every run', async () => {
+    const bundles = join(home, 'bundles')
+    await mkdir(bundles)
+    await writeFile(join(bundles, 'lazy.js'), "module.exports = import('node:path').then((m) => typeof m.join)\n")
+    const script = [
+      `require(${JSON.stringify(join(process.cwd(), 'bin', 'compile-cache.js'))}).enableCompileCache(${JSON.stringify(bundles)})`,
+      `require(${JSON.stringify(join(bundles, 'lazy.js'))}).then((t) => process.stdout.write(t), (e) => { process.stdout.write(String(e)); process.exitCode = 1 })`,
+    ].join(';')
+    const run = (): string => execFileSync(process.execPath, ['-e', script], { env: { ...process.env, ...env() }, encoding: 'utf8' })
+    expect(run()).toBe('function')
+    expect(run()).toBe('function')
+    expect((await readdir(cacheDir())).some((name) => name.startsWith('lazy-'))).toBe(false)
   })
 })
 
