@@ -1,4 +1,3 @@
-import { SvelteMap } from 'svelte/reactivity'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
@@ -8,6 +7,9 @@ import type { MessageKey } from '../i18n/messages'
 import type { CheckedAnswers } from '../lib/answer-form'
 import { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
+import { buildLayout, type InboxLayout } from '../lib/inbox-layout'
+import { releaseMarkdown } from '../lib/markdown-cache'
+import { BurstQueue } from './burst-queue'
 import { CardState, type Settlement } from './card.svelte'
 
 /** Options of the inbox state. */
@@ -37,23 +39,44 @@ export class InboxStore {
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
 
-  /** One card per ask on screen, in arrival order (a snapshot's pending asks first). */
-  readonly #cards = new SvelteMap<string, CardState>()
+  /**
+   * One card per ask on screen, in arrival order (a snapshot's pending asks first). A plain map: every
+   * change to its membership bumps `#version` once (a snapshot of 10,000 asks is one change), and the
+   * list-wide values below are derived from it again only then, never on a change of selection.
+   */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- made reactive by #version, changed in batches
+  readonly #cards = new Map<string, CardState>()
+  #version = $state(0)
   /** Pending asks plus settled ones still on screen; a new array on every change. */
-  readonly asks: Ask[] = $derived(Array.from(this.#cards.values(), (card) => card.ask))
+  readonly asks: Ask[] = $derived.by(() => (this.#version, Array.from(this.#cards.values(), (card) => card.ask)))
   readonly groups = $derived(groupByAgent(this.asks))
   readonly order = $derived(displayOrder(this.groups))
-  /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
-  readonly settledIds: ReadonlySet<string> = $derived(
+  /** Each ask's index in `order`, so moving to the next or previous ask is O(1). */
+  readonly #orderIndex: ReadonlyMap<string, number> = $derived(
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
-    new Set(Array.from(this.#cards.values()).flatMap((card) => (card.settlement ? [card.askId] : []))),
+    new Map(this.order.map((askId, index) => [askId, index])),
   )
-  readonly pendingCount = $derived(this.#cards.size - this.settledIds.size)
+  /** The list as rows with offsets, for the windowed list (`lib/inbox-layout.ts`). */
+  readonly layout: InboxLayout = $derived(buildLayout(this.groups))
+  /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
+  readonly settledIds: ReadonlySet<string> = $derived.by(
+    () => (
+      this.#version,
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
+      new Set(Array.from(this.#cards.values()).flatMap((card) => (card.settlement ? [card.askId] : [])))
+    ),
+  )
+  readonly pendingCount = $derived.by(() => (this.#version, this.#cards.size - this.settledIds.size))
   /** The card on screen: the selected ask's, else the first in list order. */
-  readonly selected: CardState | undefined = $derived(
-    (this.selectedId !== undefined ? this.#cards.get(this.selectedId) : undefined) ??
-      (this.order[0] !== undefined ? this.#cards.get(this.order[0]) : undefined),
-  )
+  readonly selected: CardState | undefined = $derived.by(() => {
+    void this.#version
+    return (
+      (this.selectedId !== undefined ? this.#cards.get(this.selectedId) : undefined) ??
+      (this.order[0] !== undefined ? this.#cards.get(this.order[0]) : undefined)
+    )
+  })
+  /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
+  readonly #added = new BurstQueue<Ask>((asks) => this.#addAll(asks))
 
   readonly #bridge: CompanionBridge
   readonly #drafts: DraftStorage
@@ -74,6 +97,7 @@ export class InboxStore {
 
   /** The card of an ask on screen, if any. */
   card(askId: string): CardState | undefined {
+    void this.#version
     return this.#cards.get(askId)
   }
 
@@ -82,6 +106,7 @@ export class InboxStore {
    * as it arrives (the request can come before the snapshot).
    */
   focusAsk(askId: string): void {
+    this.#added.flush()
     if (!this.#cards.has(askId)) {
       this.#wantFocus = askId
       return
@@ -107,7 +132,7 @@ export class InboxStore {
   step(delta: -1 | 1): void {
     const order = this.order
     if (order.length === 0) return
-    const at = this.selected ? order.indexOf(this.selected.askId) : -1
+    const at = this.selected ? (this.#orderIndex.get(this.selected.askId) ?? -1) : -1
     const next = order[(at + delta + order.length) % order.length]
     if (next !== undefined) this.select(next)
   }
@@ -177,6 +202,9 @@ export class InboxStore {
   }
 
   #receive(frame: UiServerFrame): void {
+    if (frame.type === 'question/added') return this.#added.push(frame.ask)
+    // Every other frame may refer to an ask of the burst: the burst goes first, in order.
+    this.#added.flush()
     switch (frame.type) {
       case 'snapshot':
         if (frame.connect) this.connect = frame.connect
@@ -188,15 +216,6 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
-      case 'question/added': {
-        // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
-        // person may be typing into, even if its agent now sorts first).
-        const shown = this.selected?.askId
-        if (!this.#cards.has(frame.ask.askId)) this.#cards.set(frame.ask.askId, new CardState(frame.ask, this.#drafts))
-        this.#pinSelection(shown)
-        if (this.#wantFocus === frame.ask.askId) this.focusAsk(frame.ask.askId)
-        return
-      }
       case 'question/resolved': {
         const card = this.#cards.get(frame.askId)
         // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
@@ -214,6 +233,18 @@ export class InboxStore {
     }
   }
 
+  /** New asks join the list, as one change however many there are. */
+  #addAll(asks: readonly Ask[]): void {
+    // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
+    // person may be typing into, even if its agent now sorts first).
+    const shown = this.selected?.askId
+    for (const ask of asks) if (!this.#cards.has(ask.askId)) this.#cards.set(ask.askId, new CardState(ask, this.#drafts))
+    this.#version++
+    this.#pinSelection(shown)
+    const wanted = this.#wantFocus
+    if (wanted !== undefined && this.#cards.has(wanted)) this.focusAsk(wanted)
+  }
+
   /** Fixes the selection on a concrete ask: `preferred` if still listed, else the first in list order. */
   #pinSelection(preferred = this.selectedId): void {
     this.selectedId = preferred !== undefined && this.#cards.has(preferred) ? preferred : this.order[0]
@@ -228,10 +259,12 @@ export class InboxStore {
     // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
     const kept = [...previous.values()].filter((card) => !pendingIds.has(card.askId) && (card.settlement || card.hasDraft))
     for (const card of kept) card.settlement ??= 'gone'
+    for (const askId of previous.keys()) if (!pendingIds.has(askId)) releaseMarkdown(askId)
     // Rebuilt in order: the snapshot's pending asks first, then the kept cards.
     this.#cards.clear()
     for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? new CardState(ask, this.#drafts))
     for (const card of kept) this.#cards.set(card.askId, card)
+    this.#version++
     for (const card of this.#cards.values()) {
       card.sending = false
       card.outcomeWhileSending = undefined
@@ -280,11 +313,12 @@ export class InboxStore {
   #remove(askId: string): void {
     if (this.selected?.askId === askId) {
       const order = this.order
-      const at = order.indexOf(askId)
+      const at = this.#orderIndex.get(askId) ?? -1
       this.selectedId = order[at + 1] ?? order[at - 1]
     }
     this.#cards.get(askId)?.forgetDraft()
-    this.#cards.delete(askId)
+    if (this.#cards.delete(askId)) this.#version++
+    releaseMarkdown(askId)
   }
 
   #refreshHistory(): void {
