@@ -12,6 +12,14 @@ import { releaseMarkdown } from '../lib/markdown-cache'
 import { BurstQueue } from './burst-queue'
 import { CardState, type Settlement } from './card.svelte'
 
+/** The ids of the settled cards (a plain set: rows test membership without proxy reads). */
+function settledOf(cards: Iterable<CardState>): Set<string> {
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
+  const ids = new Set<string>()
+  for (const card of cards) if (card.settlement) ids.add(card.askId)
+  return ids
+}
+
 /** Options of the inbox state. */
 export interface InboxOptions {
   /** Where drafts are kept (sessionStorage in the app; none = memory only). */
@@ -59,13 +67,7 @@ export class InboxStore {
   /** The list as rows with offsets, for the windowed list (`lib/inbox-layout.ts`). */
   readonly layout: InboxLayout = $derived(buildLayout(this.groups))
   /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
-  readonly settledIds: ReadonlySet<string> = $derived.by(
-    () => (
-      this.#version,
-      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
-      new Set(Array.from(this.#cards.values()).flatMap((card) => (card.settlement ? [card.askId] : [])))
-    ),
-  )
+  readonly settledIds: ReadonlySet<string> = $derived.by(() => (this.#version, settledOf(this.#cards.values())))
   readonly pendingCount = $derived.by(() => (this.#version, this.#cards.size - this.settledIds.size))
   /** The card on screen: the selected ask's, else the first in list order. */
   readonly selected: CardState | undefined = $derived.by(() => {
