@@ -56,6 +56,10 @@ export interface InboxResult {
   jsHeapBytes?: number
   /** Bytes and frames the page received until the last ask arrived (the snapshot and the question/added after it). */
   snapshot?: { bytes: number; frames: number }
+  /** From the snapshot to the top bar counting every ask (the bounded snapshot's rest applied), per load. */
+  snapshotToAllAsksMs?: Summary
+  /** The longest task (Long Tasks API, ≥ 50 ms; 0 = none) from navigation until every ask was in, per load. */
+  longestTaskMs?: Summary
 }
 
 /** About 4 KB of Markdown: headings, a list, a table, code and links, as an agent's plan might read. */
@@ -90,7 +94,21 @@ async function calibrate(page: Page): Promise<{ offset: number; uncertainty: num
 function pageProbe(selectors: { row: string; view: string }): void {
   const rowSelector = selectors.row
   const w = window as any
-  const bench = (w.__bench = { want: null as string | null, snapshotAt: null as number | null, inbox: null as any, nav: null as any, wire: { bytes: 0, frames: 0 } })
+  const bench = (w.__bench = {
+    want: null as string | null,
+    snapshotAt: null as number | null,
+    inbox: null as any,
+    nav: null as any,
+    wire: { bytes: 0, frames: 0 },
+    longTasks: [] as { start: number; duration: number }[],
+  })
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) bench.longTasks.push({ start: entry.startTime, duration: entry.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  } catch {
+    // no Long Tasks API: longestTaskMs stays 0
+  }
   const findVisible = (text: string): boolean => {
     for (const view of document.querySelectorAll(selectors.view)) {
       const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT)
@@ -133,6 +151,10 @@ function pageProbe(selectors: { row: string; view: string }): void {
           bench.inbox.result = { rows, snapshotAt: bench.snapshotAt, domAt: t, frameAt: performance.now() }
         })
       }
+    }
+    if (bench.inbox && bench.inbox.allInAt === undefined && bench.snapshotAt !== null) {
+      const count = document.querySelector('[data-testid="pending-count"]')?.textContent ?? ''
+      if (count.startsWith(`${bench.inbox.expect} `)) bench.inbox.allInAt = performance.now()
     }
     const nav = bench.nav
     if (nav && nav.t0 !== null && !nav.result) {
@@ -369,6 +391,8 @@ async function measureInbox(
   const toFrame: number[] = []
   const navigationTo: number[] = []
   const rows: number[] = []
+  const allIn: number[] = []
+  const longest: number[] = []
   let last: { nextAskMs?: Summary; nextAskMarkdownMs?: Summary; jsHeapBytes?: number; snapshot?: { bytes: number; frames: number } } = {}
   for (let l = 0; l < loads; l++) {
     const p = await newProbedPage(browser, asks)
@@ -400,6 +424,19 @@ async function measureInbox(
       toFirstScreen.push(r.domAt - r.snapshotAt)
       toFrame.push(r.frameAt - r.snapshotAt)
       navigationTo.push(r.domAt)
+      // Every ask in: the top bar's count (the rest of a bounded snapshot arrives as question/added).
+      const done = await p
+        .waitForFunction(() => (window as any).__bench.inbox.allInAt !== undefined, undefined, { timeout: 60_000 })
+        .then(() => p.evaluate(() => {
+          const b = (window as any).__bench
+          const tasks = (b.longTasks as { start: number; duration: number }[]).filter((t) => t.start <= b.inbox.allInAt)
+          return { allIn: b.inbox.allInAt - b.snapshotAt, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
+        }))
+        .catch(() => null)
+      if (done) {
+        allIn.push(done.allIn)
+        longest.push(done.longest)
+      }
     }
     if (l === loads - 1 && r) {
       // Wait until every ask is in (the pending count), then measure the heap and `]`.
@@ -434,6 +471,8 @@ async function measureInbox(
     snapshotToFrameMs: summarize(toFrame),
     navigationToFirstScreenMs: summarize(navigationTo),
     rowsAtFirstScreen: rows,
+    snapshotToAllAsksMs: summarize(allIn),
+    longestTaskMs: summarize(longest),
     ...last,
   }
 }

@@ -24,7 +24,7 @@ export const nextFrame: FrameScheduler = (run) => {
 }
 
 /** How many items a frame applies one by one before the rest of a burst waits for the frame's end. */
-export const SYNC_PER_FRAME = 8
+export const SYNC_PER_FRAME = 2
 
 /**
  * Applies items (asks arriving as `question/added`) in order, cheaply in bursts: the first
