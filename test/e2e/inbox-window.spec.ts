@@ -68,4 +68,15 @@ test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows t
   for (let i = 0; i < PER_AGENT; i++) await page.keyboard.press('[')
   await expectSelected(TOTAL)
   expect(await page.getByTestId('ask-item').count()).toBeLessThan(40)
+
+  // A burst while the window is open (300 asks from 6 new agents): the list takes them all, the card stays.
+  const shown = await view.getAttribute('data-ask-id')
+  for (let a = 0; a < 6; a++) {
+    const bot = agent(`late-${a}`)
+    for (let q = 0; q < PER_AGENT; q++) void bot.ask([{ id: 'q', question: `Late ${a}, question ${q}?`, options: [{ label: 'Yes' }, { label: 'No' }] }])
+  }
+  await expect(page.getByTestId('pending-count')).toHaveText(`${TOTAL + 300} pending`)
+  await expect(items.first()).toHaveAttribute('aria-setsize', String(TOTAL + 300))
+  await expect(view).toHaveAttribute('data-ask-id', shown!)
+  expect(await page.getByTestId('ask-item').count()).toBeLessThan(40)
 })
