@@ -35,6 +35,15 @@ export class DraftStorage {
     }
   }
 
+  /** True when a draft of the ask is stored. */
+  has(askId: string): boolean {
+    try {
+      return this.#storedIds().has(askId)
+    } catch {
+      return false
+    }
+  }
+
   /** Stores an ask's draft (a plain value, not a reactive proxy), replacing the previous one. */
   save(askId: string, draft: AskDraft): void {
     try {
@@ -48,6 +57,7 @@ export class DraftStorage {
   /** Forgets an ask's draft (it was sent or the ask is settled). */
   remove(askId: string): void {
     try {
+      if (!this.#storedIds().has(askId)) return
       this.#storage?.removeItem(draftKey(askId))
       this.#stored?.delete(askId)
     } catch {

@@ -13,11 +13,17 @@ import { releaseMarkdown } from '../lib/markdown-cache'
 import { BurstQueue } from './burst-queue'
 import { CardState, type Settlement } from './card.svelte'
 
+/** An ask on screen, and its card state once anything needs it (most asks of a big inbox never do). */
+interface Entry {
+  ask: Ask
+  card: CardState | undefined
+}
+
 /** The ids of the settled cards (a plain set: rows test membership without proxy reads). */
-function settledOf(cards: Iterable<CardState>): Set<string> {
+function settledOf(entries: Iterable<Entry>): Set<string> {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
   const ids = new Set<string>()
-  for (const card of cards) if (card.settlement) ids.add(card.askId)
+  for (const entry of entries) if (entry.card?.settlement) ids.add(entry.ask.askId)
   return ids
 }
 
@@ -32,8 +38,9 @@ export interface InboxOptions {
 }
 
 /**
- * The question window's state, fed by a `CompanionBridge`: one `CardState` per ask on screen (pending
- * ones, plus settled ones still on screen to say so), the selection, the connection status and the
+ * The question window's state, fed by a `CompanionBridge`: one entry per ask on screen (pending
+ * ones, plus settled ones still on screen to say so), each with its `CardState` once the ask is shown,
+ * answered or settled (a 10,000-ask inbox makes a few, not 10,000), the selection, the connection status and the
  * history. Components read it and call its methods; only this class talks to the bridge.
  */
 export class InboxStore {
@@ -49,16 +56,16 @@ export class InboxStore {
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
 
   /**
-   * One card per ask on screen, in arrival order (a snapshot's pending asks first). A plain map: every
+   * One entry per ask on screen, in arrival order (a snapshot's pending asks first). A plain map: every
    * change to its membership bumps `#version` once (a snapshot of 10,000 asks is one change), and the
    * list-wide values below are derived from it again only then, never on a change of selection.
    */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- made reactive by #version, changed in batches
-  readonly #cards = new Map<string, CardState>()
+  readonly #cards = new Map<string, Entry>()
   #version = $state(0)
   #settledVersion = $state(0)
   /** Pending asks plus settled ones still on screen; a new array on every change. */
-  readonly asks: Ask[] = $derived.by(() => (this.#version, Array.from(this.#cards.values(), (card) => card.ask)))
+  readonly asks: Ask[] = $derived.by(() => (this.#version, Array.from(this.#cards.values(), (entry) => entry.ask)))
   readonly groups = $derived(groupByAgent(this.asks))
   readonly order = $derived(displayOrder(this.groups))
   /** Each ask's index in `order`, so moving to the next or previous ask is O(1). */
@@ -79,8 +86,8 @@ export class InboxStore {
   readonly selected: CardState | undefined = $derived.by(() => {
     void this.#version
     return (
-      (this.selectedId !== undefined ? this.#cards.get(this.selectedId) : undefined) ??
-      (this.order[0] !== undefined ? this.#cards.get(this.order[0]) : undefined)
+      (this.selectedId !== undefined ? this.#card(this.selectedId) : undefined) ??
+      (this.order[0] !== undefined ? this.#card(this.order[0]) : undefined)
     )
   })
   /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
@@ -106,7 +113,14 @@ export class InboxStore {
   /** The card of an ask on screen, if any. */
   card(askId: string): CardState | undefined {
     void this.#version
-    return this.#cards.get(askId)
+    return this.#card(askId)
+  }
+
+  /** The card state of a listed ask, made the first time it is needed (drafts load from storage then). */
+  #card(askId: string): CardState | undefined {
+    const entry = this.#cards.get(askId)
+    if (!entry) return undefined
+    return (entry.card ??= new CardState(entry.ask, this.#drafts))
   }
 
   /**
@@ -151,7 +165,7 @@ export class InboxStore {
    * card then says so).
    */
   answer(askId: string, answers: CheckedAnswers): boolean {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked || !this.#startSending(card)) return false
     this.#bridge.answer(askId, answers)
     return true
@@ -159,7 +173,7 @@ export class InboxStore {
 
   /** Sends the person's decision on an approval; false when nothing was sent (as {@link answer}). */
   decide(askId: string, decision: ApprovalDecision): boolean {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked || !this.#startSending(card)) return false
     this.#bridge.decide(askId, decision)
     return true
@@ -167,7 +181,7 @@ export class InboxStore {
 
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked) return
     if (this.#startSending(card)) this.#bridge.dismiss(askId)
   }
@@ -225,7 +239,7 @@ export class InboxStore {
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
       case 'question/resolved': {
-        const card = this.#cards.get(frame.askId)
+        const card = this.#cards.get(frame.askId)?.card
         // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
         if (card?.sending) card.outcomeWhileSending = frame.outcome
         else this.#settle(frame.askId, frame.outcome)
@@ -248,7 +262,7 @@ export class InboxStore {
     // order again when the selection is a listed ask (the usual case in a burst).
     const selectedId = this.selectedId
     const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
-    for (const ask of asks) if (!this.#cards.has(ask.askId)) this.#cards.set(ask.askId, new CardState(ask, this.#drafts))
+    for (const ask of asks) if (!this.#cards.has(ask.askId)) this.#cards.set(ask.askId, { ask, card: undefined })
     this.#version++
     this.#pinSelection(shown)
     const wanted = this.#wantFocus
@@ -266,16 +280,25 @@ export class InboxStore {
     const pendingIds = new Set(pending.map((ask) => ask.askId))
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local copy, never rendered
     const previous = new Map(this.#cards)
-    // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
-    const kept = [...previous.values()].filter((card) => !pendingIds.has(card.askId) && (card.settlement || card.hasDraft))
-    for (const card of kept) card.settlement ??= 'gone'
-    for (const askId of previous.keys()) if (!pendingIds.has(askId)) releaseMarkdown(askId)
+    // Cards already on screen that are no longer pending stay only if they hold a draft or a notice
+    // (a draft may also be in storage only, from before a reload: its card is made to show it).
+    const kept: Entry[] = []
+    for (const entry of previous.values()) {
+      if (pendingIds.has(entry.ask.askId)) continue
+      releaseMarkdown(entry.ask.askId)
+      if (!entry.card && !this.#drafts.has(entry.ask.askId)) continue
+      const card = (entry.card ??= new CardState(entry.ask, this.#drafts))
+      if (!card.settlement && !card.hasDraft) continue
+      card.settlement ??= 'gone'
+      kept.push(entry)
+    }
     // Rebuilt in order: the snapshot's pending asks first, then the kept cards.
     this.#cards.clear()
-    for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? new CardState(ask, this.#drafts))
-    for (const card of kept) this.#cards.set(card.askId, card)
+    for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? { ask, card: undefined })
+    for (const entry of kept) this.#cards.set(entry.ask.askId, entry)
     this.#version++
-    for (const card of this.#cards.values()) {
+    for (const { card } of this.#cards.values()) {
+      if (!card) continue
       card.sending = false
       card.outcomeWhileSending = undefined
     }
@@ -285,7 +308,7 @@ export class InboxStore {
   }
 
   #settle(askId: string, outcome: Settlement): void {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card) return
     const onScreen = this.view === 'inbox' && this.selected === card
     if (!card.hasDraft && !onScreen) return this.#remove(askId)
@@ -294,12 +317,12 @@ export class InboxStore {
     card.sending = false
     if (card.hasDraft) return
     setTimeout(() => {
-      if (this.#cards.get(askId) === card && !card.hasDraft) this.#remove(askId)
+      if (this.#cards.get(askId)?.card === card && !card.hasDraft) this.#remove(askId)
     }, this.#lingerMs)
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
-    const card = this.#cards.get(askId)
+    const card = this.#cards.get(askId)?.card
     if (!card?.sending) return
     this.#remove(askId)
     if (undelivered) return this.#announce('announceUndelivered')
@@ -308,7 +331,7 @@ export class InboxStore {
   }
 
   #rejected(askId: string, code: string, reason: string): void {
-    const card = this.#cards.get(askId)
+    const card = this.#cards.get(askId)?.card
     if (!card?.sending) return
     card.sending = false
     const outcome: Outcome | undefined = card.outcomeWhileSending
@@ -327,7 +350,7 @@ export class InboxStore {
       const at = this.#orderIndex.get(askId) ?? -1
       this.selectedId = order[at + 1] ?? order[at - 1]
     }
-    this.#cards.get(askId)?.forgetDraft()
+    this.#drafts.remove(askId)
     if (this.#cards.delete(askId)) this.#version++
     releaseMarkdown(askId)
   }
