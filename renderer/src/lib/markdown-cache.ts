@@ -1,5 +1,4 @@
 import { getContext, setContext } from 'svelte'
-import type { Ask } from '../../../shared/ask'
 import { renderBlocks, renderInline } from '../../../shared/markdown/parse'
 import type { Rendered } from '../../../shared/markdown/tree'
 
@@ -27,21 +26,6 @@ export function renderMarkdown(text: string, mode: MarkdownMode, askId?: string)
   return rendered
 }
 
-/**
- * Parses, ahead of time, every Markdown field the ask's card will show (question text and option
- * descriptions inline, `detail` and an approval's plan as blocks), and keeps them under the ask: the
- * card then renders without parsing. Cheap to repeat (a kept ask is only looked up).
- */
-export function warmMarkdown(ask: Ask): void {
-  if (byAsk.has(ask.askId)) return
-  for (const question of ask.questions) {
-    renderMarkdown(question.question, 'inline', ask.askId)
-    if (question.detail !== undefined && question.detail !== '') renderMarkdown(question.detail, 'block', ask.askId)
-    for (const option of question.options ?? []) if (option.description) renderMarkdown(option.description, 'inline', ask.askId)
-  }
-  if (ask.approval?.action.kind === 'plan') renderMarkdown(ask.approval.action.plan, 'block', ask.askId)
-}
-
 /** Forgets what was kept for an ask (it is no longer on screen). */
 export function releaseMarkdown(askId: string): void {
   byAsk.delete(askId)
@@ -50,11 +34,6 @@ export function releaseMarkdown(askId: string): void {
 /** How many asks have parsed Markdown kept (for tests). */
 export function keptMarkdownAsks(): number {
   return byAsk.size
-}
-
-/** How many fields of an ask have their parsed Markdown kept (for tests). */
-export function keptMarkdownFields(askId: string): number {
-  return byAsk.get(askId)?.size ?? 0
 }
 
 /** Called by a card while it initializes: Markdown rendered inside it is kept under its ask. */

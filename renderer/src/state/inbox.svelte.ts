@@ -159,15 +159,6 @@ export class InboxStore {
     if (next !== undefined) this.select(next)
   }
 
-  /** The ask `step(delta)` would show (for work ahead of time, such as parsing its Markdown). */
-  peek(delta: -1 | 1): Ask | undefined {
-    const order = this.order
-    if (order.length === 0) return undefined
-    const at = this.selected ? (this.#orderIndex.get(this.selected.askId) ?? -1) : -1
-    const askId = order[(at + delta + order.length) % order.length]
-    return askId !== undefined ? this.#cards.get(askId)?.ask : undefined
-  }
-
   /**
    * Sends an answer the card's form already checked (`CardState.attemptSend`). Returns false when
    * nothing was sent: the ask is gone, settled or already sending, or the window is disconnected (the

@@ -39,34 +39,3 @@ describe('markdown-cache', () => {
     expect(keptMarkdownAsks()).toBe(before)
   })
 })
-
-describe('warmMarkdown', () => {
-  it('parses every Markdown field of an ask ahead of time, so its card finds them kept', async () => {
-    const { warmMarkdown, keptMarkdownFields } = await import('../../../renderer/src/lib/markdown-cache')
-    const ask = {
-      askId: 'warm-1',
-      agent: { name: 'claude-code' },
-      receivedAt: 1,
-      questions: [
-        {
-          id: 'q',
-          question: 'Ship **it**?',
-          detail: '## Plan\n\n- one\n- two\n',
-          options: [{ label: 'Yes', description: 'Goes `live`.' }, { label: 'No' }],
-        },
-      ],
-    }
-    expect(keptMarkdownFields('warm-1')).toBe(0)
-    warmMarkdown(ask)
-    // The question text, the detail and the one option description.
-    expect(keptMarkdownFields('warm-1')).toBe(3)
-    const detail = renderMarkdown('## Plan\n\n- one\n- two\n', 'block', 'warm-1')
-    churnParserCache()
-    // The tree the warm-up made is the one the card gets: nothing parsed again.
-    expect(renderMarkdown('## Plan\n\n- one\n- two\n', 'block', 'warm-1')).toBe(detail)
-    warmMarkdown(ask)
-    expect(keptMarkdownFields('warm-1')).toBe(3)
-    releaseMarkdown('warm-1')
-    expect(keptMarkdownFields('warm-1')).toBe(0)
-  })
-})
