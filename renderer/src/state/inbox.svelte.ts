@@ -39,9 +39,9 @@ export interface InboxOptions {
 
 /**
  * The question window's state, fed by a `CompanionBridge`: one entry per ask on screen (pending
- * ones, plus settled ones still on screen to say so), each with its `CardState` once the ask is shown,
- * answered or settled (a 10,000-ask inbox makes a few, not 10,000), the selection, the connection status and the
- * history. Components read it and call its methods; only this class talks to the bridge.
+ * ones, plus settled ones still on screen to say so), each with its `CardState` once the ask is
+ * shown, answered or settled (a 10,000-ask inbox makes a few, not 10,000), the selection, the
+ * connection status and the history. Components read it and call its methods; only this class talks to the bridge.
  */
 export class InboxStore {
   status = $state<BridgeStatus>('connecting')
