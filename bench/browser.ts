@@ -10,12 +10,18 @@
 // detail pane (`VIEW_SELECTOR`). Each ask is then answered in the page with the keyboard (1, Enter)
 // and the next one is sent once the page has removed the previous one (the inbox is empty).
 //
-// 1,000-ask inbox: 1,000 asks are pending (20 agents × 50) before a fresh page loads. Measured in
-// the page: from the `snapshot` frame reaching JavaScript (a listener added ahead of the app's own)
-// to the first MutationObserver callback after which every one of the 1,000 asks has a row in the
-// DOM (counted by `ROW_SELECTOR`), plus the start of the next animation frame, plus the same moment
-// counted from navigation start, plus the first callback with at least one row (for a list that
-// renders in chunks).
+// Inboxes of 1,000 and 10,000 asks: that many asks are pending (20 or 200 agents × 50) before a fresh
+// page loads. First screen, measured in the page: from the `snapshot` frame reaching JavaScript (a
+// listener added ahead of the app's own) to the first MutationObserver callback after which the
+// selected ask's card is in the DOM and holds the focus, and the list's rows (`ROW_SELECTOR`) reach its
+// bottom edge (or every ask has a row); plus the start of the next animation frame, plus the same
+// moment counted from navigation start. The list is windowed, so rows past its viewport never exist.
+//
+// Next ask, on the last load once every ask is in: from the keydown of `]` (a capturing listener ahead
+// of the app's) to the MutationObserver callback after which the card pane shows another ask. In the
+// 10,000-ask inbox the newest agent (first in the list) asks with a 4 KB Markdown `detail` after its
+// first, plain ask: `]` from the first ask walks through those (each card shown for the first time, so
+// each step parses); the plain figure is taken on the oldest agents' asks at the end of the list.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from '@playwright/test'
@@ -50,6 +56,10 @@ export interface InboxResult {
   jsHeapBytes?: number
   /** Bytes and frames the page received until the last ask arrived (the snapshot and the question/added after it). */
   snapshot?: { bytes: number; frames: number }
+  /** From the snapshot to the top bar counting every ask (the bounded snapshot's rest applied), per load. */
+  snapshotToAllAsksMs?: Summary
+  /** The longest task (Long Tasks API, ≥ 50 ms; 0 = none) from navigation until every ask was in, per load. */
+  longestTaskMs?: Summary
 }
 
 /** About 4 KB of Markdown: headings, a list, a table, code and links, as an agent's plan might read. */
@@ -84,7 +94,21 @@ async function calibrate(page: Page): Promise<{ offset: number; uncertainty: num
 function pageProbe(selectors: { row: string; view: string }): void {
   const rowSelector = selectors.row
   const w = window as any
-  const bench = (w.__bench = { want: null as string | null, snapshotAt: null as number | null, inbox: null as any, nav: null as any, wire: { bytes: 0, frames: 0 } })
+  const bench = (w.__bench = {
+    want: null as string | null,
+    snapshotAt: null as number | null,
+    inbox: null as any,
+    nav: null as any,
+    wire: { bytes: 0, frames: 0 },
+    longTasks: [] as { start: number; duration: number }[],
+  })
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) bench.longTasks.push({ start: entry.startTime, duration: entry.duration })
+    }).observe({ type: 'longtask', buffered: true })
+  } catch {
+    // no Long Tasks API: longestTaskMs stays 0
+  }
   const findVisible = (text: string): boolean => {
     for (const view of document.querySelectorAll(selectors.view)) {
       const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT)
@@ -127,6 +151,10 @@ function pageProbe(selectors: { row: string; view: string }): void {
           bench.inbox.result = { rows, snapshotAt: bench.snapshotAt, domAt: t, frameAt: performance.now() }
         })
       }
+    }
+    if (bench.inbox && bench.inbox.allInAt === undefined && bench.snapshotAt !== null) {
+      const count = document.querySelector('[data-testid="pending-count"]')?.textContent ?? ''
+      if (count.startsWith(`${bench.inbox.expect} `)) bench.inbox.allInAt = performance.now()
     }
     const nav = bench.nav
     if (nav && nav.t0 !== null && !nav.result) {
@@ -267,7 +295,7 @@ export async function runBrowser(
     })
     let agentSeq = 0
     /** Adds `agents` agents × 50 asks and waits until the scripted window has seen them all. */
-    const addAgents = async (agents: number, detail: (n: number) => string): Promise<void> => {
+    const addAgents = async (agents: number, detail: (n: number, k: number) => string | undefined): Promise<void> => {
       target += agents * perAgent
       const all = new Promise<void>((resolve) => (reached = resolve))
       for (let a = 0; a < agents; a++) {
@@ -275,29 +303,32 @@ export async function runBrowser(
         inboxAgents.push(ws)
         for (let k = 0; k < perAgent; k++) {
           const n = inboxAgents.length * perAgent + k
+          const markdown = detail(n, k)
+          const question = { id: 'q1', header: `Step ${n}`, question: `Inbox question ${n}: which option?`, options: [{ label: 'One' }, { label: 'Two' }] }
           ws.send(
             JSON.stringify({
               type: 'ask',
               id: `i${k}`,
               title: `Inbox task ${n}`,
-              questions: [{ id: 'q1', header: `Step ${n}`, question: detail(n), options: [{ label: 'One' }, { label: 'Two' }] }],
+              questions: [markdown === undefined ? question : { ...question, detail: markdown }],
             }),
           )
         }
       }
       if (shownCount < target) await withTimeout(all, 120_000, `${target} asks pending`)
     }
-    const plain = (n: number): string => `Inbox question ${n}: which option?`
+    const noDetail = (): undefined => undefined
     const sizes: InboxResult[] = []
     for (const size of opts.inboxSizes) {
       const before = inboxAgents.length * perAgent
       if (size > before) {
         const more = Math.ceil((size - before) / perAgent)
-        // The 10,000-ask inbox: its oldest agent's asks carry a 4 KB Markdown detail (shown last in the list).
+        // The 10,000-ask inbox: its newest agent (first in the list) asks with 4 KB of Markdown in
+        // `detail`, after a first ask without it (so the first screen shows the same card as at 1,000).
         if (before > 0 && more > 1) {
-          await addAgents(1, (n) => markdownDetail(n))
-          await addAgents(more - 1, plain)
-        } else await addAgents(more, plain)
+          await addAgents(more - 1, noDetail)
+          await addAgents(1, (n, k) => (k === 0 ? undefined : markdownDetail(n)))
+        } else await addAgents(more, noDetail)
       }
       const asks = inboxAgents.length * perAgent
       sizes.push(await measureInbox(browser, pageUrl, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir))
@@ -360,6 +391,8 @@ async function measureInbox(
   const toFrame: number[] = []
   const navigationTo: number[] = []
   const rows: number[] = []
+  const allIn: number[] = []
+  const longest: number[] = []
   let last: { nextAskMs?: Summary; nextAskMarkdownMs?: Summary; jsHeapBytes?: number; snapshot?: { bytes: number; frames: number } } = {}
   for (let l = 0; l < loads; l++) {
     const p = await newProbedPage(browser, asks)
@@ -391,6 +424,19 @@ async function measureInbox(
       toFirstScreen.push(r.domAt - r.snapshotAt)
       toFrame.push(r.frameAt - r.snapshotAt)
       navigationTo.push(r.domAt)
+      // Every ask in: the top bar's count (the rest of a bounded snapshot arrives as question/added).
+      const done = await p
+        .waitForFunction(() => (window as any).__bench.inbox.allInAt !== undefined, undefined, { timeout: 60_000 })
+        .then(() => p.evaluate(() => {
+          const b = (window as any).__bench
+          const tasks = (b.longTasks as { start: number; duration: number }[]).filter((t) => t.start <= b.inbox.allInAt)
+          return { allIn: b.inbox.allInAt - b.snapshotAt, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
+        }))
+        .catch(() => null)
+      if (done) {
+        allIn.push(done.allIn)
+        longest.push(done.longest)
+      }
     }
     if (l === loads - 1 && r) {
       // Wait until every ask is in (the pending count), then measure the heap and `]`.
@@ -400,15 +446,27 @@ async function measureInbox(
       const wire = await p.evaluate(() => (window as any).__bench.wire)
       await cdp.send('HeapProfiler.collectGarbage')
       const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
-      const plainSteps = await nextAsk(p, navSteps)
+      // Start from the top of the list: the card shown at first screen stays selected while the rest of a
+      // bounded snapshot arrives and sorts above it, so select the first row (scrolled to, then clicked).
+      await p.evaluate(() => document.querySelector('[data-testid="ask-list"]')?.scrollTo(0, 0))
+      await rafTwice(p)
+      await p.click('[data-testid="ask-list"] li[aria-posinset="1"] [data-testid="ask-item"]')
+      await rafTwice(p)
       let markdownSteps: number[] = []
       if (withMarkdown) {
-        // The oldest agent's asks (4 KB Markdown each) are at the end of the list: `[` wraps to the last;
-        // step back into that group, then `]` through it.
-        for (let i = 0; i < navSteps + 1; i++) await p.keyboard.press('[')
-        await rafTwice(p)
+        // The first agent's asks after its first carry 4 KB of Markdown: `]` from the first ask.
         markdownSteps = await nextAsk(p, navSteps)
+        // The figure is only what it says if those cards did render their Markdown detail.
+        const rendered = await p.evaluate(() => document.querySelector('[data-testid="question-detail"] [data-testid="md-blocks"]') !== null)
+        if (!rendered) {
+          console.error(`  the ${asks}-ask inbox's Markdown steps showed no rendered detail; nextAskMarkdownMs dropped`)
+          markdownSteps = []
+        }
+        // Back past the first ask, wrapping to the last (the oldest agent's), then `navSteps` further back.
+        for (let i = 0; i < 2 * navSteps + 1; i++) await p.keyboard.press('[')
+        await rafTwice(p)
       }
+      const plainSteps = await nextAsk(p, navSteps)
       last = {
         nextAskMs: summarize(plainSteps),
         ...(withMarkdown ? { nextAskMarkdownMs: summarize(markdownSteps) } : {}),
@@ -425,6 +483,8 @@ async function measureInbox(
     snapshotToFrameMs: summarize(toFrame),
     navigationToFirstScreenMs: summarize(navigationTo),
     rowsAtFirstScreen: rows,
+    snapshotToAllAsksMs: summarize(allIn),
+    longestTaskMs: summarize(longest),
     ...last,
   }
 }

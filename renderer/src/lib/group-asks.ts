@@ -4,6 +4,14 @@ import { approvalSummary } from '../../../shared/approval'
 
 export { agentKey } from '../../../shared/agent-key'
 
+/** Each agent object's key, worked out once (the list is grouped again whenever asks come or go). */
+const keys = new WeakMap<AgentInfo, string>()
+function keyOf(agent: AgentInfo): string {
+  let key = keys.get(agent)
+  if (key === undefined) keys.set(agent, (key = agentKey(agent)))
+  return key
+}
+
 /** The asks of one agent, as the inbox lists them. */
 export interface AgentGroup {
   key: string
@@ -21,7 +29,7 @@ export interface AgentGroup {
 export function groupByAgent(asks: readonly Ask[]): AgentGroup[] {
   const groups = new Map<string, AgentGroup>()
   for (const ask of asks) {
-    const key = agentKey(ask.agent)
+    const key = keyOf(ask.agent)
     let group = groups.get(key)
     if (!group) {
       group = { key, agent: ask.agent, asks: [], latest: ask.receivedAt }

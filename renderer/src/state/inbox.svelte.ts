@@ -1,4 +1,4 @@
-import { SvelteMap } from 'svelte/reactivity'
+import { untrack } from 'svelte'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice, Outcome } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
@@ -8,7 +8,24 @@ import type { MessageKey } from '../i18n/messages'
 import type { CheckedAnswers } from '../lib/answer-form'
 import { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
+import { buildLayout, type InboxLayout } from '../lib/inbox-layout'
+import { releaseMarkdown } from '../lib/markdown-cache'
+import { BurstQueue } from './burst-queue'
 import { CardState, type Settlement } from './card.svelte'
+
+/** An ask on screen, and its card state once anything needs it (most asks of a big inbox never do). */
+interface Entry {
+  ask: Ask
+  card: CardState | undefined
+}
+
+/** The ids of the settled cards (a plain set: rows test membership without proxy reads). */
+function settledOf(entries: Iterable<Entry>): Set<string> {
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
+  const ids = new Set<string>()
+  for (const entry of entries) if (entry.card?.settlement) ids.add(entry.ask.askId)
+  return ids
+}
 
 /** Options of the inbox state. */
 export interface InboxOptions {
@@ -21,9 +38,10 @@ export interface InboxOptions {
 }
 
 /**
- * The question window's state, fed by a `CompanionBridge`: one `CardState` per ask on screen (pending
- * ones, plus settled ones still on screen to say so), the selection, the connection status and the
- * history. Components read it and call its methods; only this class talks to the bridge.
+ * The question window's state, fed by a `CompanionBridge`: one entry per ask on screen (pending
+ * ones, plus settled ones still on screen to say so), each with its `CardState` once the ask is
+ * shown, answered or settled (a 10,000-ask inbox makes a few, not 10,000), the selection, the
+ * connection status and the history. Components read it and call its methods; only this class talks to the bridge.
  */
 export class InboxStore {
   status = $state<BridgeStatus>('connecting')
@@ -37,23 +55,43 @@ export class InboxStore {
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
 
-  /** One card per ask on screen, in arrival order (a snapshot's pending asks first). */
-  readonly #cards = new SvelteMap<string, CardState>()
+  /**
+   * One entry per ask on screen, in arrival order (a snapshot's pending asks first). A plain map: every
+   * change to its membership bumps `#version` once (a snapshot of 10,000 asks is one change), and the
+   * list-wide values below are derived from it again only then, never on a change of selection.
+   */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- made reactive by #version, changed in batches
+  readonly #cards = new Map<string, Entry>()
+  #version = $state(0)
+  #settledVersion = $state(0)
   /** Pending asks plus settled ones still on screen; a new array on every change. */
-  readonly asks: Ask[] = $derived(Array.from(this.#cards.values(), (card) => card.ask))
+  readonly asks: Ask[] = $derived.by(() => (this.#version, Array.from(this.#cards.values(), (entry) => entry.ask)))
   readonly groups = $derived(groupByAgent(this.asks))
   readonly order = $derived(displayOrder(this.groups))
-  /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
-  readonly settledIds: ReadonlySet<string> = $derived(
+  /** Each ask's index in `order`, so moving to the next or previous ask is O(1). */
+  readonly #orderIndex: ReadonlyMap<string, number> = $derived(
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- rebuilt by $derived, never mutated
-    new Set(Array.from(this.#cards.values()).flatMap((card) => (card.settlement ? [card.askId] : []))),
+    new Map(this.order.map((askId, index) => [askId, index])),
   )
-  readonly pendingCount = $derived(this.#cards.size - this.settledIds.size)
+  /** The list as rows with offsets, for the windowed list (`lib/inbox-layout.ts`). */
+  readonly layout: InboxLayout = $derived(buildLayout(this.groups))
+  /** Ids of the settled asks still on screen (a plain set: rows test membership without proxy reads). */
+  readonly settledIds: ReadonlySet<string> = $derived.by(
+    // Only this store settles cards, and it bumps #settledVersion when it does: the cards' own
+    // `settlement` is read untracked (10,000 dependencies fewer for every change of the list).
+    () => (this.#version, this.#settledVersion, untrack(() => settledOf(this.#cards.values()))),
+  )
+  readonly pendingCount = $derived.by(() => (this.#version, this.#cards.size - this.settledIds.size))
   /** The card on screen: the selected ask's, else the first in list order. */
-  readonly selected: CardState | undefined = $derived(
-    (this.selectedId !== undefined ? this.#cards.get(this.selectedId) : undefined) ??
-      (this.order[0] !== undefined ? this.#cards.get(this.order[0]) : undefined),
-  )
+  readonly selected: CardState | undefined = $derived.by(() => {
+    void this.#version
+    return (
+      (this.selectedId !== undefined ? this.#card(this.selectedId) : undefined) ??
+      (this.order[0] !== undefined ? this.#card(this.order[0]) : undefined)
+    )
+  })
+  /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
+  readonly #added = new BurstQueue<Ask>((asks) => this.#addAll(asks))
 
   readonly #bridge: CompanionBridge
   readonly #drafts: DraftStorage
@@ -74,7 +112,15 @@ export class InboxStore {
 
   /** The card of an ask on screen, if any. */
   card(askId: string): CardState | undefined {
-    return this.#cards.get(askId)
+    void this.#version
+    return this.#card(askId)
+  }
+
+  /** The card state of a listed ask, made the first time it is needed (drafts load from storage then). */
+  #card(askId: string): CardState | undefined {
+    const entry = this.#cards.get(askId)
+    if (!entry) return undefined
+    return (entry.card ??= new CardState(entry.ask, this.#drafts))
   }
 
   /**
@@ -82,6 +128,7 @@ export class InboxStore {
    * as it arrives (the request can come before the snapshot).
    */
   focusAsk(askId: string): void {
+    this.#added.flush()
     if (!this.#cards.has(askId)) {
       this.#wantFocus = askId
       return
@@ -107,7 +154,7 @@ export class InboxStore {
   step(delta: -1 | 1): void {
     const order = this.order
     if (order.length === 0) return
-    const at = this.selected ? order.indexOf(this.selected.askId) : -1
+    const at = this.selected ? (this.#orderIndex.get(this.selected.askId) ?? -1) : -1
     const next = order[(at + delta + order.length) % order.length]
     if (next !== undefined) this.select(next)
   }
@@ -118,7 +165,7 @@ export class InboxStore {
    * card then says so).
    */
   answer(askId: string, answers: CheckedAnswers): boolean {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked || !this.#startSending(card)) return false
     this.#bridge.answer(askId, answers)
     return true
@@ -126,7 +173,7 @@ export class InboxStore {
 
   /** Sends the person's decision on an approval; false when nothing was sent (as {@link answer}). */
   decide(askId: string, decision: ApprovalDecision): boolean {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked || !this.#startSending(card)) return false
     this.#bridge.decide(askId, decision)
     return true
@@ -134,7 +181,7 @@ export class InboxStore {
 
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card || card.locked) return
     if (this.#startSending(card)) this.#bridge.dismiss(askId)
   }
@@ -177,6 +224,9 @@ export class InboxStore {
   }
 
   #receive(frame: UiServerFrame): void {
+    if (frame.type === 'question/added') return this.#added.push(frame.ask)
+    // Every other frame may refer to an ask of the burst: the burst goes first, in order.
+    this.#added.flush()
     switch (frame.type) {
       case 'snapshot':
         if (frame.connect) this.connect = frame.connect
@@ -188,17 +238,8 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
-      case 'question/added': {
-        // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
-        // person may be typing into, even if its agent now sorts first).
-        const shown = this.selected?.askId
-        if (!this.#cards.has(frame.ask.askId)) this.#cards.set(frame.ask.askId, new CardState(frame.ask, this.#drafts))
-        this.#pinSelection(shown)
-        if (this.#wantFocus === frame.ask.askId) this.focusAsk(frame.ask.askId)
-        return
-      }
       case 'question/resolved': {
-        const card = this.#cards.get(frame.askId)
+        const card = this.#cards.get(frame.askId)?.card
         // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
         if (card?.sending) card.outcomeWhileSending = frame.outcome
         else this.#settle(frame.askId, frame.outcome)
@@ -214,6 +255,20 @@ export class InboxStore {
     }
   }
 
+  /** New asks join the list, as one change however many there are. */
+  #addAll(asks: readonly Ask[]): void {
+    // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
+    // person may be typing into, even if its agent now sorts first). Known without deriving the list
+    // order again when the selection is a listed ask (the usual case in a burst).
+    const selectedId = this.selectedId
+    const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
+    for (const ask of asks) if (!this.#cards.has(ask.askId)) this.#cards.set(ask.askId, { ask, card: undefined })
+    this.#version++
+    this.#pinSelection(shown)
+    const wanted = this.#wantFocus
+    if (wanted !== undefined && this.#cards.has(wanted)) this.focusAsk(wanted)
+  }
+
   /** Fixes the selection on a concrete ask: `preferred` if still listed, else the first in list order. */
   #pinSelection(preferred = this.selectedId): void {
     this.selectedId = preferred !== undefined && this.#cards.has(preferred) ? preferred : this.order[0]
@@ -225,14 +280,25 @@ export class InboxStore {
     const pendingIds = new Set(pending.map((ask) => ask.askId))
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local copy, never rendered
     const previous = new Map(this.#cards)
-    // Cards already on screen that are no longer pending stay only if they hold a draft or a notice.
-    const kept = [...previous.values()].filter((card) => !pendingIds.has(card.askId) && (card.settlement || card.hasDraft))
-    for (const card of kept) card.settlement ??= 'gone'
+    // Cards already on screen that are no longer pending stay only if they hold a draft or a notice
+    // (a draft may also be in storage only, from before a reload: its card is made to show it).
+    const kept: Entry[] = []
+    for (const entry of previous.values()) {
+      if (pendingIds.has(entry.ask.askId)) continue
+      releaseMarkdown(entry.ask.askId)
+      if (!entry.card && !this.#drafts.has(entry.ask.askId)) continue
+      const card = (entry.card ??= new CardState(entry.ask, this.#drafts))
+      if (!card.settlement && !card.hasDraft) continue
+      card.settlement ??= 'gone'
+      kept.push(entry)
+    }
     // Rebuilt in order: the snapshot's pending asks first, then the kept cards.
     this.#cards.clear()
-    for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? new CardState(ask, this.#drafts))
-    for (const card of kept) this.#cards.set(card.askId, card)
-    for (const card of this.#cards.values()) {
+    for (const ask of pending) this.#cards.set(ask.askId, previous.get(ask.askId) ?? { ask, card: undefined })
+    for (const entry of kept) this.#cards.set(entry.ask.askId, entry)
+    this.#version++
+    for (const { card } of this.#cards.values()) {
+      if (!card) continue
       card.sending = false
       card.outcomeWhileSending = undefined
     }
@@ -242,20 +308,21 @@ export class InboxStore {
   }
 
   #settle(askId: string, outcome: Settlement): void {
-    const card = this.#cards.get(askId)
+    const card = this.#card(askId)
     if (!card) return
     const onScreen = this.view === 'inbox' && this.selected === card
     if (!card.hasDraft && !onScreen) return this.#remove(askId)
     card.settlement = outcome
+    this.#settledVersion++
     card.sending = false
     if (card.hasDraft) return
     setTimeout(() => {
-      if (this.#cards.get(askId) === card && !card.hasDraft) this.#remove(askId)
+      if (this.#cards.get(askId)?.card === card && !card.hasDraft) this.#remove(askId)
     }, this.#lingerMs)
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
-    const card = this.#cards.get(askId)
+    const card = this.#cards.get(askId)?.card
     if (!card?.sending) return
     this.#remove(askId)
     if (undelivered) return this.#announce('announceUndelivered')
@@ -264,7 +331,7 @@ export class InboxStore {
   }
 
   #rejected(askId: string, code: string, reason: string): void {
-    const card = this.#cards.get(askId)
+    const card = this.#cards.get(askId)?.card
     if (!card?.sending) return
     card.sending = false
     const outcome: Outcome | undefined = card.outcomeWhileSending
@@ -280,11 +347,12 @@ export class InboxStore {
   #remove(askId: string): void {
     if (this.selected?.askId === askId) {
       const order = this.order
-      const at = order.indexOf(askId)
+      const at = this.#orderIndex.get(askId) ?? -1
       this.selectedId = order[at + 1] ?? order[at - 1]
     }
-    this.#cards.get(askId)?.forgetDraft()
-    this.#cards.delete(askId)
+    this.#drafts.remove(askId)
+    if (this.#cards.delete(askId)) this.#version++
+    releaseMarkdown(askId)
   }
 
   #refreshHistory(): void {
