@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, loadavg, totalmem } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { runBrowser, type BrowserResult } from './browser'
+import { runBrowser, type BrowserResult, type InboxResult } from './browser'
 import { runCli, type CliResult } from './cli'
 import { formatTable, ms, passIf, us, x, type Row } from './report'
 import { runRoundTrip, type RoundTripResult } from './roundtrip'
@@ -156,6 +156,8 @@ function rows(results: Record<string, unknown>): Row[] {
         value: p,
       })
       if (ib.snapshot) out.push({ metric: `${ib.asks}-ask inbox: snapshot bytes / frames`, measured: `${kb(ib.snapshot.bytes)} / ${ib.snapshot.frames}`, goal: '', status: 'info', value: ib.snapshot.frames })
+      if (ib.snapshotToAllAsksMs && ib.snapshotToAllAsksMs.n > 0) out.push({ metric: `${ib.asks}-ask inbox: snapshot → every ask in`, measured: ms(ib.snapshotToAllAsksMs.p50), goal: '', status: 'info', value: ib.snapshotToAllAsksMs.p50 })
+      if (ib.longestTaskMs && ib.longestTaskMs.n > 0) out.push({ metric: `${ib.asks}-ask inbox: longest task until then`, measured: ms(ib.longestTaskMs.p50), goal: '', status: 'info', value: ib.longestTaskMs.p50 })
       if (ib.jsHeapBytes !== undefined) out.push({ metric: `${ib.asks}-ask inbox: page JS heap`, measured: `${(ib.jsHeapBytes / 2 ** 20).toFixed(1)} MiB`, goal: '', status: 'info', value: ib.jsHeapBytes })
       const nav = ib.nextAskMs
       if (nav && nav.n > 0) {
@@ -168,6 +170,16 @@ function rows(results: Record<string, unknown>): Row[] {
         out.push({ metric: `${ib.asks}-ask inbox: next ask p50, 4 KB Markdown detail`, measured: ms(md.p50), goal: '≤ 33 ms', status: passIf(md.p50 <= 33), value: md.p50 })
       }
     }
+    const browserGrowth = (label: string, value: (ib: InboxResult) => number | undefined): void => {
+      const points = br.inboxes.map((ib) => ({ size: ib.asks, value: value(ib) ?? Number.NaN })).filter((p) => Number.isFinite(p.value))
+      const growth = classifyGrowth(points)
+      const [a, b] = points.slice(-2)
+      if (growth && a && b) out.push({ metric: `growth ${a.size}→${b.size}: ${label}`, measured: growth, goal: '', status: 'info' })
+    }
+    browserGrowth('first screen', (ib) => (ib.snapshotToFirstScreenMs.n > 0 ? ib.snapshotToFirstScreenMs.p50 : undefined))
+    browserGrowth('next ask p50', (ib) => (ib.nextAskMs && ib.nextAskMs.n > 0 ? ib.nextAskMs.p50 : undefined))
+    browserGrowth('next ask p95', (ib) => (ib.nextAskMs && ib.nextAskMs.n > 0 ? ib.nextAskMs.p95 : undefined))
+    browserGrowth('page JS heap', (ib) => ib.jsHeapBytes)
     const small = br.inboxes.find((ib) => ib.asks === 1000)
     const large = br.inboxes.find((ib) => ib.asks === 10000)
     if (small && large && small.snapshotToFirstScreenMs.n > 0 && large.snapshotToFirstScreenMs.n > 0) {
@@ -288,7 +300,7 @@ async function main(): Promise<void> {
         try {
           return await runBrowser(core, {
             asks: args.visibleAsks ?? (q ? 40 : 200),
-            inboxSizes: q ? [1000] : [1000, 10000],
+            inboxSizes: q ? [1000] : [100, 1000, 10000],
             inboxLoads: args.inboxLoads ?? (q ? 2 : 3),
             navSteps: q ? 10 : 30,
             profileDir: args.cpuProf,

@@ -5,8 +5,11 @@ import { askJson } from './ask-json'
  * The bound of one `snapshot` frame, in bytes of JSON (UTF-8): the oldest pending asks up to this
  * size go in the snapshot, or exactly one ask when that one alone is larger. Every later chunk of
  * `question/added` frames is bounded the same way before the pager waits for the window to read.
+ * 256 KiB rather than 1 MiB: a window validates and applies the snapshot before its first screen, and
+ * at 1 MiB (~3,700 typical asks) that made a 10,000-ask inbox's first screen 1.7–1.9× a 1,000-ask
+ * one's; at 256 KiB (~930) it is flat (docs/performance.md, "Inbox window at 10,000 asks").
  */
-export const SNAPSHOT_BYTES = 1024 * 1024
+export const SNAPSHOT_BYTES = 256 * 1024
 
 /** One ask ready to send: the ask and its JSON (serialized once, used for the byte count and the frame). */
 export interface SerializedAsk {

@@ -59,4 +59,19 @@ describe('drafts', () => {
     await renderInbox([])
     expect(sessionStorage.getItem('ask-user.draft.gone')).toBeNull()
   })
+
+  it('a reconnect whose bounded snapshot leaves the ask for a later question/added keeps it answerable', async () => {
+    const { bridge, user } = await renderInbox([ask()])
+    await user.click(screen.getByRole('checkbox', { name: 'docs' }))
+    // The window reconnects to a large inbox: this ask is not in the snapshot, it follows as question/added.
+    await bridge.emit({ type: 'snapshot', pending: [makeAsk({ askId: 'older', receivedAt: 1 })] })
+    await bridge.emit({ type: 'question/added', ask: ask() })
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'dr')!)
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'docs' }).checked).toBe(true)
+    expect(screen.getByTestId('pending-count').textContent).toBe('2 pending')
+    const [, notes] = screen.getAllByTestId('question')
+    await user.click(within(notes!).getByRole('button', { name: 'Skip this question' }))
+    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    expect(bridge.answered.at(-1)).toMatchObject({ askId: 'dr', answers: [{ id: 'targets', selected: ['docs'] }, { id: 'notes', selected: [] }] })
+  })
 })

@@ -262,7 +262,13 @@ export class InboxStore {
     // order again when the selection is a listed ask (the usual case in a burst).
     const selectedId = this.selectedId
     const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
-    for (const ask of asks) if (!this.#cards.has(ask.askId)) this.#cards.set(ask.askId, { ask, card: undefined })
+    for (const ask of asks) {
+      const entry = this.#cards.get(ask.askId)
+      if (!entry) this.#cards.set(ask.askId, { ask, card: undefined })
+      // Kept as gone by a snapshot that did not carry it, with a draft: it was only in the rest of a
+      // bounded snapshot (docs/protocol.md §9). Pending after all: answerable again, draft and all.
+      else if (entry.card?.settlement === 'gone') entry.card.settlement = undefined
+    }
     this.#version++
     this.#pinSelection(shown)
     const wanted = this.#wantFocus

@@ -71,8 +71,8 @@ function titlesSeen(frames: UiServerFrame[]): string[] {
 const bytes = (asks: readonly Ask[]): number => asks.reduce((sum, ask) => sum + Buffer.byteLength(JSON.stringify(ask)), 0)
 
 describe('bounded snapshot', () => {
-  it('defaults to about 1 MiB', () => {
-    expect(SNAPSHOT_BYTES).toBe(1024 * 1024)
+  it('defaults to 256 KiB', () => {
+    expect(SNAPSHOT_BYTES).toBe(256 * 1024)
   })
 
   it('takeBounded takes asks while they fit, and always at least one', () => {
@@ -213,7 +213,7 @@ describe('bounded snapshot', () => {
 })
 
 describe('bounded snapshot through Companion.attachWindow (the Electron IPC path)', () => {
-  it('a 2.4 MB inbox arrives as a bounded snapshot, then question/added frames in order, one chunk per turn', async () => {
+  it('a 2.3 MB inbox arrives as a bounded snapshot, then question/added frames in order, one chunk per turn', async () => {
     const t = await startTestCompanion({ settings: { history: false } })
     try {
       const agent = await helloAgent(t.companion, 'bulk')
