@@ -49,4 +49,21 @@ describe('a burst of question/added', () => {
     await bridge.focusAsk('f25')
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('f25')
   })
+
+  it('until the person picks an ask, the selection follows the top of the list as the rest of the inbox arrives', async () => {
+    const now = Date.now()
+    const agent = (name: string) => ({ name, pid: 1 })
+    const { bridge, store, user } = await renderInbox([makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })])
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
+    // The rest of a bounded snapshot: a newer agent's asks, which sort above.
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }) })
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }) })
+    await waitFor(() => expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1'))
+    expect(store.order[0]).toBe('new-1')
+    // Once the person picks one, later asks never move it.
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'old')!)
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }) })
+    await waitFor(() => expect(store.order[0]).toBe('newest'))
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
+  })
 })

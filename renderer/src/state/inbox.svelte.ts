@@ -92,6 +92,8 @@ export class InboxStore {
   })
   /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
   readonly #added = new BurstQueue<Ask>((asks) => this.#addAll(asks))
+  /** The person has picked an ask (clicked, stepped, or asked for one from a notification or the tray). */
+  #chosen = false
 
   readonly #bridge: CompanionBridge
   readonly #drafts: DraftStorage
@@ -144,8 +146,9 @@ export class InboxStore {
     this.#bridge.reportShown?.(askId)
   }
 
-  /** Shows an ask. */
+  /** Shows an ask (the person's choice: from then on, asks that arrive never move the selection). */
   select(askId: string): void {
+    this.#chosen = true
     this.selectedId = askId
     this.view = 'inbox'
   }
@@ -260,7 +263,11 @@ export class InboxStore {
     // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
     // person may be typing into, even if its agent now sorts first). Known without deriving the list
     // order again when the selection is a listed ask (the usual case in a burst).
+    // Until the person picks an ask (or starts answering one), the selection follows the top of the list:
+    // a window that opens on a large inbox gets the rest of its bounded snapshot as `question/added`, and
+    // newer agents sort above what the snapshot showed first.
     const selectedId = this.selectedId
+    const following = !this.#chosen && !this.selected?.hasDraft && !this.selected?.sending
     const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
     for (const ask of asks) {
       const entry = this.#cards.get(ask.askId)
@@ -270,7 +277,8 @@ export class InboxStore {
       else if (entry.card?.settlement === 'gone') entry.card.settlement = undefined
     }
     this.#version++
-    this.#pinSelection(shown)
+    if (following) this.selectedId = this.order[0]
+    else this.#pinSelection(shown)
     const wanted = this.#wantFocus
     if (wanted !== undefined && this.#cards.has(wanted)) this.focusAsk(wanted)
   }
