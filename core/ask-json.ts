@@ -1,7 +1,12 @@
 import type { Ask } from '../shared/ask'
 
-/** Each registered ask's JSON, made once: asks are not changed after the registry mints them. */
-const cache = new WeakMap<Ask, string>()
+/**
+ * Each registered ask's JSON, made once (asks are not changed after the registry mints them), kept on
+ * the ask itself under a symbol: not enumerable, so neither JSON, structured clone nor a deep equality
+ * sees it. A WeakMap did the same at a cost per ask in every scavenge (ephemeron tables).
+ */
+const JSON_TEXT = Symbol('ask JSON')
+type WithJson = Ask & { [JSON_TEXT]?: string }
 
 /**
  * `JSON.stringify(ask)`, computed once per ask and shared by everything that sends or stores it
@@ -9,11 +14,10 @@ const cache = new WeakMap<Ask, string>()
  * not once per use (docs/performance.md, "CPU per ask").
  */
 export function askJson(ask: Ask): string {
-  let json = cache.get(ask)
-  if (json === undefined) {
-    json = JSON.stringify(ask)
-    cache.set(ask, json)
-  }
+  const cached = (ask as WithJson)[JSON_TEXT]
+  if (cached !== undefined) return cached
+  const json = JSON.stringify(ask)
+  Object.defineProperty(ask, JSON_TEXT, { value: json, enumerable: false })
   return json
 }
 

@@ -107,11 +107,10 @@ export class Registry {
     if (input.title !== undefined) ask.title = input.title
     if (input.approval !== undefined) ask.approval = input.approval
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
-    for (const listener of this.added) this.call(() => listener(ask))
+    for (const listener of this.added) this.notify(listener, ask, undefined, undefined, undefined)
     return ask
   }
 
-  /** Submits a person's answer: checked against the answer rules, then settles the ask as answered. */
   /**
    * Submits a person's answer: checked against the answer rules, then settles the ask as answered;
    * `delivered` is false when the agent's socket was closing as it was sent. An answer to an ask whose
@@ -132,7 +131,7 @@ export class Registry {
     if (!entry) {
       this.gone.delete(askId)
       const at = this.now()
-      for (const listener of this.undelivered) this.call(() => listener(ask, canonical, at))
+      for (const listener of this.undelivered) this.notify(listener, ask, canonical, at, undefined)
       return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
     }
     return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
@@ -178,11 +177,10 @@ export class Registry {
     if (!entry) return false
     this.entries.delete(askId)
     const settledAt = this.now()
-    let delivered = true
-    this.call(() => (delivered = entry.owner.settled(entry.wireId, settlement)))
+    const delivered = this.tellOwner(entry, settlement)
     // A secret ask is not remembered for a late answer: nothing holds it once it is settled.
     if (settlement.outcome === 'agent-gone' && !hasSecret(entry.ask)) this.rememberGone(entry.ask)
-    for (const listener of this.resolved) this.call(() => listener(entry.ask, settlement, settledAt, delivered))
+    for (const listener of this.resolved) this.notify(listener, entry.ask, settlement, settledAt, delivered)
     return delivered ? 'delivered' : 'undelivered'
   }
 
@@ -218,9 +216,20 @@ export class Registry {
     return () => this.resolved.delete(listener)
   }
 
-  private call(fn: () => void): void {
+  // One try per call, without a closure per ask (this is the path of every ask).
+  private tellOwner(entry: Entry, settlement: Settlement): boolean {
     try {
-      fn()
+      return entry.owner.settled(entry.wireId, settlement)
+    } catch (error) {
+      this.warn(`listener failed: ${errorMessage(error)}`)
+      return true
+    }
+  }
+
+  /** Calls a listener with up to four arguments; an error is reported, never thrown. */
+  private notify<A, B, C, D>(listener: (a: A, b: B, c: C, d: D) => void, a: A, b: B, c: C, d: D): void {
+    try {
+      listener(a, b, c, d)
     } catch (error) {
       this.warn(`listener failed: ${errorMessage(error)}`)
     }

@@ -10,7 +10,14 @@ export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 
 /** The TCP stream under each accepted WebSocket, for batching its writes (see {@link sendText}). */
 const streams = new WeakMap<WebSocket, Duplex>()
-const corked = new WeakSet<Duplex>()
+/** The streams {@link sendText} corked in this tick; one `nextTick` uncorks them all. */
+let corked: Duplex[] = []
+
+function uncorkAll(): void {
+  const streamsToFlush = corked
+  corked = []
+  for (const stream of streamsToFlush) stream.uncork()
+}
 
 /** Remembers the stream a WebSocket was upgraded from, so frames sent to it in one tick share a write. */
 export function registerStream(socket: WebSocket, stream: Duplex): void {
@@ -31,13 +38,11 @@ export function sendText(socket: WebSocket, text: string): boolean {
     return false
   }
   const stream = streams.get(socket)
-  if (stream && !corked.has(stream)) {
-    corked.add(stream)
+  // Not corked yet in this tick (ws corks only inside its own synchronous send, and uncorks there).
+  if (stream && stream.writableCorked === 0) {
+    if (corked.length === 0) process.nextTick(uncorkAll)
+    corked.push(stream)
     stream.cork()
-    process.nextTick(() => {
-      corked.delete(stream)
-      stream.uncork()
-    })
   }
   socket.send(text)
   return true

@@ -25,6 +25,16 @@ describe('an ask serialized once', () => {
     expect(askJsonWith(ask, { outcome: 'answered', n: 1 })).toBe(JSON.stringify({ ...ask, outcome: 'answered', n: 1 }))
   })
 
+  it('the cached text is invisible on the ask: not a key, not in a clone, not in a deep equality', () => {
+    const fresh: Ask = { ...ask, askId: 'fresh-1' }
+    const copy = structuredClone(fresh)
+    askJson(fresh)
+    expect(Object.keys(fresh)).toEqual(Object.keys(copy))
+    expect(structuredClone(fresh)).toEqual(copy)
+    expect(fresh).toStrictEqual(copy)
+    expect(JSON.stringify(fresh)).toBe(askJson(fresh))
+  })
+
   it('question/added from the cached text', () => {
     expect(addedJson(askJson(ask))).toBe(JSON.stringify({ type: 'question/added', ask }))
   })

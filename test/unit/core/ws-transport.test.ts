@@ -65,6 +65,42 @@ describe('sendText', () => {
     expect(received).toEqual(['one', 'two', 'three'])
     expect(writes).toBe(1)
   })
+
+  it('batches per socket: frames to two sockets in one tick leave in one write each, in order', async () => {
+    const first = await accepted()
+    const port = (server!.address() as AddressInfo).port
+    const secondConnection = new Promise<{ ws: WebSocket; stream: Socket }>((resolve) =>
+      server!.once('connection', (ws, req) => resolve({ ws, stream: req.socket })),
+    )
+    const otherClient = new WebSocket(`ws://127.0.0.1:${port}`)
+    const second = { ...(await secondConnection), client: otherClient }
+    try {
+      const counted = [first, second].map(({ ws, stream, client: peer }) => {
+        registerStream(ws, stream)
+        const counter = { writes: 0, received: [] as string[] }
+        const write = stream._write.bind(stream)
+        const writev = stream._writev?.bind(stream)
+        stream._write = (...args: Parameters<typeof write>) => (counter.writes++, write(...args))
+        if (writev) stream._writev = (...args: Parameters<typeof writev>) => (counter.writes++, writev(...args))
+        const two = new Promise<void>((resolve) => peer.on('message', (data) => counter.received.push(String(data)) === 2 && resolve()))
+        return { counter, two }
+      })
+      sendText(first.ws, 'a1')
+      sendText(second.ws, 'b1')
+      sendText(first.ws, 'a2')
+      sendText(second.ws, 'b2')
+      expect(first.stream.writableCorked).toBe(1) // held until the next tick
+      await Promise.all(counted.map((c) => c.two))
+      expect(counted.map((c) => c.counter.received)).toEqual([['a1', 'a2'], ['b1', 'b2']])
+      expect(counted.map((c) => c.counter.writes)).toEqual([1, 1])
+      expect([first.stream.writableCorked, second.stream.writableCorked]).toEqual([0, 0])
+      // the next tick batches again
+      sendText(first.ws, 'a3')
+      expect(first.stream.writableCorked).toBe(1)
+    } finally {
+      otherClient.terminate()
+    }
+  })
 })
 
 describe('wsTransport', () => {
