@@ -253,9 +253,12 @@ async function main(): Promise<void> {
 
     if (args.only.has('roundtrip')) {
       results.roundtrip = await section('round trip (floor vs core, alternating blocks)', async () => {
-        const floor = await ServerChild.start('floor')
-        const floorV1 = await ServerChild.start('floor', { windowReplies: true })
-        const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+        // With --cpu-prof=DIR, all three servers are profiled over the measured phase only (no start-up,
+        // no warm-up), so that their profiles compare like for like.
+        const steadyProfileDir = args.cpuProf
+        const floor = await ServerChild.start('floor', { steadyProfileDir })
+        const floorV1 = await ServerChild.start('floor', { windowReplies: true, steadyProfileDir })
+        const core = await ServerChild.start('core', { staticDir, settings, steadyProfileDir })
         try {
           // Long enough for the steady state: with 300 warm-up asks and 2,000 measured, compiling our code
           // (the floor's few lines compile at once) was half of the CPU per ask (docs/performance.md).

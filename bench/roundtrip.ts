@@ -90,6 +90,8 @@ export async function runRoundTrip(
   }
   const floorSamples: number[] = []
   const coreSamples: number[] = []
+  const servers = floorV1Server ? [floorServer, coreServer, floorV1Server] : [floorServer, coreServer]
+  for (const s of servers) await s.profileStart()
   const cpu0 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
   while (coreSamples.length < opts.samples) {
     const n = Math.min(opts.blockSize, opts.samples - coreSamples.length)
@@ -98,6 +100,10 @@ export async function runRoundTrip(
     if (floorV1) for (let i = 0; i < n; i++) await floorV1.ask(`r${seq++}`)
   }
   const cpu1 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
+  for (const s of servers) {
+    const file = await s.profileStop()
+    if (file) process.stderr.write(`bench: steady-state profile ${file}\n`)
+  }
   for (const p of floorV1 ? [floor, core, floorV1] : [floor, core]) {
     await closeSocket(p.agent)
     await closeSocket(p.window)

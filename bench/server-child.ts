@@ -1,7 +1,8 @@
 // The server half of the benchmark, in its own Node process (started by ServerChild in util.ts with
 // --expose-gc): either the real companion core or the floor relay. Reports its endpoints over IPC,
 // then answers `mem` (process.memoryUsage() after forced GC), `pending` and `close`.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startCompanion } from '../core/index'
@@ -13,6 +14,29 @@ interface Options {
   settings?: Record<string, unknown>
   /** The floor relay also replies to the answering window as protocol v1 does (floor-relay.ts). */
   windowReplies?: boolean
+  /** `profile-start` / `profile-stop` write a CPU profile of the steady state only into this folder. */
+  steadyProfileDir?: string
+}
+
+/** V8's sampling profiler over the inspector, 50 µs interval (a round trip is ~60 µs). */
+function steadyProfiler(dir: string, label: string): { start(): Promise<void>; stop(): Promise<string> } {
+  const session = new Session()
+  session.connect()
+  const post = (method: string, params?: object): Promise<any> =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
+  return {
+    async start() {
+      await post('Profiler.enable')
+      await post('Profiler.setSamplingInterval', { interval: 50 })
+      await post('Profiler.start')
+    },
+    async stop() {
+      const { profile } = await post('Profiler.stop')
+      const file = join(dir, `steady-${label}-${process.pid}.cpuprofile`)
+      writeFileSync(file, JSON.stringify(profile))
+      return file
+    },
+  }
 }
 
 const send = (m: unknown): void => {
@@ -60,8 +84,14 @@ async function main(): Promise<void> {
       pageUrl: core.pageUrl,
     }
   }
+  const label = options.mode === 'floor' ? (options.windowReplies ? 'floor-v1' : 'floor') : 'core'
+  const profiler = options.steadyProfileDir ? steadyProfiler(options.steadyProfileDir, label) : undefined
   process.on('message', (m: any) => {
-    if (m?.type === 'mem') {
+    if (m?.type === 'profile-start' && profiler) {
+      void profiler.start().then(() => send({ seq: m.seq, value: true }))
+    } else if (m?.type === 'profile-stop' && profiler) {
+      void profiler.stop().then((file) => send({ seq: m.seq, value: file }))
+    } else if (m?.type === 'mem') {
       fullGc()
       send({ seq: m.seq, value: process.memoryUsage() })
     } else if (m?.type === 'cpu') {

@@ -126,6 +126,7 @@ export class ServerChild {
   private constructor(
     readonly child: ChildProcess,
     readonly info: ServerInfo,
+    private readonly steadyProfiling = false,
   ) {
     child.on('message', (m: any) => {
       const resolve = this.waiting.get(m?.seq)
@@ -138,7 +139,15 @@ export class ServerChild {
 
   static async start(
     mode: 'core' | 'floor',
-    options: { staticDir?: string; settings?: unknown; cpuProf?: string; script?: string; windowReplies?: boolean } = {},
+    options: {
+      staticDir?: string
+      settings?: unknown
+      cpuProf?: string
+      script?: string
+      windowReplies?: boolean
+      /** Profile only between profileStart() and profileStop() (the round trip's measured phase). */
+      steadyProfileDir?: string
+    } = {},
   ): Promise<ServerChild> {
     const execArgv = ['--expose-gc']
     // A 50 µs sampling interval: a round trip is ~100 µs, the default 1 ms would miss most of it.
@@ -158,7 +167,7 @@ export class ServerChild {
       20_000,
       `${mode} server to start`,
     )
-    return new ServerChild(child, info)
+    return new ServerChild(child, info, options.steadyProfileDir !== undefined)
   }
 
   request<T>(type: string, ms = 20_000): Promise<T> {
@@ -181,6 +190,16 @@ export class ServerChild {
   async cpuMicros(): Promise<number> {
     const u = await this.request<{ user: number; system: number }>('cpu')
     return u.user + u.system
+  }
+
+  /** Starts the steady-state profiler (a no-op reply unless started with `steadyProfileDir`). */
+  async profileStart(): Promise<void> {
+    if (this.steadyProfiling) await this.request<boolean>('profile-start')
+  }
+
+  /** Stops it and returns the profile's path. */
+  async profileStop(): Promise<string | undefined> {
+    return this.steadyProfiling ? this.request<string>('profile-stop') : undefined
   }
 
   pending(): Promise<number> {
