@@ -8,12 +8,10 @@ import { validateApproval, validateNotice } from '../shared/validate-approval'
 import { validateAskInput } from '../shared/validate-input'
 import {
   ApproveEnvelopeSchema,
-  AskEnvelopeSchema,
   NoticeEnvelopeSchema,
   CancelFrameSchema,
   HelloFrameSchema,
   PROTOCOL_VERSION,
-  WireAskIdSchema,
   type CompanionFrame,
   type HelloFrame,
 } from '../shared/wire'
@@ -21,6 +19,7 @@ import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
 import { invalidFrameMessage } from '../shared/frame-issues'
+import { askEnvelope, wireId } from './ask-envelope'
 
 /** Close codes the companion uses on agent sockets. */
 export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
@@ -93,8 +92,7 @@ export class AgentConnection implements AskOwner {
       const parsed = parseJsonFrame(message.text)
       if (!parsed.ok) return this.sendError('INVALID_FRAME', parsed.message)
       const frame = parsed.frame
-      const idCheck = WireAskIdSchema.safeParse(frame['id'])
-      const id = idCheck.success ? idCheck.data : undefined
+      const id = wireId(frame['id'])
       switch (frame['type']) {
         case 'hello':
           return this.hello(frame)
@@ -137,10 +135,9 @@ export class AgentConnection implements AskOwner {
   }
 
   private ask(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = AskEnvelopeSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('ask', raw, parsed.error.issues), id)
+    const frame = askEnvelope(raw, id)
+    if (!frame.ok) return this.sendError('INVALID_FRAME', invalidFrameMessage('ask', raw, frame.issues), id)
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
-    const frame = parsed.data
     const { limits, registry } = this.ctx
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
     // The ask's arguments are checked as the tool checks them (a missing `questions` is INVALID_ARGS),
