@@ -192,7 +192,7 @@ export class ServerChild {
     return u.user + u.system
   }
 
-  /** Starts the steady-state profiler (a no-op reply unless started with `steadyProfileDir`). */
+  /** Starts the steady-state profiler; does nothing for a server started without `steadyProfileDir`. */
   async profileStart(): Promise<void> {
     if (this.steadyProfiling) await this.request<boolean>('profile-start')
   }
