@@ -1,5 +1,4 @@
 import {
-  UiAnswerFrameSchema,
   UiDecideFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
@@ -9,6 +8,7 @@ import {
   type UiClientFrame,
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
+import { checkAnswerFrame } from './answer-frame'
 import { invalidFrameMessage } from '../shared/frame-issues'
 
 /** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
@@ -26,7 +26,7 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
   const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
   switch (raw['type']) {
     case 'answer': {
-      const frame = UiAnswerFrameSchema.safeParse(raw)
+      const frame = checkAnswerFrame(raw)
       return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('answer frame', raw, frame.error.issues))
     }
     case 'decide': {
