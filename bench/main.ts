@@ -101,6 +101,8 @@ function rows(results: Record<string, unknown>): Row[] {
     if (v1 !== undefined) {
       out.push({ metric: 'server CPU per ask, floor with v1 window replies', measured: us(v1), goal: '', status: 'info', value: v1 })
       out.push({ metric: 'server CPU per ask ours/floor with v1 window replies', measured: x(rt.serverCpuPerAskUs.core / v1), goal: '', status: 'info', value: rt.serverCpuPerAskUs.core / v1 })
+      // What v1's window replies alone cost a relay that does nothing else: the part of the goal's budget the protocol takes.
+      out.push({ metric: 'server CPU per ask, floor with v1 window replies/floor', measured: x(v1 / rt.serverCpuPerAskUs.floor), goal: '', status: 'info', value: v1 / rt.serverCpuPerAskUs.floor })
     }
     out.push({ metric: 'round trip p99: floor / ours', measured: `${us(rt.floor.p99)} / ${us(rt.core.p99)}`, goal: '', status: 'info' })
     out.push({ metric: 'round trip p99 ours/floor', measured: x(rt.ratioP99), goal: '', status: 'info', value: rt.ratioP99 })
@@ -121,6 +123,16 @@ function rows(results: Record<string, unknown>): Row[] {
       out.push({ metric: 'asks settled/s, floor with v1 window replies', measured: `${v1.settledPerSec}/s`, goal: '', status: 'info', value: v1.settledPerSec })
       const rate = sc.settledPerSec / v1.settledPerSec
       out.push({ metric: 'asks settled/s ours/floor with v1 window replies', measured: rate.toFixed(2), goal: '', status: 'info', value: rate })
+      if (fl && !failed(fl)) {
+        const ceiling = v1.settledPerSec / fl.settledPerSec
+        out.push({ metric: 'asks settled/s, floor with v1 window replies/floor', measured: ceiling.toFixed(2), goal: '', status: 'info', value: ceiling })
+        out.push({
+          metric: 'server CPU per settled ask: floor / v1 floor / ours',
+          measured: `${us(fl.settleCpuPerAskUs)} / ${us(v1.settleCpuPerAskUs)} / ${us(sc.settleCpuPerAskUs)}`,
+          goal: '',
+          status: 'info',
+        })
+      }
     }
     out.push({ metric: 'core RSS per pending ask', measured: kb(sc.perPendingBytes.rss), goal: '≤ 10 KB', status: passIf(sc.perPendingBytes.rss <= 10 * 1024), value: sc.perPendingBytes.rss / 1024 }) // in the goal's unit (KB): --runs judges the median of `value` against it
     out.push({ metric: 'core heap per pending ask', measured: kb(sc.perPendingBytes.heapUsed), goal: '', status: 'info' })
@@ -273,7 +285,7 @@ async function main(): Promise<void> {
     if (args.only.has('scale')) {
       const opts = { agents: q ? 200 : 1000, asksPerAgent: 10 }
       results.scale = await section(`scale (core, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-        const core = await ServerChild.start('core', { staticDir, settings, cpuProf: args.cpuProf })
+        const core = await ServerChild.start('core', { staticDir, settings, steadyProfileDir: args.cpuProf })
         try {
           return await runScale(core, opts)
         } finally {
@@ -281,7 +293,7 @@ async function main(): Promise<void> {
         }
       })
       results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-        const floor = await ServerChild.start('floor')
+        const floor = await ServerChild.start('floor', { steadyProfileDir: args.cpuProf })
         try {
           return await runScale(floor, opts)
         } finally {
@@ -289,7 +301,7 @@ async function main(): Promise<void> {
         }
       })
       results.scaleFloorV1 = await section(`scale (floor relay with v1 window replies, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-        const floor = await ServerChild.start('floor', { windowReplies: true })
+        const floor = await ServerChild.start('floor', { windowReplies: true, steadyProfileDir: args.cpuProf })
         try {
           return await runScale(floor, opts)
         } finally {

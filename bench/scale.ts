@@ -19,6 +19,8 @@ export interface ScaleResult {
   intakePerSec: number
   settleMs: number
   settledPerSec: number
+  /** The server's CPU time (user + system) over the settle phase, per settled ask, µs. */
+  settleCpuPerAskUs: number
   answered: number
   crossed: number
   lost: number
@@ -128,6 +130,9 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
 
   // The window answers everything it was shown, in a shuffled order, as fast as it can.
   const allAnswered = new Promise<void>((resolve) => (onAnswered = resolve))
+  // With --cpu-prof=DIR the server is profiled over this phase only (ServerChild's steady profiler).
+  await server.profileStart()
+  const cpu0 = await server.cpuMicros()
   const t2 = performance.now()
   for (const s of shuffle([...shown])) {
     window.send(JSON.stringify({ type: 'answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
@@ -141,6 +146,9 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
     await Promise.race([allAnswered, sleep(10_000)])
   }
   const settleMs = performance.now() - t2
+  const settleCpuUs = (await server.cpuMicros()) - cpu0
+  const profile = await server.profileStop()
+  if (profile) process.stderr.write(`bench: settle-phase profile ${profile}\n`)
   await sleep(100)
   const settled = await server.memory()
 
@@ -158,6 +166,7 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
     intakePerSec: round((pendingReached / intakeMs) * 1000, 0),
     settleMs: round(settleMs, 1),
     settledPerSec: round((answered / settleMs) * 1000, 0),
+    settleCpuPerAskUs: round(settleCpuUs / Math.max(1, answered), 2),
     answered,
     crossed,
     lost: total - answered,
