@@ -1,7 +1,8 @@
 // 5. Start-up of the commands a harness spawns, beside `node -e 0` (the cost of starting Node at all),
 // alternating so background load hits all alike:
 // - `ask-user mcp`: spawn → the `tools/list` result, after `initialize` and `notifications/initialized`
-//   (the MCP server's first useful reply; no companion is needed for it).
+//   (the MCP server's first useful reply; no companion is needed for it). Also through the packaged
+//   app's launcher (resources/bin/ask-user, packaged-cli.ts), which is what installers put on PATH.
 // - `ask-user hook claude-code` with a Claude Code `PermissionRequest` payload for a `Bash` command:
 //   with no companion running (spawn → exit; it prints nothing), and answered by a scripted window that
 //   allows at once (spawn → exit; the harness's JSON on stdout is checked).
@@ -12,14 +13,17 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { median, round, summarize, type Summary } from './stats'
 import { closeSocket, openWindow, parse, type ServerChild } from './util'
+import { stagePackagedCli } from './packaged-cli'
 
 export interface StartupResult {
   runs: number
   nodeE0: Summary
   mcp: Summary
+  /** `ask-user mcp` through the packaged launcher (not measured on Windows). */
+  mcpPackaged?: Summary
   hookNoCompanion: Summary
   hookAnswered: Summary
-  ratios: { mcp: number; hookNoCompanion: number; hookAnswered: number }
+  ratios: { mcp: number; mcpPackaged?: number; hookNoCompanion: number; hookAnswered: number }
   failures: string[]
 }
 
@@ -42,14 +46,21 @@ interface Run {
 }
 
 /**
- * Spawns `node args`, writes `input` to its stdin (closing it unless `done` is given), and times
+ * Spawns `node args` (or `command args`), writes `input` to its stdin (closing it unless `done` is given), and times
  * spawn → `done(stdout)` (then the child is terminated) or spawn → exit. Resolves once the child has
  * exited either way, so that no dying child overlaps the next measurement.
  */
-function timeSpawn(args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: string, done?: (out: string) => boolean): Promise<Run> {
+function timeSpawn(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  input?: string,
+  done?: (out: string) => boolean,
+  command: string = process.execPath,
+): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = performance.now()
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     let reached: number | undefined
@@ -100,7 +111,8 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
   const bin = join(opts.root, 'bin', 'ask-user.js')
   const event = JSON.stringify(BASH_PERMISSION_REQUEST)
   const toolsListed = (out: string): boolean => out.includes('"id":2') && out.includes('ask_user_question')
-  const samples = { nodeE0: [] as number[], mcp: [] as number[], hookNoCompanion: [] as number[], hookAnswered: [] as number[] }
+  const packaged = stagePackagedCli(opts.root)
+  const samples = { nodeE0: [] as number[], mcp: [] as number[], mcpPackaged: [] as number[], hookNoCompanion: [] as number[], hookAnswered: [] as number[] }
   const failures: string[] = []
   const fail = (what: string, r: Run): void => {
     if (failures.length < 6) failures.push(`${what}: exit ${r.code}: ${(r.err || r.out).trim().slice(0, 300)}`)
@@ -110,6 +122,8 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     const a = await timeSpawn(['-e', '0'], base, opts.root)
     const m = await timeSpawn([bin, 'mcp'], answeredEnv, opts.root, MCP_HANDSHAKE, toolsListed)
     if (!toolsListed(m.out)) fail('ask-user mcp', m)
+    const p = packaged ? await timeSpawn(['mcp'], answeredEnv, opts.root, MCP_HANDSHAKE, toolsListed, packaged.launcher) : undefined
+    if (p && !toolsListed(p.out)) fail('ask-user mcp (packaged launcher)', p)
     const n = await timeSpawn([bin, 'hook', 'claude-code'], lonelyEnv, opts.root, event)
     if (n.code !== 0 || n.out.trim() !== '') fail('ask-user hook (no companion)', n)
     const h = await timeSpawn([bin, 'hook', 'claude-code'], answeredEnv, opts.root, event)
@@ -117,6 +131,7 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     if (i < warm) continue
     samples.nodeE0.push(a.ms)
     samples.mcp.push(m.ms)
+    if (p) samples.mcpPackaged.push(p.ms)
     samples.hookNoCompanion.push(n.ms)
     samples.hookAnswered.push(h.ms)
   }
@@ -127,6 +142,7 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     await timeSpawn([...prof, 'hook', 'claude-code'], answeredEnv, opts.root, event)
   }
   await closeSocket(window)
+  packaged?.remove()
   rmSync(home, { recursive: true, force: true })
   rmSync(lonely, { recursive: true, force: true })
   const floor = median(samples.nodeE0)
@@ -134,10 +150,12 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     runs: opts.runs,
     nodeE0: summarize(samples.nodeE0),
     mcp: summarize(samples.mcp),
+    ...(packaged ? { mcpPackaged: summarize(samples.mcpPackaged) } : {}),
     hookNoCompanion: summarize(samples.hookNoCompanion),
     hookAnswered: summarize(samples.hookAnswered),
     ratios: {
       mcp: round(median(samples.mcp) / floor, 3),
+      ...(packaged ? { mcpPackaged: round(median(samples.mcpPackaged) / floor, 3) } : {}),
       hookNoCompanion: round(median(samples.hookNoCompanion) / floor, 3),
       hookAnswered: round(median(samples.hookAnswered) / floor, 3),
     },

@@ -9,11 +9,15 @@ const { join } = require('node:path')
 const OWN_BUNDLE = { mcp: 'mcp.js', hook: 'hook.js' }
 const command = process.argv[2]
 const bundle = Object.prototype.hasOwnProperty.call(OWN_BUNDLE, command) ? OWN_BUNDLE[command] : 'cli.js'
-const cli = join(__dirname, '..', 'out', 'main', bundle)
+// A checkout or npm install keeps the bundles in out/main; the packaged app stages this file in
+// resources/cli/bin, beside its bundles in resources/cli/main (scripts/dist.mjs).
+const packagedMain = join(__dirname, '..', 'main')
+const mainDir = existsSync(join(packagedMain, 'cli.js')) ? packagedMain : join(__dirname, '..', 'out', 'main')
+const cli = join(mainDir, bundle)
 if (!existsSync(cli)) {
   process.stderr.write('Error: ask-user is not built yet; run `npm run build` in ' + join(__dirname, '..') + '\n')
   process.exit(2)
 }
 // V8's compiled code of the bundles is kept between runs (bin/compile-cache.js).
-require('./compile-cache').enableCompileCache(join(__dirname, '..', 'out', 'main'))
+require('./compile-cache').enableCompileCache(mainDir)
 require(cli).runFromProcess()

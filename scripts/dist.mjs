@@ -16,11 +16,14 @@ if (!electron.ok) {
   process.exit(1)
 }
 
-// The packaged `ask-user` command: the CLI bundle and the page `ask-user serve` serves, beside the app.
+// The packaged `ask-user` command: the CLI bundles, their entry and the page `ask-user serve` serves, beside the app.
 const staging = join(root, '.dist-staging', 'cli')
 rmSync(staging, { recursive: true, force: true })
 cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
 cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
+// The same entry as the npm install's (bin/ask-user.js, with its compile cache), which the launcher in
+// resources/bin runs: `ask-user mcp` and `ask-user hook` load their own bundles there too.
+for (const file of ['ask-user.js', 'compile-cache.js']) cpSync(join(root, 'bin', file), join(staging, 'bin', file))
 
 // Whether the macOS app is signed with a Developer ID: a CSC_LINK certificate, and not the ad-hoc
 // identity (`-c.mac.identity=-`) the release workflow passes without one. The app reads it

@@ -85,14 +85,14 @@ export interface ScratchProject {
 }
 
 /**
- * A copy of the project as a user has it after `npm install`: package.json, scripts/, the build config
+ * A copy of the project as a user has it after `npm install`: package.json, scripts/, bin/, the build config
  * and icons, the built out/, and node_modules whose entries link to ours, except `electron`,
  * which is a fresh copy of the published package: no binary yet.
  */
 export function scratchProject(): ScratchProject {
   const root = mkdtempSync(join(tmpdir(), 'ask-user-scratch-project-'))
   for (const file of ['package.json', 'electron-builder.yml']) cpSync(join(ROOT, file), join(root, file))
-  cpSync(join(ROOT, 'scripts'), join(root, 'scripts'), { recursive: true })
+  for (const dir of ['scripts', 'bin']) cpSync(join(ROOT, dir), join(root, dir), { recursive: true })
   symlinkSync(join(ROOT, 'build'), join(root, 'build'))
   cpSync(join(ROOT, 'out'), join(root, 'out'), { recursive: true }) // a copy: electron-builder does not pack through a link
   const modules = join(root, 'node_modules')

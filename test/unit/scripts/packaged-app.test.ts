@@ -1,7 +1,7 @@
 // `npm run dist` packs the app with the Electron that `npm start` installs (here a stand-in from a local
 // mirror), and the packaged app carries its `ask-user` command: resources/bin/ask-user runs the CLI bundle
 // with Node.js, else the app's executable in command-line mode, also through a symlink elsewhere.
-import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { listPackage } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
@@ -56,6 +56,9 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
     expect(existsSync(join(unpacked, 'resources', 'cli', 'main', 'cli.js'))).toBe(true)
     expect(existsSync(join(unpacked, 'resources', 'cli', 'main', 'index.js'))).toBe(false)
     expect(existsSync(join(unpacked, 'resources', 'cli', 'renderer', 'index.html'))).toBe(true) // for `ask-user serve`
+    // the npm install's entry, which picks each command's bundle and keeps the compile cache
+    expect(readFileSync(join(unpacked, 'resources', 'cli', 'bin', 'ask-user.js'), 'utf8')).toBe(readFileSync(join(ROOT, 'bin', 'ask-user.js'), 'utf8'))
+    expect(existsSync(join(unpacked, 'resources', 'cli', 'bin', 'compile-cache.js'))).toBe(true)
     expect(statSync(join(unpacked, 'resources', 'bin', 'ask-user')).mode & 0o111).toBe(0o111)
     expect(existsSync(join(unpacked, 'ask-user-companion'))).toBe(true)
   })
@@ -76,6 +79,31 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
     const linked = await runProcess(join(elsewhere, 'bin', 'ask-user'), ['schema'], elsewhere, { HOME: home })
     expect(linked.code).toBe(0)
     expect(JSON.parse(linked.stdout).name).toBe('ask_user_question')
+  })
+
+  it('starts `ask-user mcp` from its own bundle with the compile cache, loading no other command', async () => {
+    const cache = scratchDir('cli-cache')
+    const result = await runProcess(join(unpacked, 'resources', 'bin', 'ask-user'), ['mcp'], home, { HOME: home, XDG_CACHE_HOME: cache })
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' }) // stdin closed: the server ends at once
+    const [folder] = readdirSync(join(cache, 'ask-user-companion'))
+    const cached = readdirSync(join(cache, 'ask-user-companion', folder ?? ''))
+    expect(cached.filter((name) => /^mcp-[0-9a-f]+\.v8$/.test(name))).toHaveLength(1)
+    expect(cached.filter((name) => /^cli-/.test(name))).toEqual([])
+  })
+
+  it('takes a Node.js older than 20 for none and runs the app in command-line mode', async () => {
+    const log = join(home, 'launches-old-node.log')
+    const oldNode = join(home, 'old-node')
+    // What `node --version` of Node 18 prints; anything else it is asked to run would be a failure.
+    writeFileSync(oldNode, '#!/bin/sh\n[ "$1" = --version ] && { echo v18.20.4; exit 0; }\necho "old node must not run $*" >&2\nexit 9\n')
+    chmodSync(oldNode, 0o755)
+    const result = await runProcess(join(unpacked, 'resources', 'bin', 'ask-user'), ['--version'], home, {
+      HOME: home,
+      ASK_USER_NODE: oldNode,
+      ELECTRON_STAND_IN_LOG: log,
+    })
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    expect(standInLaunches(log)).toEqual([{ cwd: home, args: ['--version'], cliMode: '1' }])
   })
 
   it('falls back to the app executable in command-line mode where there is no Node.js', async () => {
