@@ -3,6 +3,7 @@ import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { askJsonWith } from './ask-json'
 import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { RecentLines } from './recent-lines'
 import type { Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
@@ -32,16 +33,21 @@ export interface HistoryOptions {
  */
 export class HistoryStore {
   private buffer: string[] = []
-  private recent: string[] = []
+  private readonly recent: RecentLines
   private timer: NodeJS.Timeout | undefined
   private chain: Promise<void> = Promise.resolve()
   private lines = 0
   private needsNewline = false
+  /** Batches handed to `recent` so far, and the newest of them the file already holds. */
+  private batchesAdded = 0
+  private batchesOnDisk = 0
 
   constructor(
     private readonly path: string,
     private readonly options: HistoryOptions,
-  ) {}
+  ) {
+    this.recent = new RecentLines(options.limit)
+  }
 
   /** Loads the existing file once: keeps its newest valid entries, compacts it if it is too long. */
   async init(): Promise<void> {
@@ -52,9 +58,10 @@ export class HistoryStore {
       if (text !== '' && process.platform !== 'win32') await chmod(this.path, FILE_MODE)
       this.needsNewline = text !== '' && !text.endsWith('\n')
       this.lines = countLines(text)
-      this.recent = parseEntries(text)
+      const kept = parseEntries(text)
         .slice(-this.options.limit)
         .map((entry) => JSON.stringify(entry))
+      this.recent.add(kept.join('\n'), kept.length)
       if (this.lines > 2 * this.options.limit) await this.compact()
     })
   }
@@ -77,15 +84,19 @@ export class HistoryStore {
     clearTimeout(this.timer)
     this.timer = undefined
     if (this.buffer.length === 0) return this.chain
-    const batch = this.buffer
+    const count = this.buffer.length
+    const text = this.buffer.join('\n')
     this.buffer = []
-    for (const line of batch) this.recent.push(line)
-    if (this.recent.length > 2 * this.options.limit) this.recent = this.recent.slice(-this.options.limit)
+    this.recent.add(text, count)
+    const batch = ++this.batchesAdded
     return this.enqueue(async () => {
+      // A compaction wrote the newest lines from memory, this batch's too when it was already there.
+      if (batch <= this.batchesOnDisk) return
+      this.batchesOnDisk = batch
       const prefix = this.needsNewline ? '\n' : ''
-      await appendFile(this.path, `${prefix}${batch.join('\n')}\n`, { mode: FILE_MODE })
+      await appendFile(this.path, `${prefix}${text}\n`, { mode: FILE_MODE })
       this.needsNewline = false
-      this.lines += batch.length
+      this.lines += count
       if (this.lines > 2 * this.options.limit) await this.compact()
     })
   }
@@ -94,12 +105,13 @@ export class HistoryStore {
   async read(limit: number = this.options.limit): Promise<HistoryEntry[]> {
     if (!this.options.enabled) return []
     await this.flush()
-    const count = Math.max(0, Math.min(limit, this.options.limit, this.recent.length))
+    const count = Math.max(0, Math.min(limit, this.options.limit, this.recent.size))
     // A late answer appends a second line for its ask: the newest line of each ask wins.
     const seen = new Set<string>()
     const entries: HistoryEntry[] = []
-    for (let i = this.recent.length - 1; i >= 0 && entries.length < count; i--) {
-      const entry = JSON.parse(this.recent[i] ?? '') as HistoryEntry // our own serialization of validated entries
+    for (const line of this.recent.newestFirst()) {
+      if (entries.length >= count) break
+      const entry = JSON.parse(line) as HistoryEntry // our own serialization of validated entries
       if (seen.has(entry.askId)) continue
       seen.add(entry.askId)
       entries.push(entry)
@@ -108,8 +120,10 @@ export class HistoryStore {
   }
 
   private async compact(): Promise<void> {
-    const kept = this.recent.slice(-this.options.limit)
+    const kept = this.recent.newest(this.options.limit)
+    const through = this.batchesAdded
     await writeFileAtomic(this.path, kept.length > 0 ? `${kept.join('\n')}\n` : '')
+    this.batchesOnDisk = through
     this.lines = kept.length
     this.needsNewline = false
   }

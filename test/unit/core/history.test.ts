@@ -41,6 +41,22 @@ describe('HistoryStore', () => {
     if (process.platform !== 'win32') expect((await stat(path)).mode & 0o777).toBe(0o600)
   })
 
+  it('writes each line once when a compaction runs while the next batch waits for the disk', async () => {
+    const path = join(home, 'history.jsonl')
+    const store = new HistoryStore(path, { enabled: true, limit: 2, warn: () => undefined })
+    await store.init()
+    for (let n = 1; n <= 5; n++) store.record(entry(n))
+    const first = store.flush() // 5 lines > twice the limit: its append is followed by a compaction
+    store.record(entry(6))
+    await Promise.all([first, store.flush()]) // queued behind the compaction, which already wrote ask-6
+    const file = (await readFile(path, 'utf8')).split('\n').filter(Boolean)
+    expect(file.map((line) => (JSON.parse(line) as HistoryEntry).askId)).toEqual(['ask-5', 'ask-6'])
+    store.record(entry(7))
+    await store.flush()
+    expect(await lines(path)).toBe(3)
+    expect((await store.read()).map((e) => e.askId)).toEqual(['ask-7', 'ask-6'])
+  })
+
   it('skips a torn last line and starts the next append on a fresh line', async () => {
     const path = join(home, 'history.jsonl')
     await writeFile(path, `${JSON.stringify(entry(1))}\n${JSON.stringify(entry(2)).slice(0, 30)}`)
