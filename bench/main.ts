@@ -29,13 +29,16 @@ interface Args {
   inboxLoads?: number
   /** How many times every section runs; figures are medians over the runs (bench/runs.ts). */
   runs: number
+  /** The core runs with `settings.history` off: what the history costs per ask (docs/performance.md). */
+  noHistory: boolean
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, only: new Set(SECTIONS), runs: 1 }
+  const args: Args = { quick: false, only: new Set(SECTIONS), runs: 1, noHistory: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string
     if (a === '--quick') args.quick = true
+    else if (a === '--no-history') args.noHistory = true
     else if (a === '--json') {
       const next = argv[i + 1]
       if (next !== undefined && !next.startsWith('--')) {
@@ -54,7 +57,7 @@ function parseArgs(argv: string[]): Args {
       args.runs = runs
     }
     else if (a === '--help' || a === '-h') {
-      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-build]')
+      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]')
       process.exit(0)
     } else throw new Error(`unknown option ${a}`)
   }
@@ -260,7 +263,8 @@ async function main(): Promise<void> {
     loadavgEnd: undefined as number[] | undefined,
   }
   const runs: Array<Record<string, unknown>> = []
-  const settings = undefined
+  const settings = args.noHistory ? { history: false } : undefined
+  if (args.noHistory) process.stderr.write('bench: the core runs with settings.history off (--no-history)\n')
   for (let run = 1; run <= args.runs; run++) {
     if (args.runs > 1) process.stderr.write(`bench: run ${run} of ${args.runs}\n`)
     const results: Record<string, unknown> = {}
