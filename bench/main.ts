@@ -107,6 +107,13 @@ function rows(results: Record<string, unknown>): Row[] {
       // What v1's window replies alone cost a relay that does nothing else: the part of the goal's budget the protocol takes.
       out.push({ metric: 'server CPU per ask, floor with v1 window replies/floor', measured: x(v1 / rt.serverCpuPerAskUs.floor), goal: '', status: 'info', value: v1 / rt.serverCpuPerAskUs.floor })
     }
+    const proposal = results.roundtripProposal as RoundTripResult | { error: string } | undefined
+    if (proposal && !failed(proposal)) {
+      // The proposed batched `questions/settled` (floor-relay.ts), with v1's floor again in the same alternation.
+      const { floor, core: batched, floorV1 } = proposal.serverCpuPerAskUs
+      out.push({ metric: 'server CPU per ask, floor with batched window replies/floor', measured: x(batched / floor), goal: '', status: 'info', value: batched / floor })
+      if (floorV1 !== undefined) out.push({ metric: 'server CPU per ask, floor with v1 window replies/floor (same alternation)', measured: x(floorV1 / floor), goal: '', status: 'info', value: floorV1 / floor })
+    }
     out.push({ metric: 'round trip p99: floor / ours', measured: `${us(rt.floor.p99)} / ${us(rt.core.p99)}`, goal: '', status: 'info' })
     out.push({ metric: 'round trip p99 ours/floor', measured: x(rt.ratioP99), goal: '', status: 'info', value: rt.ratioP99 })
   } else if (rt) out.push(na('round trip ours/floor', '≤ 1.5× p50, ≤ 3× p99', rt.error))
@@ -129,9 +136,15 @@ function rows(results: Record<string, unknown>): Row[] {
       if (fl && !failed(fl)) {
         const ceiling = v1.settledPerSec / fl.settledPerSec
         out.push({ metric: 'asks settled/s, floor with v1 window replies/floor', measured: ceiling.toFixed(2), goal: '', status: 'info', value: ceiling })
+        const batched = results.scaleFloorBatched as ScaleResult | { error: string } | undefined
+        if (batched && !failed(batched)) {
+          const rate = batched.settledPerSec / fl.settledPerSec
+          out.push({ metric: 'asks settled/s, floor with batched window replies/floor', measured: rate.toFixed(2), goal: '', status: 'info', value: rate })
+        }
+        const batchedCpu = batched && !failed(batched) ? ` / ${us(batched.settleCpuPerAskUs)}` : ''
         out.push({
-          metric: 'server CPU per settled ask: floor / v1 floor / ours',
-          measured: `${us(fl.settleCpuPerAskUs)} / ${us(v1.settleCpuPerAskUs)} / ${us(sc.settleCpuPerAskUs)}`,
+          metric: `server CPU per settled ask: floor / v1 floor / ours${batchedCpu ? ' / batched floor' : ''}`,
+          measured: `${us(fl.settleCpuPerAskUs)} / ${us(v1.settleCpuPerAskUs)} / ${us(sc.settleCpuPerAskUs)}${batchedCpu}`,
           goal: '',
           status: 'info',
         })
@@ -271,21 +284,33 @@ async function main(): Promise<void> {
     runs.push(results)
 
     if (args.only.has('roundtrip')) {
+      const roundTripOpts = { warmup: q ? 300 : 3000, samples: q ? 2000 : 10000, blockSize: 250 }
       results.roundtrip = await section('round trip (floor vs core, alternating blocks)', async () => {
-        // With --cpu-prof=DIR, all three servers are profiled over the measured phase only (no start-up,
-        // no warm-up), so that their profiles compare like for like.
+        // With --cpu-prof=DIR, every server is profiled over the measured phase only (no start-up, no
+        // warm-up), so that their profiles compare like for like.
         const steadyProfileDir = args.cpuProf
         const floor = await ServerChild.start('floor', { steadyProfileDir })
-        const floorV1 = await ServerChild.start('floor', { windowReplies: true, steadyProfileDir })
+        const floorV1 = await ServerChild.start('floor', { windowReplies: 'v1', steadyProfileDir })
         const core = await ServerChild.start('core', { staticDir, settings, steadyProfileDir })
         try {
           // Long enough for the steady state: with 300 warm-up asks and 2,000 measured, compiling our code
           // (the floor's few lines compile at once) was half of the CPU per ask (docs/performance.md).
-          return await runRoundTrip(floor, core, { warmup: q ? 300 : 3000, samples: q ? 2000 : 10000, blockSize: 250 }, floorV1)
+          return await runRoundTrip(floor, core, roundTripOpts, { floorV1 })
         } finally {
-          await floor.close()
-          await floorV1.close()
-          await core.close()
+          for (const server of [floor, floorV1, core]) await server.close()
+        }
+      })
+      // The protocol change proposed in docs/performance.md, on the floor: the batched floor in the
+      // core's place, in an alternation of its own (a fourth server in the one above moves the bare
+      // floor's figure). Only the ratios of this section are reported.
+      results.roundtripProposal = await section('round trip (floor vs floor with batched window replies)', async () => {
+        const floor = await ServerChild.start('floor')
+        const floorV1 = await ServerChild.start('floor', { windowReplies: 'v1' })
+        const floorBatched = await ServerChild.start('floor', { windowReplies: 'batched' })
+        try {
+          return await runRoundTrip(floor, floorBatched, roundTripOpts, { floorV1 })
+        } finally {
+          for (const server of [floor, floorV1, floorBatched]) await server.close()
         }
       })
     }
@@ -307,14 +332,16 @@ async function main(): Promise<void> {
           await floor.close()
         }
       })
-      results.scaleFloorV1 = await section(`scale (floor relay with v1 window replies, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-        const floor = await ServerChild.start('floor', { windowReplies: true, steadyProfileDir: args.cpuProf })
-        try {
-          return await runScale(floor, opts)
-        } finally {
-          await floor.close()
-        }
-      })
+      for (const [key, replies] of [['scaleFloorV1', 'v1'], ['scaleFloorBatched', 'batched']] as const) {
+        results[key] = await section(`scale (floor relay with ${replies} window replies, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
+          const floor = await ServerChild.start('floor', { windowReplies: replies, steadyProfileDir: args.cpuProf })
+          try {
+            return await runScale(floor, opts)
+          } finally {
+            await floor.close()
+          }
+        })
+      }
     }
     if (args.only.has('browser')) {
       results.browser = await section('the person’s side (Chromium)', async () => {

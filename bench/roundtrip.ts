@@ -76,38 +76,46 @@ export async function runRoundTrip(
   floorServer: ServerChild,
   coreServer: ServerChild,
   opts: { warmup: number; samples: number; blockSize: number },
-  floorV1Server?: ServerChild,
+  more: { floorV1?: ServerChild } = {},
 ): Promise<RoundTripResult> {
   const floor = await connectPair(floorServer)
   const core = await connectPair(coreServer)
-  const floorV1 = floorV1Server ? await connectPair(floorV1Server) : undefined
+  // The other floors, measured in the same alternation; only their CPU is reported.
+  const others = Object.entries(more).filter((e): e is [string, ServerChild] => e[1] !== undefined)
+  const otherPairs = await Promise.all(others.map(([, server]) => connectPair(server)))
   let seq = 0
   for (let i = 0; i < opts.warmup; i++) {
     await floor.ask(`w${seq}`)
     await core.ask(`w${seq}`)
-    await floorV1?.ask(`w${seq}`)
+    for (const p of otherPairs) await p.ask(`w${seq}`)
     seq++
   }
   const floorSamples: number[] = []
   const coreSamples: number[] = []
-  const servers = floorV1Server ? [floorServer, coreServer, floorV1Server] : [floorServer, coreServer]
+  const servers = [floorServer, coreServer, ...others.map(([, server]) => server)]
   for (const s of servers) await s.profileStart()
-  const cpu0 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
+  const cpu = async (): Promise<number[]> => {
+    const out: number[] = []
+    for (const s of servers) out.push(await s.cpuMicros())
+    return out
+  }
+  const cpu0 = await cpu()
   while (coreSamples.length < opts.samples) {
     const n = Math.min(opts.blockSize, opts.samples - coreSamples.length)
     for (let i = 0; i < n; i++) floorSamples.push(await floor.ask(`r${seq++}`))
     for (let i = 0; i < n; i++) coreSamples.push(await core.ask(`r${seq++}`))
-    if (floorV1) for (let i = 0; i < n; i++) await floorV1.ask(`r${seq++}`)
+    for (const p of otherPairs) for (let i = 0; i < n; i++) await p.ask(`r${seq++}`)
   }
-  const cpu1 = { floor: await floorServer.cpuMicros(), core: await coreServer.cpuMicros(), floorV1: await floorV1Server?.cpuMicros() }
+  const cpu1 = await cpu()
   for (const s of servers) {
     const file = await s.profileStop()
     if (file) process.stderr.write(`bench: steady-state profile ${file}\n`)
   }
-  for (const p of floorV1 ? [floor, core, floorV1] : [floor, core]) {
+  for (const p of [floor, core, ...otherPairs]) {
     await closeSocket(p.agent)
     await closeSocket(p.window)
   }
+  const perAsk = (i: number): number => ((cpu1[i] ?? 0) - (cpu0[i] ?? 0)) / opts.samples
   const f = summarize(floorSamples)
   const c = summarize(coreSamples)
   return {
@@ -116,9 +124,9 @@ export async function runRoundTrip(
     ratioP50: c.p50 / f.p50,
     ratioP99: c.p99 / f.p99,
     serverCpuPerAskUs: {
-      floor: (cpu1.floor - cpu0.floor) / opts.samples,
-      core: (cpu1.core - cpu0.core) / opts.samples,
-      ...(cpu1.floorV1 !== undefined && cpu0.floorV1 !== undefined ? { floorV1: (cpu1.floorV1 - cpu0.floorV1) / opts.samples } : {}),
+      floor: perAsk(0),
+      core: perAsk(1),
+      ...Object.fromEntries(others.map(([name], i) => [name, perAsk(i + 2)])),
     },
     warmup: opts.warmup,
     samplesEach: opts.samples,

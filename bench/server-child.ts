@@ -12,8 +12,8 @@ interface Options {
   mode: 'core' | 'floor'
   staticDir?: string
   settings?: Record<string, unknown>
-  /** The floor relay also replies to the answering window as protocol v1 does (floor-relay.ts). */
-  windowReplies?: boolean
+  /** The floor relay also replies to the windows as protocol v1 does, or batched (floor-relay.ts). */
+  windowReplies?: 'v1' | 'batched'
   /** `profile-start` / `profile-stop` write a CPU profile of the steady state only into this folder. */
   steadyProfileDir?: string
 }
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   let info: Record<string, unknown>
   let home: string | undefined
   if (options.mode === 'floor') {
-    const relay = await startFloorRelay({ windowReplies: options.windowReplies === true })
+    const relay = await startFloorRelay(options.windowReplies ? { windowReplies: options.windowReplies } : {})
     close = relay.close
     info = { mode: 'floor', port: relay.port, token: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
   } else {
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       pageUrl: core.pageUrl,
     }
   }
-  const label = options.mode === 'floor' ? (options.windowReplies ? 'floor-v1' : 'floor') : 'core'
+  const label = options.mode === 'floor' ? (options.windowReplies ? `floor-${options.windowReplies}` : 'floor') : 'core'
   const profiler = options.steadyProfileDir ? steadyProfiler(options.steadyProfileDir, label) : undefined
   process.on('message', (m: any) => {
     if (m?.type === 'profile-start' && profiler) {

@@ -144,7 +144,7 @@ export class ServerChild {
       settings?: unknown
       cpuProf?: string
       script?: string
-      windowReplies?: boolean
+      windowReplies?: 'v1' | 'batched'
       /** Profile only between profileStart() and profileStop() (the round trip's measured phase). */
       steadyProfileDir?: string
     } = {},
