@@ -122,9 +122,9 @@ export class HistoryStore {
   private async compact(): Promise<void> {
     const kept = this.recent.newest(this.options.limit)
     const through = this.batchesAdded
-    await writeFileAtomic(this.path, kept.length > 0 ? `${kept.join('\n')}\n` : '')
+    await writeFileAtomic(this.path, kept.count > 0 ? `${kept.text}\n` : '')
     this.batchesOnDisk = through
-    this.lines = kept.length
+    this.lines = kept.count
     this.needsNewline = false
   }
 

@@ -38,13 +38,27 @@ export class RecentLines {
     }
   }
 
-  /** The newest `count` lines, oldest first. */
-  newest(count: number): string[] {
-    const out: string[] = []
-    for (const line of this.newestFirst()) {
-      if (out.length >= count) break
-      out.push(line)
+  /**
+   * The newest `count` lines (at most what is kept), oldest first, as one text joined by "\n" and how
+   * many lines it holds: whole batches as they are, only the oldest one needed cut (a compaction
+   * rewrites the file with this, so it splits nothing into lines).
+   */
+  newest(count: number): { text: string; count: number } {
+    const parts: string[] = []
+    let taken = 0
+    for (let b = this.batches.length - 1; b >= 0 && taken < count; b--) {
+      const batch = this.batches[b]!
+      if (taken + batch.count <= count) {
+        parts.push(batch.text)
+        taken += batch.count
+        continue
+      }
+      // Only the newest `count - taken` lines of this batch: cut after the newline before them.
+      let cut = batch.text.length
+      for (let i = count - taken; i > 0; i--) cut = batch.text.lastIndexOf('\n', cut - 1)
+      parts.push(batch.text.slice(cut + 1))
+      taken = count
     }
-    return out.reverse()
+    return { text: parts.reverse().join('\n'), count: taken }
   }
 }
