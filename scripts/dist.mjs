@@ -4,9 +4,10 @@
 // honours ELECTRON_MIRROR and the cache), and handed over as electronDist, so electron-builder does not
 // download Electron a second time. Arguments go to electron-builder (e.g. `npm run dist -- --dir`).
 import { spawnSync } from 'node:child_process'
-import { cpSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { electronDistDir, electronPackageDir, ensureElectron } from './electron/install.cjs'
+import { stageCli } from './stage-cli.cjs'
 
 const root = join(import.meta.dirname, '..')
 
@@ -16,14 +17,9 @@ if (!electron.ok) {
   process.exit(1)
 }
 
-// The packaged `ask-user` command: the CLI bundles, their entry and the page `ask-user serve` serves, beside the app.
-const staging = join(root, '.dist-staging', 'cli')
-rmSync(staging, { recursive: true, force: true })
-cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
-cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
-// The same entry as the npm install's (bin/ask-user.js, with its compile cache), which the launcher in
-// resources/bin runs: `ask-user mcp` and `ask-user hook` load their own bundles there too.
-for (const file of ['ask-user.js', 'compile-cache.js']) cpSync(join(root, 'bin', file), join(staging, 'bin', file))
+// The packaged `ask-user` command beside the app (resources/cli), staged outside out/ because files
+// that extraResources takes from inside out/ are left out of app.asar.
+stageCli(root, join(root, '.dist-staging', 'cli'))
 
 // Whether the macOS app is signed with a Developer ID: a CSC_LINK certificate, and not the ad-hoc
 // identity (`-c.mac.identity=-`) the release workflow passes without one. The app reads it
