@@ -16,6 +16,7 @@ import type { NoticeBoard } from './notice-board'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
 import { registerStream, whenDrained, wsTransport } from './ws-transport'
+import { WindowQueues } from './window-queues'
 import { errorMessage } from '../shared/describe-error'
 
 /** What the socket endpoints need from the companion. */
@@ -46,6 +47,8 @@ export class SocketEndpoints {
   private readonly sockets = new Set<WebSocket>()
   private readonly agentServer: WebSocketServer
   private readonly uiServer: WebSocketServer
+  /** What all windows together may leave unread (`limits.windowQueueBytes`). */
+  private readonly windowQueues: WindowQueues
   private closing = false
 
   /** What every agent connection shares (one object, not one per connection). */
@@ -62,6 +65,7 @@ export class SocketEndpoints {
       warn: ctx.warn,
       closed: (agent) => this.agents.delete(agent),
     }
+    this.windowQueues = new WindowQueues(ctx.limits.windowQueueBytes)
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
     this.agentServer = new WebSocketServer({ ...common, handleProtocols: () => AGENT_SUBPROTOCOL })
     this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
@@ -116,7 +120,10 @@ export class SocketEndpoints {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
-    if (window) this.openWindow(ws, wsTransport(ws), window.masksSecrets)
+    if (window) {
+      this.windowQueues.track(ws)
+      this.openWindow(ws, wsTransport(ws, this.windowQueues), window.masksSecrets)
+    }
     else this.openAgent(ws, wsTransport(ws))
   }
 
@@ -145,6 +152,7 @@ export class SocketEndpoints {
     const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), {
       masksSecrets,
       whenWritable: (resume) => whenDrained(ws, resume),
+      onFault: () => transport.close(CLOSE.INTERNAL_ERROR, 'internal error'),
     })
     transport.onclose = () => session.close()
     transport.onmessage = (message) => {
