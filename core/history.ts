@@ -1,8 +1,7 @@
-import { appendFile, chmod, readFile } from 'node:fs/promises'
 import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { askJsonWith } from './ask-json'
-import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { appendPrivateFile, isErrnoCode, readPrivateFile, writeFileAtomic } from './private-files'
 import { RecentLines } from './recent-lines'
 import type { Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
@@ -53,9 +52,8 @@ export class HistoryStore {
   async init(): Promise<void> {
     if (!this.options.enabled) return
     await this.enqueue(async () => {
+      // readPrivateFile refuses a file of another user and tightens one of ours to 0600
       const text = await readText(this.path)
-      // appendFile's mode applies only when it creates the file: tighten one left by someone else
-      if (text !== '' && process.platform !== 'win32') await chmod(this.path, FILE_MODE)
       this.needsNewline = text !== '' && !text.endsWith('\n')
       this.lines = countLines(text)
       const kept = parseEntries(text)
@@ -94,7 +92,7 @@ export class HistoryStore {
       if (batch <= this.batchesOnDisk) return
       this.batchesOnDisk = batch
       const prefix = this.needsNewline ? '\n' : ''
-      await appendFile(this.path, `${prefix}${text}\n`, { mode: FILE_MODE })
+      await appendPrivateFile(this.path, `${prefix}${text}\n`)
       this.needsNewline = false
       this.lines += count
       if (this.lines > 2 * this.options.limit) await this.compact()
@@ -182,7 +180,7 @@ export function parseEntries(text: string): HistoryEntry[] {
 
 async function readText(path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8')
+    return await readPrivateFile(path)
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return ''
     throw error
