@@ -84,7 +84,13 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * endpoint. Throws `NO_PROVIDER` saying what to do; a missing file throws ENOENT.
  */
 async function readEndpointText(file: string, platform: NodeJS.Platform): Promise<string> {
-  const handle = await open(file, platform === 'win32' ? constants.O_RDONLY : READ_FLAGS)
+  const handle = await open(file, platform === 'win32' ? constants.O_RDONLY : READ_FLAGS).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
+    throw new AskUserError(
+      'NO_PROVIDER',
+      `refusing to use ${file}: it is a symbolic link, and the companion only ever writes a plain file there. Remove it and restart the companion`,
+    )
+  })
   try {
     if (platform !== 'win32') {
       const { mode, uid } = await handle.stat()
