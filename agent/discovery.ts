@@ -1,4 +1,6 @@
 import { constants } from 'node:fs'
+// A read-only open (O_RDONLY | O_NOFOLLOW), so the owner and mode checked are those of the file read.
+// eslint-disable-next-line no-restricted-imports -- agent/ cannot import core/private-files.ts; nothing is written
 import { open } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'

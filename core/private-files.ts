@@ -3,6 +3,7 @@
 // temp files with O_EXCL and renames them into place, and refuses what belongs to another user.
 // Synchronous twins for the short-lived helpers live in private-files-sync.ts.
 import { randomBytes } from 'node:crypto'
+import type { Stats } from 'node:fs'
 import { lstat, mkdir, open, rename, stat, symlink, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import {
@@ -151,7 +152,7 @@ export function tempName(path: string): string {
   return `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
 }
 
-async function lstatOrUndefined(path: string): Promise<import('node:fs').Stats | undefined> {
+async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   try {
     return await lstat(path)
   } catch (error) {
