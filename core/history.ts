@@ -1,8 +1,7 @@
-import { appendFile, chmod, open } from 'node:fs/promises'
 import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { askJsonWith } from './ask-json'
-import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { appendPrivateFile, isErrnoCode, readPrivateFileTail, writeFileAtomic } from './private-files'
 import { RecentLines } from './recent-lines'
 import { boundedHistoryLine, utf8Bytes } from './history-cut'
 import { DEFAULT_LIMITS } from '../shared/limits'
@@ -87,10 +86,9 @@ export class HistoryStore {
   async init(): Promise<void> {
     if (!this.options.enabled) return
     await this.enqueue(async () => {
-      // Only the newest `maxBytes` of a longer file (left by an older version, or edited) are read.
+      // Only the newest `maxBytes` of a longer file (left by an older version, or edited) are read;
+      // a file of another user is refused, one of ours tightened to 0600.
       const { text, size } = await readTail(this.path, this.maxBytes)
-      // appendFile's mode applies only when it creates the file: tighten one left by someone else
-      if (size > 0 && process.platform !== 'win32') await chmod(this.path, FILE_MODE)
       this.needsNewline = text !== '' && !text.endsWith('\n')
       this.lines = countLines(text)
       this.fileBytes = size
@@ -134,7 +132,7 @@ export class HistoryStore {
       // Past either bound, the file is rewritten from memory (this batch included) instead.
       if (this.lines + count > 2 * this.options.limit || this.fileBytes + bytes > this.maxBytes) return this.compact()
       this.batchesOnDisk = batch
-      await appendFile(this.path, appended, { mode: FILE_MODE })
+      await appendPrivateFile(this.path, appended)
       this.needsNewline = false
       this.lines += count
       this.fileBytes += bytes
@@ -252,29 +250,13 @@ export function parseEntries(text: string): HistoryEntry[] {
   return entries
 }
 
-/**
- * The file's last `maxBytes` bytes as text, from its first whole line (all of it when shorter), and
- * the file's size; empty when there is no file.
- */
+/** The file's tail (see readPrivateFileTail); empty when there is no file. */
 async function readTail(path: string, maxBytes: number): Promise<{ text: string; size: number }> {
-  let handle
   try {
-    handle = await open(path, 'r')
+    return await readPrivateFileTail(path, maxBytes)
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return { text: '', size: 0 }
     throw error
-  }
-  try {
-    const { size } = await handle.stat()
-    const start = Math.max(0, size - maxBytes)
-    const buffer = Buffer.alloc(size - start)
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start)
-    let text = buffer.subarray(0, bytesRead).toString('utf8')
-    // Started mid-file: the first line is most likely a part of one, so it is dropped.
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1)
-    return { text, size }
-  } finally {
-    await handle.close()
   }
 }
 
