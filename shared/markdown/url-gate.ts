@@ -65,3 +65,23 @@ export function linkHost(url: string): string {
   const view = inspectUrl(url)
   return view.parsed ? view.host : ''
 }
+
+/**
+ * What a person must know about a URL before allowing a fetch of it, by stable code:
+ * `URL_USER_NAME` (it carries a user name or password, the trick that makes `https://github.com@evil.example`
+ * read as github.com), `URL_NOT_WEB` (not http or https), `URL_UNREADABLE` (the parser refuses it, so
+ * no host can be shown). Empty for an ordinary web URL.
+ */
+export type UrlWarning =
+  | { readonly code: 'URL_USER_NAME'; readonly userName: string; readonly host: string }
+  | { readonly code: 'URL_NOT_WEB'; readonly scheme: string }
+  | { readonly code: 'URL_UNREADABLE' }
+
+/** The warnings of {@link UrlWarning} for one URL view. */
+export function urlWarnings(view: UrlView): UrlWarning[] {
+  if (!view.parsed) return [{ code: 'URL_UNREADABLE' }]
+  const out: UrlWarning[] = []
+  if (view.userName !== undefined) out.push({ code: 'URL_USER_NAME', userName: view.userName, host: view.host })
+  if (!view.web) out.push({ code: 'URL_NOT_WEB', scheme: view.scheme })
+  return out
+}
