@@ -40,7 +40,7 @@ describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no
   it('with -A: a wrong password, then a card that says it is a repeat, then the right one', async () => {
     const run = sudo(['-A'])
     const first = await nextCard(inbox)
-    expect(first.questions[0]?.detail).not.toContain('Asked again')
+    expect(first.questions[0]?.detail ?? '').not.toContain('Asked again')
     await typeAnswer(inbox, first, 'wrong-guess-1')
     const again = await nextCard(inbox)
     expect(again.questions[0]?.detail).toContain('Asked again by the same program')
