@@ -5,6 +5,7 @@ import type { Settings } from '../shared/settings'
 import { UI_PATH, type UiServerFrame } from '../shared/ui'
 import { AGENT_PATH } from '../shared/wire'
 import { version as packageVersion } from '../package.json'
+import { helperIdentityOf, type HelperIdentity } from './askpass-mark'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
 import { ensurePrivateDir } from './private-files'
 import { Heartbeat } from './heartbeat'
@@ -48,6 +49,11 @@ export interface CompanionOptions {
   onWarning?: (message: string) => void
   /** How agents on this machine run `ask-user` (see `connectInfo`); windows show it in "Connect an agent". */
   connect?: ConnectInfo
+  /**
+   * This install's askpass helper, whose asks get the companion-set askpass mark; default: derived
+   * from `connect` (and the app's executable when the core runs inside Electron). See askpass-mark.ts.
+   */
+  askpassHelper?: HelperIdentity
 }
 
 /** A non-socket window (Electron IPC): frames from the window go to `receive()`; `close()` detaches. */
@@ -132,6 +138,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   let port = 0
   const sockets = new SocketEndpoints({
     registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
+    askpassHelper: options.askpassHelper ?? helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
   })
 
   const server = createHttpServer({

@@ -7,7 +7,8 @@ import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
-import { AgentConnection, CLOSE, type AgentContext } from './agent-connection'
+import { AgentConnection, CLOSE, type AgentContext, type PeerCheck } from './agent-connection'
+import { askpassMarkOf, type HelperIdentity } from './askpass-mark'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
 import { destroyThis } from './http-server'
@@ -32,6 +33,8 @@ export interface SocketContext {
   port: () => number
   tokenMatches: (presented: string | undefined) => boolean
   warn: (message: string) => void
+  /** This install's askpass helper: agent connections from it get the askpass mark (askpass-mark.ts). */
+  askpassHelper?: HelperIdentity
 }
 
 /**
@@ -83,7 +86,8 @@ export class SocketEndpoints {
       }
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
-      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window))
+      const peerPort = req.socket.remotePort
+      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, peerPort))
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
@@ -116,7 +120,7 @@ export class SocketEndpoints {
   }
 
   /** An upgraded socket: an agent's, or a window's (`window` set). */
-  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined): void {
+  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined, peerPort: number | undefined): void {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
@@ -124,7 +128,7 @@ export class SocketEndpoints {
       this.windowQueues.track(ws)
       this.openWindow(ws, wsTransport(ws, this.windowQueues), window.masksSecrets)
     }
-    else this.openAgent(ws, wsTransport(ws))
+    else this.openAgent(wsTransport(ws), peerPort)
   }
 
   private track(ws: WebSocket): void {
@@ -139,8 +143,12 @@ export class SocketEndpoints {
       sockets.delete(this)
     })(this.sockets)
 
-  private openAgent(ws: WebSocket, transport: Transport): void {
-    const agent = new AgentConnection(transport, this.agentContext)
+  private openAgent(transport: Transport, peerPort: number | undefined): void {
+    const helper = this.ctx.askpassHelper
+    const serverPort = this.ctx.port()
+    const peerCheck: PeerCheck | undefined =
+      helper && peerPort !== undefined ? (claimedPid) => askpassMarkOf({ peerPort, serverPort }, claimedPid, helper) : undefined
+    const agent = new AgentConnection(transport, this.agentContext, peerCheck)
     this.agents.add(agent)
   }
 
