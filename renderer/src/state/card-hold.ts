@@ -25,7 +25,8 @@ export class CardHold {
   /** Follows the card `element` (the one on screen) until the returned function is called. */
   watch(element: HTMLElement): () => void {
     this.#element = element
-    this.#pointerInside = false
+    // A card laid out under a resting pointer gets no pointerenter until the pointer moves.
+    this.#pointerInside = element.matches(':hover')
     this.#lastInput = Number.NEGATIVE_INFINITY
     const controller = new AbortController()
     const options = { signal: controller.signal, capture: true }
@@ -48,9 +49,8 @@ export class CardHold {
   get busy(): boolean {
     const element = this.#element
     if (!element?.isConnected) return false
-    const pointer = this.#pointerInside || element.matches(':hover')
     const focus = element.contains(element.ownerDocument.activeElement)
-    return pointer || focus || this.#clock.now() - this.#lastInput < this.#quietMs
+    return this.#pointerInside || focus || this.#clock.now() - this.#lastInput < this.#quietMs
   }
 
   /** Runs `change` now if the card is free to change, else as soon as it is. */
