@@ -51,7 +51,7 @@ test('answers a multi-select with custom text, and a skip, in one ask', async ({
 test('a dismissal cancels the ask (ASK_CANCELLED)', async ({ page, agent, openInbox }) => {
   await openInbox(page)
   const answer = agent('gemini-cli').ask([PKG])
-  await expect(askView(page)).toBeVisible()
+  await waitArmed(page)
   await page.getByRole('button', { name: 'Dismiss' }).click()
   await expect(page.getByTestId('dismiss-confirm')).toBeVisible()
   await page.getByRole('button', { name: 'Yes, dismiss' }).click()
