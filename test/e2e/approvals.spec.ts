@@ -2,7 +2,7 @@
 // a plan as block Markdown, and commands, diffs and URLs as literal text (never HTML, never a link).
 import type { Page } from '@playwright/test'
 import type { ApprovalDecision, ApprovalRequest } from '../../shared/approval'
-import { expect, test, type TestAgent } from './support/fixtures'
+import { armed, expect, test, type TestAgent } from './support/fixtures'
 
 const card = (page: Page) => page.getByTestId('approval-card')
 
@@ -62,6 +62,7 @@ test('deny with a reason: Deny… opens the field, Esc goes back, Ctrl+Enter sen
   await expect(view.locator('.line.del')).toHaveText('-const a = "<i>"')
   await expect(view.locator('.line.add')).toHaveText('+const a = 1')
   await expect(view.locator('i')).toHaveCount(0)
+  await armed(view) // Ctrl+Enter, like a click on Deny, does nothing until the card has been on screen 600 ms
   await view.getByRole('button', { name: 'Deny…' }).click()
   const reason = view.getByLabel('Reason for the agent (optional)')
   await expect(reason).toBeFocused()
@@ -94,6 +95,7 @@ test('a plan is block Markdown (heading, list); dismissing it is ASK_CANCELLED',
   await expect(plan.locator('.md-heading')).toHaveText('Plan')
   await expect(plan.locator('ul > li')).toHaveText(['add the card', 'test it'])
   await expect(plan.locator('li strong')).toHaveText('card')
+  await armed(card(page))
   await page.keyboard.press('Escape')
   await card(page).getByTestId('dismiss-confirm').getByRole('button', { name: 'Yes, dismiss' }).click()
   expect(await decided).toEqual({ error: 'ASK_CANCELLED' })
