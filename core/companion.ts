@@ -13,6 +13,8 @@ import { resolveHome } from './home'
 import { statusBody } from './http-routes'
 import { createHttpServer, listenOnLoopback } from './http-server'
 import { NoticeBoard } from './notice-board'
+import { createPeerUidGate } from './peer-uid-gate'
+import { DEFAULT_PRE_AUTH, PreAuthBudget, type PreAuthOptions } from './preauth-budget'
 import { Registry } from './registry'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
@@ -38,8 +40,10 @@ export interface CompanionOptions {
   writeDiscovery?: boolean
   /** Ping interval in milliseconds (default 30,000); a peer missing a pong is terminated. */
   heartbeatMs?: number
-  /** Milliseconds a socket may idle before its upgrade, and an agent before `hello` (default 10,000). */
+  /** Milliseconds an upgraded agent has to send `hello` (default 10,000). */
   handshakeTimeoutMs?: number
+  /** Bounds on connections that have not authenticated yet (defaults: `DEFAULT_PRE_AUTH`, preauth-budget.ts). */
+  preAuth?: Partial<PreAuthOptions>
   /** What `welcome` and `/v1/status` report (default `ask-user-companion` and the package version). */
   serverInfo?: { name: string; version: string }
   /** Clock for `receivedAt` / `settledAt` (epoch milliseconds). */
@@ -119,14 +123,26 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const hub = new WindowHub({ registry, notices, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
+  const preAuthOptions = { ...DEFAULT_PRE_AUTH, ...options.preAuth }
+  const preAuth = new PreAuthBudget(preAuthOptions)
   const sockets = new SocketEndpoints({
-    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
+    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches,
+    authenticated: (socket) => preAuth.authenticated(socket), warn,
   })
+  const peerUidGate = preAuthOptions.dropOtherUsers
+    ? createPeerUidGate({ ownUid: process.getuid?.() ?? 0, warn, foreign: (socket) => {
+      if (preAuth.isPreAuth(socket)) socket.destroy() // a peer that already showed the token crowds nothing out
+    } })
+    : undefined
 
   const server = createHttpServer({
     routes: { port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
-    handshakeTimeoutMs,
-    maxConnections: settings.limits.connections + 64,
+    preAuth,
+    preAuthDeadlineMs: preAuthOptions.deadlineMs,
+    ...(peerUidGate ? { onAccepted: (socket) => peerUidGate.check(socket) } : {}),
+    // Pre-auth sockets never pass their budget (the oldest is dropped first), so this backstop refuses
+    // a newcomer only when authenticated sockets fill the connection cap.
+    maxConnections: settings.limits.connections + preAuthOptions.maxSockets + 64,
     onUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
   })
   port = await listenOnLoopback(server, options.port ?? settings.port)

@@ -55,9 +55,11 @@ async function timedAgentConnect(t: TestCompanion): Promise<number> {
 }
 
 describe.skipIf(skip !== undefined)('another user crowding the port with idle sockets', () => {
-  it('5,000 churning idle sockets: 100 agents in a row all get in', { timeout: 180_000 }, async () => {
-    // The peer-uid gate is off: the budget alone must keep room for agents.
-    const t = await startTestCompanion({ preAuth: { dropOtherUsers: false } })
+  it.each([
+    ['the pre-auth budget alone (peer-uid gate off)', { dropOtherUsers: false }],
+    ['the defaults (budget and peer-uid gate)', {}],
+  ])('5,000 churning idle sockets, %s: 100 agents in a row all get in', { timeout: 180_000 }, async (label, preAuth) => {
+    const t = await startTestCompanion({ preAuth })
     const churn = startChurn(t.companion.port, 5_000, 120_000, true)
     try {
       await churn.ready
@@ -66,13 +68,18 @@ describe.skipIf(skip !== undefined)('another user crowding the port with idle so
       churn.child.stdin!.end()
       const stats = await churn.stats
       const slowest = Math.max(...timings)
-      console.info(`pre-auth churn: 100 agents, slowest ${slowest.toFixed(0)} ms, median ${median(timings).toFixed(0)} ms; attacker opened ${stats.opened}, dropped by the companion ${stats.droppedByPeer}`)
+      const over = (ms: number): number => timings.filter((x) => x > ms).length
+      console.info(
+        `pre-auth churn, ${label}: 100 agents, slowest ${slowest.toFixed(0)} ms, median ${median(timings).toFixed(0)} ms, ` +
+          `${over(500)} over 0.5 s, ${over(2_000)} over 2 s; the attacker opened ${stats.opened} sockets, the companion dropped ${stats.droppedByPeer}`,
+      )
       expect(timings).toHaveLength(100)
-      // The attack was real: far more sockets than any cap were opened, and the companion dropped them.
+      // The attack was real: the attacker opened far more sockets than any cap and the companion dropped them.
       expect(stats.opened).toBeGreaterThan(5_000)
       expect(stats.droppedByPeer).toBeGreaterThan(stats.opened - 5_000 - 1)
-      // "each within 2 s": asserted with room for a loaded 2-core machine (the figure is reported above).
-      expect(slowest).toBeLessThan(8_000)
+      // "Each within 2 s" is the goal (measured: about 0.2–1 s at worst on the busy 2-core machine);
+      // the assertion leaves room for a heavier load, the figure above is what to watch.
+      expect(slowest).toBeLessThan(4_000)
     } finally {
       churn.child.kill('SIGKILL')
       await t.cleanup()

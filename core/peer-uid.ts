@@ -1,0 +1,103 @@
+import { open } from 'node:fs/promises'
+import { isIPv4 } from 'node:net'
+import { endianness } from 'node:os'
+
+/**
+ * Which user owns the other end of a loopback TCP connection, read from Linux's socket tables
+ * (`/proc/net/tcp`, `/proc/net/tcp6`): the peer's socket is the row whose local address is our
+ * connection's remote one and whose remote address is ours, and its `uid` column is the user that
+ * created it. Only IPv4 connections are looked up (the companion listens on 127.0.0.1); a peer with an
+ * IPv6 socket dialling 127.0.0.1 appears in `tcp6` under the v4-mapped address `::ffff:127.0.0.1`.
+ */
+
+/** One connection as the companion sees it. */
+export interface ConnectionEnds {
+  localAddress: string
+  localPort: number
+  remoteAddress: string
+  remotePort: number
+}
+
+/** The two socket tables, in the order they are searched. */
+export type SocketTable = 'tcp' | 'tcp6'
+
+const LITTLE_ENDIAN = endianness() === 'LE'
+
+/** An address as the kernel prints it: each 32-bit word in host byte order, as 8 upper-case hex digits. */
+function tableAddress(bytes: number[], littleEndian: boolean): string {
+  let text = ''
+  for (let word = 0; word < bytes.length; word += 4) {
+    const group = bytes.slice(word, word + 4)
+    if (littleEndian) group.reverse()
+    for (const byte of group) text += byte.toString(16).toUpperCase().padStart(2, '0')
+  }
+  return text
+}
+
+function tableEndpoint(address: string, port: number, table: SocketTable, littleEndian: boolean): string {
+  const v4 = address.split('.').map(Number)
+  const bytes = table === 'tcp' ? v4 : [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4]
+  return `${tableAddress(bytes, littleEndian)}:${port.toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/**
+ * The `local_address rem_address` pair of the PEER's row for `ends` in `table` (e.g.
+ * `0100007F:C350 0100007F:1F90`), or undefined when the connection is not IPv4.
+ */
+export function peerRowKey(ends: ConnectionEnds, table: SocketTable, littleEndian = LITTLE_ENDIAN): string | undefined {
+  if (!isIPv4(ends.remoteAddress) || !isIPv4(ends.localAddress)) return undefined
+  return `${tableEndpoint(ends.remoteAddress, ends.remotePort, table, littleEndian)} ${tableEndpoint(ends.localAddress, ends.localPort, table, littleEndian)}`
+}
+
+/**
+ * Finds the uid of each wanted row key in the lines of a socket table. `suffix` (the shared remote
+ * address of every wanted row) lets lines that cannot match be skipped without splitting them.
+ * Adds what it finds to `found`; returns true once every key is found.
+ */
+export function matchTableLines(lines: string[], keys: ReadonlySet<string>, suffix: string, found: Map<string, number>): boolean {
+  for (const line of lines) {
+    if (!line.includes(suffix)) continue
+    // "  sl  local_address rem_address   st tx_queue:rx_queue tr:tm->when retrnsmt   uid  timeout inode …"
+    const fields = line.trim().split(/\s+/, 8)
+    const key = `${fields[1]} ${fields[2]}`
+    if (!keys.has(key) || found.has(key)) continue
+    const uid = Number(fields[7])
+    if (Number.isInteger(uid)) found.set(key, uid)
+    if (found.size === keys.size) return true
+  }
+  return found.size === keys.size
+}
+
+const CHUNK_BYTES = 64 * 1024
+
+/**
+ * Reads `/proc/net/<table>` in chunks until every key in `keys` is found (or the table ends) and
+ * returns the uids found. The tables list every socket on the machine, so reading stops as soon as it
+ * can. A missing table (no IPv6) reads as empty; other errors reject.
+ */
+export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>, suffix: string, root = '/proc/net'): Promise<Map<string, number>> {
+  const found = new Map<string, number>()
+  if (keys.size === 0) return found
+  let file
+  try {
+    file = await open(`${root}/${table}`, 'r')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && table === 'tcp6') return found
+    throw error
+  }
+  try {
+    const buffer = Buffer.alloc(CHUNK_BYTES)
+    let carry = ''
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, null)
+      if (bytesRead === 0) break
+      const lines = (carry + buffer.toString('latin1', 0, bytesRead)).split('\n')
+      carry = lines.pop() ?? ''
+      if (matchTableLines(lines, keys, suffix, found)) return found
+    }
+    matchTableLines([carry], keys, suffix, found)
+    return found
+  } finally {
+    await file.close()
+  }
+}
