@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net'
+import { performance } from 'node:perf_hooks'
 import { peerRowKey, readPeerUids, type SocketTable } from './peer-uid'
 
 /** What {@link createPeerUidGate} needs. */
@@ -10,6 +11,8 @@ export interface PeerUidGateOptions {
   warn(message: string): void
   /** Folder of the socket tables (tests point it elsewhere); default `/proc/net`. */
   tablesDir?: string
+  /** Milliseconds clock for the rest between reads; default `performance.now`. */
+  now?: () => number
 }
 
 /** Checks the owner of each accepted connection's peer socket; see {@link createPeerUidGate}. */
@@ -25,7 +28,10 @@ export interface PeerUidGate {
  * cannot hold the token (it lives in our private home), so it is reported to `foreign` as soon as it is
  * looked up. Look-ups are batched: every connection accepted while one read of the socket tables is
  * under way waits for the next one, so a burst of accepts costs one read, and at most one read runs
- * at a time. Each read stops as soon as the batch's rows are found. A connection whose row is not
+ * at a time. Each read stops as soon as the batch's rows are found. The kernel takes tens of
+ * milliseconds to print a table of ten thousand sockets, so after each read the gate rests as long as
+ * the read took: under a sustained flood it uses at most half of one thread, and the pre-auth budget
+ * bounds what arrives meanwhile. A connection whose row is not
  * found (the peer already left, or an IPv6 connection) is let through: the pre-auth budget still
  * bounds it. Returns undefined where there are no such tables (not Linux, or no `getuid`).
  * A table that cannot be read turns the gate off with one warning.
@@ -37,15 +43,22 @@ export function createPeerUidGate(options: PeerUidGateOptions): PeerUidGate | un
   let broken = false
   let foreignSeen = 0
 
+  const now = options.now ?? (() => performance.now())
+  /** No read starts before this: after a read of d ms the gate rests d ms (at most half of one thread). */
+  let restUntil = 0
+
   const schedule = (): void => {
     if (scheduled || broken || queue.length === 0) return
     scheduled = true
-    setImmediate(() => void lookUp())
+    const rest = restUntil - now()
+    if (rest > 0) setTimeout(() => void lookUp(), rest).unref()
+    else setImmediate(() => void lookUp())
   }
 
   const lookUp = async (): Promise<void> => {
     const batch = queue.filter((socket) => !socket.destroyed)
     queue = []
+    const started = now()
     try {
       const uids = await uidsOf(batch, options.tablesDir)
       for (const [socket, uid] of uids) {
@@ -58,6 +71,8 @@ export function createPeerUidGate(options: PeerUidGateOptions): PeerUidGate | un
       queue = []
       options.warn(`the peer-uid check is off: cannot read the socket tables (${(error as Error).message})`)
     } finally {
+      const finished = now()
+      restUntil = finished + (finished - started)
       scheduled = false
       schedule()
     }
@@ -86,11 +101,7 @@ async function uidsOf(batch: Socket[], tablesDir: string | undefined): Promise<M
       if (key !== undefined) keyed.set(key, socket)
     }
     if (keyed.size === 0) break
-    // Every wanted row ends in the companion's own address (the listening one, shared by the batch):
-    // lines without it are skipped unsplit. Several listening addresses: no shortcut.
-    const ours = new Set([...keyed.keys()].map((key) => key.slice(key.indexOf(' ') + 1)))
-    const suffix = ours.size === 1 ? [...ours][0]! : ''
-    const found = await readPeerUids(table, new Set(keyed.keys()), suffix, tablesDir)
+    const found = await readPeerUids(table, new Set(keyed.keys()), tablesDir)
     for (const [key, uid] of found) result.set(keyed.get(key)!, uid)
     rest = [...keyed.values()].filter((socket) => !result.has(socket))
   }

@@ -50,18 +50,20 @@ export function peerRowKey(ends: ConnectionEnds, table: SocketTable, littleEndia
 }
 
 /**
- * Finds the uid of each wanted row key in the lines of a socket table. `suffix` (the shared remote
- * address of every wanted row) lets lines that cannot match be skipped without splitting them.
- * Adds what it finds to `found`; returns true once every key is found.
+ * Finds the uid of each wanted row key in the lines of a socket table and adds it to `found`; returns
+ * true once every key is found. All keys of one table have the same length, and the kernel prints
+ * each row as `<sl>: <local_address> <rem_address> <st> … <uid> …`, so a line is tested by one slice
+ * right after its `: ` and split only when it matches.
  */
-export function matchTableLines(lines: string[], keys: ReadonlySet<string>, suffix: string, found: Map<string, number>): boolean {
+export function matchTableLines(lines: string[], keys: ReadonlySet<string>, found: Map<string, number>): boolean {
+  const keyLength = keys.values().next().value?.length ?? 0
   for (const line of lines) {
-    if (!line.includes(suffix)) continue
-    // "  sl  local_address rem_address   st tx_queue:rx_queue tr:tm->when retrnsmt   uid  timeout inode …"
-    const fields = line.trim().split(/\s+/, 8)
-    const key = `${fields[1]} ${fields[2]}`
+    const start = line.indexOf(': ') + 2
+    if (start === 1) continue // the header, or a torn line
+    const key = line.slice(start, start + keyLength)
     if (!keys.has(key) || found.has(key)) continue
-    const uid = Number(fields[7])
+    // "  sl  local_address rem_address   st tx_queue:rx_queue tr:tm->when retrnsmt   uid  timeout inode …"
+    const uid = Number(line.trim().split(/\s+/, 8)[7])
     if (Number.isInteger(uid)) found.set(key, uid)
     if (found.size === keys.size) return true
   }
@@ -75,7 +77,7 @@ const CHUNK_BYTES = 64 * 1024
  * returns the uids found. The tables list every socket on the machine, so reading stops as soon as it
  * can. A missing table (no IPv6) reads as empty; other errors reject.
  */
-export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>, suffix: string, root = '/proc/net'): Promise<Map<string, number>> {
+export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>, root = '/proc/net'): Promise<Map<string, number>> {
   const found = new Map<string, number>()
   if (keys.size === 0) return found
   let file
@@ -93,9 +95,9 @@ export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>
       if (bytesRead === 0) break
       const lines = (carry + buffer.toString('latin1', 0, bytesRead)).split('\n')
       carry = lines.pop() ?? ''
-      if (matchTableLines(lines, keys, suffix, found)) return found
+      if (matchTableLines(lines, keys, found)) return found
     }
-    matchTableLines([carry], keys, suffix, found)
+    matchTableLines([carry], keys, found)
     return found
   } finally {
     await file.close()

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createPeerUidGate } from '../../../core/peer-uid-gate'
 import { peerRowKey, readPeerUids } from '../../../core/peer-uid'
 
@@ -52,17 +52,17 @@ describe('reading the socket tables', () => {
     const wanted = peerRowKey(ends, 'tcp')!
     const filler = Array.from({ length: 3_000 }, (_, i) => row(i, peerRowKey({ ...ends, remotePort: 1_000 + i }, 'tcp')!, 1000))
     const folder = await tables([...filler, row(3_000, wanted, 4242)])
-    const found = await readPeerUids('tcp', new Set([wanted]), wanted.split(' ')[1]!, folder)
+    const found = await readPeerUids('tcp', new Set([wanted]), folder)
     expect(found).toEqual(new Map([[wanted, 4242]]))
   })
   it('reads a missing tcp6 table as empty', async () => {
     const folder = await tables([])
-    await expect(readPeerUids('tcp6', new Set(['x y']), 'y', folder)).resolves.toEqual(new Map())
+    await expect(readPeerUids('tcp6', new Set(['x y']), folder)).resolves.toEqual(new Map())
   })
   it.skipIf(process.platform !== 'linux')('finds this process as the owner of its own connection in the real /proc/net/tcp', async () => {
     const { client } = await loopbackPair()
     const key = peerRowKey(serverSideEnds(client), 'tcp')!
-    const found = await readPeerUids('tcp', new Set([key]), key.split(' ')[1]!)
+    const found = await readPeerUids('tcp', new Set([key]))
     expect(found.get(key)).toBe(process.getuid!())
   })
 })
@@ -108,6 +108,33 @@ describe.skipIf(process.platform !== 'linux')('the peer-uid gate', () => {
     await done
     expect(foreign).toEqual([stranger.accepted])
     expect(gate.foreignSeen).toBe(1)
+  })
+
+  it('rests as long as its last read took before the next one', async () => {
+    const first = await loopbackPair()
+    const second = await loopbackPair()
+    const folder = await tables([
+      row(0, peerRowKey(serverSideEnds(first.client), 'tcp')!, 4242),
+      row(1, peerRowKey(serverSideEnds(second.client), 'tcp')!, 4242),
+    ])
+    // The clock as the gate reads it: check → 0, read starts at 0 and ends at 1,000, next check at 1,000.
+    const clock = [0, 0, 1_000, 1_000]
+    const foreign: Socket[] = []
+    let reported: () => void = () => undefined
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
+    try {
+      const gate = createPeerUidGate({ ownUid: 0, tablesDir: folder, warn: () => undefined, now: () => clock.shift() ?? 1_000, foreign: (socket) => (foreign.push(socket), reported()) })!
+      await new Promise<void>((resolve) => ((reported = resolve), gate.check(first.accepted)))
+      const secondReported = new Promise<void>((resolve) => (reported = resolve))
+      gate.check(second.accepted)
+      expect(vi.getTimerCount()).toBe(1) // the next read waits 1,000 ms instead of starting at once
+      expect(foreign).toEqual([first.accepted])
+      vi.advanceTimersByTime(1_000)
+      await secondReported
+      expect(foreign).toEqual([first.accepted, second.accepted])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('turns itself off with one warning when the tables cannot be read', async () => {
