@@ -15,8 +15,8 @@ export const DEFAULT_PRE_AUTH: Readonly<PreAuthOptions> = Object.freeze({ maxSoc
 
 /**
  * The sockets that have not yet authenticated (no upgrade with a valid token so far), kept apart from
- * the connection cap so strangers cannot fill it: at most `maxSockets` of them, and when a newcomer
- * arrives at a full budget the OLDEST is dropped, never the newcomer (an agent's fresh connection
+ * the connection cap so strangers cannot fill it: at most `maxSockets` of them, and when newcomers
+ * arrive at a full budget the OLDEST are dropped, never the newcomers (an agent's fresh connection
  * always gets its turn, however many idle sockets a stranger keeps re-opening). Each also has a fixed
  * deadline from its connection to its first request. A socket leaves the budget when it closes or
  * when {@link authenticated} is called for it; from then on only the connection cap counts it.
@@ -28,16 +28,20 @@ export class PreAuthBudget {
   /** Pre-auth sockets in arrival order (oldest first), each with its deadline timer until its first request. */
   readonly #waiting = new Map<Duplex, NodeJS.Timeout | undefined>()
   #evicted = 0
+  #sweepPending = false
 
   constructor(private readonly options: Pick<PreAuthOptions, 'maxSockets' | 'deadlineMs'>) {}
 
-  /** A new connection: counted, given its deadline, and room made by dropping the oldest when full. */
+  /**
+   * A new connection: counted and given its deadline. When the budget is over, the oldest are dropped
+   * one turn of the event loop later (see {@link #sweepSoon}), never this newcomer.
+   */
   admit(socket: Duplex): void {
-    while (this.#waiting.size >= this.options.maxSockets) this.#dropOldest()
     const deadline = setTimeout(destroySocket, this.options.deadlineMs, socket)
     deadline.unref()
     this.#waiting.set(socket, deadline)
     socket.on('close', this.#forgetThis)
+    if (this.#waiting.size > this.options.maxSockets) this.#sweepSoon()
   }
 
   /** Its first request arrived: the deadline is off (Node's request and keep-alive timeouts take over), it still counts. */
@@ -68,12 +72,28 @@ export class PreAuthBudget {
     return this.#evicted
   }
 
-  #dropOldest(): void {
-    const oldest = this.#waiting.keys().next().value
-    if (oldest === undefined) return
-    this.#forget(oldest)
-    this.#evicted++
-    oldest.destroy()
+  /**
+   * Drops the oldest down to the budget after the next poll phase, not at once: the kernel hands over
+   * a whole queue of connections in one go (up to the listen backlog) before any of them is read, so
+   * dropping at each accept would drop an agent whose upgrade request is already waiting behind a
+   * stranger's burst. One turn later that request has been read and the agent is authenticated. The
+   * budget may thus be exceeded by what one or two accept bursts bring, never for longer.
+   */
+  #sweepSoon(): void {
+    if (this.#sweepPending) return
+    this.#sweepPending = true
+    setImmediate(() => setImmediate(this.#sweep)) // the inner one runs after the next poll phase
+  }
+
+  readonly #sweep = (): void => {
+    this.#sweepPending = false
+    while (this.#waiting.size > this.options.maxSockets) {
+      const oldest = this.#waiting.keys().next().value
+      if (oldest === undefined) return
+      this.#forget(oldest)
+      this.#evicted++
+      oldest.destroy()
+    }
   }
 
   #forget(socket: Duplex): void {
