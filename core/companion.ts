@@ -11,7 +11,7 @@ import { Heartbeat } from './heartbeat'
 import { HISTORY_FILE, HistoryStore, historyLine, undeliveredEntry } from './history'
 import { resolveHome } from './home'
 import { statusBody } from './http-routes'
-import { createHttpServer, listenOnLoopback } from './http-server'
+import { LISTEN_BACKLOG, createHttpServer, listenOnLoopback } from './http-server'
 import { NoticeBoard } from './notice-board'
 import { createPeerUidGate } from './peer-uid-gate'
 import { DEFAULT_PRE_AUTH, PreAuthBudget, type PreAuthOptions } from './preauth-budget'
@@ -140,9 +140,9 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     preAuth,
     preAuthDeadlineMs: preAuthOptions.deadlineMs,
     ...(peerUidGate ? { onAccepted: (socket) => peerUidGate.check(socket) } : {}),
-    // Pre-auth sockets never pass their budget (the oldest is dropped first), so this backstop refuses
-    // a newcomer only when authenticated sockets fill the connection cap.
-    maxConnections: settings.limits.connections + preAuthOptions.maxSockets + 64,
+    // A backstop only: pre-auth sockets run over their budget by at most two accept bursts (one
+    // turn), so this refuses a newcomer at accept only when authenticated sockets fill the cap.
+    maxConnections: settings.limits.connections + preAuthOptions.maxSockets + 2 * LISTEN_BACKLOG,
     onUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
   })
   port = await listenOnLoopback(server, options.port ?? settings.port)
