@@ -32,6 +32,8 @@ export interface SocketContext {
   handshakeTimeoutMs: number
   port: () => number
   tokenMatches: (presented: string | undefined) => boolean
+  /** Marks `socket` authenticated: it leaves the pre-auth budget (preauth-budget.ts) for the connection cap. */
+  authenticated: (socket: Duplex) => void
   warn: (message: string) => void
   /** This install's askpass helper: agent connections from it get the askpass mark (askpass-mark.ts). */
   askpassHelper?: HelperIdentity
@@ -40,7 +42,9 @@ export interface SocketContext {
 /**
  * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
  * (windows). Upgrades are checked before ws sees them (see handshake.ts); past the checks, the
- * connection cap (agents + windows) answers 503, as does a companion that is shutting down. Each
+ * connection cap (agents + windows) answers 503, as does a companion that is shutting down. An upgrade
+ * that gets through all of that is authenticated: it leaves the pre-auth budget (preauth-budget.ts),
+ * and from then on counts only against the connection cap. Each
  * accepted socket is tracked by the heartbeat and handed on as a {@link Transport} (ws-transport.ts):
  * to an {@link AgentConnection}, or to a window session of the hub.
  */
@@ -84,6 +88,8 @@ export class SocketEndpoints {
       if (this.sockets.size >= this.ctx.limits.connections) {
         return rejectUpgrade(socket, 503, `too many connections (at most ${this.ctx.limits.connections})`)
       }
+      // Authenticated from here on: a valid token, and room under the connection cap.
+      this.ctx.authenticated(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
       const peerPort = req.socket.remotePort
