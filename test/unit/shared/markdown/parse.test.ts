@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { droppedText, inlinePlainText, renderBlocks, renderInline } from '../../../../shared/markdown/parse'
+import { droppedText } from '../../../../shared/markdown/drop-check'
+import { inlinePlainText, renderBlocks, renderInline } from '../../../../shared/markdown/parse'
 import { MAX_DEPTH } from '../../../../shared/markdown/tree'
 
 const text = (value: string) => ({ type: 'text', text: value })
