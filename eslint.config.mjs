@@ -44,7 +44,6 @@ export default tseslint.config(
   // hostile text (agent text reaches shared/markdown and the notifications). Each rule reports the
   // uncertain cases too; a hit is fixed, or justified inline with why its input is bounded.
   {
-    files: ['**/*.{js,mjs,cjs,ts,mts,cts,svelte}'],
     plugins: { regexp },
     rules: {
       'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
