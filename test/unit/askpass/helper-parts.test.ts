@@ -29,6 +29,13 @@ describe('the receiver in the title', () => {
     expect(redactArgument('ghp_abcdefghijklmnopqrstuvwxyz0123456789')).toBe('***')
     expect(redactedCommandLine(['git-remote-https', 'origin', 'https://u@h/r'])).toBe('git-remote-https origin https://***@h/r')
   })
+  it('redacts anywhere in an option name or after a non-letter scheme prefix, in one pass over a long hostile argument', () => {
+    expect(redactArgument('--db-password=pa55&x=1 a=token=t0k')).toBe('--db-password=***&x=1 a=token=***')
+    expect(redactArgument('1git+https://u:p@host/r')).toBe('1git+https://***@host/r')
+    // Runs a regex used to rescan from each of their characters (quadratic: about a minute for these).
+    const runs = `${'token'.repeat(13_000)} ${'auth-'.repeat(13_000)}/ ${'x'.repeat(65_000)}`
+    expect(redactArgument(runs)).toBe(runs)
+  })
   it('knows sudo, ssh, ssh-agent, git and git-remote-http(s); warns for anything else', () => {
     for (const program of ['sudo', '/usr/bin/ssh', 'ssh-agent', 'git', '/usr/lib/git-core/git-remote-https']) expect(isKnownReceiver([program])).toBe(true)
     expect(isKnownReceiver(['/usr/bin/python3', 'x.py'])).toBe(false)
