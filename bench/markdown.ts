@@ -4,8 +4,8 @@
 // `detail` (our parseBlocks against `md.parse`); inline mode is question text (our parseInlineField
 // against `md.parseInline` line by line, which is how it parses). Ours includes markdown-it's parse,
 // so the ratio is the cost of our tree, drop check and fallbacks on top of it. Each sample times the
-// two back to back, in alternating order; figures are medians. The shapes are also timed at a quarter
-// of the size, for the growth of ours.
+// two back to back, in alternating order (a parse of a few ms repeated to fill the sample); figures
+// are medians. The shapes are also timed at a quarter of the size, for the growth of ours.
 import { performance } from 'node:perf_hooks'
 import MarkdownIt from 'markdown-it'
 import { MARKDOWN_IT_OPTIONS, parseBlocks, parseInlineField } from '../shared/markdown/parse'
@@ -45,25 +45,31 @@ const baseline: Record<MarkdownMode, (text: string) => void> = {
 }
 const ours = { block: parseBlocks, inline: parseInlineField }
 
-function timeOnce(run: () => unknown): number {
+/** Shortest a sample may be: a parse of a few ms is repeated up to this, so a GC pause averages out. */
+const MIN_SAMPLE_MS = 25
+
+/** Mean ms of one call of `run` over `reps` calls in a row. */
+function timeOnce(run: () => unknown, reps = 1): number {
   const t0 = performance.now()
-  run()
-  return performance.now() - t0
+  for (let i = 0; i < reps; i++) run()
+  return (performance.now() - t0) / reps
 }
 
 /** Medians of ours and markdown-it over `samples` alternating pairs, after a warm-up pair. */
 function compare(text: string, mode: MarkdownMode, samples: number): { ours: number; markdownIt: number } {
   const oursMs: number[] = []
   const baseMs: number[] = []
-  timeOnce(() => ours[mode](text)) // warm-up, not counted
-  timeOnce(() => baseline[mode](text))
+  const runOurs = (): unknown => ours[mode](text)
+  const runBase = (): unknown => baseline[mode](text)
+  timeOnce(runOurs) // warm-up, not counted
+  const reps = Math.min(50, Math.max(1, Math.ceil(MIN_SAMPLE_MS / timeOnce(runBase))))
   for (let i = 0; i < samples; i++) {
     if (i % 2 === 0) {
-      oursMs.push(timeOnce(() => ours[mode](text)))
-      baseMs.push(timeOnce(() => baseline[mode](text)))
+      oursMs.push(timeOnce(runOurs, reps))
+      baseMs.push(timeOnce(runBase, reps))
     } else {
-      baseMs.push(timeOnce(() => baseline[mode](text)))
-      oursMs.push(timeOnce(() => ours[mode](text)))
+      baseMs.push(timeOnce(runBase, reps))
+      oursMs.push(timeOnce(runOurs, reps))
     }
   }
   return { ours: median(oursMs), markdownIt: median(baseMs) }
@@ -80,7 +86,7 @@ export function runMarkdown(opts: { chars: number; samples: number }): MarkdownR
       const text = shape.text(opts.chars)
       const { ours: oursMs, markdownIt: markdownItMs } = compare(text, mode, opts.samples)
       const quarter = shape.text(Math.floor(opts.chars / 4))
-      const oursQuarterMs = median(Array.from({ length: opts.samples }, () => timeOnce(() => ours[mode](quarter))))
+      const oursQuarterMs = compare(quarter, mode, opts.samples).ours
       const rendered = ours[mode](text)
       const outcome = rendered.kind === 'plain' ? `plain (${rendered.reason})` : rendered.kind
       shapes.push({ shape: shape.name, mode, chars: text.length, oursMs, markdownItMs, ratio: oursMs / markdownItMs, oursQuarterMs, outcome })
