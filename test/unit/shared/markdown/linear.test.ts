@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HOSTILE_SHAPES } from '../../../../bench/markdown-shapes'
+import { markedQuestion, plainQuestion, truncate, BODY_LIMIT } from '../../../../electron/main/notification-text'
 import { inlinePlainText, renderBlocks, renderInline } from '../../../../shared/markdown/parse'
 import type { Rendered } from '../../../../shared/markdown/tree'
 
@@ -7,8 +8,7 @@ import type { Rendered } from '../../../../shared/markdown/tree'
 // shape within 2× markdown-it alone, no wall clock here); each hostile shape is parsed at n and 4n
 // characters (an eighth and half of the protocol's cap), and must come back whole. Before the fix,
 // the blank-lines shapes took about a minute at 4n (the list-number scan was quadratic: 4× the size,
-// 16× the time), past any unit test's time; a line of 100,000 escapes overflowed the stack (a spread
-// of its nodes) and fell back to plain text.
+// 16× the time), past any unit test's time, and so did a notification's text with such a run.
 const CAP = 200_000
 
 /** A rendering that kept the field: the tree (the drop check vouches for its text) or the exact source. */
@@ -34,11 +34,17 @@ describe('hostile Markdown: outcomes', () => {
     expect(renderBlocks('\n'.repeat(CAP))).toEqual({ kind: 'blocks', blocks: [] })
   })
 
-  it('a line of 100,000 escapes renders inline (no spread of its nodes into one call)', () => {
+  it('a line of 100,000 escapes (as many inline nodes) renders inline', () => {
     const text = '\\*'.repeat(CAP / 2)
     const rendered = renderInline(text)
     expect(rendered.kind).toBe('inline')
     expect(inlinePlainText(text)).toBe('*'.repeat(CAP / 2))
+  })
+
+  it('the desktop notification and tray text go through the same parse: blank lines at the cap, then the question', () => {
+    const question = `${'\n'.repeat(CAP - 20)}Deploy **now**?`
+    expect(truncate(markedQuestion(question), BODY_LIMIT)).toBe('Deploy now?')
+    expect(plainQuestion(question).trim()).toBe('Deploy now?')
   })
 
   it('list numbers after blank lines, quotes and bullets are still syntax, not dropped text', () => {
