@@ -9,13 +9,13 @@ import type { BlockNode, InlineNode } from './tree'
 
 /** Runs of characters that are neither letters nor digits (no Markdown syntax consumes those). */
 const NOT_WORD_CHARS = /[^\p{L}\p{N}]+/gu
-const ENTITY = /&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/g
 /**
- * An ordered list marker at a line start (inside quotes and lists too): its digits are syntax. The
- * prefix never crosses a line end (with `\s` it did: every line start of a run of blank lines then
- * scanned the whole run, quadratic in the input), so each line start scans its own line at most.
+ * The letters and digits of the source that are syntax, found in one pass: the number of an ordered
+ * list marker at a line start (inside quotes and lists too; group 1), or an entity reference. The
+ * marker's prefix never crosses a line end (with `\s` it did: every line start of a run of blank lines
+ * then scanned the whole run, quadratic in the input), so each line start scans its own line at most.
  */
-const LIST_NUMBER = /^((?:[>*+-]|[^\S\n\r\u2028\u2029])*)\d{1,9}[.)]/gm
+const SYNTAX_WORDS = /^(?:[>*+-]|[^\S\n\r\u2028\u2029])*(\d{1,9})[.)]|&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/gm
 
 /**
  * How many letters and digits `text` holds, in UTF-16 code units (an astral letter counts two on
@@ -29,10 +29,9 @@ const countWordChars = (text: string): number => text.replace(NOT_WORD_CHARS, ''
  * references or ordered-list numbers. Linear in both inputs.
  */
 export function droppedText(source: string, kept: string): boolean {
-  const words = source.replace(LIST_NUMBER, '$1')
-  let inEntities = 0
-  for (const [entity] of words.matchAll(ENTITY)) inEntities += countWordChars(entity)
-  return countWordChars(kept) < countWordChars(words) - inEntities
+  let syntax = 0
+  for (const [match, listNumber] of source.matchAll(SYNTAX_WORDS)) syntax += listNumber === undefined ? countWordChars(match) : listNumber.length
+  return countWordChars(kept) < countWordChars(source) - syntax
 }
 
 /** Every character of inline nodes a drop check counts: text plus link targets and image URLs. */

@@ -119,6 +119,12 @@ describe('depth and drop detection (plain monospace fallback, text never lost)',
     expect(droppedText('**x**', 'x')).toBe(false)
   })
 
+  it('droppedText skips ordered-list numbers at line starts (after blank lines, quotes, bullets), not elsewhere', () => {
+    expect(droppedText('\n\n1. a\n> 12) b &amp; c\n  - 7. d', 'a b & c d')).toBe(false)
+    expect(droppedText('a1. b', 'a b')).toBe(true)
+    expect(droppedText('1. a\n\n\n2. b', 'a')).toBe(true)
+  })
+
   it('parses each field once (the same object for the same text)', () => {
     expect(renderBlocks('# same')).toBe(renderBlocks('# same'))
     expect(renderInline('*same*')).toBe(renderInline('*same*'))
