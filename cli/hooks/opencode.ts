@@ -15,7 +15,9 @@ const PermissionAskedSchema = z.looseObject({
     sessionID: z.string(),
     permission: z.string(),
     patterns: z.array(z.string()),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    // Kept as parsed (not rebuilt key by key as z.record does), so that no key is lost: a `__proto__`
+    // from JSON is an own field there, and must reach the card like any other.
+    metadata: z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'metadata must be an object').optional(),
     always: z.array(z.string()).optional(),
   }),
 })

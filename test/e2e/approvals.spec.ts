@@ -138,6 +138,7 @@ test('what widens the approval shows: the harness warnings above the command, th
   const top = async (testId: string) => (await view.getByTestId(testId).boundingBox())!.y
   expect(await top('approval-warnings')).toBeLessThan(await top('approval-command'))
   expect(await top('approval-command')).toBeLessThan(await top('approval-extra'))
+  await armed(view) // Ctrl+Enter, like a click on Deny, does nothing until the card has been on screen 600 ms
   await view.getByRole('button', { name: 'Deny…' }).click()
   await page.keyboard.press('Control+Enter')
   expect(await decided).toMatchObject({ behavior: 'deny' })
