@@ -7,6 +7,9 @@ import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
+import type { CompanionStatus } from '../shared/endpoint'
+import { AGENT_PROOF_SUBPROTOCOL, StatusRequestFrameSchema, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
+import { runProofStage } from './proof-stage'
 import { AgentConnection, CLOSE, type AgentContext } from './agent-connection'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
@@ -29,9 +32,19 @@ export interface SocketContext {
   serverInfo: { name: string; version: string }
   handshakeTimeoutMs: number
   port: () => number
+  /** The agent token (the proof's secret on `/v1/agent`) and its constant-time check. */
+  agentSecret: () => string
   tokenMatches: (presented: string | undefined) => boolean
+  /** The window credential now (the proof's secret on `/v1/ui`) and its constant-time check. */
+  windowSecret: () => string
+  windowMatches: (presented: string | undefined) => boolean
+  /** The body of a `status` reply (also `GET /v1/status`). */
+  status: () => CompanionStatus
   warn: (message: string) => void
 }
+
+/** Close code of a window socket whose credential was rotated: it must open a window again. */
+export const CREDENTIAL_ROTATED_CLOSE = 4401
 
 /**
  * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
@@ -44,6 +57,8 @@ export class SocketEndpoints {
   /** Open agent connections (authenticated; `hello` may still be due). */
   readonly agents = new Set<AgentConnection>()
   private readonly sockets = new Set<WebSocket>()
+  /** Window sockets, closed when the window credential rotates. */
+  private readonly windowSockets = new Set<WebSocket>()
   private readonly agentServer: WebSocketServer
   private readonly uiServer: WebSocketServer
   private closing = false
@@ -63,15 +78,16 @@ export class SocketEndpoints {
       closed: (agent) => this.agents.delete(agent),
     }
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
-    this.agentServer = new WebSocketServer({ ...common, handleProtocols: () => AGENT_SUBPROTOCOL })
-    this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
+    // The handshake already checked what was offered; the proof subprotocol wins when both are.
+    this.agentServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL) })
+    this.uiServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(UI_PROOF_SUBPROTOCOL) ? UI_PROOF_SUBPROTOCOL : UI_SUBPROTOCOL) })
   }
 
   /** The HTTP server's 'upgrade' handler. Never throws. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', destroyThis)
     try {
-      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches })
+      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches, windowMatches: this.ctx.windowMatches })
       if (!decision.ok) return rejectUpgrade(socket, decision.status, decision.message)
       if (this.closing) return rejectUpgrade(socket, 503, 'the companion is shutting down')
       if (this.sockets.size >= this.ctx.limits.connections) {
@@ -79,7 +95,8 @@ export class SocketEndpoints {
       }
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
-      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window))
+      const proof = decision.proof
+      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, proof))
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
@@ -111,13 +128,33 @@ export class SocketEndpoints {
     this.uiServer.close()
   }
 
-  /** An upgraded socket: an agent's, or a window's (`window` set). */
-  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined): void {
+  /** Closes every window socket after the window credential rotated (IPC windows are not affected). */
+  closeWindowSockets(reason: string): void {
+    for (const ws of this.windowSockets) ws.close(CREDENTIAL_ROTATED_CLOSE, reason.slice(0, 120))
+  }
+
+  /**
+   * An upgraded socket: an agent's, or a window's (`window` set). With `proof`, the client proves
+   * itself first (proof-stage.ts); the session starts only then.
+   */
+  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined, proof: { clientNonce: string } | undefined): void {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
-    if (window) this.openWindow(ws, wsTransport(ws), window.masksSecrets)
-    else this.openAgent(ws, wsTransport(ws))
+    const transport = wsTransport(ws)
+    const open = (proven: Transport): void => {
+      if (window) this.openWindow(ws, proven, window.masksSecrets)
+      else if (proof) this.openProvenAgent(proven)
+      else this.openAgent(proven)
+    }
+    if (proof === undefined) return open(transport)
+    runProofStage(transport, {
+      channel: window ? 'ui' : 'agent',
+      clientNonce: proof.clientNonce,
+      secret: window ? this.ctx.windowSecret : this.ctx.agentSecret,
+      timeoutMs: this.ctx.handshakeTimeoutMs,
+      proven: open,
+    })
   }
 
   private track(ws: WebSocket): void {
@@ -132,9 +169,22 @@ export class SocketEndpoints {
       sockets.delete(this)
     })(this.sockets)
 
-  private openAgent(ws: WebSocket, transport: Transport): void {
+  private openAgent(transport: Transport): void {
     const agent = new AgentConnection(transport, this.agentContext)
     this.agents.add(agent)
+  }
+
+  /** A proven agent: its first frame is `status` (answered, then closed) or the start of a session. */
+  private openProvenAgent(transport: Transport): void {
+    transport.onmessage = (message) => {
+      if (message.kind === 'text' && isStatusRequest(message.text)) {
+        transport.onmessage = undefined
+        transport.send(JSON.stringify({ type: 'status', ...this.ctx.status() }))
+        return transport.close(1000, 'status sent')
+      }
+      this.openAgent(transport)
+      transport.onmessage?.(message)
+    }
   }
 
   /**
@@ -146,13 +196,25 @@ export class SocketEndpoints {
       masksSecrets,
       whenWritable: (resume) => whenDrained(ws, resume),
     })
-    transport.onclose = () => session.close()
+    this.windowSockets.add(ws)
+    transport.onclose = () => {
+      this.windowSockets.delete(ws)
+      session.close()
+    }
     transport.onmessage = (message) => {
       if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)
       const decoded = decodeJson(message.text)
       if (!decoded.ok) return sendRejected(transport, decoded.message)
       session.receive(decoded.value)
     }
+  }
+}
+
+function isStatusRequest(text: string): boolean {
+  try {
+    return StatusRequestFrameSchema.safeParse(JSON.parse(text)).success
+  } catch {
+    return false
   }
 }
 
