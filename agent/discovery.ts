@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -49,9 +50,9 @@ export async function discoverEndpoint(
 ): Promise<Endpoint> {
   const url = env['ASK_USER_URL']
   if (url !== undefined && url.trim() !== '') {
-    const token = env['ASK_USER_TOKEN']
+    const token = env['ASK_USER_TOKEN'] ?? (await tokenFromFile(env['ASK_USER_TOKEN_FILE'], platform))
     if (token === undefined || token.trim() === '') {
-      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but ASK_USER_TOKEN is not; set both, or neither')
+      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL')
     }
     return { url: checkUrl(url.trim(), 'ASK_USER_URL'), token: token.trim(), source: 'env' }
   }
@@ -81,7 +82,56 @@ export async function discoverEndpoint(
   }
   const parsed = EndpointFileSchema.safeParse(json)
   if (!parsed.success) throw noCompanion(`the discovery file ${file} is not valid`)
+  if (!mayBeAlive(parsed.data.pid, parsed.data.pidNamespace)) {
+    throw noCompanion(`no Ask User Companion is running (${file} names pid ${parsed.data.pid}, which has exited)`)
+  }
   return { url: checkUrl(parsed.data.url, file), token: parsed.data.token, source: { file } }
+}
+
+/**
+ * False only when the companion's process is known to be gone: `pid` is checked from the same pid
+ * namespace only (a client in a container cannot see the host's pids); EPERM means alive.
+ */
+function mayBeAlive(pid: number, namespace: string | undefined): boolean {
+  if (namespace === undefined || namespace !== ownPidNamespace()) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function ownPidNamespace(): string | undefined {
+  try {
+    return process.platform === 'linux' ? readlinkSync('/proc/self/ns/pid') : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The token in `ASK_USER_TOKEN_FILE` (as the `ssh -R` recipe leaves it: written over stdin, mode 0600),
+ * so that no token sits in an environment variable that children inherit. Refuses a file that other
+ * users may read (POSIX).
+ */
+async function tokenFromFile(path: string | undefined, platform: NodeJS.Platform): Promise<string | undefined> {
+  if (path === undefined || path.trim() === '') return undefined
+  try {
+    if (platform !== 'win32') {
+      const info = await stat(path)
+      if ((info.mode & 0o077) !== 0) {
+        throw new AskUserError('NO_PROVIDER', `refusing to use ${path}: other users may read it (mode ${(info.mode & 0o777).toString(8)}); run \`chmod 600 ${path}\``)
+      }
+      if (typeof process.getuid === 'function' && info.uid !== process.getuid()) {
+        throw new AskUserError('NO_PROVIDER', `refusing to use ${path}: it belongs to uid ${info.uid}, not to you`)
+      }
+    }
+    return (await readFile(path, 'utf8')).trim()
+  } catch (error) {
+    if (error instanceof AskUserError) throw error
+    throw new AskUserError('NO_PROVIDER', `cannot read ASK_USER_TOKEN_FILE ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
 }
 
 /** The status URL next to an agent endpoint URL: `ws://h:p/v1/agent` → `http://h:p/v1/status`. */
