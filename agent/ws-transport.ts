@@ -57,7 +57,7 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
       if (socket.protocol !== AGENT_PROOF_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_PROOF_SUBPROTOCOL}; is the companion older than this client?`)
       socket.once('message', (data, isBinary) => {
         proveBothWays(socket, endpoint.token, clientNonce, isBinary ? undefined : data.toString()).then(
-          (proven) => (proven ? greetOn() : fail('cannot verify the companion on this port: it did not prove that it holds the token')),
+          (proven) => (proven ? greetOn() : fail('cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale, or another program has the port')),
           (error: unknown) => fail(errorMessage(error), error),
         )
       })

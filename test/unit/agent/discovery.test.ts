@@ -37,7 +37,7 @@ describe('discoverEndpoint', () => {
 
   it('refuses ASK_USER_URL without a token, or a non-ws URL', async () => {
     expect((await failure(discoverEndpoint({ ASK_USER_URL: 'ws://x/v1/agent' }))).message).toBe(
-      'ASK_USER_URL is set but ASK_USER_TOKEN is not; set both, or neither',
+      'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL',
     )
     expect((await failure(discoverEndpoint({ ASK_USER_URL: 'http://x/', ASK_USER_TOKEN: 't' }))).message).toBe(
       'ASK_USER_URL must be a ws:// or wss:// URL, got "http://x/"',

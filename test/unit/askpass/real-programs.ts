@@ -29,7 +29,7 @@ export async function openInbox(): Promise<Inbox> {
   const warnings: string[] = []
   const test = await startTestCompanion({ onWarning: (message) => void warnings.push(message) })
   const { companion } = test
-  const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.token })
+  const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
   const plain = await connectUi(companion)
   return {
     test, masked, plain, warnings,
