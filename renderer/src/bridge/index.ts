@@ -1,5 +1,6 @@
 import type { CompanionBridge } from '../../../shared/bridge'
 import { SECRETS_MASKED_QUERY, UI_PATH } from '../../../shared/ui'
+import { codeFromHash } from '../../../shared/window-link'
 import { PageAccess } from './page-access'
 import { createWebSocketBridge } from './websocket-bridge'
 
@@ -24,16 +25,17 @@ export function getBridge(): CompanionBridge {
 }
 
 function servedPageBridge(): CompanionBridge {
-  const access = new PageAccess({
-    hash: location.hash,
-    clearHash: () => history.replaceState(null, '', location.pathname + location.search),
-  })
+  const access = new PageAccess({ clearHash: () => history.replaceState(null, '', location.pathname + location.search) })
   const socketBridge = createWebSocketBridge({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
     credential: () => access.current(),
     onSignedOut: () => access.forget(),
   })
-  const started = access.start()
+  const started = access.start(location.hash)
+  // A new link opened in this same tab (only its fragment changes, so the page does not load again).
+  window.addEventListener('hashchange', () => {
+    if (codeFromHash(location.hash) !== undefined) void access.start(location.hash).then(() => socketBridge.retry())
+  })
   return {
     ...socketBridge,
     onAccess: (listener) => access.onState(listener),

@@ -6,8 +6,6 @@ const CLAIM_INTERVAL_MS = 1_000
 
 /** What the page's sign-in needs from its surroundings (injected in tests). */
 export interface PageAccessOptions {
-  /** The page URL's fragment (`#code=…`); read once, then removed from the address bar. */
-  hash: string
   /** Removes the fragment from the URL (default `history.replaceState`). */
   clearHash: () => void
   fetchImpl?: typeof fetch
@@ -45,9 +43,12 @@ export class PageAccess {
     return () => this.listeners.delete(listener)
   }
 
-  /** Redeems the link's code, if the URL had one; resolves once the page holds a credential or cannot get one. */
-  async start(): Promise<void> {
-    const code = codeFromHash(this.options.hash)
+  /**
+   * Redeems the code of a page URL's fragment (`#code=…`; the fragment is removed from the address bar
+   * at once), if there is one; resolves once the page holds a credential or cannot get one.
+   */
+  async start(hash: string): Promise<void> {
+    const code = codeFromHash(hash)
     this.options.clearHash()
     if (code === undefined) return
     this.set({ kind: 'redeeming' })

@@ -35,7 +35,7 @@ export interface WebSocketBridgeOptions {
  * backoff after any close, and parses every incoming frame with `UiServerFrameSchema` (invalid frames
  * are dropped). Calls made while the socket is not open are dropped; the status says so.
  */
-export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge {
+export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge & { retry(): void } {
   const initialDelay = options.initialDelayMs ?? 250
   const maxDelay = options.maxDelayMs ?? 5000
   const Impl = options.WebSocketImpl ?? WebSocket
@@ -126,6 +126,13 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   }
 
   return {
+    /** Connects now if the bridge is signed out or waiting to reconnect (a new credential arrived). */
+    retry: () => {
+      if (started && socket === undefined) {
+        delay = initialDelay
+        connect()
+      }
+    },
     answer: (askId: string, answers: Answer[]) => send({ type: 'answer', askId, answers }),
     decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
     dismiss: (askId: string) => send({ type: 'dismiss', askId }),
