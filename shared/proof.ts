@@ -64,7 +64,16 @@ function subtle(): HmacSubtle {
   return crypto.subtle
 }
 
-const encoder = new TextEncoder()
+/** The bytes of an ASCII text (secrets, nonces and labels are all ASCII; shared/ has no TextEncoder). */
+function ascii(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code > 127) throw new Error('a proof secret is ASCII (base64url)')
+    bytes[i] = code
+  }
+  return bytes
+}
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
 /** Bytes as base64url without padding. */
@@ -80,8 +89,8 @@ export function toBase64Url(bytes: Uint8Array): string {
 
 /** HMAC-SHA256 under `secret` over {@link proofMessage}, base64url. */
 export async function proofMac(secret: string, role: ProofRole, channel: 'agent' | 'ui', clientNonce: string, companionNonce: string): Promise<string> {
-  const key = await subtle().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const mac = await subtle().sign('HMAC', key, encoder.encode(proofMessage(role, channel, clientNonce, companionNonce)))
+  const key = await subtle().importKey('raw', ascii(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = await subtle().sign('HMAC', key, ascii(proofMessage(role, channel, clientNonce, companionNonce)))
   return toBase64Url(new Uint8Array(mac))
 }
 

@@ -29,9 +29,3 @@ export const RedeemReplySchema = z.union([
   z.object({ code: z.string(), message: z.string() }),
 ])
 export type RedeemReply = z.infer<typeof RedeemReplySchema>
-
-/** The code in a page URL's fragment `#code=<code>`, if any. */
-export function codeFromHash(hash: string): string | undefined {
-  const code = new URLSearchParams(hash.replace(/^#/, '')).get('code')
-  return code ? code : undefined
-}

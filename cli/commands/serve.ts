@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { connectInfo, resolveHome, startCompanion } from '../../core'
-import { EXIT, printError, type CliIo, type Command } from '../io'
+import { EXIT, printError, type Command } from '../io'
 import { errorMessage } from '../../shared/describe-error'
 import { openBrowser } from '../window/open-browser'
 

@@ -1,7 +1,6 @@
 import type { CompanionBridge } from '../../../shared/bridge'
 import { SECRETS_MASKED_QUERY, UI_PATH } from '../../../shared/ui'
-import { codeFromHash } from '../../../shared/window-link'
-import { PageAccess } from './page-access'
+import { codeFromHash, PageAccess } from './page-access'
 import { createWebSocketBridge } from './websocket-bridge'
 
 declare global {

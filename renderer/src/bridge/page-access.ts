@@ -1,5 +1,11 @@
 import type { PageAccessState } from '../../../shared/bridge'
-import { codeFromHash, RedeemReplySchema, WINDOW_CLAIM_PATH, WINDOW_REDEEM_PATH, type RedeemReply } from '../../../shared/window-link'
+import { RedeemReplySchema, WINDOW_CLAIM_PATH, WINDOW_REDEEM_PATH, type RedeemReply } from '../../../shared/window-link'
+
+/** The code in a page URL's fragment `#code=<code>`, if any. */
+export function codeFromHash(hash: string): string | undefined {
+  const code = new URLSearchParams(hash.replace(/^#/, '')).get('code')
+  return code ? code : undefined
+}
 
 /** How often the page asks whether the person confirmed its digits, in milliseconds. */
 const CLAIM_INTERVAL_MS = 1_000
