@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { errorMessage } from '../../shared/describe-error'
+import { childEnvironment } from '../child-env'
 import type { CliIo } from '../io'
 
 /**
@@ -11,7 +12,7 @@ export function openBrowser(url: string, io: Pick<CliIo, 'stderr'>): void {
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]]
   const warn = (why: string): void => void io.stderr.write(`Warning: could not open a browser (${why}); open the link above yourself within 60 s\n`)
   try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true })
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, env: childEnvironment(process.env) })
     child.once('error', (error) => warn(error.message))
     child.once('exit', (code) => {
       if (code !== 0 && code !== null) warn(`${command} exited with ${code}`)
