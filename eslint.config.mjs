@@ -16,10 +16,40 @@ const MAIN = group('(^|/)(main|preload)(/|$)', 'Electron main/preload code stays
 const AGENT = group('(^|/)(agent|cli)(/|$)', 'agent-side code is not imported here')
 const SERVER_LIBS = group('^(ws|@modelcontextprotocol/.*)$', 'this layer has no sockets of its own')
 
-/** `no-restricted-imports` for one layer. */
-const layer = (files, patterns) => ({
+// Files are ours or refused (docs/reliability.md): product code writes files only through
+// core/private-files.ts (and its -sync twin), which check owner then mode, never follow a link and
+// refuse what another user owns. Reads stay allowed everywhere.
+const FS_WRITERS = [
+  'open', 'openSync', 'write', 'writeSync', 'writev', 'writevSync', 'writeFile', 'writeFileSync', 'appendFile', 'appendFileSync',
+  'createWriteStream', 'mkdir', 'mkdirSync', 'mkdtemp', 'mkdtempSync', 'rename', 'renameSync', 'symlink', 'symlinkSync',
+  'link', 'linkSync', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'rm', 'rmSync', 'rmdir', 'rmdirSync', 'unlink', 'unlinkSync',
+  'chmod', 'chmodSync', 'lchmod', 'lchmodSync', 'fchmod', 'fchmodSync', 'chown', 'chownSync', 'lchown', 'lchownSync',
+  'fchown', 'fchownSync', 'truncate', 'truncateSync', 'ftruncate', 'ftruncateSync', 'utimes', 'utimesSync', 'lutimes',
+  'lutimesSync', 'futimes', 'futimesSync',
+]
+const FS_MODULES = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises']
+const FS_MESSAGE = 'write files through core/private-files.ts (owner, then mode; no links; refuses what is not ours), not node:fs'
+const FS_PATHS = FS_MODULES.map((name) => ({ name, importNames: FS_WRITERS, message: FS_MESSAGE }))
+const FS_SOURCE = '/^(node:)?fs(\\/promises)?$/'
+/** Whole-module imports of node:fs would reach the writers by name, so product code imports names only. */
+const FS_WHOLE_MODULE = [
+  { selector: `ImportDeclaration[source.value=${FS_SOURCE}] > :matches(ImportNamespaceSpecifier, ImportDefaultSpecifier)`, message: FS_MESSAGE },
+  { selector: `ImportExpression[source.value=${FS_SOURCE}]`, message: FS_MESSAGE },
+  { selector: `VariableDeclarator[id.type!='ObjectPattern'] > CallExpression[callee.name='require'][arguments.0.value=${FS_SOURCE}]`, message: FS_MESSAGE },
+  {
+    selector: `VariableDeclarator[init.callee.name='require'][init.arguments.0.value=${FS_SOURCE}] > ObjectPattern > Property[key.name=/^(${FS_WRITERS.join('|')})$/]`,
+    message: FS_MESSAGE,
+  },
+]
+/** The folders of product code (build, test and bench scripts are not). */
+const PRODUCT = ['core/**', 'cli/**', 'agent/**', 'electron/**', 'shared/**', 'bin/**', 'renderer/**']
+/** The one module that may write; compile-cache.js runs before any bundle exists and keeps the same checks itself. */
+const FILE_WRITERS = ['core/private-files.ts', 'core/private-files-sync.ts', 'bin/compile-cache.js']
+
+/** `no-restricted-imports` for one layer (with the node:fs writers unless `fsWriters` is allowed). */
+const layer = (files, patterns, { fsWriters = false } = {}) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { paths: [], patterns }] },
+  rules: { 'no-restricted-imports': ['error', { paths: fsWriters ? [] : FS_PATHS, patterns }] },
 })
 
 export default tseslint.config(
@@ -47,6 +77,9 @@ export default tseslint.config(
   layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
   layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),
   layer(['cli/**'], [ELECTRON, UI, MAIN]),
+  layer(['bin/**'], []),
+  layer(['core/private-files.ts', 'core/private-files-sync.ts'], [ELECTRON, UI, MAIN, AGENT], { fsWriters: true }),
+  { files: PRODUCT, ignores: FILE_WRITERS, rules: { 'no-restricted-syntax': ['error', ...FS_WHOLE_MODULE] } },
   { files: ['bin/**/*.js', '**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The Svelte plugin's copy of this rule crashes on CommonJS function declarations (and is for .svelte only).
   { files: ['**/*.cjs'], rules: { 'svelte/no-inner-declarations': 'off' } },

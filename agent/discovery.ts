@@ -1,5 +1,7 @@
-import { readlinkSync } from 'node:fs'
-import { readFile, stat } from 'node:fs/promises'
+import { constants, readlinkSync } from 'node:fs'
+// A read-only open (O_RDONLY | O_NOFOLLOW), so the owner and mode checked are those of the file read.
+// eslint-disable-next-line no-restricted-imports -- agent/ cannot import core/private-files.ts; nothing is written
+import { open } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { ENDPOINT_FILE, STATUS_PATH } from '../shared/endpoint'
@@ -41,8 +43,8 @@ function checkUrl(url: string, from: string): string {
 /**
  * Finds the companion, afresh on every call: `ASK_USER_URL` + `ASK_USER_TOKEN` when `ASK_USER_URL` is set,
  * else `endpoint.json` in {@link companionHome}. Throws `NO_PROVIDER` with a message that says how to
- * start the companion when there is none, and refuses (on POSIX) a discovery file that group or others
- * may read or write, since it holds the token.
+ * start the companion when there is none, and refuses (on POSIX) a discovery file that another user owns
+ * or that group or others may read or write, since it holds the token and names the endpoint.
  */
 export async function discoverEndpoint(
   env: NodeJS.ProcessEnv,
@@ -59,17 +61,7 @@ export async function discoverEndpoint(
   const file = join(companionHome(env, platform), ENDPOINT_FILE)
   let text: string
   try {
-    if (platform !== 'win32') {
-      const { mode } = await stat(file)
-      if ((mode & 0o077) !== 0) {
-        throw new AskUserError(
-          'NO_PROVIDER',
-          `refusing to use ${file}: other users may read or write it (mode ${(mode & 0o777).toString(8)}); ` +
-            `it holds the companion's token. Run \`chmod 600 ${file}\` and restart the companion`,
-        )
-      }
-    }
-    text = await readFile(file, 'utf8')
+    text = await readEndpointText(file, platform)
   } catch (error) {
     if (error instanceof AskUserError) throw error
     throw noCompanion(`no Ask User Companion is running (no ${ENDPOINT_FILE} in ${companionHome(env, platform)})`, error)
@@ -86,6 +78,64 @@ export async function discoverEndpoint(
     throw noCompanion(`no Ask User Companion is running (${file} names pid ${parsed.data.pid}, which has exited)`)
   }
   return { url: checkUrl(parsed.data.url, file), token: parsed.data.token, source: { file } }
+}
+
+// O_NOFOLLOW: a link in the file's place is refused (ELOOP), so the checks below are of the file read.
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+
+/**
+ * The text of the discovery file, checked on the open file itself, owner first, then mode (no checks
+ * on Windows): a file another user wrote could point this client, and the person's answers, at their
+ * endpoint. Throws `NO_PROVIDER` saying what to do; a missing file throws ENOENT.
+ */
+async function readEndpointText(file: string, platform: NodeJS.Platform): Promise<string> {
+  return readOwnFile(file, platform, "it holds the companion's token. Run `chmod 600 " + file + '` and restart the companion')
+}
+
+/**
+ * A secret file of the person's, read through O_NOFOLLOW and checked on the open file: owner first, then
+ * mode (no checks on Windows). `fix` ends the message for a file others may read. Throws `NO_PROVIDER`.
+ */
+async function readOwnFile(file: string, platform: NodeJS.Platform, fix: string): Promise<string> {
+  const handle = await open(file, platform === 'win32' ? constants.O_RDONLY : READ_FLAGS).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
+    throw new AskUserError(
+      'NO_PROVIDER',
+      `refusing to use ${file}: it is a symbolic link, and the companion only ever writes a plain file there. Remove it and restart the companion`,
+    )
+  })
+  try {
+    if (platform !== 'win32') {
+      const { mode, uid } = await handle.stat()
+      const ours = process.getuid?.()
+      if (ours !== undefined && uid !== ours) {
+        throw new AskUserError(
+          'NO_PROVIDER',
+          `refusing to use ${file}: it belongs to uid ${uid}, not to you (uid ${ours}), so another user could have ` +
+            `written it to take your answers. Remove it (as its owner or root) and restart the companion`,
+        )
+      }
+      if ((mode & 0o077) !== 0) {
+        throw new AskUserError(
+          'NO_PROVIDER',
+          `refusing to use ${file}: other users may read or write it (mode ${(mode & 0o777).toString(8)}); ${fix}`,
+        )
+      }
+    }
+    return await handle.readFile('utf8')
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The status URL next to an agent endpoint URL: `ws://h:p/v1/agent` → `http://h:p/v1/status`. */
+export function statusUrl(agentUrl: string): string {
+  const url = new URL(agentUrl)
+  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:'
+  url.pathname = STATUS_PATH
+  url.search = ''
+  url.hash = ''
+  return url.toString()
 }
 
 /**
@@ -112,34 +162,14 @@ function ownPidNamespace(): string | undefined {
 
 /**
  * The token in `ASK_USER_TOKEN_FILE` (as the `ssh -R` recipe leaves it: written over stdin, mode 0600),
- * so that no token sits in an environment variable that children inherit. Refuses a file that other
- * users may read (POSIX).
+ * so that no token sits in an environment variable that children inherit; checked like endpoint.json.
  */
 async function tokenFromFile(path: string | undefined, platform: NodeJS.Platform): Promise<string | undefined> {
   if (path === undefined || path.trim() === '') return undefined
   try {
-    if (platform !== 'win32') {
-      const info = await stat(path)
-      if ((info.mode & 0o077) !== 0) {
-        throw new AskUserError('NO_PROVIDER', `refusing to use ${path}: other users may read it (mode ${(info.mode & 0o777).toString(8)}); run \`chmod 600 ${path}\``)
-      }
-      if (typeof process.getuid === 'function' && info.uid !== process.getuid()) {
-        throw new AskUserError('NO_PROVIDER', `refusing to use ${path}: it belongs to uid ${info.uid}, not to you`)
-      }
-    }
-    return (await readFile(path, 'utf8')).trim()
+    return (await readOwnFile(path, platform, `run \`chmod 600 ${path}\``)).trim()
   } catch (error) {
     if (error instanceof AskUserError) throw error
     throw new AskUserError('NO_PROVIDER', `cannot read ASK_USER_TOKEN_FILE ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
   }
-}
-
-/** The status URL next to an agent endpoint URL: `ws://h:p/v1/agent` → `http://h:p/v1/status`. */
-export function statusUrl(agentUrl: string): string {
-  const url = new URL(agentUrl)
-  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:'
-  url.pathname = STATUS_PATH
-  url.search = ''
-  url.hash = ''
-  return url.toString()
 }

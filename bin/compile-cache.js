@@ -5,6 +5,9 @@
 // The cache lives in a folder only this user may write (V8 trusts what it reads there): ask-user-companion
 // in the user's cache folder. ASK_USER_COMPILE_CACHE=0 or NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 // Measured in docs/performance.md, "Start-up of spawned commands".
+// It writes files itself (it runs before any bundle, so it cannot use core/private-files.ts) with the
+// same rules: the folder's owner before its mode, new temp files with O_EXCL | O_NOFOLLOW, a rename
+// into place, and it only ever unlinks (never follows) what it clears.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -26,11 +29,16 @@ const cacheFolder = (env) => {
   return path.join(base, 'ask-user-companion', `v8-${process.version}-${process.arch}`)
 }
 
-/** Whether `dir` is a folder (not a link) that only this user can write. */
+/** Whether `dir` is a folder (not a link) of this user (checked first) that only this user can write. */
 const ownFolder = (dir) => {
   const stat = fs.lstatSync(dir)
-  return stat.isDirectory() && (process.platform === 'win32' || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0))
+  if (!stat.isDirectory()) return false
+  if (process.platform === 'win32') return true
+  return stat.uid === process.getuid() && (stat.mode & 0o022) === 0
 }
+
+/** Open flags of a new temp file: it must not exist yet, and a link planted at its name is not followed. */
+const CREATE_NEW = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0)
 
 /** `dir`, made if missing, when it and its parent (ours too) only this user can write; else undefined. */
 const privateFolder = (dir) => {
@@ -72,11 +80,16 @@ const compileCached = (mod, content, filename, cacheFile, fresh) => {
 const save = (dir, fresh) => {
   try {
     if (fs.readdirSync(dir).length + fresh.length > MOST_FILES) {
-      for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { force: true })
+      for (const name of fs.readdirSync(dir)) fs.unlinkSync(path.join(dir, name))
     }
     for (const { cacheFile, script } of fresh) {
-      const temporary = `${cacheFile}.${process.pid}`
-      fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 })
+      const temporary = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}`
+      const fd = fs.openSync(temporary, CREATE_NEW, 0o600)
+      try {
+        fs.writeFileSync(fd, script.createCachedData())
+      } finally {
+        fs.closeSync(fd)
+      }
       fs.renameSync(temporary, cacheFile)
     }
   } catch {

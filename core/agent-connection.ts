@@ -22,10 +22,13 @@ import { invalidFrameMessage } from '../shared/frame-issues'
 import { askEnvelope, wireId } from './ask-envelope'
 
 /** Close codes the companion uses on agent sockets. */
-export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008 } as const
+export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008, INTERNAL_ERROR: 1011 } as const
 
 /** The message of the `ASK_ABORTED` error an agent gets for each pending ask when the companion stops. */
 export const SHUTDOWN_MESSAGE = 'the companion is shutting down'
+
+/** The message of the `ASK_ABORTED` error an agent gets for each pending ask when its connection failed. */
+export const FAULT_MESSAGE = 'the companion hit an internal error on this connection and closed it; connect again and ask again'
 
 /** What an agent connection needs from the companion. */
 export interface AgentContext {
@@ -80,6 +83,7 @@ export class AgentConnection implements AskOwner {
         return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
       case 'aborted':
         if (settlement.by === 'shutdown') this.sendError('ASK_ABORTED', SHUTDOWN_MESSAGE, wireId)
+        if (settlement.by === 'fault') this.sendError('ASK_ABORTED', FAULT_MESSAGE, wireId)
         return true // an agent's own cancel is not acknowledged
       case 'agent-gone':
         return true
@@ -108,8 +112,26 @@ export class AgentConnection implements AskOwner {
           return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(frame['type'])}`, id)
       }
     } catch (error) {
-      this.ctx.warn(`agent frame handler failed: ${errorMessage(error)}`)
+      this.fault(error)
     }
+  }
+
+  /**
+   * Handling a frame threw (a fault of ours, not the agent's): this connection alone ends. Its pending
+   * asks settle `aborted` (the agent gets `ASK_ABORTED` for each) and the socket closes with 1011;
+   * every other connection, window and ask goes on.
+   */
+  private fault(error: unknown): void {
+    this.ctx.warn(`an agent's frame handler failed; the connection is closed: ${errorMessage(error)}`)
+    for (const askId of [...this.asks.values()]) {
+      try {
+        this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'fault' })
+      } catch (failure) {
+        this.ctx.warn(`settling an ask of a failed connection failed: ${errorMessage(failure)}`)
+      }
+    }
+    this.asks.clear()
+    this.transport.close(CLOSE.INTERNAL_ERROR, 'internal error')
   }
 
   private hello(raw: Record<string, unknown>): void {

@@ -6,7 +6,7 @@ import { UI_PATH, type UiServerFrame } from '../shared/ui'
 import { AGENT_PATH } from '../shared/wire'
 import { version as packageVersion } from '../package.json'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
-import { ensurePrivateDir } from './fs-utils'
+import { ensurePrivateDir } from './private-files'
 import { Heartbeat } from './heartbeat'
 import { HISTORY_FILE, HistoryStore, historyLine, undeliveredEntry } from './history'
 import { resolveHome } from './home'
@@ -88,8 +88,11 @@ export interface Companion {
   pending(): Ask[]
   /** The inbox's notices, oldest first (not asks: nothing waits on them). */
   notices(): InboxNotice[]
-  /** Attaches a window: it gets a snapshot at once, then every broadcast, until `close()`. */
-  attachWindow(send: (frame: UiServerFrame) => void): WindowHandle
+  /**
+   * Attaches a window: it gets a snapshot at once, then every broadcast, until `close()`. `onFault` is
+   * called when handling one of its frames threw: the handle is closed by then (attach again).
+   */
+  attachWindow(send: (frame: UiServerFrame) => void, options?: { onFault?: (error: unknown) => void }): WindowHandle
   on(event: 'added', listener: (ask: Ask) => void): () => void
   on(event: 'resolved', listener: (askId: string, outcome: Outcome) => void): () => void
   /** A new notice on the board (an agent waits for input, or its turn ended). */
@@ -125,7 +128,15 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const tokenMatches = createTokenCheck(token)
   const access = new WindowAccess(now)
   const registry = new Registry(now, warn, settings.limits.textChars)
-  const history = new HistoryStore(join(home, HISTORY_FILE), { enabled: settings.history, limit: settings.historyLimit, warn })
+  const { historyBytes, historyEntryBytes, historyPageBytes } = settings.limits
+  const history = new HistoryStore(join(home, HISTORY_FILE), {
+    enabled: settings.history,
+    limit: settings.historyLimit,
+    maxBytes: historyBytes,
+    entryBytes: historyEntryBytes,
+    pageBytes: historyPageBytes,
+    warn,
+  })
   await history.init()
   if (settings.history) registry.onResolved((ask, settlement, settledAt, delivered) => history.recordLine(historyLine(ask, settlement, settledAt, delivered)))
   registry.onUndelivered((ask, answers, at) => {
@@ -133,7 +144,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     if (entry) history.record(entry)
   })
   const notices = new NoticeBoard(now, warn)
-  const hub = new WindowHub({ registry, notices, history: (limit) => history.read(limit), warn, ...(options.connect ? { connect: options.connect } : {}) })
+  const hub = new WindowHub({ registry, notices, history: (request) => history.page(request), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
   const sockets: SocketEndpoints = new SocketEndpoints({
@@ -203,7 +214,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     settings,
     pending: () => registry.pending(),
     notices: () => notices.list(),
-    attachWindow: (send) => hub.attach((frame) => send(frame)),
+    attachWindow: (send, attach) => hub.attach((frame) => send(frame), attach?.onFault ? { onFault: attach.onFault } : {}),
     on: ((event: 'added' | 'resolved' | 'notice', listener: (...args: never[]) => void) => {
       if (event === 'added') return registry.onAdded(listener as (ask: Ask) => void)
       if (event === 'notice') {

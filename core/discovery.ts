@@ -1,9 +1,8 @@
 import { readlinkSync } from 'node:fs'
-import { readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ENDPOINT_FILE } from '../shared/endpoint'
 import { EndpointFileSchema, PROTOCOL_VERSION, type EndpointFile } from '../shared/wire'
-import { isErrnoCode, writeFileAtomic } from './fs-utils'
+import { isErrnoCode, readPrivateFile, removeFile, writeFileAtomic } from './private-files'
 
 /** Thrown by {@link assertNoLiveOwner} when another running companion owns the discovery file. */
 export class CompanionRunningError extends Error {
@@ -30,7 +29,7 @@ export function isProcessAlive(pid: number): boolean {
 /** Reads and validates `endpoint.json`; `undefined` when missing or unreadable. Never throws. */
 export async function readEndpointFile(home: string): Promise<EndpointFile | undefined> {
   try {
-    const parsed = EndpointFileSchema.safeParse(JSON.parse(await readFile(join(home, ENDPOINT_FILE), 'utf8')))
+    const parsed = EndpointFileSchema.safeParse(JSON.parse(await readPrivateFile(join(home, ENDPOINT_FILE))))
     return parsed.success ? parsed.data : undefined
   } catch {
     return undefined
@@ -60,9 +59,7 @@ export async function writeEndpointFile(home: string, url: string, token: string
 export async function removeEndpointFile(home: string, token: string): Promise<void> {
   const current = await readEndpointFile(home)
   if (current?.token !== token) return
-  await unlink(join(home, ENDPOINT_FILE)).catch((error: unknown) => {
-    if (!isErrnoCode(error, 'ENOENT')) throw error
-  })
+  await removeFile(join(home, ENDPOINT_FILE))
 }
 
 /** This process's pid namespace on Linux (`pid:[inode]`), else undefined. */

@@ -1,9 +1,10 @@
-import { appendFile, chmod, readFile } from 'node:fs/promises'
 import type { Answer } from '../shared/answer'
 import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
 import { askJsonWith } from './ask-json'
-import { FILE_MODE, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { appendPrivateFile, isErrnoCode, readPrivateFileTail, writeFileAtomic } from './private-files'
 import { RecentLines } from './recent-lines'
+import { boundedHistoryLine, utf8Bytes } from './history-cut'
+import { DEFAULT_LIMITS } from '../shared/limits'
 import type { Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
@@ -19,14 +20,39 @@ export interface HistoryOptions {
   limit: number
   /** Appends are batched for this long (milliseconds, default 25) so the ask path never waits on disk. */
   flushDelayMs?: number
+  /** Bytes of the file and of memory (default `limits.historyBytes`); the newest entries within half are kept. */
+  maxBytes?: number
+  /** Largest entry in bytes (default `limits.historyEntryBytes`); a longer one is cut (history-cut.ts). */
+  entryBytes?: number
+  /** Largest {@link HistoryStore.page} reply in bytes (default `limits.historyPageBytes`). */
+  pageBytes?: number
   warn: (message: string) => void
 }
+
+/** A window's request for one page of the history, newest first. */
+export interface HistoryPageRequest {
+  /** At most this many entries. */
+  limit: number
+  /** The askId of the oldest entry the window has: the page starts after it (absent: the newest page). */
+  before?: string
+}
+
+/** One page of the history: newest first, and whether older entries may follow (ask with `before`). */
+export interface HistoryPage {
+  entries: HistoryEntry[]
+  more: boolean
+}
+
+/** Bytes of `{"type":"history","entries":[],"more":false}` and some room: what a page adds to its entries. */
+const PAGE_ENVELOPE_BYTES = 64
 
 /**
  * The history of settled asks: `history.jsonl`, one {@link HistoryEntry} per line, oldest first.
  * `record()` only buffers; a timer appends the batch asynchronously, so the ask path never waits on
  * disk. The newest `limit` lines are also kept in memory, so reads and compactions (rewriting the file
  * atomically with only those lines once it holds more than twice `limit`) never re-read the file.
+ * Bounded in bytes as well: an entry longer than `entryBytes` is cut (history-cut.ts), memory and the
+ * file never hold more than `maxBytes`, and a compaction keeps the newest entries within half of it.
  * Writes are serialized on one promise chain and never throw (failures go to `warn`). A torn or
  * invalid line (a crash mid-write) is skipped when the file is loaded, and the next append starts on a
  * fresh line.
@@ -37,7 +63,11 @@ export class HistoryStore {
   private timer: NodeJS.Timeout | undefined
   private chain: Promise<void> = Promise.resolve()
   private lines = 0
+  private fileBytes = 0
   private needsNewline = false
+  private readonly maxBytes: number
+  private readonly entryBytes: number
+  private readonly pageBytes: number
   /** Batches handed to `recent` so far, and the newest of them the file already holds. */
   private batchesAdded = 0
   private batchesOnDisk = 0
@@ -46,23 +76,27 @@ export class HistoryStore {
     private readonly path: string,
     private readonly options: HistoryOptions,
   ) {
-    this.recent = new RecentLines(options.limit)
+    this.maxBytes = options.maxBytes ?? DEFAULT_LIMITS.historyBytes
+    this.entryBytes = options.entryBytes ?? DEFAULT_LIMITS.historyEntryBytes
+    this.pageBytes = options.pageBytes ?? DEFAULT_LIMITS.historyPageBytes
+    this.recent = new RecentLines(options.limit, Math.floor(this.maxBytes / 2))
   }
 
   /** Loads the existing file once: keeps its newest valid entries, compacts it if it is too long. */
   async init(): Promise<void> {
     if (!this.options.enabled) return
     await this.enqueue(async () => {
-      const text = await readText(this.path)
-      // appendFile's mode applies only when it creates the file: tighten one left by someone else
-      if (text !== '' && process.platform !== 'win32') await chmod(this.path, FILE_MODE)
+      // Only the newest `maxBytes` of a longer file (left by an older version, or edited) are read;
+      // a file of another user is refused, one of ours tightened to 0600.
+      const { text, size } = await readTail(this.path, this.maxBytes)
       this.needsNewline = text !== '' && !text.endsWith('\n')
       this.lines = countLines(text)
+      this.fileBytes = size
       const kept = parseEntries(text)
         .slice(-this.options.limit)
-        .map((entry) => JSON.stringify(entry))
+        .map((entry) => boundedHistoryLine(JSON.stringify(entry), this.entryBytes))
       this.recent.add(kept.join('\n'), kept.length)
-      if (this.lines > 2 * this.options.limit) await this.compact()
+      if (this.lines > 2 * this.options.limit || size > this.maxBytes) await this.compact()
     })
   }
 
@@ -74,7 +108,7 @@ export class HistoryStore {
   /** {@link record} for an entry already serialized (see {@link historyLine}). */
   recordLine(line: string): void {
     if (!this.options.enabled) return
-    this.buffer.push(line)
+    this.buffer.push(boundedHistoryLine(line, this.entryBytes))
     this.timer ??= setTimeout(() => void this.flush(), this.options.flushDelayMs ?? 25)
     this.timer.unref?.()
   }
@@ -92,12 +126,16 @@ export class HistoryStore {
     return this.enqueue(async () => {
       // A compaction wrote the newest lines from memory, this batch's too when it was already there.
       if (batch <= this.batchesOnDisk) return
-      this.batchesOnDisk = batch
       const prefix = this.needsNewline ? '\n' : ''
-      await appendFile(this.path, `${prefix}${text}\n`, { mode: FILE_MODE })
+      const appended = `${prefix}${text}\n`
+      const bytes = utf8Bytes(appended)
+      // Past either bound, the file is rewritten from memory (this batch included) instead.
+      if (this.lines + count > 2 * this.options.limit || this.fileBytes + bytes > this.maxBytes) return this.compact()
+      this.batchesOnDisk = batch
+      await appendPrivateFile(this.path, appended)
       this.needsNewline = false
       this.lines += count
-      if (this.lines > 2 * this.options.limit) await this.compact()
+      this.fileBytes += bytes
     })
   }
 
@@ -119,12 +157,44 @@ export class HistoryStore {
     return entries
   }
 
+  /**
+   * One page for a window: the newest entries (or those older than `before`) up to `limit`, as many as
+   * fit in `pageBytes` (at least one). `before` names an entry the window was sent; when the history no
+   * longer holds it, the page is empty and `more` false.
+   */
+  async page(request: HistoryPageRequest): Promise<HistoryPage> {
+    if (!this.options.enabled) return { entries: [], more: false }
+    await this.flush()
+    const room = this.pageBytes - PAGE_ENVELOPE_BYTES
+    const seen = new Set<string>()
+    const entries: HistoryEntry[] = []
+    let bytes = 0
+    let started = request.before === undefined
+    // A late answer appends a second line for its ask: the newest line of each ask wins.
+    for (const line of this.recent.newestFirst()) {
+      const askId = lineAskId(line)
+      if (seen.has(askId)) continue
+      seen.add(askId)
+      if (!started) {
+        started = askId === request.before
+        continue
+      }
+      const lineBytes = utf8Bytes(line) + 1
+      if (entries.length >= request.limit || (entries.length > 0 && bytes + lineBytes > room)) return { entries, more: true }
+      entries.push(JSON.parse(line) as HistoryEntry) // our own serialization of validated entries
+      bytes += lineBytes
+    }
+    return { entries, more: false }
+  }
+
   private async compact(): Promise<void> {
     const kept = this.recent.newest(this.options.limit)
     const through = this.batchesAdded
-    await writeFileAtomic(this.path, kept.count > 0 ? `${kept.text}\n` : '')
+    const text = kept.count > 0 ? `${kept.text}\n` : ''
+    await writeFileAtomic(this.path, text)
     this.batchesOnDisk = through
     this.lines = kept.count
+    this.fileBytes = utf8Bytes(text)
     this.needsNewline = false
   }
 
@@ -180,13 +250,20 @@ export function parseEntries(text: string): HistoryEntry[] {
   return entries
 }
 
-async function readText(path: string): Promise<string> {
+/** The file's tail (see readPrivateFileTail); empty when there is no file. */
+async function readTail(path: string, maxBytes: number): Promise<{ text: string; size: number }> {
   try {
-    return await readFile(path, 'utf8')
+    return await readPrivateFileTail(path, maxBytes)
   } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return ''
+    if (isErrnoCode(error, 'ENOENT')) return { text: '', size: 0 }
     throw error
   }
+}
+
+/** The askId of a history line: read from its start (where our serialization puts it), else parsed. */
+function lineAskId(line: string): string {
+  const match = /^\{"askId":"([^"\\]*)"/.exec(line)
+  return match ? match[1]! : (JSON.parse(line) as HistoryEntry).askId
 }
 
 function countLines(text: string): number {

@@ -15,7 +15,7 @@ export type Settlement =
   | { outcome: 'answered'; answers: Answer[]; decision?: undefined }
   | { outcome: 'answered'; answers: []; decision: ApprovalDecision }
   | { outcome: 'cancelled' }
-  | { outcome: 'aborted'; by: 'agent' | 'shutdown' }
+  | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
   | { outcome: 'agent-gone' }
 
 /** The agent side of an ask: told exactly once how it ended. */

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings'
-import { ensurePrivateDir, isErrnoCode, writeFileAtomic } from './fs-utils'
+import { ensurePrivateDir, isErrnoCode, readPrivateFile, writeFileAtomic } from './private-files'
 import { errorMessage, describeFirstIssue } from '../shared/describe-error'
 
 /** File name of the settings inside the companion's home. */
@@ -15,7 +14,7 @@ export async function loadSettings(home: string): Promise<{ settings: Settings; 
   const path = join(home, SETTINGS_FILE)
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readPrivateFile(path)
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return { settings: cloneDefaults() }
     return { settings: cloneDefaults(), warning: `cannot read ${path} (${errorMessage(error)}); using default settings` }

@@ -19,6 +19,7 @@ import type { NoticeBoard } from './notice-board'
 import type { Registry } from './registry'
 import type { WindowHub } from './ui-channel'
 import { registerStream, whenDrained, wsTransport } from './ws-transport'
+import { WindowQueues } from './window-queues'
 import { errorMessage } from '../shared/describe-error'
 
 /** What the socket endpoints need from the companion. */
@@ -61,6 +62,8 @@ export class SocketEndpoints {
   private readonly windowSockets = new Set<WebSocket>()
   private readonly agentServer: WebSocketServer
   private readonly uiServer: WebSocketServer
+  /** What all windows together may leave unread (`limits.windowQueueBytes`). */
+  private readonly windowQueues: WindowQueues
   private closing = false
 
   /** What every agent connection shares (one object, not one per connection). */
@@ -77,6 +80,7 @@ export class SocketEndpoints {
       warn: ctx.warn,
       closed: (agent) => this.agents.delete(agent),
     }
+    this.windowQueues = new WindowQueues(ctx.limits.windowQueueBytes)
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
     // The handshake already checked what was offered; the proof subprotocol wins when both are.
     this.agentServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL) })
@@ -141,7 +145,8 @@ export class SocketEndpoints {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
-    const transport = wsTransport(ws)
+    if (window) this.windowQueues.track(ws)
+    const transport = window ? wsTransport(ws, this.windowQueues) : wsTransport(ws)
     const open = (proven: Transport): void => {
       if (window) this.openWindow(ws, proven, window.masksSecrets)
       else if (proof) this.openProvenAgent(proven)
@@ -195,6 +200,7 @@ export class SocketEndpoints {
     const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), {
       masksSecrets,
       whenWritable: (resume) => whenDrained(ws, resume),
+      onFault: () => transport.close(CLOSE.INTERNAL_ERROR, 'internal error'),
     })
     this.windowSockets.add(ws)
     transport.onclose = () => {

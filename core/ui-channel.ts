@@ -1,4 +1,5 @@
-import type { Ask, HistoryEntry } from '../shared/ask'
+import type { Ask } from '../shared/ask'
+import type { HistoryPage, HistoryPageRequest } from './history'
 import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { NoticeBoard } from './notice-board'
@@ -29,6 +30,12 @@ export interface AttachOptions {
    * of the event loop, for transports without back-pressure such as Electron IPC).
    */
   whenWritable?: (resume: () => void) => void
+  /**
+   * Called once when handling one of the window's frames threw (a fault of ours, not the window's):
+   * the session is closed by then; the transport ends the window's connection (UI socket: close 1011)
+   * or attaches it again (Electron). Default: the session is only closed.
+   */
+  onFault?: (error: unknown) => void
 }
 
 /** What the hub keeps per attached window. */
@@ -52,7 +59,8 @@ export interface WindowSession {
 /** What the hub needs besides the registry. */
 export interface HubContext {
   registry: Registry
-  history: (limit: number) => Promise<HistoryEntry[]>
+  /** One page of the history for a `history/get` (core/history.ts bounds it in entries and bytes). */
+  history: (request: HistoryPageRequest) => Promise<HistoryPage>
   warn: (message: string) => void
   /** How agents on this machine run `ask-user`, sent with every snapshot ("Connect an agent"). */
   connect?: ConnectInfo
@@ -130,14 +138,32 @@ export class WindowHub {
       else whenWritable(pump)
     }
     if (state.backlog) whenWritable(pump)
+    const close = (): void => {
+      open = false
+      this.windows.delete(send)
+    }
+    // Whatever threw while handling this window's frame ends this window only: every other window,
+    // agent and pending ask goes on (a rejection left unhandled would end the process).
+    const fault = (error: unknown): void => {
+      if (!open) return
+      close()
+      this.ctx.warn(`a window's frame handler failed; the window is disconnected: ${errorMessage(error)}`)
+      try {
+        options.onFault?.(error)
+      } catch (failure) {
+        this.ctx.warn(`disconnecting a failed window failed: ${errorMessage(failure)}`)
+      }
+    }
     return {
       receive: (frame) => {
-        if (open) this.handle(frame, deliver)
+        if (!open) return
+        try {
+          this.handle(frame, deliver, fault)
+        } catch (error) {
+          fault(error)
+        }
       },
-      close: () => {
-        open = false
-        this.windows.delete(send)
-      },
+      close,
     }
   }
 
@@ -172,17 +198,14 @@ export class WindowHub {
     }
   }
 
-  private handle(value: unknown, reply: (frame: UiServerFrame) => void): void {
-    try {
-      const checked = parseWindowFrame(value)
-      if (!checked.ok) return reply(checked.rejected)
-      this.dispatch(checked.frame, reply)
-    } catch (error) {
-      this.ctx.warn(`window frame handler failed: ${errorMessage(error)}`)
-    }
+  /** Answers one frame; a throw (here, or later in its asynchronous reply) goes to `fault`. */
+  private handle(value: unknown, reply: (frame: UiServerFrame) => void, fault: (error: unknown) => void): void {
+    const checked = parseWindowFrame(value)
+    if (!checked.ok) return reply(checked.rejected)
+    this.dispatch(checked.frame, reply, fault)
   }
 
-  private dispatch(frame: UiClientFrame, reply: (frame: UiServerFrame) => void): void {
+  private dispatch(frame: UiClientFrame, reply: (frame: UiServerFrame) => void, fault: (error: unknown) => void): void {
     switch (frame.type) {
       case 'answer': {
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
@@ -201,14 +224,20 @@ export class WindowHub {
       case 'notice/dismiss':
         if (!this.ctx.notices?.remove(frame.noticeId)) reply(rejected(frame.noticeId, 'NOT_PENDING', `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`))
         return
-      case 'history/get':
-        this.ctx.history(frame.limit ?? DEFAULT_HISTORY_PAGE).then(
-          (entries) => reply({ type: 'history', entries }),
-          (error: unknown) => {
-            this.ctx.warn(`reading history failed: ${errorMessage(error)}`)
-            reply({ type: 'history', entries: [] })
-          },
-        )
+      case 'history/get': {
+        const request: HistoryPageRequest = { limit: frame.limit ?? DEFAULT_HISTORY_PAGE }
+        if (frame.before !== undefined) request.before = frame.before
+        this.ctx
+          .history(request)
+          .then(
+            (page) => reply({ type: 'history', entries: page.entries, more: page.more }),
+            (error: unknown) => {
+              this.ctx.warn(`reading history failed: ${errorMessage(error)}`)
+              reply({ type: 'history', entries: [], more: false })
+            },
+          )
+          .catch(fault)
+      }
     }
   }
 }

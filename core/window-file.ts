@@ -1,7 +1,6 @@
-import { readFile, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { WINDOW_FILE, WindowFileSchema, type WindowFile } from '../shared/window-link'
-import { isErrnoCode, writeFileAtomic } from './fs-utils'
+import { readPrivateFile, removeFile, writeFileAtomic } from './private-files'
 
 /**
  * Writes `window.json` (mode 0600, in the 0700 home): the window credential for local windows and
@@ -16,13 +15,11 @@ export async function writeWindowFile(home: string, file: WindowFile): Promise<v
 export async function removeWindowFile(home: string, credential: string): Promise<void> {
   let current: WindowFile | undefined
   try {
-    const parsed = WindowFileSchema.safeParse(JSON.parse(await readFile(join(home, WINDOW_FILE), 'utf8')))
+    const parsed = WindowFileSchema.safeParse(JSON.parse(await readPrivateFile(join(home, WINDOW_FILE))))
     current = parsed.success ? parsed.data : undefined
   } catch {
     return
   }
   if (current?.credential !== credential) return
-  await unlink(join(home, WINDOW_FILE)).catch((error: unknown) => {
-    if (!isErrnoCode(error, 'ENOENT')) throw error
-  })
+  await removeFile(join(home, WINDOW_FILE))
 }

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream'
 import type { RawData, WebSocket } from 'ws'
 import type { Transport } from '../shared/transport'
+import type { WindowQueues } from './window-queues'
 
 /**
  * A peer that lets this much outgoing data pile up unread (bytes) is terminated instead of growing the
@@ -29,9 +30,10 @@ export function registerStream(socket: WebSocket, stream: Duplex): void {
  * not open, and terminates a peer that stopped reading (see {@link MAX_BUFFERED_BYTES}).
  * Every frame sent to one socket in the same tick leaves in one write: the stream is corked on the
  * first and uncorked on the next tick (a window gets `question/resolved` and `accepted` together, and
- * a system call per frame was the largest cost per ask; docs/performance.md).
+ * a system call per frame was the largest cost per ask; docs/performance.md). A window's socket passes
+ * `queues`, the bound of what all windows together may leave unread (window-queues.ts).
  */
-export function sendText(socket: WebSocket, text: string): boolean {
+export function sendText(socket: WebSocket, text: string, queues?: WindowQueues): boolean {
   if (socket.readyState !== socket.OPEN) return false
   if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
     socket.terminate()
@@ -45,6 +47,7 @@ export function sendText(socket: WebSocket, text: string): boolean {
     stream.cork()
   }
   socket.send(text)
+  queues?.sent(socket, text.length)
   return true
 }
 
@@ -68,15 +71,16 @@ export function frameText(data: RawData): string {
 
 /**
  * The {@link Transport} over a WebSocket the companion accepted: text frames arrive decoded as UTF-8,
- * binary frames as `{kind: 'binary'}`; sends go through {@link sendText} (batched, capped). What stays
+ * binary frames as `{kind: 'binary'}`; sends go through {@link sendText} (batched, capped; a window's
+ * socket passes the bound of all windows' queues, `queues`). What stays
  * with the socket and its server: `maxPayload` (an oversized frame closes with 1009, reported through
  * `onclose`), no compression, and the heartbeat (heartbeat.ts pings the socket itself).
  */
-export function wsTransport(socket: WebSocket): Transport {
+export function wsTransport(socket: WebSocket, queues?: WindowQueues): Transport {
   const transport: Transport = {
     onmessage: undefined,
     onclose: undefined,
-    send: (text) => sendText(socket, text),
+    send: (text) => sendText(socket, text, queues),
     close: (code, reason) => socket.close(code, reason),
   }
   socket.on('message', (data, isBinary) =>

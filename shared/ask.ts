@@ -47,6 +47,11 @@ export const HistoryEntrySchema = AskSchema.extend({
    * just after (then `outcome` is `agent-gone` and `answers` holds what the person submitted).
    */
   undelivered: z.literal(true).optional(),
+  /**
+   * The entry was longer than the history keeps (`limits.historyEntryBytes`): its longer texts end in
+   * "…", or, when even that was too long, only its envelope is kept (agent, title, times, outcome).
+   */
+  truncated: z.literal(true).optional(),
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 

@@ -36,8 +36,11 @@ export interface CompanionBridge {
   dismissNotice(noticeId: string): void
   /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `accepted` or `rejected`. */
   dismiss(askId: string): void
-  /** Asks for the newest settled asks; the reply is one `history` frame. */
-  requestHistory(limit?: number): void
+  /**
+   * Asks for one page of settled asks, newest first (`before`: the page after that askId); the reply
+   * is one `history` frame, whose `more` says whether older entries follow.
+   */
+  requestHistory(limit?: number, before?: string): void
   /** Subscribes to frames from the companion; returns the unsubscribe function. */
   onFrame(listener: (frame: UiServerFrame) => void): () => void
   /**

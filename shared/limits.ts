@@ -19,6 +19,17 @@ export const LimitsSchema = z.object({
   pendingTotal: z.number().int().min(1).default(16_384),
   /** Agent and window connections open at once. */
   connections: z.number().int().min(1).default(1024),
+  /**
+   * Bytes the history may hold, on disk and in memory: the newest entries within half of it are kept,
+   * and the file is compacted to them before an append would take it past the whole.
+   */
+  historyBytes: z.number().int().min(4096).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+  /** Largest history entry, in bytes; a longer one is kept with its texts cut and `truncated: true`. */
+  historyEntryBytes: z.number().int().min(1024).max(1024 * 1024).default(16 * 1024),
+  /** Largest `history` reply to a window, in bytes (at least one entry); older entries are paged with `before`. */
+  historyPageBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  /** Bytes queued unread for all windows together; past it, the window with the most queued is disconnected. */
+  windowQueueBytes: z.number().int().min(1024).max(4 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
 })
 export type Limits = z.infer<typeof LimitsSchema>
 
@@ -34,6 +45,10 @@ export const UNCAPPED_LIMITS: Limits = Object.freeze({
   pendingPerConnection: Number.MAX_SAFE_INTEGER,
   pendingTotal: Number.MAX_SAFE_INTEGER,
   connections: Number.MAX_SAFE_INTEGER,
+  historyBytes: Number.MAX_SAFE_INTEGER,
+  historyEntryBytes: Number.MAX_SAFE_INTEGER,
+  historyPageBytes: Number.MAX_SAFE_INTEGER,
+  windowQueueBytes: Number.MAX_SAFE_INTEGER,
 })
 
 /** The default caps (docs/protocol.md, "Limits"). */

@@ -65,7 +65,15 @@ export const RejectedFrameSchema = z.object({
   /** Human-readable reason, shown to the person. */
   reason: z.string(),
 })
-export const HistoryFrameSchema = z.object({ type: z.literal('history'), entries: z.array(HistoryEntrySchema) })
+/**
+ * One page of the history, newest first, at most `limits.historyPageBytes` long. `more`: older entries
+ * may follow; ask for them with `history/get` and `before` set to the last entry's `askId`.
+ */
+export const HistoryFrameSchema = z.object({
+  type: z.literal('history'),
+  entries: z.array(HistoryEntrySchema),
+  more: z.boolean().optional(),
+})
 export const UiServerFrameSchema = z.discriminatedUnion('type', [
   SnapshotFrameSchema,
   QuestionAddedFrameSchema,
@@ -102,11 +110,20 @@ export const UiDecideFrameSchema = z.object({
 export const UiDismissFrameSchema = z.object({ type: z.literal('dismiss'), askId: z.string() })
 /** Clears one notice from every window; answered with the broadcast `notice/removed` (or `rejected NOT_PENDING`). */
 export const UiNoticeDismissFrameSchema = z.object({ type: z.literal('notice/dismiss'), noticeId: z.string() })
-/** Asks for the newest settled asks, newest first; answered with one `history` frame. */
+/**
+ * Asks for one page of settled asks, newest first; answered with one `history` frame. Without `before`:
+ * the newest page; with it: the page after that entry (the `askId` of the last entry of the page before).
+ */
 export const UiHistoryRequestFrameSchema = z.object({
   type: z.literal('history/get'),
   limit: z.number().int().min(1).max(1000).optional(),
+  before: z.string().max(200).optional(),
 })
+/** The `history/get` frame for a page of `limit` entries after `before` (each optional). */
+export function historyRequest(limit?: number, before?: string): UiHistoryRequestFrame {
+  return { type: 'history/get', ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) }
+}
+
 export const UiClientFrameSchema = z.discriminatedUnion('type', [
   UiAnswerFrameSchema,
   UiDecideFrameSchema,

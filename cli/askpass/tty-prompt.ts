@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+// eslint-disable-next-line no-restricted-imports -- the controlling terminal, not a file: nothing is created or kept
 import { closeSync, openSync, readSync, writeSync } from 'node:fs'
 
 /**

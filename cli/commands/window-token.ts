@@ -1,6 +1,5 @@
 // `ask-user window-token --out FILE`: the window credential for a script window, in a 0600 file.
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { createPrivateFile } from '../../core/private-files'
 import { errorMessage } from '../../shared/describe-error'
 import { EXIT, printError, type Command } from '../io'
 import { readWindowCredential } from '../window/window-credential'
@@ -34,12 +33,7 @@ export const run: Command = async (args, io) => {
     return EXIT.NO_COMPANION
   }
   try {
-    const file = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600)
-    try {
-      await file.writeFile(`${window.credential}\n`)
-    } finally {
-      await file.close()
-    }
+    await createPrivateFile(path, `${window.credential}\n`)
   } catch (error) {
     printError(io, `cannot create ${path}: ${errorMessage(error)} (it must not exist yet)`)
     return 1

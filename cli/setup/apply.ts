@@ -6,7 +6,7 @@ import { findOnPath, keepCopy, readText, resolveFile, writeText, type SetupConte
 import { addItem, deleteAt, getAt, parseJsonc, removeItem, sameJson, setAt, type JsonObject } from './json-edit'
 import { readTomlKey, removeTomlKeys, setTomlKeys } from './toml-edit'
 import { addHookGroup, removeHookGroups } from './hook-edit'
-import { rm } from 'node:fs/promises'
+import { removeFile } from '../../core/private-files'
 
 /** A client command that could not run or failed; the message names it and what it printed. */
 export class SetupError extends Error {
@@ -70,7 +70,7 @@ async function removeStep(step: SetupStep, ctx: SetupContext): Promise<string[]>
     case 'file': {
       const path = resolveFile(step.file, ctx.env)
       if ((await readText(path)) === '') return []
-      await rm(path, { force: true })
+      await removeFile(path)
       return [`${path}: removed the ask-user plugin`]
     }
   }

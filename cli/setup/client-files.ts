@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, writeFile, copyFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { delimiter, dirname, isAbsolute, join } from 'node:path'
+import { copyFileAtomic, ensureFolder, writeFileAtomic } from '../../core/private-files'
 
 /** Where a set-up runs: the environment (HOME, XDG_CONFIG_HOME, PATH) and folder of the person's shell. */
 export interface SetupContext {
@@ -36,17 +37,18 @@ export async function readText(path: string): Promise<string> {
   }
 }
 
-/** Writes `text` through a temporary file and a rename, so a client never reads half a file. */
+/**
+ * Writes `text` through a new temporary file and a rename (core/private-files.ts), so a client never
+ * reads half a file; a file of another user in its place is refused (`NOT_OURS`).
+ */
 export async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  const temporary = `${path}.ask-user-${process.pid}.tmp`
-  await writeFile(temporary, text, { mode: 0o600 })
-  await rename(temporary, path)
+  await ensureFolder(dirname(path))
+  await writeFileAtomic(path, text)
 }
 
 /** Copies `path` to `path.bak` (before an edit that drops its comments); returns the copy's path. */
 export async function keepCopy(path: string): Promise<string> {
-  await copyFile(path, `${path}.bak`)
+  await copyFileAtomic(path, `${path}.bak`)
   return `${path}.bak`
 }
 

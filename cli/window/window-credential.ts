@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises'
+import { PrivateFileError, readPrivateFile } from '../../core/private-files'
 import { join } from 'node:path'
 import { companionHome, discoverEndpoint } from '../../agent/discovery'
 import { AskUserError } from '../../shared/error-codes'
@@ -15,17 +15,11 @@ export async function readWindowCredential(env: NodeJS.ProcessEnv): Promise<Wind
   await discoverEndpoint({ ...env, ASK_USER_URL: '' })
   const file = join(home, WINDOW_FILE)
   try {
-    if (process.platform !== 'win32') {
-      const info = await stat(file)
-      const ours = typeof process.getuid !== 'function' || info.uid === process.getuid()
-      if (!ours || (info.mode & 0o077) !== 0) {
-        throw new AskUserError('NO_PROVIDER', `refusing to use ${file}: it must be yours with mode 600 (it is uid ${info.uid}, mode ${(info.mode & 0o777).toString(8)})`)
-      }
-    }
-    const parsed = WindowFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
+    // Never through a link; a file of another user is refused (NOT_OURS), one of ours tightened to 0600.
+    const parsed = WindowFileSchema.safeParse(JSON.parse(await readPrivateFile(file)))
     if (parsed.success) return parsed.data
   } catch (error) {
-    if (error instanceof AskUserError) throw error
+    if (error instanceof PrivateFileError) throw new AskUserError('NO_PROVIDER', error.message)
   }
   throw new AskUserError('NO_PROVIDER', `no window credential in ${home} (the companion writes ${WINDOW_FILE} when it starts); is it running, and is ASK_USER_HOME the same?`)
 }

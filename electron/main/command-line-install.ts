@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { access, constants, lstat, mkdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises'
+import { access, constants, lstat, readFile, readlink } from 'node:fs/promises'
 import { delimiter, join } from 'node:path'
 import type * as Electron from 'electron'
 import type { Platform } from './electron-api'
 import type { Strings } from './strings'
 import { errorMessage } from '../../shared/describe-error'
+import { ensureFolder, replaceWithSymlink, writeFileAtomic } from '../../core/private-files'
 
 /** A line the installed AppImage script carries, so a later install knows the file is ours. */
 const MARKER = '# Installed by Ask User Companion (Install Command Line Tool…)'
@@ -52,15 +53,14 @@ async function installOnPosix(options: CommandLineInstallOptions): Promise<Comma
   if (existing === 'foreign') {
     return { ok: false, message: `${target} already exists and is not Ask User Companion's. Remove it, then try again.` }
   }
-  await mkdir(dir, { recursive: true })
+  await ensureFolder(dir)
   const appImage = options.platform === 'linux' ? options.env['APPIMAGE'] : undefined
-  const staged = `${target}.${process.pid}.tmp`
+  // Both are atomic (a new temp name renamed over the target) and refuse a target of another user.
   if (appImage) {
-    await writeFile(staged, `#!/bin/sh\n${MARKER}\nASK_USER_CLI=1 exec ${shellQuote(appImage)} "$@"\n`, { mode: 0o755 })
+    await writeFileAtomic(target, `#!/bin/sh\n${MARKER}\nASK_USER_CLI=1 exec ${shellQuote(appImage)} "$@"\n`, { mode: 0o755 })
   } else {
-    await symlink(launcher, staged)
+    await replaceWithSymlink(launcher, target)
   }
-  await rename(staged, target) // atomic replace of an older install of ours
   const onPath = (options.env['PATH'] ?? '').split(delimiter).includes(dir)
   const hint = onPath ? '' : ` ${dir} is not on your PATH yet: add it in your shell profile, e.g. export PATH="${dir}:$PATH".`
   return { ok: true, path: target, onPath, message: `Installed ${target}: run \`ask-user\` in a new terminal.${hint}` }

@@ -38,7 +38,7 @@ export interface IpcHubOptions {
  * so a refusal reads the same as on the UI socket; an invalid one is refused
  * (with a `rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
- * renderer loses nothing. `companion:open-link` URLs pass the URL gate again here (absolute http/https
+ * renderer loses nothing; a fault of the core while handling the window's frame re-attaches it too. `companion:open-link` URLs pass the URL gate again here (absolute http/https
  * only), whatever the renderer checked, before `openLink` asks the person.
  */
 export function setupIpcHub(options: IpcHubOptions): IpcHub {
@@ -72,10 +72,26 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
     return true
   }
 
+  /**
+   * Attaches the window to the core. When handling one of its frames fails in the core (a fault of
+   * ours), the core has closed that attachment: the window is attached again at once and gets a fresh
+   * `snapshot`, as after a reload, so it is never left deaf.
+   */
+  const attach = (): void => {
+    const current = companion.attachWindow((frame: UiServerFrame) => send(IPC_CHANNELS.uiFrame, frame), {
+      onFault: () => {
+        if (attachment !== current) return
+        attachment = undefined
+        if (!contents.isDestroyed()) attach()
+      },
+    })
+    attachment = current
+  }
+
   const onSubscribe = (event: Electron.IpcMainEvent): void => {
     if (!trusted(event)) return
     detach()
-    attachment = companion.attachWindow((frame: UiServerFrame) => send(IPC_CHANNELS.uiFrame, frame))
+    attach()
     if (pendingFocus !== undefined) {
       send(IPC_CHANNELS.focusAsk, { askId: pendingFocus })
       pendingFocus = undefined

@@ -1,9 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type * as Electron from 'electron'
 import type { Platform } from './electron-api'
 import { errorMessage } from '../../shared/describe-error'
+import { ensureFolderSync, removeFileSync, writeFileAtomicSync } from '../../core/private-files-sync'
 
 /** Command-line flag of a launch at login: the app starts in the tray without showing its window. */
 export const HIDDEN_FLAG = '--hidden'
@@ -42,12 +42,12 @@ export function applyLoginItem(
     }
     const path = autostartPath(env)
     if (!enabled) {
-      rmSync(path, { force: true })
+      removeFileSync(path)
       return
     }
     const exec = env['APPIMAGE'] || process.execPath
-    mkdirSync(join(path, '..'), { recursive: true })
-    writeFileSync(
+    ensureFolderSync(join(path, '..'))
+    writeFileAtomicSync(
       path,
       [
         '[Desktop Entry]',
@@ -57,6 +57,7 @@ export function applyLoginItem(
         'X-GNOME-Autostart-enabled=true',
         '',
       ].join('\n'),
+      { mode: 0o644 }, // as before: an autostart entry, no secret in it
     )
   } catch (error) {
     warn(`start at login could not be ${enabled ? 'enabled' : 'disabled'}: ${errorMessage(error)}`)

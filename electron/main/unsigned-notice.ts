@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { access, writeFile } from 'node:fs/promises'
+import { access } from 'node:fs/promises'
 import { join } from 'node:path'
 import type * as Electron from 'electron'
 import type { DesktopCompanion } from './companion'
 import type { Platform } from './electron-api'
 import type { Strings } from './strings'
+import { writeFileAtomic } from '../../core/private-files'
 
 /**
  * The file scripts/dist.mjs writes into the app's resources: `{"macDeveloperId": true}` when the macOS
@@ -60,6 +61,6 @@ export async function setupUnsignedNotice(options: UnsignedNoticeOptions): Promi
     off()
     const strings = options.strings()
     void options.dialog.showMessageBox(options.window(), { type: 'info', message: strings.unsignedTitle, detail: strings.unsignedDetail, buttons: ['OK'] })
-    writeFile(marker, '').catch((error: Error) => options.warn(`unsigned-build note: ${error.message}`))
+    writeFileAtomic(marker, '').catch((error: Error) => options.warn(`unsigned-build note: ${error.message}`))
   })
 }

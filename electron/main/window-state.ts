@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { ensurePrivateDir, writeFileAtomic } from '../../core/private-files'
 
 /** The question window's last size and position, kept in `window-state.json` in the companion's home. */
 export const WindowStateSchema = z.object({
@@ -47,9 +48,6 @@ export async function loadWindowState(home: string, displays: Area[] = []): Prom
 
 /** Writes the window state atomically (temp file + rename), mode 0600. */
 export async function saveWindowState(home: string, state: WindowState): Promise<void> {
-  await mkdir(home, { recursive: true, mode: 0o700 })
-  const path = windowStatePath(home)
-  const temp = `${path}.${process.pid}.tmp`
-  await writeFile(temp, JSON.stringify(state) + '\n', { mode: 0o600 })
-  await rename(temp, path)
+  await ensurePrivateDir(home)
+  await writeFileAtomic(windowStatePath(home), JSON.stringify(state) + '\n')
 }

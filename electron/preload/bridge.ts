@@ -1,5 +1,5 @@
 import { FocusAskRequestSchema, IPC_CHANNELS } from '../../shared/ipc'
-import { UiServerFrameSchema } from '../../shared/ui'
+import { historyRequest, UiServerFrameSchema } from '../../shared/ui'
 import type { Answer, ApprovalDecision, BridgeStatus, CompanionBridge, UiClientFrame, UiServerFrame } from '../../shared'
 
 /** The two `ipcRenderer` methods the bridge uses (Electron's `ipcRenderer` has them). */
@@ -62,8 +62,8 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
     reportShown(askId: string | undefined) {
       ipc.send(IPC_CHANNELS.shown, { askId: askId ?? null })
     },
-    requestHistory(limit?: number) {
-      send(limit === undefined ? { type: 'history/get' } : { type: 'history/get', limit })
+    requestHistory(limit?: number, before?: string) {
+      send(historyRequest(limit, before))
     },
     onFrame(listener) {
       frameListeners.add(listener)

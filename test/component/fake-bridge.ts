@@ -29,8 +29,11 @@ export class FakeBridge implements CompanionBridge {
   dismiss(askId: string): void {
     this.dismissed.push(askId)
   }
-  requestHistory(limit?: number): void {
+  /** The `before` of each history request, in order (undefined: the newest page). */
+  readonly historyBefore: Array<string | undefined> = []
+  requestHistory(limit?: number, before?: string): void {
     this.historyRequests.push(limit)
+    this.historyBefore.push(before)
   }
   onFrame(listener: (frame: UiServerFrame) => void): () => void {
     this.#frames.add(listener)

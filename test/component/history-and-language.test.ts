@@ -1,4 +1,5 @@
 import { cleanup, screen, within } from '@testing-library/svelte'
+import { tick } from 'svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { I18n, i18n, langFromNavigator } from '../../renderer/src/i18n/i18n.svelte'
 import { en, zh } from '../../renderer/src/i18n/messages'
@@ -46,6 +47,50 @@ describe('history', () => {
     expect(within(items[1]!).getByText('Dismissed')).toBeTruthy()
     await bridge.emit({ type: 'question/resolved', askId: 'elsewhere', outcome: 'answered' })
     expect(bridge.historyRequests).toEqual([200, 200])
+  })
+})
+
+describe('history pages', () => {
+  const entry = (n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+    ...makeAsk({ questions: [{ id: 'q', question: `Question ${n}?` }] }),
+    askId: `h${n}`,
+    outcome: 'cancelled',
+    settledAt: Date.now() - n * 1000,
+    ...extra,
+  })
+
+  it('shows "Show older" while more follow, loads the next page below, and marks a shortened entry', async () => {
+    const { bridge, user } = await renderInbox([])
+    await user.click(screen.getByRole('button', { name: 'History' }))
+    await bridge.emit({ type: 'history', entries: [entry(1), entry(2, { truncated: true })], more: true })
+    expect(screen.getAllByTestId('history-entry')).toHaveLength(2)
+    expect(screen.getByTestId('history-truncated').textContent).toBe('Shortened in history: it was too long to keep whole.')
+    await user.click(screen.getByRole('button', { name: 'Show older' }))
+    expect(bridge.historyBefore).toEqual([undefined, 'h2'])
+    await bridge.emit({ type: 'history', entries: [entry(3), entry(4)], more: false })
+    expect(screen.getAllByTestId('history-entry').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Question 1?'),
+      expect.stringContaining('Question 2?'),
+      expect.stringContaining('Question 3?'),
+      expect.stringContaining('Question 4?'),
+    ])
+    expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull()
+    // A settlement refreshes the newest page; the older pages loaded stay below it.
+    await bridge.emit({ type: 'question/resolved', askId: 'h0', outcome: 'cancelled' })
+    expect(bridge.historyBefore).toEqual([undefined, 'h2', undefined])
+    await bridge.emit({ type: 'history', entries: [entry(0), entry(1)], more: true })
+    expect(screen.getAllByTestId('history-entry')).toHaveLength(5)
+    expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull()
+  })
+
+  it('says "Show older" in Chinese', async () => {
+    const { bridge, user } = await renderInbox([])
+    i18n.lang = 'zh'
+    await tick()
+    await user.click(screen.getByRole('button', { name: zh.viewHistory }))
+    await bridge.emit({ type: 'history', entries: [entry(1)], more: true })
+    expect(screen.getByRole('button', { name: zh.historyShowOlder })).toBeTruthy()
+    expect(zh.historyShowOlder).not.toBe(en.historyShowOlder)
   })
 })
 

@@ -1,7 +1,7 @@
 import type { Answer } from '../../../shared/answer'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
-import { UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
+import { historyRequest, UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
 import { macsEqual, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, ProofFrameSchema, proofMac, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
 
 /** Close code of a window whose credential was rotated (core/sockets.ts). */
@@ -137,8 +137,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
     decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
     dismiss: (askId: string) => send({ type: 'dismiss', askId }),
     dismissNotice: (noticeId: string) => send({ type: 'notice/dismiss', noticeId }),
-    requestHistory: (limit?: number) =>
-      send(limit === undefined ? { type: 'history/get' } : { type: 'history/get', limit }),
+    requestHistory: (limit?: number, before?: string) => send(historyRequest(limit, before)),
     onFrame(listener) {
       frameListeners.add(listener)
       if (!started) {

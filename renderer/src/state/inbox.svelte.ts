@@ -52,6 +52,8 @@ export class InboxStore {
   /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
   connect = $state.raw<ConnectInfo | undefined>()
   history = $state.raw<HistoryEntry[] | undefined>()
+  /** Older history entries may follow what `history` holds ("Show older" asks for the next page). */
+  historyMore = $state(false)
   /** Agents' notices (nothing to answer), oldest first; not counted as pending. */
   notices = $state.raw<InboxNotice[]>([])
   /** Last thing to announce to assistive technology (a polite live region reads it). */
@@ -101,6 +103,11 @@ export class InboxStore {
   readonly #drafts: DraftStorage
   readonly #lingerMs: number
   readonly #historyLimit: number
+  /**
+   * What each `history/get` in flight is for, oldest first (replies come in order): the newest page
+   * replacing the list, the newest page merged above what is loaded, or the next older page.
+   */
+  readonly #historyRequests: Array<'replace' | 'merge' | 'older'> = []
   #seq = 0
   #wantFocus: string | undefined
 
@@ -205,7 +212,40 @@ export class InboxStore {
   /** Switches to the history view and asks the companion for it. */
   showHistory(): void {
     this.view = 'history'
-    this.#bridge.requestHistory(this.#historyLimit)
+    this.#requestHistory('replace')
+  }
+
+  /** Asks for the page of history older than what is on screen (when `historyMore`). */
+  showOlderHistory(): void {
+    const oldest = this.history?.at(-1)
+    if (!this.historyMore || oldest === undefined || this.#historyRequests.includes('older')) return
+    this.#requestHistory('older', oldest.askId)
+  }
+
+  #requestHistory(kind: 'replace' | 'merge' | 'older', before?: string): void {
+    if (this.status !== 'open') return
+    this.#historyRequests.push(kind)
+    this.#bridge.requestHistory(this.#historyLimit, before)
+  }
+
+  /** A `history` page, placed as the request it answers asked for. */
+  #historyPage(entries: HistoryEntry[], more: boolean): void {
+    const kind = this.#historyRequests.shift() ?? 'replace'
+    const shown = this.history ?? []
+    if (kind === 'older') {
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never reactive state
+      const known = new Set(shown.map((entry) => entry.askId))
+      this.history = [...shown, ...entries.filter((entry) => !known.has(entry.askId))]
+      this.historyMore = more
+      return
+    }
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never reactive state
+    const fresh = new Set(entries.map((entry) => entry.askId))
+    // Older pages already loaded stay below the newest one, when the two meet (nothing between is missed).
+    const meets = kind === 'merge' && more && shown.some((entry) => fresh.has(entry.askId))
+    const older = meets ? shown.filter((entry) => !fresh.has(entry.askId)) : []
+    this.history = [...entries, ...older]
+    this.historyMore = older.length > 0 ? this.historyMore : more
   }
 
   showInbox(): void {
@@ -237,6 +277,9 @@ export class InboxStore {
       case 'snapshot':
         if (frame.connect) this.connect = frame.connect
         this.notices = frame.notices ?? []
+        // A new connection: replies to requests sent on the last one will not come.
+        this.#historyRequests.length = 0
+        if (this.view === 'history') this.#requestHistory('replace')
         return this.#snapshot(frame.pending)
       case 'notice/added':
         this.notices = [...this.notices, frame.notice]
@@ -256,8 +299,7 @@ export class InboxStore {
       case 'rejected':
         return this.#rejected(frame.askId, frame.code, frame.reason)
       case 'history':
-        this.history = frame.entries
-        return
+        return this.#historyPage(frame.entries, frame.more ?? false)
     }
   }
 
@@ -373,7 +415,7 @@ export class InboxStore {
   }
 
   #refreshHistory(): void {
-    if (this.view === 'history') this.#bridge.requestHistory(this.#historyLimit)
+    if (this.view === 'history') this.#requestHistory('merge')
   }
 
   #announce(key: MessageKey): void {

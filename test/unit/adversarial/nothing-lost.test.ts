@@ -27,7 +27,7 @@ it('an answer sent as the agent\'s socket closes: accepted with undelivered, his
   const reply = await window.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
   expect(reply).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'answered', undelivered: true })
   expect(agent.frames.filter((frame) => frame.type === 'answer')).toEqual([])
-  const history = await core.hub['ctx'].history(10)
+  const history = (await core.hub['ctx'].history({ limit: 10 })).entries
   expect(history).toMatchObject([{ askId: ask.askId, outcome: 'answered', answers: [{ id: 'q1', selected: ['SQLite'] }], undelivered: true }])
 })
 
@@ -58,7 +58,7 @@ it('a late answer that breaks the answer rules is refused INVALID_ANSWER and not
   agent.transport.drop()
   await window.nextFrame((frame) => frame.type === 'question/resolved')
   expect(await window.answer(ask.askId, [{ id: 'q1', selected: ['MongoDB'] }])).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER' })
-  expect(await core.hub['ctx'].history(10)).toMatchObject([{ askId: ask.askId, outcome: 'agent-gone' }])
+  expect((await core.hub['ctx'].history({ limit: 10 })).entries).toMatchObject([{ askId: ask.askId, outcome: 'agent-gone' }])
 })
 
 it('remembers at most 32 asks whose agent left, for at most 30 s (a late answer past that is plainly NOT_PENDING)', () => {

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process'
 import { readlinkSync } from 'node:fs'
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { companionHome, discoverEndpoint, statusUrl } from '../../../agent/discovery'
+import { attackerSkipReason, createAttacker, type Attacker } from '../../helpers/attacker-user'
 import { failure } from '../../helpers/errors'
 
 const homes: string[] = []
@@ -78,7 +79,7 @@ describe('discoverEndpoint', () => {
     expect(await discoverEndpoint({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN_FILE: file }, 'linux')).toEqual({ url: 'ws://127.0.0.1:9/v1/agent', token: 'from-file', source: 'env' })
     await chmod(file, 0o644)
     expect((await failure(discoverEndpoint({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN_FILE: file }, 'linux'))).message).toBe(
-      `refusing to use ${file}: other users may read it (mode 644); run \`chmod 600 ${file}\``,
+      `refusing to use ${file}: other users may read or write it (mode 644); run \`chmod 600 ${file}\``,
     )
   })
 
@@ -98,6 +99,34 @@ describe('discoverEndpoint', () => {
     await writeFile(file, JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'a', pid: 1 }))
     await chmod(file, 0o620) // after writing: the umask would mask a mode given to writeFile
     expect((await failure(discoverEndpoint({ ASK_USER_HOME: home }, 'linux'))).message).toMatch(/mode 620/)
+  })
+})
+
+describe.skipIf(attackerSkipReason())('discoverEndpoint against a file another user wrote', () => {
+  let attacker: Attacker
+  beforeAll(() => void (attacker = createAttacker()))
+  afterAll(() => attacker?.remove())
+
+  const theirs = JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:9/v1/agent', token: 'theirs', pid: 1 })
+
+  it("refuses an endpoint.json another user owns, mode 0600, in a 0700 home of theirs: owner before mode", async () => {
+    // ASK_USER_HOME pointing at a folder they made first (e.g. in /tmp): the client must not follow it.
+    const home = join(attacker.home, 'home')
+    attacker.run('sh', ['-c', `mkdir -m 700 ${home} && umask 077 && cat > ${home}/endpoint.json`], { input: theirs })
+    const error = await failure(discoverEndpoint({ ASK_USER_HOME: home }, 'linux'))
+    expect(error.code).toBe('NO_PROVIDER')
+    expect(error.message).toContain(`belongs to uid ${attacker.uid}`)
+    expect(error.message).toContain('Remove it')
+  })
+
+  it('refuses a link at endpoint.json, even to a valid file', async () => {
+    const home = await tempHome()
+    const real = join(home, 'real.json')
+    await writeFile(real, theirs, { mode: 0o600 })
+    await symlink(real, join(home, 'endpoint.json'))
+    const error = await failure(discoverEndpoint({ ASK_USER_HOME: home }, 'linux'))
+    expect(error.code).toBe('NO_PROVIDER')
+    expect(error.message).toContain('is a symbolic link')
   })
 })
 

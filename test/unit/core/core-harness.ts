@@ -81,7 +81,7 @@ export function startCore(options: CoreOptions = {}): CoreHarness {
     const entry = undeliveredEntry(ask, answers, at)
     if (entry) history.push(entry)
   })
-  const hub = new WindowHub({ registry, history: async (limit) => history.slice(-limit).reverse(), warn })
+  const hub = new WindowHub({ registry, history: async ({ limit }) => ({ entries: history.slice(-limit).reverse(), more: history.length > limit }), warn })
   const connections = new Set<AgentConnection>()
   const serverInfo = options.serverInfo ?? { name: 'test-companion', version: '0.0.0' }
 

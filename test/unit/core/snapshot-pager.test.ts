@@ -34,7 +34,7 @@ interface Window {
 function setUp(bound: number): { registry: Registry; hub: WindowHub; warnings: string[]; attach(masks?: boolean): Window } {
   const warnings: string[] = []
   const registry = new Registry(Date.now, (m) => void warnings.push(m))
-  const hub = new WindowHub({ registry, history: async () => [], warn: (m) => void warnings.push(m), snapshotBytes: bound })
+  const hub = new WindowHub({ registry, history: async () => ({ entries: [], more: false }), warn: (m) => void warnings.push(m), snapshotBytes: bound })
   return {
     registry,
     hub,
