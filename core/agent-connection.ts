@@ -1,4 +1,4 @@
-import type { AgentInfo } from '../shared/ask'
+import type { AgentInfo, AskpassMark } from '../shared/ask'
 import type { Notice } from '../shared/approval'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
 import type { Limits } from '../shared/limits'
@@ -45,6 +45,13 @@ export interface AgentContext {
 }
 
 /**
+ * The companion's own look at who is on the other end of one connection: given the pid the agent
+ * claimed in `hello`, the askpass mark when the kernel shows that process is this install's askpass
+ * helper (core/askpass-mark.ts), else undefined. Absent: no ask on the connection is ever marked.
+ */
+export type PeerCheck = (claimedPid: number | undefined) => AskpassMark | undefined
+
+/**
  * One authenticated agent connection speaking wire protocol v1 over a {@link Transport} (a WebSocket
  * through core/ws-transport.ts, or an in-memory pair in tests): `hello` first, then any number of
  * `ask` and `cancel` frames. Every bad frame gets an `error` frame and leaves the connection usable.
@@ -52,6 +59,8 @@ export interface AgentContext {
  */
 export class AgentConnection implements AskOwner {
   private agent: AgentInfo | undefined
+  /** Set at `hello` by the companion's own {@link PeerCheck}; attached to every ask of this connection. */
+  private askpass: AskpassMark | undefined
   /** wire id → askId of this connection's pending asks. */
   private readonly asks = new Map<string, string>()
   private helloTimer: NodeJS.Timeout | undefined
@@ -60,6 +69,7 @@ export class AgentConnection implements AskOwner {
   constructor(
     private readonly transport: Transport,
     private readonly ctx: AgentContext,
+    private readonly peerCheck?: PeerCheck,
   ) {
     this.helloTimer = setTimeout(() => transport.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
     transport.onmessage = (message) => this.receive(message)
@@ -153,6 +163,7 @@ export class AgentConnection implements AskOwner {
     if (pid !== undefined) this.agent.pid = pid
     if (cwd !== undefined) this.agent.cwd = cwd
     if (title !== undefined) this.agent.title = title
+    this.askpass = this.checkPeer(pid)
     this.send({ type: 'welcome', protocol: PROTOCOL_VERSION, server: this.ctx.serverInfo })
   }
 
@@ -168,7 +179,8 @@ export class AgentConnection implements AskOwner {
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
-    const ask = registry.add({ agent: this.agent, title: frame.title, questions: input.input.questions.map(askQuestionFields), wireId: frame.id, owner: this })
+    const questions = input.input.questions.map(askQuestionFields)
+    const ask = registry.add({ agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 
@@ -217,6 +229,17 @@ export class AgentConnection implements AskOwner {
     const askId = this.asks.get(parsed.data.id)
     if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
     this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'agent' })
+  }
+
+  /** The peer check never breaks a connection: a failure leaves the asks unmarked. */
+  private checkPeer(pid: number | undefined): AskpassMark | undefined {
+    if (!this.peerCheck) return undefined
+    try {
+      return this.peerCheck(pid)
+    } catch (error) {
+      this.ctx.warn(`askpass peer check failed: ${errorMessage(error)}`)
+      return undefined
+    }
   }
 
   private closed(): void {

@@ -5,14 +5,17 @@ import type { Settings } from '../shared/settings'
 import { UI_PATH, type UiServerFrame } from '../shared/ui'
 import { AGENT_PATH } from '../shared/wire'
 import { version as packageVersion } from '../package.json'
+import { helperIdentityOf, type HelperIdentity } from './askpass-mark'
 import { assertNoLiveOwner, removeEndpointFile, writeEndpointFile } from './discovery'
 import { ensurePrivateDir } from './private-files'
 import { Heartbeat } from './heartbeat'
 import { HISTORY_FILE, HistoryStore, historyLine, undeliveredEntry } from './history'
 import { resolveHome } from './home'
 import { statusBody } from './http-routes'
-import { createHttpServer, listenOnLoopback } from './http-server'
+import { LISTEN_BACKLOG, createHttpServer, listenOnLoopback } from './http-server'
 import { NoticeBoard } from './notice-board'
+import { createPeerUidGate } from './peer-uid-gate'
+import { DEFAULT_PRE_AUTH, PreAuthBudget, type PreAuthOptions } from './preauth-budget'
 import { Registry } from './registry'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
@@ -43,8 +46,10 @@ export interface CompanionOptions {
   writeDiscovery?: boolean
   /** Ping interval in milliseconds (default 30,000); a peer missing a pong is terminated. */
   heartbeatMs?: number
-  /** Milliseconds a socket may idle before its upgrade, and an agent before `hello` (default 10,000). */
+  /** Milliseconds an upgraded agent has to send `hello` (default 10,000). */
   handshakeTimeoutMs?: number
+  /** Bounds on connections that have not authenticated yet (defaults: `DEFAULT_PRE_AUTH`, preauth-budget.ts). */
+  preAuth?: Partial<PreAuthOptions>
   /** What `welcome` and `/v1/status` report (default `ask-user-companion` and the package version). */
   serverInfo?: { name: string; version: string }
   /** Clock for `receivedAt` / `settledAt` (epoch milliseconds). */
@@ -57,7 +62,12 @@ export interface CompanionOptions {
    * Who redeems a page link (default: the kernel's socket table on Linux, else unknown, so the person
    * confirms 6 digits). Tests of the confirmation path inject `() => 'unknown'`.
    */
-  redeemer?: (req: IncomingMessage) => Redeemer
+  redeemer?: (req: IncomingMessage) => Redeemer | Promise<Redeemer>
+  /**
+   * This install's askpass helper, whose asks get the companion-set askpass mark; default: derived
+   * from `connect` (and the app's executable when the core runs inside Electron). See askpass-mark.ts.
+   */
+  askpassHelper?: HelperIdentity
 }
 
 /** A non-socket window (Electron IPC): frames from the window go to `receive()`; `close()` detaches. */
@@ -147,21 +157,35 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   const hub = new WindowHub({ registry, notices, history: (request) => history.page(request), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
+  const preAuthOptions = { ...DEFAULT_PRE_AUTH, ...options.preAuth }
+  const preAuth = new PreAuthBudget(preAuthOptions)
   const sockets: SocketEndpoints = new SocketEndpoints({
     registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, warn,
     agentSecret: () => token, tokenMatches,
     windowSecret: () => access.current(), windowMatches: (presented) => access.matches(presented),
     status: (): CompanionStatus => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+    askpassHelper: options.askpassHelper ?? helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
+    authenticated: (socket) => preAuth.authenticated(socket),
+    preAuthDeadlineMs: preAuthOptions.deadlineMs,
   })
   const pageBase = (): string => `http://127.0.0.1:${port}/`
+  const peerUidGate = preAuthOptions.dropOtherUsers
+    ? createPeerUidGate({ ownUid: process.getuid?.() ?? 0, warn, foreign: (socket) => {
+      if (preAuth.isPreAuth(socket)) socket.destroy() // a peer that already showed the token crowds nothing out
+    } })
+    : undefined
 
   const server = createHttpServer({
     routes: {
       port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
       windows: { access, pageBase, ...(options.redeemer ? { redeemer: options.redeemer } : {}) },
     },
-    handshakeTimeoutMs,
-    maxConnections: settings.limits.connections + 64,
+    preAuth,
+    preAuthDeadlineMs: preAuthOptions.deadlineMs,
+    ...(peerUidGate ? { onAccepted: (socket) => peerUidGate.check(socket) } : {}),
+    // A backstop only: pre-auth sockets run over their budget by at most two accept bursts (one
+    // turn), so this refuses a newcomer at accept only when authenticated sockets fill the cap.
+    maxConnections: settings.limits.connections + preAuthOptions.maxSockets + 2 * LISTEN_BACKLOG,
     onUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
   })
   port = await listenOnLoopback(server, options.port ?? settings.port)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
-import type { AgentInfo, Ask } from '../shared/ask'
+import type { AgentInfo, Ask, AskpassMark } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
@@ -60,6 +60,8 @@ export interface NewAsk {
   questions: AskQuestion[]
   /** Present for an approval (then `questions` is empty). */
   approval?: ApprovalRequest
+  /** The companion's own finding that the ask comes from its askpass helper (never from the agent's frame). */
+  askpass?: AskpassMark
   wireId: string
   owner: AskOwner
 }
@@ -106,6 +108,7 @@ export class Registry {
     const ask: Ask = { askId: randomUUID(), agent: input.agent, questions: input.questions, receivedAt: this.now() }
     if (input.title !== undefined) ask.title = input.title
     if (input.approval !== undefined) ask.approval = input.approval
+    if (input.askpass !== undefined) ask.askpass = input.askpass
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     for (const listener of this.added) this.notify(listener, ask, undefined, undefined, undefined)
     return ask

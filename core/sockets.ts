@@ -10,7 +10,8 @@ import { AGENT_SUBPROTOCOL } from '../shared/wire'
 import type { CompanionStatus } from '../shared/endpoint'
 import { AGENT_PROOF_SUBPROTOCOL, StatusRequestFrameSchema, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
 import { runProofStage } from './proof-stage'
-import { AgentConnection, CLOSE, type AgentContext } from './agent-connection'
+import { AgentConnection, CLOSE, type AgentContext, type PeerCheck } from './agent-connection'
+import { askpassMarkOf, type HelperIdentity } from './askpass-mark'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
 import { destroyThis } from './http-server'
@@ -41,7 +42,16 @@ export interface SocketContext {
   windowMatches: (presented: string | undefined) => boolean
   /** The body of a `status` reply (also `GET /v1/status`). */
   status: () => CompanionStatus
+  /**
+   * Marks `socket` authenticated: it leaves the pre-auth budget (preauth-budget.ts) for the connection
+   * cap. Under a proof subprotocol that happens only once the client proved itself.
+   */
+  authenticated: (socket: Duplex) => void
+  /** Milliseconds a client under a proof subprotocol has to prove itself (the pre-auth deadline). */
+  preAuthDeadlineMs: number
   warn: (message: string) => void
+  /** This install's askpass helper: agent connections from it get the askpass mark (askpass-mark.ts). */
+  askpassHelper?: HelperIdentity
 }
 
 /** Close code of a window socket whose credential was rotated: it must open a window again. */
@@ -50,7 +60,9 @@ export const CREDENTIAL_ROTATED_CLOSE = 4401
 /**
  * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
  * (windows). Upgrades are checked before ws sees them (see handshake.ts); past the checks, the
- * connection cap (agents + windows) answers 503, as does a companion that is shutting down. Each
+ * connection cap (agents + windows) answers 503, as does a companion that is shutting down. An upgrade
+ * that gets through all of that is authenticated: it leaves the pre-auth budget (preauth-budget.ts),
+ * and from then on counts only against the connection cap. Each
  * accepted socket is tracked by the heartbeat and handed on as a {@link Transport} (ws-transport.ts):
  * to an {@link AgentConnection}, or to a window session of the hub.
  */
@@ -97,10 +109,14 @@ export class SocketEndpoints {
       if (this.sockets.size >= this.ctx.limits.connections) {
         return rejectUpgrade(socket, 503, `too many connections (at most ${this.ctx.limits.connections})`)
       }
+      // Authenticated from here on (a valid token or credential, and room under the connection cap),
+      // unless the client chose a proof subprotocol: then once it proved itself (accepted() below).
+      if (decision.proof === undefined) this.ctx.authenticated(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
       const proof = decision.proof
-      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, proof))
+      const peerPort = req.socket.remotePort
+      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, { proof, peerPort }))
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
@@ -139,9 +155,15 @@ export class SocketEndpoints {
 
   /**
    * An upgraded socket: an agent's, or a window's (`window` set). With `proof`, the client proves
-   * itself first (proof-stage.ts); the session starts only then.
+   * itself first (proof-stage.ts); the session starts only then, and only then does the socket leave
+   * the pre-auth budget.
    */
-  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined, proof: { clientNonce: string } | undefined): void {
+  private accepted(
+    ws: WebSocket,
+    stream: Duplex,
+    window: { masksSecrets: boolean } | undefined,
+    { proof, peerPort }: { proof: { clientNonce: string } | undefined; peerPort: number | undefined },
+  ): void {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
@@ -149,16 +171,19 @@ export class SocketEndpoints {
     const transport = window ? wsTransport(ws, this.windowQueues) : wsTransport(ws)
     const open = (proven: Transport): void => {
       if (window) this.openWindow(ws, proven, window.masksSecrets)
-      else if (proof) this.openProvenAgent(proven)
-      else this.openAgent(proven)
+      else if (proof) this.openProvenAgent(proven, peerPort)
+      else this.openAgent(proven, peerPort)
     }
     if (proof === undefined) return open(transport)
     runProofStage(transport, {
       channel: window ? 'ui' : 'agent',
       clientNonce: proof.clientNonce,
       secret: window ? this.ctx.windowSecret : this.ctx.agentSecret,
-      timeoutMs: this.ctx.handshakeTimeoutMs,
-      proven: open,
+      timeoutMs: this.ctx.preAuthDeadlineMs,
+      proven: (proven) => {
+        this.ctx.authenticated(stream)
+        open(proven)
+      },
     })
   }
 
@@ -174,20 +199,24 @@ export class SocketEndpoints {
       sockets.delete(this)
     })(this.sockets)
 
-  private openAgent(transport: Transport): void {
-    const agent = new AgentConnection(transport, this.agentContext)
+  private openAgent(transport: Transport, peerPort: number | undefined): void {
+    const helper = this.ctx.askpassHelper
+    const serverPort = this.ctx.port()
+    const peerCheck: PeerCheck | undefined =
+      helper && peerPort !== undefined ? (claimedPid) => askpassMarkOf({ peerPort, serverPort }, claimedPid, helper) : undefined
+    const agent = new AgentConnection(transport, this.agentContext, peerCheck)
     this.agents.add(agent)
   }
 
   /** A proven agent: its first frame is `status` (answered, then closed) or the start of a session. */
-  private openProvenAgent(transport: Transport): void {
+  private openProvenAgent(transport: Transport, peerPort: number | undefined): void {
     transport.onmessage = (message) => {
       if (message.kind === 'text' && isStatusRequest(message.text)) {
         transport.onmessage = undefined
         transport.send(JSON.stringify({ type: 'status', ...this.ctx.status() }))
         return transport.close(1000, 'status sent')
       }
-      this.openAgent(transport)
+      this.openAgent(transport, peerPort)
       transport.onmessage?.(message)
     }
   }

@@ -9,7 +9,7 @@ import {
   WINDOW_REDEEM_PATH,
 } from '../shared/window-link'
 import { bearerToken } from './handshake'
-import { peerIsSameUser } from './peer-uid'
+import { peerUidOf } from './peer-uid'
 import { send } from './static-files'
 import type { Redeemer, WindowAccess } from './window-access'
 
@@ -19,7 +19,7 @@ export interface WindowRoutesContext {
   /** The page a code opens, without its fragment: `http://127.0.0.1:<port>/`. */
   pageBase: () => string
   /** Who is on the other end of a request's socket (default: the kernel's socket table, Linux only). */
-  redeemer?: (req: IncomingMessage) => Redeemer
+  redeemer?: (req: IncomingMessage) => Redeemer | Promise<Redeemer>
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -66,7 +66,11 @@ function route(ctx: WindowRoutesContext, path: string, body: unknown, req: Incom
   if (path === WINDOW_REDEEM_PATH) {
     const parsed = CodeRequestSchema.safeParse(body)
     if (!parsed.success) return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"code": "<the code from the link>"}' })
-    return redemption(res, req, access.redeem(parsed.data.code, (ctx.redeemer ?? kernelRedeemer)(req)))
+    const code = parsed.data.code
+    return void Promise.resolve((ctx.redeemer ?? kernelRedeemer)(req)).then(
+      (redeemer) => redemption(res, req, access.redeem(code, redeemer)),
+      () => redemption(res, req, access.redeem(code, 'unknown')),
+    )
   }
   const parsed = TicketRequestSchema.safeParse(body)
   if (!parsed.success) return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"ticket": "<the ticket from redeem>"}' })
@@ -87,9 +91,11 @@ function redemption(res: ServerResponse, req: IncomingMessage, result: ReturnTyp
 }
 
 /** The kernel's word on the peer: our uid, another uid, or unknown (not Linux, row not found). */
-function kernelRedeemer(req: IncomingMessage): Redeemer {
-  const same = peerIsSameUser({ remoteAddress: req.socket.remoteAddress, remotePort: req.socket.remotePort, localPort: req.socket.localPort })
-  return same === undefined ? 'unknown' : same ? 'same-user' : 'other-user'
+async function kernelRedeemer(req: IncomingMessage): Promise<Redeemer> {
+  const { localAddress, localPort, remoteAddress, remotePort } = req.socket
+  const uid = await peerUidOf({ localAddress, localPort, remoteAddress, remotePort })
+  if (uid === undefined || typeof process.getuid !== 'function') return 'unknown'
+  return uid === process.getuid() ? 'same-user' : 'other-user'
 }
 
 function reply(res: ServerResponse, req: IncomingMessage, status: number, body: object): void {

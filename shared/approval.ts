@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { inspectUrl } from './markdown/url-gate'
 
 /**
  * An approval: an agent asks the person whether it may do one thing (a harness's permission prompt).
@@ -36,6 +37,31 @@ export const ApprovalActionSchema = z.discriminatedUnion('kind', [
 ])
 export type ApprovalAction = z.infer<typeof ApprovalActionSchema>
 
+/**
+ * Warnings a hook raises for flags of a tool's input that change what is allowed, beyond the ordinary
+ * case the card's body shows. A window shows its own words for a known code and the `message` for any
+ * other (a newer hook's code), so the list may grow without a protocol change.
+ */
+export const APPROVAL_WARNING_CODES = [
+  /** The command runs outside the harness's sandbox (Claude `dangerouslyDisableSandbox`, Codex `sandbox_permissions: "require_escalated"`). */
+  'OUTSIDE_SANDBOX',
+  /** The command keeps running in the background after the approval (Claude `run_in_background`, Gemini `is_background`). */
+  'RUNS_IN_BACKGROUND',
+  /** The edit replaces every match in the file, not one (Claude `replace_all`, Gemini `allow_multiple` / `expected_replacements` > 1). */
+  'REPLACES_EVERY_MATCH',
+] as const
+export type ApprovalWarningCode = (typeof APPROVAL_WARNING_CODES)[number]
+
+/** Most warnings one request may carry. */
+export const APPROVAL_WARNINGS_MAX = 16
+
+/** One warning: a stable UPPER_SNAKE code and an English sentence for windows that do not know the code. */
+export const ApprovalWarningSchema = z.object({
+  code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'an UPPER_SNAKE code'),
+  message: z.string().min(1),
+})
+export type ApprovalWarning = z.infer<typeof ApprovalWarningSchema>
+
 /** One approval request. `always` is offered only when the harness can remember the choice. */
 export const ApprovalRequestSchema = z.object({
   /** The harness's tool name, e.g. `Bash`, `Edit`, `shell`. */
@@ -45,6 +71,14 @@ export const ApprovalRequestSchema = z.object({
   harness: z.string().optional(),
   /** What "Always allow" would remember, in the harness's terms (e.g. "Bash(npm test:*) in this project"). */
   always: z.object({ label: z.string().min(1) }).optional(),
+  /**
+   * The fields of the tool's input the action does not show (Claude's `timeout`, Codex's `prefix_rule`,
+   * any field a harness adds later), as pretty JSON; long values are cut with a visible marker
+   * (see shared/approval-extra.ts). Absent when the action shows the whole input.
+   */
+  extra: z.string().min(1).optional(),
+  /** Flags of the input that widen what is allowed (see {@link APPROVAL_WARNING_CODES}); shown above the action. */
+  warnings: z.array(ApprovalWarningSchema).max(APPROVAL_WARNINGS_MAX).optional(),
 })
 export type ApprovalRequest = z.infer<typeof ApprovalRequestSchema>
 
@@ -60,6 +94,7 @@ export function approvalShortFields(request: ApprovalRequest): Array<[string, st
   const fields: Array<[string, string]> = [['tool', request.tool]]
   if (request.harness !== undefined) fields.push(['harness', request.harness])
   if (request.always !== undefined) fields.push(['always.label', request.always.label])
+  request.warnings?.forEach((warning, index) => fields.push([`warnings[${index}].message`, warning.message]))
   const action = request.action
   if (action.kind === 'command') {
     if (action.description !== undefined) fields.push(['action.description', action.description])
@@ -80,7 +115,11 @@ export function decisionProblem(request: ApprovalRequest, decision: ApprovalDeci
 
 /** The long bodies of a request (capped by {@link APPROVAL_BODY_CHARS}). */
 export function approvalBodyFields(request: ApprovalRequest): Array<[string, string]> {
-  const action = request.action
+  const extra: Array<[string, string]> = request.extra !== undefined ? [['extra', request.extra]] : []
+  return [...actionBodyFields(request.action), ...extra]
+}
+
+function actionBodyFields(action: ApprovalAction): Array<[string, string]> {
   switch (action.kind) {
     case 'command':
       return [['action.command', action.command]]
@@ -107,12 +146,18 @@ export function approvalSummary(request: ApprovalRequest): string {
     case 'file':
       return `${action.operation ?? 'edit'} ${action.path}`
     case 'url':
-      return `fetch ${action.url}`
+      return `fetch ${urlLead(action.url)}`
     case 'plan':
       return 'approve a plan'
     case 'tool':
       return `use ${request.tool}`
   }
+}
+
+/** A URL for one line of text: its real host first (punycode), then the URL as sent. */
+function urlLead(url: string): string {
+  const view = inspectUrl(url)
+  return view.parsed && view.host !== '' ? `${view.host} (${url})` : url
 }
 
 /** "Claude Code wants to run: npm test": one line for notifications and the tray (whitespace collapsed). */

@@ -12,6 +12,19 @@ export const AgentInfoSchema = z.object({
 })
 export type AgentInfo = z.infer<typeof AgentInfoSchema>
 
+/**
+ * Set by the companion alone, never from an agent's frame: the ask comes from this install's askpass
+ * helper, found by the companion itself from the connection's peer process (Linux; see
+ * core/askpass-mark.ts). `receiver` names the helper's parent from what the kernel says; `verified`
+ * is true only when that parent is proven to be sudo, ssh or git. Windows draw the askpass look and
+ * the "goes only to" line from this field alone.
+ */
+export const AskpassMarkSchema = z.object({
+  receiver: z.string(),
+  verified: z.boolean(),
+})
+export type AskpassMark = z.infer<typeof AskpassMarkSchema>
+
 /** A pending ask as windows see it. `askId` is minted by the companion and unique for its lifetime. */
 export const AskSchema = z.object({
   askId: z.string(),
@@ -21,6 +34,8 @@ export const AskSchema = z.object({
   questions: z.array(AskQuestionSchema),
   /** Present on an approval (a permission prompt); its `questions` is then empty. */
   approval: ApprovalRequestSchema.optional(),
+  /** Present only on an ask the companion traced to its own askpass helper ({@link AskpassMarkSchema}). */
+  askpass: AskpassMarkSchema.optional(),
   /** Epoch milliseconds when the companion received the ask. */
   receivedAt: z.number(),
 })

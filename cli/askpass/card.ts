@@ -1,4 +1,5 @@
 import type { AskQuestion } from '../../shared/question-extras'
+import { KNOWN_RECEIVERS, type Receiver } from '../../core/askpass-receiver'
 import { fingerprintOf, type PromptKind } from './prompt-kind'
 
 /** The option labels of the cards that offer a choice. */
@@ -9,10 +10,12 @@ export interface CardInput {
   kind: PromptKind
   /** askpass's argv[1], as the program printed it. */
   prompt: string
-  /** The receiving program is one of sudo, ssh, ssh-agent, git, git-remote-http(s). */
-  knownReceiver: boolean
+  /** The receiving program as the kernel names it (core/askpass-receiver.ts). */
+  receiver: Receiver
   /** The receiver's command line, redacted (shown as the ask's title). */
-  receiver: string
+  commandLine: string
+  /** Where the helper runs: on macOS nothing ties a name to an executable, so a known name is "not verified". */
+  platform: NodeJS.Platform
   /** The same program asked the same thing less than a minute ago: the last answer was refused. */
   repeat: boolean
 }
@@ -20,33 +23,45 @@ export interface CardInput {
 /**
  * The one question of an askpass card. A password is a `secret` free-text question; a username plain
  * free text; ssh's host-key question Yes/No with the fingerprint; a confirmation Allow/Deny; a
- * security-key reminder a single OK. The detail says who receives the answer, warns when that is not
- * a known askpass caller, and says when this is a repeat.
+ * security-key reminder a single OK. The detail warns when the receiver is not proven to be sudo, ssh
+ * or git, and says when this is a repeat.
+ *
+ * The card never says "the answer goes only to …": that line is drawn by the window from the mark the
+ * companion sets itself (shared/ask.ts `askpass`), since any agent can write this detail's text.
  */
 export function askpassQuestion(input: CardInput): AskQuestion {
   const notes: string[] = []
   if (input.repeat) notes.push(`**Asked again by the same program:** the previous answer was not accepted (a wrong password?).`)
-  if (!input.knownReceiver) {
-    notes.push(`**Warning:** the answer will be printed to \`${input.receiver || 'an unknown program'}\`, which is not sudo, ssh or git.`)
-  } else {
-    notes.push(`The answer goes only to \`${input.receiver}\`.`)
-  }
+  const note = receiverNote(input)
+  if (note) notes.push(note)
   const base = { id: 'askpass', question: input.prompt.trim() || 'Password:' }
+  const detailOf = (lines: string[]): { detail?: string } => (lines.length > 0 ? { detail: lines.join('\n\n') } : {})
   switch (input.kind) {
     case 'secret':
-      return { ...base, header: 'Password', secret: true, detail: notes.join('\n\n') }
+      return { ...base, header: 'Password', secret: true, ...detailOf(notes) }
     case 'username':
-      return { ...base, header: 'Username', detail: notes.join('\n\n') }
+      return { ...base, header: 'Username', ...detailOf(notes) }
     case 'host-key': {
       const fingerprint = fingerprintOf(input.prompt)
-      const detail = [...(fingerprint ? [`Host key fingerprint: \`${fingerprint}\``] : []), ...notes].join('\n\n')
-      return { ...base, header: 'Host key', detail, options: [{ label: LABELS.yes, description: 'Trust this host key and connect' }, { label: LABELS.no }] }
+      const detail = detailOf([...(fingerprint ? [`Host key fingerprint: \`${fingerprint}\``] : []), ...notes])
+      return { ...base, header: 'Host key', ...detail, options: [{ label: LABELS.yes, description: 'Trust this host key and connect' }, { label: LABELS.no }] }
     }
     case 'confirm':
-      return { ...base, header: 'Confirm', detail: notes.join('\n\n'), options: [{ label: LABELS.allow }, { label: LABELS.deny }] }
+      return { ...base, header: 'Confirm', ...detailOf(notes), options: [{ label: LABELS.allow }, { label: LABELS.deny }] }
     case 'notice':
       return { ...base, header: 'Security key', options: [{ label: LABELS.ok }] }
   }
+}
+
+/** The helper's own line about the receiver: nothing when the kernel proved it, else a "not verified" note or a warning. */
+function receiverNote(input: CardInput): string | undefined {
+  const { program, verified } = input.receiver
+  if (verified) return undefined
+  const commandLine = input.commandLine ? ` (\`${input.commandLine}\`)` : ''
+  if (input.platform === 'darwin' && KNOWN_RECEIVERS.has(program)) {
+    return `The answer will be printed to \`${program}\`${commandLine}, as \`ps\` names it: not verified.`
+  }
+  return `**Warning:** the answer will be printed to \`${program}\`${commandLine}, which is not verified to be sudo, ssh or git.`
 }
 
 /** What the helper does with an answer: print `stdout` and exit 0, or exit 1 (refused, skipped). */

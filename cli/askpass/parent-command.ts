@@ -1,9 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { basename } from 'node:path'
-
-/** Programs known to print what askpass returns only to themselves (sudo, ssh, git). */
-const KNOWN_RECEIVERS = new Set(['sudo', 'ssh', 'ssh-agent', 'git', 'git-remote-http', 'git-remote-https'])
+import { receiverOf, type Receiver } from '../../core/askpass-receiver'
 
 /**
  * The command line of process `pid` as its arguments: `/proc/<pid>/cmdline` on Linux, `ps -o
@@ -39,8 +36,10 @@ export function redactedCommandLine(args: readonly string[]): string {
   return args.map(redactArgument).join(' ')
 }
 
-/** True when the program (its argv[0]) is one of the known askpass callers. */
-export function isKnownReceiver(args: readonly string[]): boolean {
-  const program = args[0]
-  return program !== undefined && KNOWN_RECEIVERS.has(basename(program).replace(/:$/, ''))
+/**
+ * Who receives what this askpass prints: its parent `ppid`, named from what the kernel says
+ * (core/askpass-receiver.ts), never from the parent's argv[0], which its starter chooses.
+ */
+export function parentReceiver(ppid: number, platform: NodeJS.Platform = process.platform): Receiver {
+  return receiverOf(ppid, process.getuid?.() ?? -1, platform)
 }

@@ -4,22 +4,30 @@ import { errorMessage } from '../../shared/describe-error'
 import { validateAskInput } from '../../shared/validate-input'
 import { version } from '../../package.json'
 import { askpassQuestion, outcomeOf, type Outcome } from '../askpass/card'
-import { commandLineOf, isKnownReceiver, redactedCommandLine } from '../askpass/parent-command'
+import type { Receiver } from '../../core/askpass-receiver'
+import { commandLineOf, parentReceiver, redactedCommandLine } from '../askpass/parent-command'
 import { watchParent } from '../askpass/parent-watch'
 import { promptKind, type PromptKind } from '../askpass/prompt-kind'
 import { RepeatMemory } from '../askpass/repeats'
 import { askOnTerminal } from '../askpass/tty-prompt'
 import type { CliIo, Command } from '../io'
 
-/** The name in the helper's hello: the desktop keeps these asks out of notification buttons. */
+/**
+ * The name in the helper's hello, for the person's eyes only: nothing decides on it. Which asks are
+ * the helper's is found by the companion itself (core/askpass-mark.ts).
+ */
 export const ASKPASS_CLIENT_NAME = 'ask-user-askpass'
 
 /** What the helper needs besides the process's streams (injected by tests). */
 export interface AskpassDeps {
   ppid: number
   now: () => number
-  /** The parent's arguments (default: read from /proc or ps). */
+  /** The parent's arguments, for the title (default: read from /proc or ps). */
   parentArgs?: (pid: number) => string[]
+  /** Who receives the answer, from the kernel (default {@link parentReceiver}). */
+  receiver?: (pid: number) => Receiver
+  /** Default `process.platform`. */
+  platform?: NodeJS.Platform
   /** Asks on /dev/tty (default {@link askOnTerminal}). */
   terminal?: (prompt: string, secret: boolean) => string | undefined
   memoryDir?: string
@@ -37,13 +45,15 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const kind = promptKind(prompt, io.env['SSH_ASKPASS_PROMPT'])
     const parent = (deps.parentArgs ?? commandLineOf)(deps.ppid)
     const receiver = redactedCommandLine(parent)
+    const platform = deps.platform ?? process.platform
+    const judged = (deps.receiver ?? ((pid: number) => parentReceiver(pid, platform)))(deps.ppid)
     const memory = new RepeatMemory(`${deps.ppid}\0${parent.join('\0')}`, deps.memoryDir)
     const now = deps.now()
     if (memory.recentlyDismissed(now)) {
       io.stderr.write('ask-user-askpass: dismissed less than a minute ago for this program; not asking again\n')
       return 1
     }
-    const question = askpassQuestion({ kind, prompt, receiver, knownReceiver: isKnownReceiver(parent), repeat: memory.isRepeat(prompt, now) })
+    const question = askpassQuestion({ kind, prompt, receiver: judged, commandLine: receiver, platform, repeat: memory.isRepeat(prompt, now) })
     const checked = validateAskInput({ questions: [question] })
     if (!checked.ok) {
       io.stderr.write(`ask-user-askpass: ${checked.message}\n`)
@@ -52,7 +62,7 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const controller = new AbortController()
     const abort = (): void => controller.abort()
     io.signal.addEventListener('abort', abort, { once: true })
-    const stopWatch = watchParent(deps.ppid, abort, isSsh(parent))
+    const stopWatch = watchParent(deps.ppid, abort, judged.program === 'ssh')
     const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version })
     try {
       const answer = await client.ask(checked.input, { signal: controller.signal, ...(receiver ? { title: receiver } : {}) })
@@ -86,11 +96,6 @@ function onTerminal(kind: PromptKind, prompt: string, io: CliIo, deps: AskpassDe
   if (kind === 'host-key') return finish(/^(yes|y)$/i.test(typed.trim()) ? { print: 'yes' } : { exit: 1 }, io)
   if (kind === 'confirm') return /^(yes|y|allow)$/i.test(typed.trim()) ? 0 : 1
   return finish({ print: typed }, io)
-}
-
-/** The parent is ssh: its connection may be closed by the server while the card waits (LoginGraceTime). */
-function isSsh(parent: readonly string[]): boolean {
-  return parent[0] !== undefined && /(^|\/)ssh$/.test(parent[0])
 }
 
 function finish(outcome: Outcome, io: CliIo): number {

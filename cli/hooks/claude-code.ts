@@ -55,8 +55,8 @@ export function claudeCodeHook(event: unknown): HookWork {
           request: {
             tool: e.tool_name,
             harness: 'claude-code',
-            action: claudeAction(e.tool_name, e.tool_input, e.cwd),
             ...(suggestions.length > 0 ? { always: { label: alwaysLabel(suggestions) } } : {}),
+            ...claudeAction(e.tool_name, e.tool_input, e.cwd),
           },
           output: (decision: ApprovalDecision) =>
             decision.behavior === 'allow'

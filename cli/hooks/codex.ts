@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import type { ApprovalAction, ApprovalDecision } from './contract'
+import type { ApprovalWarning } from '../../shared/approval'
+import { inputNotes, isOn, warning, type InputNotes } from './input-notes'
 import { DEFAULT_DENY_MESSAGE, HookInputError, noticeText, prettyInput, sessionTitle, type HookWork } from './plan'
 
 const BaseSchema = z.looseObject({ session_id: z.string().optional(), cwd: z.string().optional(), hook_event_name: z.string() })
 const PermissionRequestSchema = BaseSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
 const StopSchema = BaseSchema.extend({ last_assistant_message: z.string().nullish() })
-const CommandInput = z.looseObject({ command: z.union([z.string(), z.array(z.string())]), description: z.string().nullish() })
+const CommandInput = z.looseObject({ command: z.union([z.string(), z.array(z.string())]), description: z.string().nullish(), workdir: z.string().optional() })
 
 /** Codex's `notify` program argument (`agent-turn-complete`; kebab-case keys). */
 const NotifySchema = z.looseObject({
@@ -15,13 +17,28 @@ const NotifySchema = z.looseObject({
   'last-assistant-message': z.string().nullish(),
 })
 
-function action(tool: string, input: unknown, cwd: string | undefined): ApprovalAction {
+/** Codex asks to leave its sandbox with `sandbox_permissions: "require_escalated"` (older builds: `with_escalated_permissions: true`). */
+function sandboxWarnings(input: Record<string, unknown>): ApprovalWarning[] {
+  const escalated = input['sandbox_permissions'] === 'require_escalated' || isOn(input['with_escalated_permissions'])
+  return escalated ? [warning('OUTSIDE_SANDBOX', "Runs outside Codex's sandbox (sandbox_permissions: require_escalated).")] : []
+}
+
+/**
+ * A command (`command` as text or argv, `workdir` as its folder, else the event's cwd); every other
+ * field (`justification`, `prefix_rule`, `timeout_ms`, …) goes to `extra`, and an escalation request
+ * becomes a warning. Any other input is shown whole.
+ */
+function approval(tool: string, input: unknown, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
   const command = CommandInput.safeParse(input)
   if (command.success) {
     const text = Array.isArray(command.data.command) ? command.data.command.join(' ') : command.data.command
-    return { kind: 'command', command: text, ...(command.data.description ? { description: command.data.description } : {}), ...(cwd ? { cwd } : {}) }
+    const where = command.data.workdir || cwd
+    return {
+      action: { kind: 'command', command: text, ...(command.data.description ? { description: command.data.description } : {}), ...(where ? { cwd: where } : {}) },
+      ...inputNotes(input, ['command', 'description', 'workdir'], sandboxWarnings(command.data)),
+    }
   }
-  return { kind: 'tool', input: prettyInput({ tool, input }) }
+  return { action: { kind: 'tool', input: prettyInput({ tool, input }) } }
 }
 
 /** Codex's PermissionRequest answer (codex-rs hooks `permission-request.command.output`). */
@@ -55,7 +72,7 @@ export function codexHook(event: unknown, from: 'stdin' | 'notify'): HookWork {
       if (!e.success) throw new HookInputError(`not a Codex PermissionRequest event: ${e.error.issues[0]?.message ?? 'wrong shape'}`)
       return {
         agent,
-        plan: { kind: 'approve', request: { tool: e.data.tool_name, harness: 'codex', action: action(e.data.tool_name, e.data.tool_input, e.data.cwd) }, output: permissionOutput },
+        plan: { kind: 'approve', request: { tool: e.data.tool_name, harness: 'codex', ...approval(e.data.tool_name, e.data.tool_input, e.data.cwd) }, output: permissionOutput },
       }
     }
     case 'Stop': {

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import type { Answer } from '../../shared/answer'
 import type { Question } from '../../shared/tool-input'
 import type { ApprovalAction, ApprovalDecision } from './contract'
+import { leftoverFields } from '../../shared/approval-extra'
+import { notesOf, type InputNotes } from './input-notes'
 import { HookInputError, prettyInput, sessionTitle, type HookWork } from './plan'
 
 /** opencode's `permission.asked` event (its `PermissionRequest`), as the plugin passes it on. */
@@ -40,21 +42,35 @@ const EventSchema = z.discriminatedUnion('type', [PermissionAskedSchema, Questio
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
 
-function action(permission: string, patterns: readonly string[], metadata: Record<string, unknown>, cwd: string | undefined): ApprovalAction {
+/**
+ * bash → the command (`metadata.command`, else the patterns); edit → the file (`metadata.filepath`,
+ * else the first pattern) with `metadata.diff`; webfetch → `metadata.url` (else the first pattern).
+ * The other metadata fields go to `extra`, and so do the patterns whenever the card does not already
+ * show exactly them (they are what opencode's rules match). Any other permission is shown whole.
+ */
+function approval(permission: string, patterns: readonly string[], metadata: Record<string, unknown>, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
+  const withPatterns = (shownKeys: readonly string[], shownText: readonly string[]): InputNotes => {
+    const fields = leftoverFields(metadata, shownKeys)
+    const same = patterns.length === shownText.length && patterns.every((pattern, index) => pattern === shownText[index])
+    if (!same && patterns.length > 0) fields['patterns' in fields ? 'permission patterns' : 'patterns'] = [...patterns]
+    return notesOf(fields, [])
+  }
   if (permission === 'bash') {
     const command = str(metadata['command']) ?? patterns.join('\n')
-    return { kind: 'command', command, ...(str(metadata['description']) ? { description: str(metadata['description'])! } : {}), ...(cwd ? { cwd } : {}) }
+    const description = str(metadata['description'])
+    const action: ApprovalAction = { kind: 'command', command, ...(description ? { description } : {}), ...(cwd ? { cwd } : {}) }
+    return { action, ...withPatterns(['command', 'description'], str(metadata['command']) ? [command] : patterns) }
   }
   if (permission === 'edit') {
     const path = str(metadata['filepath']) ?? patterns[0] ?? '(unknown file)'
     const diff = str(metadata['diff'])
-    return { kind: 'file', path, operation: 'edit', ...(diff ? { diff } : {}) }
+    return { action: { kind: 'file', path, operation: 'edit', ...(diff ? { diff } : {}) }, ...withPatterns(['filepath', 'diff'], [path]) }
   }
   if (permission === 'webfetch') {
     const url = str(metadata['url']) ?? patterns[0]
-    if (url) return { kind: 'url', url }
+    if (url) return { action: { kind: 'url', url }, ...withPatterns(['url'], [url]) }
   }
-  return { kind: 'tool', input: prettyInput({ permission, patterns, metadata }) }
+  return { action: { kind: 'tool', input: prettyInput({ permission, patterns, metadata }) } }
 }
 
 /** The plugin's reply for a permission: `{"reply":"once"|"always"|"reject","message"?}`. */
@@ -85,8 +101,8 @@ export function opencodeHook(event: unknown): HookWork {
         request: {
           tool: p.permission,
           harness: 'opencode',
-          action: action(p.permission, p.patterns, p.metadata ?? {}, e.directory),
           ...(always.length > 0 ? { always: { label: `Always allow ${always.join(', ')} (${p.permission}) in this project` } } : {}),
+          ...approval(p.permission, p.patterns, p.metadata ?? {}, e.directory),
         },
         output: permissionOutput,
       },

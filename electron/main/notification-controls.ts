@@ -3,8 +3,6 @@ import type { Platform } from './electron-api'
 
 /** Most buttons a notification offers (Windows toasts hold five actions; macOS gets the same rule). */
 export const MAX_BUTTONS = 5
-/** The agent name of `ask-user askpass` asks (host keys and confirmations must be read in the window). */
-export const ASKPASS_AGENT = 'ask-user-askpass'
 
 /** Why a notification has no answer controls; each is one row of the table in docs/desktop.md. */
 export type NoControlsReason =
@@ -14,7 +12,7 @@ export type NoControlsReason =
   | 'too-many-options'
   | 'detail' // a `detail` (a plan to read) or an `intent`
   | 'secret' // toast inputs are never masked
-  | 'askpass'
+  | 'askpass' // the companion traced it to its askpass helper: host keys and confirmations are read in the window
   | 'approval' // a command must be read in full
   | 'follow-up' // "no longer waiting": there is nothing left to answer
   | 'notice' // an agent's notice: nothing to answer
@@ -44,12 +42,13 @@ function flagged(value: unknown, field: string): boolean {
  * - reply: exactly one free-text question (no options), no `detail`, not secret;
  * - none (a click opens the window at the ask) for everything else: several questions, multi-select,
  *   more than five options, a `detail` or `intent`, a secret, an askpass ask, an approval, and on Linux.
+ * An askpass ask is one carrying the companion-set `askpass` mark; the agent's name decides nothing.
  * Pure; the labels and the question are the agent's raw text (notification-text.ts makes them plain).
  */
 export function controlsFor(ask: Ask, platform: Platform): Controls {
   if (platform !== 'darwin' && platform !== 'win32') return { kind: 'none', reason: 'platform' }
   if (flagged(ask, 'approval')) return { kind: 'none', reason: 'approval' }
-  if (ask.agent.name === ASKPASS_AGENT) return { kind: 'none', reason: 'askpass' }
+  if (ask.askpass !== undefined) return { kind: 'none', reason: 'askpass' }
   const [question, ...more] = ask.questions
   if (!question || more.length > 0) return { kind: 'none', reason: 'several-questions' }
   if (flagged(question, 'secret')) return { kind: 'none', reason: 'secret' }

@@ -17,6 +17,12 @@ import { parseActivation, toastXml } from './windows-toast'
 
 /** Asks arriving within this many ms of the first one are grouped into one notification. */
 export const BURST_WINDOW_MS = 1500
+/**
+ * A button or reply arriving within this many ms of its notification being shown does not answer
+ * (it was meant for whatever was there a moment before): the window opens at the ask instead.
+ * The window's cards arm for the same time (renderer/src/state/arming.svelte.ts).
+ */
+export const NOTIFICATION_ARMING_MS = 600
 
 export interface NotificationsOptions {
   Notification: typeof Electron.Notification
@@ -34,6 +40,10 @@ export interface NotificationsOptions {
   /** The person clicked a notification of no ask this run knows (a follow-up, or one from before a restart). */
   onOpen?(): void
   burstWindowMs?: number
+  /** Default {@link NOTIFICATION_ARMING_MS}. */
+  armingMs?: number
+  /** Milliseconds since some fixed point (default `Date.now`); only differences are used. */
+  now?: () => number
   setTimeout?: (fn: () => void, ms: number) => unknown
   clearTimeout?: (handle: unknown) => void
 }
@@ -44,6 +54,8 @@ interface Shown {
   askId: string | undefined
   controls: Controls
   notification: Electron.Notification
+  /** When it was shown (`now()`): its controls answer only `armingMs` later. */
+  shownAt: number
 }
 
 /**
@@ -56,7 +68,9 @@ interface Shown {
  * arriving within that window of the first are shown together as one notification without controls
  * ("3 questions from 2 agents"); an ask settled before its notification is due is left out.
  *
- * A button or reply answers through the window's path (notification-answering.ts). An ask no longer
+ * A button or reply answers through the window's path (notification-answering.ts), but only once the
+ * notification has been shown `armingMs` (600): one sooner opens the window at the ask and sends
+ * nothing (a press meant for the notification that was there before). An ask no longer
  * pending gets a "no longer waiting" follow-up and nothing is sent; an empty reply or a button that was
  * never offered gets a "still waiting" follow-up with the same controls. Each activation is taken once
  * (notification-ledger.ts). When an ask settles anywhere, its notifications are closed (and on macOS
@@ -68,6 +82,8 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   const setTimer = options.setTimeout ?? ((fn, ms) => setTimeout(fn, ms))
   const clearTimer = options.clearTimeout ?? ((handle) => clearTimeout(handle as NodeJS.Timeout))
   const windowMs = options.burstWindowMs ?? BURST_WINDOW_MS
+  const armingMs = options.armingMs ?? NOTIFICATION_ARMING_MS
+  const now = options.now ?? Date.now
   // Tags are fresh per run, so a toast left from an earlier run never names an ask of this one.
   const run = randomBytes(4).toString('hex')
   let count = 0
@@ -87,7 +103,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     count += 1
     const tag = `au${run}n${count}`
     const notification = new Notification(constructorOptions(platform, tag, text, controls, options.settings().sound, options.strings()))
-    const shown: Shown = { tag, askId, controls, notification }
+    const shown: Shown = { tag, askId, controls, notification, shownAt: now() }
     live.set(tag, shown)
     ledger.register(tag, askId)
     const forget = (): void => void live.delete(tag)
@@ -123,6 +139,10 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     }
     const ask = askId === undefined ? undefined : companion.pending().find((pending) => pending.askId === askId)
     if (!ask) return followUp(undefined, 'no-longer-waiting')
+    // Too soon after it appeared to be meant for it: nothing is sent; the window opens at the ask (its
+    // card arms there too) and the notification stays answerable.
+    const shownAt = live.get(tag)?.shownAt
+    if (shownAt !== undefined && now() - shownAt < armingMs) return options.onClick(ask.askId)
     const result = answerFor(ask, controlsFor(ask, platform), input)
     if (!result.ok) return result.refusal === 'no-controls' ? options.onClick(ask.askId) : followUp(ask, 'still-waiting')
     const sent = sendAnswer(companion, ask.askId, result.answers)

@@ -50,7 +50,10 @@ describe('a burst of question/added', () => {
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('f25')
   })
 
-  it('until the person picks an ask, the selection follows the top of the list as the rest of the inbox arrives', async () => {
+  it('the rest of the inbox arriving never changes the card on screen: newer asks sort above it with a cue', async () => {
+    // This test asserted the opposite until the arming rule (docs/ui.md "The card you see"): the selection
+    // used to follow the top of the list until the person picked an ask, so a click meant for the card on
+    // screen could land on one that arrived a moment before.
     const now = Date.now()
     const agent = (name: string) => ({ name, pid: 1 })
     const { bridge, store, user } = await renderInbox([makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })])
@@ -58,12 +61,13 @@ describe('a burst of question/added', () => {
     // The rest of a bounded snapshot: a newer agent's asks, which sort above.
     await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }) })
     await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }) })
-    await waitFor(() => expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1'))
-    expect(store.order[0]).toBe('new-1')
-    // Once the person picks one, later asks never move it.
-    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'old')!)
-    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }) })
-    await waitFor(() => expect(store.order[0]).toBe('newest'))
+    await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
+    const cues = () => screen.getAllByTestId('ask-item').filter((item) => item.dataset.unseen === 'true').map((item) => item.dataset.askId)
+    expect(cues()).toEqual(['new-1', 'new-2'])
+    // Shown once, an ask is no longer new.
+    await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'new-1')!)
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1')
+    expect(cues()).toEqual(['new-2'])
   })
 })

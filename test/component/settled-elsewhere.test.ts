@@ -39,6 +39,10 @@ describe('settled elsewhere', () => {
     expect(screen.getByTestId('settled-notice').textContent).toContain('The agent withdrew this question.')
     expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
     await vi.advanceTimersByTimeAsync(1000)
+    // The card took focus when it was shown: it stays until focus leaves it (arming.test.ts has the whole rule).
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('s2')
+    screen.getByRole('button', { name: 'Inbox' }).focus()
+    await vi.advanceTimersByTimeAsync(0)
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('s3')
     expect(screen.getAllByTestId('ask-item')).toHaveLength(1)
   })

@@ -1,5 +1,5 @@
 // Answering through the real companion: the agent's promise resolves with exactly what was picked.
-import { askView, expect, pendingCount, test } from './support/fixtures'
+import { askView, expect, pendingCount, test, waitArmed } from './support/fixtures'
 
 const PKG = {
   id: 'pkg',
@@ -24,6 +24,7 @@ test('answers a single-select question', async ({ page, agent, openInbox }) => {
   const answer = agent('claude-code').ask([PKG])
   await expect(askView(page).getByText(PKG.question)).toBeVisible()
   await expect(askView(page).getByTestId('recommended-badge')).toHaveText('Recommended')
+  await waitArmed(page)
   await page.getByRole('radio', { name: /pnpm/ }).check()
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'pkg', selected: ['pnpm (Recommended)'] }] })
@@ -35,6 +36,7 @@ test('answers a multi-select with custom text, and a skip, in one ask', async ({
   const answer = agent('codex').ask([TARGETS, { id: 'notes', question: 'Anything to add?' }, PKG])
   const questions = page.getByTestId('question')
   await expect(questions).toHaveCount(3)
+  await waitArmed(page)
   await questions.nth(0).getByRole('checkbox', { name: 'docs' }).check()
   await questions.nth(0).getByRole('checkbox', { name: 'tests' }).check()
   await questions.nth(0).getByRole('textbox').fill('release notes')
@@ -49,7 +51,7 @@ test('answers a multi-select with custom text, and a skip, in one ask', async ({
 test('a dismissal cancels the ask (ASK_CANCELLED)', async ({ page, agent, openInbox }) => {
   await openInbox(page)
   const answer = agent('gemini-cli').ask([PKG])
-  await expect(askView(page)).toBeVisible()
+  await waitArmed(page)
   await page.getByRole('button', { name: 'Dismiss' }).click()
   await expect(page.getByTestId('dismiss-confirm')).toBeVisible()
   await page.getByRole('button', { name: 'Yes, dismiss' }).click()
@@ -68,6 +70,7 @@ test('keyboard only: digits, Tab, Enter, Esc and ] between asks', async ({ page,
 
   // The first ask has focus on its first option: 2 picks npm.
   await expect(page.getByRole('radio', { name: 'pnpm Recommended' })).toBeFocused()
+  await waitArmed(page)
   await page.keyboard.press('2')
   await expect(page.getByRole('radio', { name: 'npm', exact: true })).toBeChecked()
   // Tab to the next question's options (past the text field and skip button), then pick 1 and 3.
@@ -86,6 +89,7 @@ test('keyboard only: digits, Tab, Enter, Esc and ] between asks', async ({ page,
   await expect(page.getByTestId('dismiss-confirm')).toHaveCount(0)
   await page.keyboard.press('[')
   await expect(targets.getByRole('checkbox', { name: 'changelog' })).toBeChecked()
+  await waitArmed(page) // [ shows the ask again without a click on its row: it arms first
   await page.keyboard.press('Enter')
   expect(await first).toEqual({
     answers: [
@@ -96,6 +100,7 @@ test('keyboard only: digits, Tab, Enter, Esc and ] between asks', async ({ page,
   // The remaining ask takes focus: 1, Enter.
   await expect(askView(page).getByText('Deploy now?')).toBeVisible()
   await expect(page.getByRole('radio', { name: 'yes' })).toBeFocused()
+  await waitArmed(page)
   await page.keyboard.press('1')
   await page.keyboard.press('Enter')
   expect(await second).toEqual({ answers: [{ id: 'go', selected: ['yes'] }] })

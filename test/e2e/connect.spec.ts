@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { ensureRendererBuilt, ROOT } from './support/build'
+import { waitArmed } from './support/fixtures'
 
 const BIN = join(ROOT, 'bin', 'ask-user.js')
 // Like screenshots.spec.ts: into test-results, or over the committed PNG with UPDATE_SCREENSHOTS=1.
@@ -78,6 +79,7 @@ test('the panel gives this machine’s lines, copies them, and the copied script
 
     await page.getByRole('button', { name: 'Inbox' }).click()
     await expect(page.getByTestId('question').getByText('Deploy now?')).toBeVisible()
+    await waitArmed(page)
     await page.getByTestId('option').filter({ hasText: 'Yes' }).click()
     await page.getByRole('button', { name: 'Send answer' }).click()
 

@@ -8,6 +8,7 @@ import { _electron as electron, expect, test } from '@playwright/test'
 import type { ElectronApplication } from '@playwright/test'
 import { WebSocket } from 'ws'
 import { ensureElectron } from '../../scripts/electron/install.cjs'
+import { waitArmed } from './support/fixtures'
 
 const root = join(__dirname, '../..')
 
@@ -69,6 +70,7 @@ test('answers one ask end to end through the desktop window', async () => {
   )
 
   await expect(page.getByText('Which database?')).toBeVisible()
+  await waitArmed(page)
   await page.getByTestId('option').filter({ hasText: 'SQLite' }).click()
   await page.getByRole('button', { name: 'Send answer' }).click()
 
@@ -88,6 +90,7 @@ test('smoke: an ask sent by the ask-user command is answered in the window, then
   const asked = new Promise<number | null>((resolve) => ask.once('exit', resolve))
 
   await expect(page.getByTestId('question').getByText('Ship the release?')).toBeVisible()
+  await waitArmed(page)
   await page.getByTestId('option').filter({ hasText: 'Ship' }).first().click()
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await asked).toBe(0)

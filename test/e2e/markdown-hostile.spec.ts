@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { ROOT } from './support/build'
-import { expect, test, type TestAgent } from './support/fixtures'
+import { expect, test, waitArmed, type TestAgent } from './support/fixtures'
 import { HOSTILE_MARKDOWN } from './support/hostile-markdown'
 
 const PUBLIC_LISTS = join(ROOT, '..', 'shared', 'fixtures', 'markdown-xss')
@@ -79,8 +79,9 @@ async function watch(page: Page) {
   }
 }
 
-/** Picks option 1 (the hostile label) of every question on the card, then sends. */
+/** Picks option 1 (the hostile label) of every question on the card, once it acts, then sends. */
 async function answerAll(page: Page): Promise<void> {
+  await waitArmed(page)
   await page.evaluate(() => {
     for (const card of document.querySelectorAll('[data-testid=question]')) card.querySelector<HTMLInputElement>('input[type=radio]')?.click()
   })

@@ -1,7 +1,7 @@
 // Agent Markdown as the window renders it in Chromium: block Markdown in `detail`, inline Markdown in
 // question text and descriptions, literal labels and headers, hidden-character markers, the
 // plan-review card, image chips, and links that ask before they open (and never navigate the page).
-import { askView, expect, test } from './support/fixtures'
+import { askView, expect, test, waitArmed } from './support/fixtures'
 
 const PLAN = [
   '## Migration plan',
@@ -48,6 +48,7 @@ test('a plan review: the plan as block Markdown, Approve plan as the primary act
   await expect(card.locator('p.text code')).toHaveText('prod')
   await expect(card.locator('.desc em')).toHaveText('notes')
   await expect(card.getByRole('radio')).toHaveCount(1) // Revise; Approve is the primary button
+  await waitArmed(page)
   await card.getByTestId('approve-plan').click()
   await expect(card.getByTestId('approve-plan')).toHaveAttribute('aria-pressed', 'true')
   await page.getByRole('button', { name: 'Send answer' }).click()
@@ -93,6 +94,7 @@ test('hidden characters show as markers in text, labels and headers', async ({ p
   await expect(card.locator('p.text')).toHaveText('Run exe⟨U+202E⟩fdp.sh⟨U+200B⟩?')
   await expect(card.locator('.header')).toHaveText('Rel⟨U+202E⟩ease')
   await expect(card.getByTestId('option-label')).toHaveText('ok⟨U+200F⟩')
+  await waitArmed(page)
   await card.getByRole('radio').check()
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'h', selected: [label] }] })

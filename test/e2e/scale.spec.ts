@@ -1,5 +1,5 @@
 // A busy inbox: 200 pending asks from 20 agents stays usable and every ask answerable.
-import { expect, pendingCount, test } from './support/fixtures'
+import { expect, pendingCount, test, waitArmed } from './support/fixtures'
 
 test('200 pending asks from 20 agents, 50 options each, still answerable', async ({ page, agent, openInbox, companion }) => {
   test.setTimeout(90_000)
@@ -34,6 +34,7 @@ test('200 pending asks from 20 agents, 50 options each, still answerable', async
   // Keyboard through a few more: the next ask takes focus; 3 then Enter answers it.
   for (let i = 0; i < 3; i++) {
     await expect(page.getByTestId('ask-view').getByRole('radio').first()).toBeFocused()
+    await waitArmed(page) // shown by the send, not by a click on its row: it arms first
     await page.keyboard.press('3')
     await page.keyboard.press('Enter')
     await expect(setSize).toHaveAttribute('aria-setsize', String(198 - i))

@@ -1,6 +1,6 @@
 // A secret question in the served page (which connects with secrets=masked): a masked input, shown
 // only while "Hold to show" is pressed, no skip, never in sessionStorage, and history keeps no value.
-import { askView, expect, test } from './support/fixtures'
+import { askView, expect, test, waitArmed } from './support/fixtures'
 
 const SECRET = 'typed-in-the-window-42'
 
@@ -19,6 +19,7 @@ test('a secret question is masked, revealed only while held, never stored, and s
   await expect(input).toHaveAttribute('type', 'password')
   const stored = await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)))
   expect(stored).not.toContain(SECRET)
+  await waitArmed(page)
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'pw', selected: [], custom: SECRET }] })
   await expect(page.getByTestId('empty-inbox')).toBeVisible()

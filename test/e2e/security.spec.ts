@@ -1,5 +1,5 @@
 // Agent text is data: markup in any field shows as text and never runs.
-import { askView, expect, test } from './support/fixtures'
+import { askView, expect, test, waitArmed } from './support/fixtures'
 
 const XSS = '<img src=x onerror=window.__pwned=1>'
 const SCRIPT = '<script>window.__pwned=2</script>'
@@ -23,6 +23,7 @@ test('markup in question text, labels and agent info is rendered literally', asy
   await expect(page.getByTestId('agent-group')).toContainText(`evil ${SCRIPT}`)
   expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined()
   expect(await page.locator('img, script:not([type=module]), a[href^="javascript"]').count()).toBe(0)
+  await waitArmed(page)
   await askView(page).getByRole('radio', { name: XSS }).check()
   await page.keyboard.press('Enter')
   expect(await answer).toEqual({ answers: [{ id: 'x', selected: [XSS] }] })

@@ -1,5 +1,5 @@
 // Several windows, agents that give up, and reloads: state lives in the companion.
-import { askView, expect, pendingCount, test } from './support/fixtures'
+import { askView, expect, pendingCount, test, waitArmed } from './support/fixtures'
 
 const DEPLOY = { id: 'go', question: 'Deploy to production now?', options: [{ label: 'yes' }, { label: 'no' }] }
 
@@ -13,6 +13,8 @@ test('two windows see the same settlement', async ({ page, context, agent, openI
   await expect(other.getByTestId('ask-item')).toHaveCount(2)
   // The other window has started typing on the first ask: it keeps that draft with a notice.
   await other.getByTestId('question').getByRole('textbox').fill('maybe after lunch')
+  await expect(askView(page).getByText(DEPLOY.question)).toBeVisible()
+  await waitArmed(page)
   await page.getByRole('radio', { name: 'yes' }).check()
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['yes'] }] })
@@ -25,12 +27,20 @@ test('two windows see the same settlement', async ({ page, context, agent, openI
   await other.getByRole('button', { name: 'Close' }).click()
   await expect(other.getByTestId('ask-item')).toHaveCount(1)
 
-  // A dismissal in the other window empties both.
+  // A dismissal in the other window empties both (Close showed the next card, which arms first).
+  await expect(askView(other).getByText('Anything else later?')).toBeVisible()
+  await waitArmed(other)
   await other.getByRole('button', { name: 'Dismiss' }).click()
   await other.getByRole('button', { name: 'Yes, dismiss' }).click()
   expect(await draftless).toMatchObject({ error: { code: 'ASK_CANCELLED' } })
-  await expect(page.getByTestId('empty-inbox')).toBeVisible()
   await expect(other.getByTestId('empty-inbox')).toBeVisible()
+  // This window's card (shown after its send, focus in its field) says so, and stays while the person
+  // is on it; it leaves once they step off it (a click on the window's title takes the focus out).
+  await expect(page.getByTestId('settled-notice')).toContainText('Dismissed in another window.')
+  await expect(askView(page).getByRole('textbox')).toBeFocused()
+  await expect(askView(page)).toBeVisible()
+  await page.getByRole('heading', { name: 'Ask User Companion' }).click()
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
 })
 
 test('an agent abort removes its card', async ({ page, agent, openInbox }) => {
@@ -63,6 +73,7 @@ test('a reload signs the page out (its credential lived in memory only); a new l
     { id: 'targets', question: 'Which targets?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
     { id: 'notes', question: 'Notes for the changelog?' },
   ])
+  await waitArmed(page)
   await page.getByRole('checkbox', { name: 'docs' }).check()
   await page.getByTestId('question').nth(1).getByRole('textbox').fill('mention the new CLI')
   expect(page.url()).not.toContain('#code=')
@@ -75,6 +86,7 @@ test('a reload signs the page out (its credential lived in memory only); a new l
   await expect(page.getByRole('checkbox', { name: 'docs' })).toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'tests' })).not.toBeChecked()
   await expect(page.getByTestId('question').nth(1).getByRole('textbox')).toHaveValue('mention the new CLI')
+  await waitArmed(page) // the reloaded window's first card arms again
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({
     answers: [

@@ -10,8 +10,11 @@ import { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
 import { buildLayout, type InboxLayout } from '../lib/inbox-layout'
 import { releaseMarkdown } from '../lib/markdown-cache'
+import { ARMING_MS, Arming, browserViewClock, type ViewClock } from './arming.svelte'
 import { BurstQueue } from './burst-queue'
 import { CardState, type Settlement } from './card.svelte'
+import { CardHold, QUIET_MS } from './card-hold'
+import { Selection, type ShownBy } from './selection.svelte'
 
 /** An ask on screen, and its card state once anything needs it (most asks of a big inbox never do). */
 interface Entry {
@@ -35,6 +38,12 @@ export interface InboxOptions {
   lingerMs?: number
   /** How many history entries to ask for (default 200). */
   historyLimit?: number
+  /** How long a card the person did not open themselves ignores decisions, in ms (default `ARMING_MS`, 600). */
+  armingMs?: number
+  /** How long after the last input in the card on screen it may not change, in ms (default `QUIET_MS`, 1000). */
+  quietMs?: number
+  /** The frame and timer source of arming and holding (default: the browser's). */
+  clock?: ViewClock
 }
 
 /**
@@ -47,7 +56,6 @@ export class InboxStore {
   status = $state<BridgeStatus>('connecting')
   /** The served page's sign-in (always `none` in the desktop window). */
   access = $state<PageAccessState>({ kind: 'none' })
-  selectedId = $state<string | undefined>()
   view = $state<'inbox' | 'history' | 'connect'>('inbox')
   /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
   connect = $state.raw<ConnectInfo | undefined>()
@@ -86,18 +94,24 @@ export class InboxStore {
     () => (this.#version, this.#settledVersion, untrack(() => settledOf(this.#cards.values()))),
   )
   readonly pendingCount = $derived.by(() => (this.#version, this.#cards.size - this.settledIds.size))
+  readonly #selection = new Selection()
   /** The card on screen: the selected ask's, else the first in list order. */
   readonly selected: CardState | undefined = $derived.by(() => {
     void this.#version
+    const selectedId = this.#selection.selectedId
     return (
-      (this.selectedId !== undefined ? this.#card(this.selectedId) : undefined) ??
+      (selectedId !== undefined ? this.#card(selectedId) : undefined) ??
       (this.order[0] !== undefined ? this.#card(this.order[0]) : undefined)
     )
   })
+  /** Asks that arrived while another card was on screen and were not shown yet (a cue in the list). */
+  get unseenIds(): ReadonlySet<string> {
+    return this.#selection.unseenIds
+  }
+  /** Keeps the card on screen while the person is on it (the card view lets it watch its element). */
+  readonly hold: CardHold
   /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
   readonly #added = new BurstQueue<Ask>((asks) => this.#addAll(asks))
-  /** The person has picked an ask (clicked, stepped, or asked for one from a notification or the tray). */
-  #chosen = false
 
   readonly #bridge: CompanionBridge
   readonly #drafts: DraftStorage
@@ -108,6 +122,8 @@ export class InboxStore {
    * replacing the list, the newest page merged above what is loaded, or the next older page.
    */
   readonly #historyRequests: Array<'replace' | 'merge' | 'older'> = []
+  readonly #armingMs: number
+  readonly #clock: ViewClock
   #seq = 0
   #wantFocus: string | undefined
 
@@ -115,6 +131,9 @@ export class InboxStore {
     this.#bridge = bridge
     this.#lingerMs = options.lingerMs ?? 2500
     this.#historyLimit = options.historyLimit ?? 200
+    this.#armingMs = options.armingMs ?? ARMING_MS
+    this.#clock = options.clock ?? browserViewClock
+    this.hold = new CardHold(options.quietMs ?? QUIET_MS, this.#clock)
     this.#drafts = new DraftStorage(options.storage)
     bridge.onStatus((status) => (this.status = status))
     bridge.onAccess?.((access) => (this.access = access))
@@ -148,7 +167,20 @@ export class InboxStore {
     this.#wantFocus = undefined
     // Leave the current card so the requested one takes focus when it mounts.
     if (typeof document !== 'undefined' && document.activeElement instanceof HTMLElement) document.activeElement.blur()
-    this.select(askId)
+    this.select(askId, 'other')
+  }
+
+  /** The ask on screen, once fixed (undefined until then: the first in list order shows). */
+  get selectedId(): string | undefined {
+    return this.#selection.selectedId
+  }
+
+  /**
+   * The arming of the card of `askId`, for the card view to start once mounted: armed at once when
+   * the person clicked its row, else `armingMs` after its first frame.
+   */
+  armingFor(askId: string): Arming {
+    return new Arming(this.#selection.openedByClick(askId), this.#armingMs, this.#clock)
   }
 
   /** Tells the host which ask is on screen (only hosts that care implement it). */
@@ -156,10 +188,12 @@ export class InboxStore {
     this.#bridge.reportShown?.(askId)
   }
 
-  /** Shows an ask (the person's choice: from then on, asks that arrive never move the selection). */
-  select(askId: string): void {
-    this.#chosen = true
-    this.selectedId = askId
+  /**
+   * Shows an ask the person asked for: `click` on its row (its card acts at once), or `other` (a key,
+   * a notification or the tray: its card arms first).
+   */
+  select(askId: string, by: ShownBy = 'other'): void {
+    this.#selection.show(askId, by)
     this.view = 'inbox'
   }
 
@@ -305,32 +339,33 @@ export class InboxStore {
 
   /** New asks join the list, as one change however many there are. */
   #addAll(asks: readonly Ask[]): void {
-    // The card on screen stays on screen: a new ask only joins the list (never swaps the card the
-    // person may be typing into, even if its agent now sorts first). Known without deriving the list
-    // order again when the selection is a listed ask (the usual case in a burst).
-    // Until the person picks an ask (or starts answering one), the selection follows the top of the list:
-    // a window that opens on a large inbox gets the rest of its bounded snapshot as `question/added`, and
-    // newer agents sort above what the snapshot showed first.
+    // The card on screen stays on screen: a new ask only joins the list, with a cue, even if its agent
+    // now sorts first (a click or key meant for the card on screen must never reach another). Known
+    // without deriving the list order again when the selection is a listed ask (the usual case in a burst).
     const selectedId = this.selectedId
-    const following = !this.#chosen && !this.selected?.hasDraft && !this.selected?.sending
     const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
+    const arrived: string[] = []
     for (const ask of asks) {
       const entry = this.#cards.get(ask.askId)
-      if (!entry) this.#cards.set(ask.askId, { ask, card: undefined })
+      if (!entry) {
+        this.#cards.set(ask.askId, { ask, card: undefined })
+        if (shown !== undefined) arrived.push(ask.askId)
+      }
       // Kept as gone by a snapshot that did not carry it, with a draft: it was only in the rest of a
       // bounded snapshot (docs/protocol.md §9). Pending after all: answerable again, draft and all.
       else if (entry.card?.settlement === 'gone') entry.card.settlement = undefined
     }
     this.#version++
-    if (following) this.selectedId = this.order[0]
-    else this.#pinSelection(shown)
+    this.#selection.arrived(arrived)
+    this.#pinSelection(shown)
     const wanted = this.#wantFocus
     if (wanted !== undefined && this.#cards.has(wanted)) this.focusAsk(wanted)
   }
 
   /** Fixes the selection on a concrete ask: `preferred` if still listed, else the first in list order. */
   #pinSelection(preferred = this.selectedId): void {
-    this.selectedId = preferred !== undefined && this.#cards.has(preferred) ? preferred : this.order[0]
+    const askId = preferred !== undefined && this.#cards.has(preferred) ? preferred : this.order[0]
+    if (askId !== this.selectedId) this.#selection.show(askId, 'other')
   }
 
   #snapshot(pending: Ask[]): void {
@@ -375,9 +410,11 @@ export class InboxStore {
     this.#settledVersion++
     card.sending = false
     if (card.hasDraft) return
-    setTimeout(() => {
+    // It says how it ended for `lingerMs`, then leaves once the person is off it (never from under them).
+    const leave = (): void => {
       if (this.#cards.get(askId)?.card === card && !card.hasDraft) this.#remove(askId)
-    }, this.#lingerMs)
+    }
+    setTimeout(() => (this.selected === card ? this.hold.whenFree(leave) : leave()), this.#lingerMs)
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
@@ -407,8 +444,9 @@ export class InboxStore {
     if (this.selected?.askId === askId) {
       const order = this.order
       const at = this.#orderIndex.get(askId) ?? -1
-      this.selectedId = order[at + 1] ?? order[at - 1]
+      this.#selection.show(order[at + 1] ?? order[at - 1], 'other')
     }
+    this.#selection.seen(askId)
     this.#drafts.remove(askId)
     if (this.#cards.delete(askId)) this.#version++
     releaseMarkdown(askId)

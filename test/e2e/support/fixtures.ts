@@ -1,6 +1,6 @@
 // Playwright fixtures: a real companion core serving the built renderer, real agents (the client
 // library) connected to it, and pages in Chromium opened on the companion's own URL.
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import { AskUserClient, validateAsk, type AskOptions } from '../../../agent'
 import type { AskAnswer } from '../../../shared/answer'
 import type { Question } from '../../../shared/tool-input'
@@ -70,3 +70,21 @@ export async function pendingCount(companion: TestCompanion, count: number): Pro
 
 /** The shown ask's card. */
 export const askView = (page: Page) => page.getByTestId('ask-view')
+
+/** The card on screen, whichever kind it is: an ask's (`ask-view`) or an approval's (`approval-card`). */
+export const shownCard = (page: Page) => page.locator('[data-testid="ask-view"], [data-testid="approval-card"]')
+
+/**
+ * Waits until `card` acts on decisions, and returns it. A card shown without the person's click on its
+ * row (the window's first card, auto-advance, `[` `]`, a notification) ignores send, picks, digits and
+ * Enter for 600 ms after it is painted, and shows its "arming" note until then (docs/ui.md, "The card
+ * you see"). Assert the card's content first: a card that is still on its way out is armed already.
+ */
+export async function armed(card: Locator): Promise<Locator> {
+  await expect(card).toBeVisible()
+  await expect(card.getByTestId('arming')).toHaveCount(0)
+  return card
+}
+
+/** Waits until the card on screen (ask or approval) acts on decisions; see {@link armed}. */
+export const waitArmed = (page: Page): Promise<Locator> => armed(shownCard(page))

@@ -3,12 +3,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { createHttpServer, listenOnLoopback } from '../../../core/http-server'
+import { PreAuthBudget } from '../../../core/preauth-budget'
 import { trickle } from './trickle'
 
 const DEADLINE_MS = 300
 let t: TestCompanion
 beforeAll(async () => {
-  t = await startTestCompanion({ handshakeTimeoutMs: DEADLINE_MS })
+  t = await startTestCompanion({ preAuth: { deadlineMs: DEADLINE_MS } })
 })
 afterAll(() => t.cleanup())
 
@@ -30,7 +31,8 @@ it('still serves a prompt page request on the same companion', async () => {
 it('the fixed deadline is its own: with Node\'s header and request timeouts out of the way, it still drops the trickler', async () => {
   const server = createHttpServer({
     routes: { port: () => 0, tokenMatches: () => false, staticDir: undefined, status: () => ({}) as never },
-    handshakeTimeoutMs: DEADLINE_MS,
+    preAuth: new PreAuthBudget({ maxSockets: 10, deadlineMs: DEADLINE_MS }),
+    preAuthDeadlineMs: DEADLINE_MS,
     maxConnections: 10,
     onUpgrade: (_req, socket) => socket.destroy(),
   })

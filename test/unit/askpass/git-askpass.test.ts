@@ -46,11 +46,14 @@ describe.skipIf(missing)('git clone over HTTP with GIT_ASKPASS=ask-user-askpass,
     expect(user.questions[0]).toMatchObject({ header: 'Username', question: `Username for '${server.url}':` })
     expect(user.questions[0]?.secret).toBeUndefined()
     expect(user.title).toMatch(/git-remote-http origin /)
-    expect(user.questions[0]?.detail).toContain('The answer goes only to')
+    // the companion traced the connection to its helper, whose parent the kernel names git-remote-http
+    expect(user.askpass).toEqual({ receiver: 'git-remote-http', verified: true })
+    expect(user.questions[0]?.detail ?? '').not.toContain('Warning')
     await typeAnswer(inbox, user, 'alice')
     const password = await nextCard(inbox)
     expect(password.questions[0]).toMatchObject({ header: 'Password', secret: true })
     expect(password.questions[0]?.question).toContain('Password for')
+    expect(password.askpass).toEqual({ receiver: 'git-remote-http', verified: true })
     // the URL's userinfo is taken out of the title, which goes into history
     expect(password.title).not.toContain('alice@')
     await typeAnswer(inbox, password, SECRET)

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import type { Ask } from '../../../shared/ask'
 import { SECRETS_MASKED_QUERY } from '../../../shared/ui'
+import { connectInfo } from '../../../core/connect-info'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 
@@ -25,9 +26,12 @@ export interface Inbox {
   close(): Promise<void>
 }
 
+/** How agents run this checkout's `ask-user`: the companion derives its askpass helper from it. */
+export const CHECKOUT_CONNECT = connectInfo({ platform: process.platform, home: '/nonexistent', env: {}, script: join(__dirname, '..', '..', '..', 'bin', 'ask-user.js') })
+
 export async function openInbox(): Promise<Inbox> {
   const warnings: string[] = []
-  const test = await startTestCompanion({ onWarning: (message) => void warnings.push(message) })
+  const test = await startTestCompanion({ onWarning: (message) => void warnings.push(message), ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}) })
   const { companion } = test
   const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
   const plain = await connectUi(companion)
@@ -66,7 +70,7 @@ export function runDetached(args: string[], env: Record<string, string>, options
   })
 }
 
-/** The next askpass card in the masking window. */
+/** The next askpass card in the masking window (the helper's hello name only picks it out here). */
 export function nextCard(inbox: Inbox, timeoutMs = 15_000): Promise<Ask> {
   return inbox.masked.nextAsk((ask) => ask.agent.name === 'ask-user-askpass', timeoutMs)
 }

@@ -53,9 +53,12 @@ describe.skipIf(skip !== undefined)('ssh with SSH_ASKPASS=ask-user-askpass and S
     expect(hostKey.questions[0]).toMatchObject({ header: 'Host key', options: [{ label: LABELS.yes }, { label: LABELS.no }] })
     expect(hostKey.questions[0]?.detail).toContain(sshd.fingerprint)
     expect(hostKey.title).toMatch(/^ssh -p /)
+    expect(hostKey.askpass).toEqual({ receiver: 'ssh', verified: true })
+    expect(hostKey.questions[0]?.detail).not.toContain('Warning')
     await pick(inbox, hostKey, LABELS.yes)
     const password = await nextCard(inbox)
     expect(password.questions[0]).toMatchObject({ secret: true, question: `${user.name}@127.0.0.1's password:` })
+    expect(password.askpass).toEqual({ receiver: 'ssh', verified: true })
     await typeAnswer(inbox, password, TEST_PASSWORD)
     const result = await run
     expect(result.stdout).toBe(`${user.uid}\n`)

@@ -92,8 +92,8 @@ describe('host and origin predicates', () => {
 })
 
 describe('timeouts before the upgrade', () => {
-  it('drops a TCP connection that sends nothing within handshakeTimeoutMs', async () => {
-    const quick = await startTestCompanion({ handshakeTimeoutMs: 100 })
+  it('drops a TCP connection that sends nothing within the pre-auth deadline', async () => {
+    const quick = await startTestCompanion({ preAuth: { deadlineMs: 100 } })
     try {
       const socket = connect(quick.companion.port, '127.0.0.1')
       socket.on('error', () => undefined)

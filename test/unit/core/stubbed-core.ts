@@ -12,6 +12,7 @@ import { statusBody } from '../../../core/http-routes'
 import { Registry } from '../../../core/registry'
 import { SocketEndpoints } from '../../../core/sockets'
 import { createTokenCheck, newToken } from '../../../core/token'
+import { DEFAULT_PRE_AUTH, PreAuthBudget } from '../../../core/preauth-budget'
 import { WindowHub } from '../../../core/ui-channel'
 
 export interface StubbedCore {
@@ -47,17 +48,21 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
   const heartbeat = new Heartbeat(30_000)
   let port = 0
   const serverInfo = { name: 'stubbed-companion', version: '0.0.0' }
+  const preAuth = new PreAuthBudget(DEFAULT_PRE_AUTH)
   const windowCredential = newToken()
   const sockets: SocketEndpoints = new SocketEndpoints({
     registry, hub, heartbeat, limits, serverInfo, handshakeTimeoutMs: 10_000, port: () => port, warn,
     agentSecret: () => token, tokenMatches,
     windowSecret: () => windowCredential, windowMatches: createTokenCheck(windowCredential),
     status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+    authenticated: (socket) => preAuth.authenticated(socket),
+    preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
   })
   const server: Server = createHttpServer({
     routes: { port: () => port, tokenMatches, staticDir: undefined, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
-    handshakeTimeoutMs: 10_000,
-    maxConnections: limits.connections + 64,
+    preAuth,
+    preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
+    maxConnections: limits.connections + DEFAULT_PRE_AUTH.maxSockets + 64,
     onUpgrade: (req, socket, head) => sockets.handleUpgrade(req, socket, head),
   })
   port = await listenOnLoopback(server, 0)

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../shared'
 import type { Settings, UiServerFrame } from '../../../shared'
 import type { Companion } from '../../../core'
-import { setupNotifications } from '../../../electron/main/notifications'
+import { NOTIFICATION_ARMING_MS, setupNotifications } from '../../../electron/main/notifications'
 import { stringsFor } from '../../../electron/main/strings'
 import { startTestCompanion } from '../../helpers/companion'
 import type { TestCompanion } from '../../helpers/companion'
@@ -25,6 +25,8 @@ let settings: Settings
 let clicked: string[]
 let opened: number
 let stop: (() => void) | undefined
+/** The notifications' clock (ms): `ask()` moves it past the arming time, the arming tests do not. */
+let clockMs: number
 
 const NO_LONGER = 'This question is no longer waiting. Nothing was sent.'
 const YES_NO = { questions: [{ id: 'go', header: 'Deploy', question: 'Proceed with **prod**?', options: [{ label: 'Yes' }, { label: 'No' }] }] }
@@ -42,14 +44,16 @@ function start(platform: 'darwin' | 'win32' | 'linux'): void {
     shownAskId: () => undefined,
     onClick: (askId) => void clicked.push(askId),
     onOpen: () => void (opened += 1),
+    now: () => clockMs,
   })
 }
 
-/** Sends an ask and waits for its notification; returns it. */
-async function ask(id: string, extra: Record<string, unknown>): Promise<FakeNotification> {
+/** Sends an ask and waits for its notification; returns it, shown `NOTIFICATION_ARMING_MS` ago (unless `fresh`). */
+async function ask(id: string, extra: Record<string, unknown>, fresh = false): Promise<FakeNotification> {
   const before = FakeNotification.instances.length
   agent.send(askFrame(id, extra))
   await until(() => FakeNotification.instances.length > before, `notification of ${id}`)
+  if (!fresh) clockMs += NOTIFICATION_ARMING_MS
   return FakeNotification.instances.at(-1)!
 }
 
@@ -68,6 +72,7 @@ beforeEach(async () => {
   settings = { ...DEFAULT_SETTINGS }
   clicked = []
   opened = 0
+  clockMs = 1_000_000
 })
 
 afterEach(async () => {
@@ -75,6 +80,33 @@ afterEach(async () => {
   stop = undefined
   agent.socket.terminate()
   await test.cleanup()
+})
+
+describe.each(['darwin', 'win32'] as const)('on %s, a press too soon after the notification appeared', (platform) => {
+  it('a button or reply within 600 ms of showing sends nothing and opens the window at the ask; later it answers', async () => {
+    start(platform)
+    const note = await ask('soon', YES_NO, true)
+    clockMs += NOTIFICATION_ARMING_MS - 1
+    note.pressButton(0)
+    expect(clicked).toHaveLength(1) // the window opens at the ask (its card arms there)
+    expect(answersAtAgent()).toEqual([])
+    expect(companion.pending()).toHaveLength(1)
+    expect(note.closed).toBe(false)
+    expect(FakeNotification.instances).toHaveLength(1) // no follow-up: the window has it
+    clockMs += 1
+    note.pressButton(1)
+    await until(() => answersAtAgent().length === 1, 'the answer at the agent')
+    expect(answersAtAgent()).toEqual(['{"type":"answer","id":"soon","answers":[{"id":"go","selected":["No"]}]}'])
+  })
+
+  it('a reply within 600 ms of showing sends nothing either', async () => {
+    start(platform)
+    const note = await ask('soon-reply', FREE, true)
+    note.sendReply('main')
+    expect(clicked).toHaveLength(1)
+    expect(answersAtAgent()).toEqual([])
+    expect(companion.pending()).toHaveLength(1)
+  })
 })
 
 describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
@@ -114,7 +146,8 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     const followUp = FakeNotification.instances[1]!
     expect(followUp.options).toMatchObject({ title: 'Claude Code', body: 'Still waiting (the reply was empty): Name the branch', hasReply: true, replyPlaceholder: 'Name the branch' })
     expect(companion.pending()).toHaveLength(1)
-    // the follow-up answers like the first would have
+    // the follow-up answers like the first would have, once it has been on screen long enough
+    clockMs += NOTIFICATION_ARMING_MS
     followUp.sendReply('main')
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
     expect(answersAtAgent()).toEqual(['{"type":"answer","id":"r2","answers":[{"id":"name","selected":[],"custom":"main"}]}'])

@@ -32,7 +32,10 @@ const table: Array<[string, Ask, Controls, Controls]> = [
   ['a plan review (intent)', ask([single(2, { intent: { kind: 'plan-review', approve: 'Option 1' } })]), none('detail'), none('detail')],
   ['a secret free-text question', ask([free({ secret: true })]), none('secret'), none('secret')],
   ['a secret: false question', ask([free({ secret: false })]), reply, reply],
-  ['an askpass ask', ask([single(2)], { agent: { name: 'ask-user-askpass' } }), none('askpass'), none('askpass')],
+  ['an askpass ask (the companion-set mark)', ask([single(2)], { askpass: { receiver: 'ssh', verified: true } }), none('askpass'), none('askpass')],
+  ['an unverified askpass mark', ask([single(2)], { askpass: { receiver: 'node', verified: false } }), none('askpass'), none('askpass')],
+  // the name is the agent's own text: it changes nothing
+  ['an agent calling itself ask-user-askpass', ask([single(2)], { agent: { name: 'ask-user-askpass' } }), buttons(2), buttons(2)],
   ['an approval', ask([single(2)], { approval: { command: 'rm -rf build' } }), none('approval'), none('approval')],
   ['no questions', ask([]), none('several-questions'), none('several-questions')],
 ]

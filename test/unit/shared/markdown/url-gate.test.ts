@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { linkHost, safeLinkUrl } from '../../../../shared/markdown/url-gate'
+import { inspectUrl, linkHost, safeLinkUrl, urlWarnings } from '../../../../shared/markdown/url-gate'
 import { renderInline } from '../../../../shared/markdown/parse'
 
 describe('safeLinkUrl (absolute http and https only, protocol from new URL)', () => {
@@ -62,5 +62,36 @@ describe('links in Markdown pass the gate or stay literal text', () => {
       kind: 'inline',
       children: [{ type: 'link', href: 'https://xn--ypal-43d9g.com/login', children: [{ type: 'text', text: 'pay' }] }],
     })
+  })
+})
+
+describe('inspectUrl: the real host first, as approvals and the link dialog show it', () => {
+  it('a user name before the @ is not the host: the host is what follows it', () => {
+    const view = inspectUrl('https://github.com:443@evil.example/login?next=https://github.com/')
+    expect(view).toMatchObject({ parsed: true, host: 'evil.example', userName: 'github.com', web: true })
+    expect(urlWarnings(view)).toEqual([{ code: 'URL_USER_NAME', userName: 'github.com', host: 'evil.example' }])
+  })
+
+  it('a padded user name (the host pushed out of sight) still reads as the real host', () => {
+    const raw = `https://accounts.google.com${'%2F'.repeat(40)}@xn--80ak6aa92e.com/`
+    const view = inspectUrl(raw)
+    expect(view).toMatchObject({ parsed: true, host: 'xn--80ak6aa92e.com' })
+    expect(urlWarnings(view).map((w) => w.code)).toEqual(['URL_USER_NAME'])
+  })
+
+  it('a Cyrillic look-alike host is shown in punycode, with no user name warning', () => {
+    const view = inspectUrl('https://аpple.com:8443/x')
+    expect(view).toMatchObject({ parsed: true, host: 'xn--pple-43d.com:8443', web: true })
+    expect(urlWarnings(view)).toEqual([])
+  })
+
+  it('a password alone counts as a user name', () => {
+    expect(urlWarnings(inspectUrl('https://:secret@example.com/'))).toEqual([{ code: 'URL_USER_NAME', userName: '', host: 'example.com' }])
+  })
+
+  it('names a scheme other than http and https, and a URL the parser refuses', () => {
+    expect(urlWarnings(inspectUrl('file:///etc/passwd'))).toEqual([{ code: 'URL_NOT_WEB', scheme: 'file' }])
+    expect(urlWarnings(inspectUrl('not a url'))).toEqual([{ code: 'URL_UNREADABLE' }])
+    expect(linkHost('not a url')).toBe('')
   })
 })

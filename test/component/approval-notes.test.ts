@@ -1,0 +1,96 @@
+// Classes 6 and 7 on the card: every input field a hook could not render shows, the warnings show in
+// the person's language, and a URL leads with its real host (punycode) with a user-name warning.
+import { cleanup, render, screen, within } from '@testing-library/svelte'
+import fc from 'fast-check'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import ApprovalBody from '../../renderer/src/components/ApprovalBody.svelte'
+import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import type { ApprovalRequest } from '../../shared/approval'
+import { claude, requestOf, TOOL_CASES, withKey } from '../unit/cli/hooks/tool-cases'
+import { makeAsk } from './fake-bridge'
+import { renderInbox } from './setup'
+
+beforeEach(() => {
+  sessionStorage.clear()
+  i18n.lang = 'en'
+})
+afterEach(cleanup)
+
+function renderBody(request: ApprovalRequest) {
+  return render(ApprovalBody, { props: { action: request.action, extra: request.extra, warnings: request.warnings } })
+}
+
+describe('any extra key of tool_input shows on the card (property, per harness and tool)', () => {
+  for (const c of TOOL_CASES) {
+    it(`${c.harness} ${c.tool}`, () => {
+      // Visible keys, so that the text on screen is the key itself (hidden characters are shown as markers).
+      const key = fc.stringMatching(/^[A-Za-z_$][\w$.-]{0,24}$/).filter((k) => !c.shown.includes(k))
+      fc.assert(
+        fc.property(key, fc.oneof(fc.boolean(), fc.integer(), fc.string({ maxLength: 20 })), (k, value) => {
+          const view = renderBody(requestOf(c.run(withKey(c.input, k, value))))
+          try {
+            expect(within(view.container).getByTestId('approval-extra').textContent).toContain(JSON.stringify(k))
+          } finally {
+            view.unmount()
+          }
+        }),
+        { numRuns: 15 },
+      )
+    })
+  }
+})
+
+describe('the approval card in the inbox', () => {
+  it('shows the warnings above the command and the other fields below it', async () => {
+    const approval = requestOf(claude('Bash')({ command: 'make deploy', dangerouslyDisableSandbox: true, run_in_background: true, timeout: 600000 }))
+    await renderInbox([makeAsk({ askId: 'bash', questions: [], approval })])
+    const card = screen.getByTestId('approval-card')
+    const warnings = within(card).getAllByTestId('approval-warning')
+    expect(warnings.map((w) => w.dataset.code)).toEqual(['OUTSIDE_SANDBOX', 'RUNS_IN_BACKGROUND'])
+    expect(warnings[0]!.textContent).toBe(i18n.t('warnOutsideSandbox'))
+    const extra = within(card).getByTestId('approval-extra')
+    expect(extra.textContent).toContain('"timeout": 600000')
+    expect(extra.textContent).toContain('"dangerouslyDisableSandbox": true')
+    // warnings first, the command, then the extra fields
+    const order = [within(card).getByTestId('approval-warnings'), within(card).getByTestId('approval-command'), extra]
+    for (let i = 1; i < order.length; i++) expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+  })
+
+  it('warnings in Chinese; a code this window does not know shows the hook\'s sentence', async () => {
+    const approval: ApprovalRequest = {
+      tool: 'Edit',
+      action: { kind: 'file', path: '/a', operation: 'edit', diff: '-a\n+b' },
+      warnings: [
+        { code: 'REPLACES_EVERY_MATCH', message: 'Replaces every match.' },
+        { code: 'SOME_FUTURE_FLAG', message: 'A flag from a newer hook.' },
+      ],
+    }
+    await renderInbox([makeAsk({ askId: 'edit', questions: [], approval })])
+    i18n.lang = 'zh'
+    await Promise.resolve()
+    const texts = () => screen.getAllByTestId('approval-warning').map((w) => w.textContent)
+    await expect.poll(texts).toEqual(['替换文件中所有匹配之处，而不只是显示的这一处。', 'A flag from a newer hook.'])
+  })
+})
+
+describe('a URL leads with its real host', () => {
+  it.each([
+    ['a user name that looks like a host', 'https://github.com@evil.example/login', 'evil.example', ['URL_USER_NAME']],
+    ['a user name padded to push the host out of sight', `https://github.com${'%2F'.repeat(60)}@evil.example/`, 'evil.example', ['URL_USER_NAME']],
+    ['a Cyrillic look-alike host', 'https://аpple.com/login', 'xn--pple-43d.com', []],
+    ['a scheme that is not the web', 'file:///etc/passwd', '(none)', ['URL_NOT_WEB']],
+    ['text the parser refuses', 'http://[::1', '(none)', ['URL_UNREADABLE']],
+  ])('%s', (_name, url, host, codes) => {
+    renderBody({ tool: 'WebFetch', action: { kind: 'url', url } })
+    const section = screen.getByTestId('approval-url')
+    expect(within(section).getByTestId('approval-url-host').textContent).toBe(host)
+    // the host comes before the URL as sent
+    expect(within(section).getByTestId('approval-url-host').compareDocumentPosition(within(section).getByTestId('approval-code')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(screen.queryAllByTestId('approval-warning').map((w) => w.dataset.code)).toEqual(codes)
+  })
+
+  it('the user-name warning names the user name and the real host', () => {
+    renderBody({ tool: 'WebFetch', action: { kind: 'url', url: 'https://paypal.com@evil.example/' } })
+    expect(screen.getByTestId('approval-warning').textContent).toBe('The address carries a user name ("paypal.com"): it goes to evil.example, not to the name before the @.')
+  })
+})
