@@ -3,6 +3,7 @@ import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
+import regexp from 'eslint-plugin-regexp'
 import tseslint from 'typescript-eslint'
 
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
@@ -68,6 +69,17 @@ export default tseslint.config(
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: tseslint.parser }, globals: { ...globals.browser } },
     rules: { 'svelte/no-at-html-tags': 'error' },
+  },
+  // Parsing is linear in the input: no regex in the tree may backtrack or move super-linearly on
+  // hostile text (agent text reaches shared/markdown and the notifications). Each rule reports the
+  // uncertain cases too; a hit is fixed, or justified inline with why its input is bounded.
+  {
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false, ignorePartial: false }],
+      'regexp/no-misleading-capturing-group': ['error', { reportBacktrackingEnds: true }],
+    },
   },
   { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
   layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { runBrowser, type BrowserResult, type InboxResult } from './browser'
 import { runCli, type CliResult } from './cli'
+import { runMarkdown, type MarkdownResult } from './markdown'
 import { formatTable, ms, passIf, us, x, type Row } from './report'
 import { runRoundTrip, type RoundTripResult } from './roundtrip'
 import { medianRows } from './runs'
@@ -17,7 +18,7 @@ import { runStartup, type StartupResult } from './startup'
 import { ServerChild } from './util'
 
 const ROOT = resolve(__dirname, '..', '..')
-const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth'] as const
+const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth', 'markdown'] as const
 type Section = (typeof SECTIONS)[number]
 
 interface Args {
@@ -57,7 +58,7 @@ function parseArgs(argv: string[]): Args {
       args.runs = runs
     }
     else if (a === '--help' || a === '-h') {
-      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]')
+      console.log('Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth,markdown] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]')
       process.exit(0)
     } else throw new Error(`unknown option ${a}`)
   }
@@ -249,6 +250,22 @@ function rows(results: Record<string, unknown>): Row[] {
     grows('snapshot bytes', (g) => g.snapshot.bytes)
     grows('largest frame', (g) => g.largestFrameBytes)
   } else if (gr) out.push(na('cost growth (core)', '', gr.error))
+
+  const mk = results.markdown as MarkdownResult | { error: string } | undefined
+  if (mk && !failed(mk)) {
+    // One row per shape and mode: the ratio (the goal), both medians, the growth of each from a
+    // quarter of the size (ours/markdown-it's), and what ours made of the text.
+    const growth = (quarterMs: number, fullMs: number, chars: number): string => classifyGrowth([{ size: chars / 4, value: quarterMs }, { size: chars, value: fullMs }]) ?? 'n/a'
+    for (const s of mk.shapes) {
+      out.push({
+        metric: `Markdown ${s.mode}, ${s.shape}: ours/markdown-it`,
+        measured: `${x(s.ratio)} (${ms(s.oursMs)} / ${ms(s.markdownItMs)}; ${growth(s.oursQuarterMs, s.oursMs, s.chars)}/${growth(s.markdownItQuarterMs, s.markdownItMs, s.chars)}; ${s.outcome})`,
+        goal: '≤ 2.00×',
+        status: passIf(s.ratio <= 2),
+        value: s.ratio,
+      })
+    }
+  } else if (mk) out.push(na('Markdown hostile shapes ours/markdown-it', '≤ 2.00×', mk.error))
   return out
 }
 
@@ -375,6 +392,10 @@ async function main(): Promise<void> {
       results.growth = await section('cost growth (core: 100, 1,000, 10,000 pending asks)', () =>
         runGrowth(q ? [100, 1000] : [100, 1000, 10000], () => ServerChild.start('core', { staticDir, settings })),
       )
+    }
+    if (args.only.has('markdown')) {
+      // In this process: no server, nothing else running (the sections above have closed theirs).
+      results.markdown = await section('hostile Markdown (ours vs markdown-it, 200,000 characters)', async () => runMarkdown({ chars: 200_000, samples: q ? 5 : 11 }))
     }
     if (args.only.has('startup')) {
       results.startup = await section('start-up (ask-user mcp / hook vs node -e 0)', async () => {

@@ -20,7 +20,7 @@ export function pageCspPlugin(): Plugin {
       dev = config.command === 'serve'
     },
     transformIndexHtml(html) {
-      if (dev) return html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+      if (dev) return html.replace(/(?<!\s)\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
       return html.replace(CSP_PLACEHOLDER, pageCsp('electron'))
     },
     async writeBundle(options, bundle) {

@@ -9,12 +9,19 @@ export function profileFile(env: NodeJS.ProcessEnv): string {
   return join(userHome(env), name)
 }
 
+/** `text` without its trailing line feeds (a loop: `/\n*$/` rescans every run of line feeds from each of them). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length
+  while (end > 0 && text[end - 1] === '\n') end--
+  return text.slice(0, end)
+}
+
 /** `text` without the marked block (and the blank line before it). */
 function withoutBlock(text: string): string {
   const start = text.indexOf(SHELL_BLOCK_START)
   const end = text.indexOf(SHELL_BLOCK_END)
   if (start === -1 || end === -1 || end < start) return text
-  return (text.slice(0, start).replace(/\n*$/, '') + text.slice(end + SHELL_BLOCK_END.length).replace(/^\n/, '\n')).replace(/^\n+/, '')
+  return (withoutTrailingNewlines(text.slice(0, start)) + text.slice(end + SHELL_BLOCK_END.length).replace(/^\n/, '\n')).replace(/^\n+/, '')
 }
 
 /**
@@ -24,7 +31,7 @@ function withoutBlock(text: string): string {
 export async function editProfile(path: string, block: string | undefined): Promise<string> {
   const text = await readText(path)
   const kept = withoutBlock(text)
-  const next = block === undefined ? kept : `${kept === '' ? '' : `${kept.replace(/\n*$/, '')}\n\n`}${block}\n`
+  const next = block === undefined ? kept : `${kept === '' ? '' : `${withoutTrailingNewlines(kept)}\n\n`}${block}\n`
   if (next === text) return `${path}: unchanged`
   await writeText(path, next)
   return `${path}: ${block === undefined ? 'askpass block removed' : 'askpass block written'}`

@@ -36,9 +36,14 @@ function lastBoundary(full: string, head: string, min: number): string | undefin
   for (const segment of words.segment(full)) {
     if (segment.index > head.length) break
     const prefix = full.slice(0, segment.index)
-    if (Array.from(prefix).length >= min && !/⟨[^⟩]*$/.test(prefix)) best = prefix
+    if (Array.from(prefix).length >= min && !endsInsideMarker(prefix)) best = prefix
   }
   return best
+}
+
+/** True when `text` ends inside a marker: its last `⟨` has no `⟩` after it (two scans, no regex to backtrack). */
+function endsInsideMarker(text: string): boolean {
+  return text.lastIndexOf('⟨') > text.lastIndexOf('⟩')
 }
 
 /** Literal agent text (a name, a header) as the tray shows it: hidden characters removed. */

@@ -83,7 +83,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   const clearTimer = options.clearTimeout ?? ((handle) => clearTimeout(handle as NodeJS.Timeout))
   const windowMs = options.burstWindowMs ?? BURST_WINDOW_MS
   const armingMs = options.armingMs ?? NOTIFICATION_ARMING_MS
-  const now = options.now ?? Date.now
+  const now = options.now ?? ((): number => Date.now())
   // Tags are fresh per run, so a toast left from an earlier run never names an ask of this one.
   const run = randomBytes(4).toString('hex')
   let count = 0

@@ -48,7 +48,7 @@ export function buildInline(tokens: readonly Token[], depth = 0): InlineNode[] {
     } else if (token.type === 'link_open') {
       const href = safeLinkUrl(String(token.attrGet('href') ?? ''))
       const children = until('link_close', enter(depth))
-      if (href === undefined) out.push(...children)
+      if (href === undefined) for (const child of children) out.push(child) // no spread: there can be 100,000
       else out.push({ type: 'link', href, children })
     } else if (token.type === 'image') {
       const src = safeLinkUrl(String(token.attrGet('src') ?? ''))

@@ -38,6 +38,13 @@ describe('the receiver in the title', () => {
     expect(mac.detail).toContain('as `ps` names it: not verified')
     for (const card of [verified, script, mac]) expect(card.detail ?? '').not.toContain('goes only to')
   })
+  it('redacts anywhere in an option name or after a non-letter scheme prefix, in one pass over a long hostile argument', () => {
+    expect(redactArgument('--db-password=pa55&x=1 a=token=t0k')).toBe('--db-password=***&x=1 a=token=***')
+    expect(redactArgument('1git+https://u:p@host/r')).toBe('1git+https://***@host/r')
+    // Runs a regex used to rescan from each of their characters (quadratic: about a minute for these).
+    const runs = `${'token'.repeat(13_000)} ${'auth-'.repeat(13_000)}/ ${'x'.repeat(65_000)}`
+    expect(redactArgument(runs)).toBe(runs)
+  })
 })
 
 describe('cards and outcomes', () => {

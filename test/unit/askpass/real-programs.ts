@@ -31,7 +31,13 @@ export const CHECKOUT_CONNECT = connectInfo({ platform: process.platform, home: 
 
 export async function openInbox(): Promise<Inbox> {
   const warnings: string[] = []
-  const test = await startTestCompanion({ onWarning: (message) => void warnings.push(message), ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}) })
+  // The companion runs as root here and the helper as the test user; on a person's machine both are the
+  // same user. So the gate that closes other users' sockets at accept is off for this arrangement only.
+  const test = await startTestCompanion({
+    onWarning: (message) => void warnings.push(message),
+    preAuth: { dropOtherUsers: false },
+    ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}),
+  })
   const { companion } = test
   const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
   const plain = await connectUi(companion)

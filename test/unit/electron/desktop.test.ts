@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { NOTIFICATION_ARMING_MS } from '../../../electron/main/notifications'
 import * as core from '../../../core'
 import { startDesktop } from '../../../electron/main/desktop'
 import type { Desktop } from '../../../electron/main/desktop'
@@ -413,7 +414,15 @@ describe('answering from notifications', () => {
     await until(() => FakeNotification.instances.length === 1, 'notification')
     const note = FakeNotification.instances[0]!
     expect(note.options.actions?.map((action) => action.text)).toEqual(['Postgres (Recommended)', 'SQLite'])
-    note.pressButton(0) // Windows reports it twice: the instance's event and handleActivation
+    // A press within 600 ms of the toast showing only opens the window (notifications.ts): move the
+    // wall clock past that, leaving timers real.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + NOTIFICATION_ARMING_MS)
+    try {
+      note.pressButton(0) // Windows reports it twice: the instance's event and handleActivation
+    } finally {
+      vi.useRealTimers()
+    }
     await until(() => raw.some((text) => text.includes('"type":"answer"')), 'the answer at the agent')
     expect(raw.filter((text) => text.includes('"type":"answer"'))).toEqual(['{"type":"answer","id":"w1","answers":[{"id":"q1","selected":["Postgres (Recommended)"]}]}'])
     await until(() => tray().tooltip === 'Ask User Companion', 'tray count back to 0')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { droppedText, inlinePlainText, renderBlocks, renderInline } from '../../../../shared/markdown/parse'
+import { droppedText } from '../../../../shared/markdown/drop-check'
+import { inlinePlainText, renderBlocks, renderInline } from '../../../../shared/markdown/parse'
 import { MAX_DEPTH } from '../../../../shared/markdown/tree'
 
 const text = (value: string) => ({ type: 'text', text: value })
@@ -116,6 +117,12 @@ describe('depth and drop detection (plain monospace fallback, text never lost)',
     expect(droppedText('a &amp; b', 'a & b')).toBe(false)
     expect(droppedText('abc def', 'abc')).toBe(true)
     expect(droppedText('**x**', 'x')).toBe(false)
+  })
+
+  it('droppedText skips ordered-list numbers at line starts (after blank lines, quotes, bullets), not elsewhere', () => {
+    expect(droppedText('\n\n1. a\n> 12) b &amp; c\n  - 7. d', 'a b & c d')).toBe(false)
+    expect(droppedText('a1. b', 'a b')).toBe(true)
+    expect(droppedText('1. a\n\n\n2. b', 'a')).toBe(true)
   })
 
   it('parses each field once (the same object for the same text)', () => {
