@@ -166,6 +166,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     status: (): CompanionStatus => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
     askpassHelper: options.askpassHelper ?? helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
     authenticated: (socket) => preAuth.authenticated(socket),
+    proving: (socket) => preAuth.proving(socket),
     preAuthDeadlineMs: preAuthOptions.deadlineMs,
   })
   const pageBase = (): string => `http://127.0.0.1:${port}/`

@@ -47,6 +47,8 @@ export interface SocketContext {
    * cap. Under a proof subprotocol that happens only once the client proved itself.
    */
   authenticated: (socket: Duplex) => void
+  /** `socket` passed the upgrade checks under a proof subprotocol and now proves itself (preauth-budget.ts). */
+  proving: (socket: Duplex) => void
   /** Milliseconds a client under a proof subprotocol has to prove itself (the pre-auth deadline). */
   preAuthDeadlineMs: number
   warn: (message: string) => void
@@ -112,6 +114,7 @@ export class SocketEndpoints {
       // Authenticated from here on (a valid token or credential, and room under the connection cap),
       // unless the client chose a proof subprotocol: then once it proved itself (accepted() below).
       if (decision.proof === undefined) this.ctx.authenticated(socket)
+      else this.ctx.proving(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
       const proof = decision.proof

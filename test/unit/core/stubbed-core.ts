@@ -56,6 +56,7 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
     windowSecret: () => windowCredential, windowMatches: createTokenCheck(windowCredential),
     status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
     authenticated: (socket) => preAuth.authenticated(socket),
+    proving: (socket) => preAuth.proving(socket),
     preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
   })
   const server: Server = createHttpServer({

@@ -108,8 +108,29 @@ describe.skipIf(skip !== undefined)(`a redeemer from another uid${skip ? ` (skip
   })
   afterAll(() => attacker.remove())
 
-  it('gets 403 and nothing else; the code still works for the person afterwards', async () => {
+  it('with the accept-time gate on, its connection is closed before it can send a byte of the code', async () => {
     t = await startTestCompanion()
+    const code = codeOf(t.companion.windowLink())
+    const script = attacker.writeFile('redeem-gated.mjs', `
+      try {
+        const response = await fetch(process.argv[2], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: process.argv[3] }) })
+        console.log(JSON.stringify({ status: response.status, body: await response.text() }))
+      } catch (error) {
+        console.log(JSON.stringify({ failed: String(error.cause?.code ?? error) }))
+      }
+    `)
+    let last: string | undefined
+    // The gate reads the socket table in batches; retried until one attempt lands after a read.
+    await expect.poll(async () => {
+      last = (await attacker.exec('node', [script, `http://127.0.0.1:${t.companion.port}/v1/window/redeem`, code])).stdout
+      return JSON.parse(last) as object
+    }, { timeout: 15_000 }).toHaveProperty('failed')
+    expect(last).not.toContain(t.companion.windowCredential())
+    expect(await post('/v1/window/redeem', { code })).toEqual({ status: 200, body: { credential: t.companion.windowCredential() } })
+  })
+
+  it('with the gate off, the redemption itself refuses it: 403, and the code still works for the person afterwards', async () => {
+    t = await startTestCompanion({ preAuth: { dropOtherUsers: false } })
     const code = codeOf(t.companion.windowLink())
     const script = attacker.writeFile('redeem.mjs', `
       const response = await fetch(process.argv[2], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: process.argv[3] }) })
