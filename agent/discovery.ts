@@ -1,4 +1,4 @@
-import { constants } from 'node:fs'
+import { constants, readlinkSync } from 'node:fs'
 // A read-only open (O_RDONLY | O_NOFOLLOW), so the owner and mode checked are those of the file read.
 // eslint-disable-next-line no-restricted-imports -- agent/ cannot import core/private-files.ts; nothing is written
 import { open } from 'node:fs/promises'
@@ -52,9 +52,9 @@ export async function discoverEndpoint(
 ): Promise<Endpoint> {
   const url = env['ASK_USER_URL']
   if (url !== undefined && url.trim() !== '') {
-    const token = env['ASK_USER_TOKEN']
+    const token = env['ASK_USER_TOKEN'] ?? (await tokenFromFile(env['ASK_USER_TOKEN_FILE'], platform))
     if (token === undefined || token.trim() === '') {
-      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but ASK_USER_TOKEN is not; set both, or neither')
+      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL')
     }
     return { url: checkUrl(url.trim(), 'ASK_USER_URL'), token: token.trim(), source: 'env' }
   }
@@ -74,6 +74,9 @@ export async function discoverEndpoint(
   }
   const parsed = EndpointFileSchema.safeParse(json)
   if (!parsed.success) throw noCompanion(`the discovery file ${file} is not valid`)
+  if (!mayBeAlive(parsed.data.pid, parsed.data.pidNamespace)) {
+    throw noCompanion(`no Ask User Companion is running (${file} names pid ${parsed.data.pid}, which has exited)`)
+  }
   return { url: checkUrl(parsed.data.url, file), token: parsed.data.token, source: { file } }
 }
 
@@ -86,6 +89,14 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * endpoint. Throws `NO_PROVIDER` saying what to do; a missing file throws ENOENT.
  */
 async function readEndpointText(file: string, platform: NodeJS.Platform): Promise<string> {
+  return readOwnFile(file, platform, "it holds the companion's token. Run `chmod 600 " + file + '` and restart the companion')
+}
+
+/**
+ * A secret file of the person's, read through O_NOFOLLOW and checked on the open file: owner first, then
+ * mode (no checks on Windows). `fix` ends the message for a file others may read. Throws `NO_PROVIDER`.
+ */
+async function readOwnFile(file: string, platform: NodeJS.Platform, fix: string): Promise<string> {
   const handle = await open(file, platform === 'win32' ? constants.O_RDONLY : READ_FLAGS).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
     throw new AskUserError(
@@ -107,8 +118,7 @@ async function readEndpointText(file: string, platform: NodeJS.Platform): Promis
       if ((mode & 0o077) !== 0) {
         throw new AskUserError(
           'NO_PROVIDER',
-          `refusing to use ${file}: other users may read or write it (mode ${(mode & 0o777).toString(8)}); ` +
-            `it holds the companion's token. Run \`chmod 600 ${file}\` and restart the companion`,
+          `refusing to use ${file}: other users may read or write it (mode ${(mode & 0o777).toString(8)}); ${fix}`,
         )
       }
     }
@@ -126,4 +136,40 @@ export function statusUrl(agentUrl: string): string {
   url.search = ''
   url.hash = ''
   return url.toString()
+}
+
+/**
+ * False only when the companion's process is known to be gone: `pid` is checked from the same pid
+ * namespace only (a client in a container cannot see the host's pids); EPERM means alive.
+ */
+function mayBeAlive(pid: number, namespace: string | undefined): boolean {
+  if (namespace === undefined || namespace !== ownPidNamespace()) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function ownPidNamespace(): string | undefined {
+  try {
+    return process.platform === 'linux' ? readlinkSync('/proc/self/ns/pid') : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The token in `ASK_USER_TOKEN_FILE` (as the `ssh -R` recipe leaves it: written over stdin, mode 0600),
+ * so that no token sits in an environment variable that children inherit; checked like endpoint.json.
+ */
+async function tokenFromFile(path: string | undefined, platform: NodeJS.Platform): Promise<string | undefined> {
+  if (path === undefined || path.trim() === '') return undefined
+  try {
+    return (await readOwnFile(path, platform, `run \`chmod 600 ${path}\``)).trim()
+  } catch (error) {
+    if (error instanceof AskUserError) throw error
+    throw new AskUserError('NO_PROVIDER', `cannot read ASK_USER_TOKEN_FILE ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+  }
 }

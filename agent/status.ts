@@ -1,8 +1,9 @@
 import { CompanionStatusSchema } from '../shared/endpoint'
 import type { CompanionStatus } from '../shared/endpoint'
 import { AskUserError } from '../shared/error-codes'
-import { discoverEndpoint, statusUrl } from './discovery'
-import { noCompanion } from './errors'
+import type { Transport } from '../shared/transport'
+import { discoverEndpoint } from './discovery'
+import { HandshakeError, dialCompanion } from './ws-transport'
 
 export { CompanionStatusSchema, type CompanionStatus } from '../shared/endpoint'
 
@@ -14,31 +15,42 @@ export interface StatusReport {
 }
 
 /**
- * Asks the companion for its status (`GET /v1/status` with the bearer token). Throws `NO_PROVIDER`
- * with a message that says how to start the companion when it cannot be found or reached.
+ * Asks the companion for its status over the agent endpoint, after it proved itself (shared/proof.ts:
+ * the token never travels). Throws `NO_PROVIDER` with a message that says how to start the companion
+ * when it cannot be found, reached or verified.
  */
 export async function fetchStatus(
   env: NodeJS.ProcessEnv = process.env,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<StatusReport> {
   const endpoint = await discoverEndpoint(env)
-  const signals = [AbortSignal.timeout(options.timeoutMs ?? 5_000), ...(options.signal ? [options.signal] : [])]
-  let response: Response
-  try {
-    response = await fetch(statusUrl(endpoint.url), {
-      headers: { Authorization: `Bearer ${endpoint.token}` },
-      signal: AbortSignal.any(signals),
-      redirect: 'error',
-    })
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause
-    throw noCompanion(`cannot reach the Ask User Companion at ${endpoint.url} (${cause?.code ?? String(error)})`, error)
-  }
-  if (!response.ok) {
-    const hint = response.status === 401 ? '; the token may be stale' : ''
-    throw noCompanion(`the Ask User Companion at ${endpoint.url} answered HTTP ${response.status}${hint}`)
-  }
-  const parsed = CompanionStatusSchema.safeParse(await response.json().catch(() => undefined))
-  if (!parsed.success) throw new AskUserError('NO_PROVIDER', `${endpoint.url} did not answer like an Ask User Companion`)
-  return { url: endpoint.url, status: parsed.data }
+  const status = await dialCompanion(endpoint, options.timeoutMs ?? 5_000, (transport) => requestStatus(transport, options.signal))
+  return { url: endpoint.url, status }
+}
+
+/** Sends `status` on a proven transport and resolves with the companion's reply; the companion then closes. */
+function requestStatus(transport: Transport, signal: AbortSignal | undefined): Promise<CompanionStatus> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      transport.close(1000, 'aborted')
+      reject(new HandshakeError('aborted'))
+    }
+    if (signal?.aborted) return onAbort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    transport.onmessage = (message) => {
+      signal?.removeEventListener('abort', onAbort)
+      let json: unknown
+      try {
+        json = message.kind === 'text' ? JSON.parse(message.text) : undefined
+      } catch {
+        json = undefined
+      }
+      const parsed = CompanionStatusSchema.safeParse(json)
+      transport.close(1000, 'done')
+      if (parsed.success) resolve(parsed.data)
+      else reject(new AskUserError('NO_PROVIDER', 'the companion did not answer the status request like an Ask User Companion'))
+    }
+    transport.onclose = (code) => reject(new HandshakeError(`connection closed with code ${code} before the status`))
+    transport.send(JSON.stringify({ type: 'status' }))
+  })
 }

@@ -1,6 +1,6 @@
 import WebSocket from 'ws'
 import type { Transport } from '../shared/transport'
-import { AGENT_SUBPROTOCOL } from '../shared/wire'
+import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, ProofFrameSchema, macsEqual, newNonce, proofMac } from '../shared/proof'
 import type { Endpoint } from './discovery'
 import { noCompanion } from './errors'
 import { errorMessage } from '../shared/describe-error'
@@ -14,17 +14,20 @@ export class HandshakeError extends Error {
 }
 
 /**
- * Opens the companion's agent WebSocket (bearer token, subprotocol `ask-user.v1`, no compression, no
- * redirects), checks the upgrade, and runs `greet` (the protocol's hello/welcome) on it as a
- * {@link Transport}. The whole, upgrade and greeting, must finish within `timeoutMs`. Rejects with
- * `NO_PROVIDER` (`cannot reach the Ask User Companion at <url> (<why>)` and how to start one) when
- * the endpoint cannot be reached, answers HTTP instead of upgrading, does not select the subprotocol,
- * or `greet` fails; the socket is then dropped at once, without a closing handshake.
+ * Opens the companion's agent WebSocket under the proof subprotocol `ask-user.v1.proof` (no token on
+ * the wire, no compression, no redirects), checks that the companion proves it holds the token
+ * (shared/proof.ts) before sending anything, proves itself, then runs `greet` (the protocol's
+ * hello/welcome, or a status request) on it as a {@link Transport}. The whole must finish within
+ * `timeoutMs`. Rejects with `NO_PROVIDER` (`cannot reach the Ask User Companion at <url> (<why>)` and
+ * how to start one) when the endpoint cannot be reached, answers HTTP instead of upgrading, does not
+ * select the subprotocol, cannot prove itself ("cannot verify the companion on this port": a squatter
+ * on a dead companion's port gets neither the token nor a frame), or `greet` fails; the socket is then
+ * dropped at once, without a closing handshake.
  */
 export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (transport: Transport) => Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(endpoint.url, AGENT_SUBPROTOCOL, {
-      headers: { Authorization: `Bearer ${endpoint.token}` },
+    const clientNonce = newNonce()
+    const socket = new WebSocket(endpoint.url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + clientNonce], {
       perMessageDeflate: false,
       handshakeTimeout: timeoutMs,
       followRedirects: false,
@@ -51,7 +54,16 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
     const onError = (error: NodeJS.ErrnoException): void => fail(error.code ?? error.message, error)
     const onClose = (code: number): void => fail(`connection closed with code ${code} before the welcome`)
     const onOpen = (): void => {
-      if (socket.protocol !== AGENT_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_SUBPROTOCOL}`)
+      if (socket.protocol !== AGENT_PROOF_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_PROOF_SUBPROTOCOL}; is the companion older than this client?`)
+      socket.once('message', (data, isBinary) => {
+        proveBothWays(socket, endpoint.token, clientNonce, isBinary ? undefined : data.toString()).then(
+          (proven) => (proven ? greetOn() : fail('cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale, or another program has the port')),
+          (error: unknown) => fail(errorMessage(error), error),
+        )
+      })
+    }
+    const greetOn = (): void => {
+      if (done) return
       greet(clientTransport(socket)).then(
         (value) => {
           if (settle()) resolve(value)
@@ -65,6 +77,27 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
     socket.once('close', onClose)
     socket.once('open', onOpen)
   })
+}
+
+/**
+ * Checks the companion's `proof` frame (`text`) against the token in constant time; when it holds,
+ * sends this client's `prove` and returns true. Sends nothing when it does not.
+ */
+async function proveBothWays(socket: WebSocket, token: string, clientNonce: string, text: string | undefined): Promise<boolean> {
+  let json: unknown
+  try {
+    json = text === undefined ? undefined : JSON.parse(text)
+  } catch {
+    return false
+  }
+  const proof = ProofFrameSchema.safeParse(json)
+  if (!proof.success) return false
+  const expected = await proofMac(token, 'companion', 'agent', clientNonce, proof.data.nonce)
+  if (!macsEqual(expected, proof.data.mac)) return false
+  const mac = await proofMac(token, 'client', 'agent', clientNonce, proof.data.nonce)
+  if (socket.readyState !== WebSocket.OPEN) return false
+  socket.send(JSON.stringify({ type: 'prove', mac }))
+  return true
 }
 
 /** The {@link Transport} over an open client WebSocket. */

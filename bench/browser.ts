@@ -215,8 +215,13 @@ export async function runBrowser(
   server: ServerChild,
   opts: { asks: number; inboxSizes: number[]; inboxLoads: number; navSteps: number; profileDir?: string },
 ): Promise<BrowserResult> {
-  const { agentUrl, uiUrl, token, pageUrl } = server.info
-  if (!pageUrl) throw new Error('the core reported no pageUrl')
+  const { agentUrl, uiUrl, token, windowToken } = server.info
+  // Each page load signs in with a one-time link of its own, as `ask-user open` gives one.
+  const pageLink = async (): Promise<string> => {
+    const link = await server.pageLink()
+    if (!link) throw new Error('the core gave no page link')
+    return link
+  }
   const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS })
   try {
     const chromiumVersion = browser.version()
@@ -225,12 +230,12 @@ export async function runBrowser(
     const page = await newProbedPage(browser, null)
     let seen: ((v: { t: number; tf: number }) => void) | undefined
     await page.exposeFunction('benchVisible', (_want: string, t: number, tf: number) => seen?.({ t, tf }))
-    await page.goto(pageUrl)
+    await page.goto(await pageLink())
     await withTimeout(page.waitForFunction(() => (window as any).__bench.snapshotAt !== null), 15_000, 'the page to get its snapshot')
     await sleep(300)
     const clock = await calibrate(page)
 
-    const { ws: uiWs } = await openWindow(uiUrl, token)
+    const { ws: uiWs } = await openWindow(uiUrl, windowToken)
     const shown = new Map<string, { askId: string; qid: string; label: string }>()
     uiWs.on('message', (data) => {
       const f = parse(data)
@@ -331,7 +336,7 @@ export async function runBrowser(
         } else await addAgents(more, noDetail)
       }
       const asks = inboxAgents.length * perAgent
-      sizes.push(await measureInbox(browser, pageUrl, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir))
+      sizes.push(await measureInbox(browser, pageLink, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir))
     }
     for (const ws of inboxAgents) await closeSocket(ws)
     await closeSocket(uiWs)
@@ -380,7 +385,7 @@ async function nextAsk(page: Page, steps: number): Promise<number[]> {
 
 async function measureInbox(
   browser: Browser,
-  pageUrl: string,
+  pageLink: () => Promise<string>,
   asks: number,
   loads: number,
   navSteps: number,
@@ -404,7 +409,7 @@ async function measureInbox(
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
       await cdp.send('Profiler.start')
     }
-    await p.goto(pageUrl)
+    await p.goto(await pageLink())
     const r = await withTimeout(
       p.waitForFunction(() => (window as any).__bench.inbox.result, undefined, { timeout: 60_000 }).then((h) => h.jsonValue()),
       65_000,

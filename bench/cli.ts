@@ -35,7 +35,7 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{
 }
 
 export async function runCli(server: ServerChild, opts: { runs: number; root: string; profileDir?: string }): Promise<CliResult> {
-  const { ws: window } = await openWindow(server.info.uiUrl, server.info.token)
+  const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
     if (f.type === 'question/added') {

@@ -54,7 +54,7 @@ async function measure(asks: number, start: () => Promise<ServerChild>): Promise
   const server = await start()
   const agents: WebSocket[] = []
   try {
-    const { agentUrl, uiUrl, token } = server.info
+    const { agentUrl, uiUrl, token, windowToken } = server.info
     for (let a = 0; a * PER_AGENT < asks; a++) agents.push(await openAgent(agentUrl, token, `growth-agent-${a}`))
     const base = await server.memory() // the connections are in the base: this is the asks' own cost
     agents.forEach((ws, a) => {
@@ -67,7 +67,7 @@ async function measure(asks: number, start: () => Promise<ServerChild>): Promise
     }
     const filled = await server.memory()
     const t0 = performance.now()
-    const window = await openSocket(uiUrl, UI_SUBPROTOCOL, token)
+    const window = await openSocket(uiUrl, UI_SUBPROTOCOL, windowToken)
     let frames = 0
     let bytes = 0
     let largest = 0

@@ -30,8 +30,8 @@ interface Pair {
 }
 
 async function connectPair(server: ServerChild): Promise<Pair> {
-  const { agentUrl, uiUrl, token } = server.info
-  const { ws: window } = await openWindow(uiUrl, token)
+  const { agentUrl, uiUrl, token, windowToken } = server.info
+  const { ws: window } = await openWindow(uiUrl, windowToken)
   const agent = await openAgent(agentUrl, token, 'bench-roundtrip')
   let waiting: { id: string; t0: number; resolve: (us: number) => void; reject: (e: Error) => void } | undefined
   // The scripted window answers every question at once with the first offered label.

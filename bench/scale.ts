@@ -46,12 +46,12 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 export async function runScale(server: ServerChild, opts: { agents: number; asksPerAgent: number }): Promise<ScaleResult> {
-  const { agentUrl, uiUrl, token } = server.info
+  const { agentUrl, uiUrl, token, windowToken } = server.info
   const total = opts.agents * opts.asksPerAgent
   const base = await server.memory()
 
   // The window records every ask it is shown (askId → the label that identifies it).
-  const { ws: window } = await openWindow(uiUrl, token)
+  const { ws: window } = await openWindow(uiUrl, windowToken)
   const shown: { askId: string; qid: string; label: string }[] = []
   let onShown: (() => void) | undefined
   let rejected = 0

@@ -55,10 +55,11 @@ async function main(): Promise<void> {
   let pending: () => number = () => 0
   let info: Record<string, unknown>
   let home: string | undefined
+  let link: () => string | undefined = () => undefined
   if (options.mode === 'floor') {
     const relay = await startFloorRelay(options.windowReplies ? { windowReplies: options.windowReplies } : {})
     close = relay.close
-    info = { mode: 'floor', port: relay.port, token: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
+    info = { mode: 'floor', port: relay.port, token: 'floor', windowToken: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
   } else {
     home = mkdtempSync(join(tmpdir(), 'ask-user-bench-'))
     const core: any = await startCompanion({
@@ -79,10 +80,11 @@ async function main(): Promise<void> {
       mode: 'core',
       port: core.port,
       token: core.token,
+      windowToken: core.windowCredential(),
       agentUrl: core.agentUrl,
       uiUrl: core.uiUrl,
-      pageUrl: core.pageUrl,
     }
+    link = () => core.windowLink()
   }
   const label = options.mode === 'floor' ? (options.windowReplies ? `floor-${options.windowReplies}` : 'floor') : 'core'
   const profiler = options.steadyProfileDir ? steadyProfiler(options.steadyProfileDir, label) : undefined
@@ -91,6 +93,8 @@ async function main(): Promise<void> {
       void profiler.start().then(() => send({ seq: m.seq, value: true }))
     } else if (m?.type === 'profile-stop' && profiler) {
       void profiler.stop().then((file) => send({ seq: m.seq, value: file }))
+    } else if (m?.type === 'link') {
+      send({ seq: m.seq, value: link() })
     } else if (m?.type === 'mem') {
       fullGc()
       send({ seq: m.seq, value: process.memoryUsage() })

@@ -94,7 +94,7 @@ const MCP_HANDSHAKE =
     .join('\n') + '\n'
 
 export async function runStartup(server: ServerChild, opts: { runs: number; root: string; profileDir?: string }): Promise<StartupResult> {
-  const { ws: window } = await openWindow(server.info.uiUrl, server.info.token)
+  const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
     if (f.type === 'question/added' && f.ask.approval) {

@@ -2,6 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
+import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, newNonce, proofMac } from '../shared/proof'
 
 export const AGENT_SUBPROTOCOL = 'ask-user.v1'
 export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
@@ -61,13 +62,28 @@ export function nextFrame(ws: WebSocket, pred: (f: any) => boolean, ms: number, 
   )
 }
 
-/** An agent connection: opened, hello sent, welcome received. */
-export async function openAgent(url: string, token: string, name = 'bench'): Promise<WebSocket> {
-  const ws = await openSocket(url, AGENT_SUBPROTOCOL, token)
+/**
+ * An agent connection as our clients open it: under the proof subprotocol, the companion's proof
+ * received (and its MAC computed, as a client checks it), `prove` and `hello` sent, welcome received.
+ * The floor relay has no proof: it is dialled with the bearer token as before.
+ */
+export async function openAgent(url: string, token: string, name = 'bench', mode: 'core' | 'floor' = token === 'floor' ? 'floor' : 'core'): Promise<WebSocket> {
+  const ws = mode === 'core' ? await proveToCore(url, token) : await openSocket(url, AGENT_SUBPROTOCOL, token)
   const welcome = nextFrame(ws, (f) => f.type === 'welcome' || f.type === 'error', 10_000, 'welcome')
   ws.send(JSON.stringify({ type: 'hello', protocol: 1, client: { name, pid: process.pid } }))
   const f = await welcome
   if (f.type !== 'welcome') throw new Error(`agent hello refused: ${JSON.stringify(f)}`)
+  return ws
+}
+
+async function proveToCore(url: string, token: string): Promise<WebSocket> {
+  const nonce = newNonce()
+  const ws = new WebSocket(url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce], { perMessageDeflate: false })
+  const proof = nextFrame(ws, (f) => f.type === 'proof', 10_000, 'proof')
+  proof.catch(() => undefined)
+  const { nonce: companionNonce, mac } = await proof
+  if (mac !== (await proofMac(token, 'companion', 'agent', nonce, companionNonce))) throw new Error('the companion did not prove itself')
+  ws.send(JSON.stringify({ type: 'prove', mac: await proofMac(token, 'client', 'agent', nonce, companionNonce) }))
   return ws
 }
 
@@ -103,9 +119,10 @@ export interface ServerInfo {
   mode: 'core' | 'floor'
   port: number
   token: string
+  /** The window credential (the agent token does not open windows). */
+  windowToken: string
   agentUrl: string
   uiUrl: string
-  pageUrl?: string
 }
 
 export interface Memory {
@@ -180,6 +197,11 @@ export class ServerChild {
       ms,
       `${this.info.mode} server reply to ${type}`,
     )
+  }
+
+  /** A fresh one-time page link (`#code=…`) of the core; undefined for the floor. */
+  pageLink(): Promise<string | undefined> {
+    return this.request<string | undefined>('link')
   }
 
   memory(): Promise<Memory> {

@@ -38,6 +38,18 @@ const COMMANDS: Record<string, Entry> = {
     summary: 'run the companion without Electron and serve the question window to a browser',
     load: async () => (await import('./commands/serve')).run,
   },
+  open: {
+    summary: 'open a signed-in question window of the running companion in the browser (a one-time link)',
+    load: async () => (await import('./commands/open')).run,
+  },
+  'agent-token': {
+    summary: 'write the agent token to a pipe, for an agent on another machine (ssh -R; see docs/integrations.md)',
+    load: async () => (await import('./commands/agent-token')).run,
+  },
+  'window-token': {
+    summary: 'write the window credential to a new 0600 file, for a script window (--out FILE)',
+    load: async () => (await import('./commands/window-token')).run,
+  },
 }
 
 /**

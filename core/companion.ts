@@ -21,6 +21,11 @@ import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
 import { createTokenCheck, newToken } from './token'
 import { WindowHub } from './ui-channel'
+import { WindowAccess } from './window-access'
+import type { Redeemer } from './window-access'
+import { removeWindowFile, writeWindowFile } from './window-file'
+import type { IncomingMessage } from 'node:http'
+import type { CompanionStatus } from '../shared/endpoint'
 
 /** Options of {@link startCompanion}; every field is optional. */
 export interface CompanionOptions {
@@ -54,6 +59,11 @@ export interface CompanionOptions {
   /** How agents on this machine run `ask-user` (see `connectInfo`); windows show it in "Connect an agent". */
   connect?: ConnectInfo
   /**
+   * Who redeems a page link (default: the kernel's socket table on Linux, else unknown, so the person
+   * confirms 6 digits). Tests of the confirmation path inject `() => 'unknown'`.
+   */
+  redeemer?: (req: IncomingMessage) => Redeemer | Promise<Redeemer>
+  /**
    * This install's askpass helper, whose asks get the companion-set askpass mark; default: derived
    * from `connect` (and the app's executable when the core runs inside Electron). See askpass-mark.ts.
    */
@@ -74,8 +84,14 @@ export interface Companion {
   readonly agentUrl: string
   /** `ws://127.0.0.1:<port>/v1/ui` */
   readonly uiUrl: string
-  /** `http://127.0.0.1:<port>/#token=<token>` */
+  /** `http://127.0.0.1:<port>/`: the page; a window needs a link from {@link Companion.windowLink} to sign in. */
   readonly pageUrl: string
+  /** The window credential now (it rotates when a link is opened twice); never in endpoint.json. */
+  windowCredential(): string
+  /** A one-time page link `http://127.0.0.1:<port>/#code=<code>` (60 s, one redemption). */
+  windowLink(): string
+  /** The person typed the digits a page shows (platforms where the redeemer's uid cannot be told). */
+  confirmWindow(digits: string): boolean
   readonly home: string
   readonly settings: Settings
   /** The pending asks, oldest first. */
@@ -120,6 +136,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
 
   const token = newToken()
   const tokenMatches = createTokenCheck(token)
+  const access = new WindowAccess(now)
   const registry = new Registry(now, warn, settings.limits.textChars)
   const { historyBytes, historyEntryBytes, historyPageBytes } = settings.limits
   const history = new HistoryStore(join(home, HISTORY_FILE), {
@@ -142,11 +159,17 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   let port = 0
   const preAuthOptions = { ...DEFAULT_PRE_AUTH, ...options.preAuth }
   const preAuth = new PreAuthBudget(preAuthOptions)
-  const sockets = new SocketEndpoints({
-    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, tokenMatches, warn,
+  const sockets: SocketEndpoints = new SocketEndpoints({
+    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, warn,
+    agentSecret: () => token, tokenMatches,
+    windowSecret: () => access.current(), windowMatches: (presented) => access.matches(presented),
+    status: (): CompanionStatus => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
     askpassHelper: options.askpassHelper ?? helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
     authenticated: (socket) => preAuth.authenticated(socket),
+    proving: (socket) => preAuth.proving(socket),
+    preAuthDeadlineMs: preAuthOptions.deadlineMs,
   })
+  const pageBase = (): string => `http://127.0.0.1:${port}/`
   const peerUidGate = preAuthOptions.dropOtherUsers
     ? createPeerUidGate({ ownUid: process.getuid?.() ?? 0, warn, foreign: (socket) => {
       if (preAuth.isPreAuth(socket)) socket.destroy() // a peer that already showed the token crowds nothing out
@@ -154,7 +177,10 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     : undefined
 
   const server = createHttpServer({
-    routes: { port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
+    routes: {
+      port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+      windows: { access, pageBase, ...(options.redeemer ? { redeemer: options.redeemer } : {}) },
+    },
     preAuth,
     preAuthDeadlineMs: preAuthOptions.deadlineMs,
     ...(peerUidGate ? { onAccepted: (socket) => peerUidGate.check(socket) } : {}),
@@ -169,11 +195,19 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   if (writeDiscovery) {
     try {
       await writeEndpointFile(home, agentUrl, token)
+      await writeWindowFile(home, { credential: access.current(), page: pageBase() })
     } catch (error) {
       server.close()
       throw error
     }
   }
+  access.onRotate((reason) => {
+    sockets.closeWindowSockets(`window credential rotated: ${reason}`)
+    warn(`the window credential was rotated: ${reason}`)
+    if (writeDiscovery) {
+      writeWindowFile(home, { credential: access.current(), page: pageBase() }).catch((error: unknown) => warn(`cannot rewrite window.json: ${String(error)}`))
+    }
+  })
   heartbeat.start()
 
   let closing: Promise<void> | undefined
@@ -186,7 +220,10 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
       server.closeAllConnections()
     })
     await history.flush()
-    if (writeDiscovery) await removeEndpointFile(home, token).catch((error: unknown) => warn(`cannot remove endpoint.json: ${String(error)}`))
+    if (writeDiscovery) {
+      await removeEndpointFile(home, token).catch((error: unknown) => warn(`cannot remove endpoint.json: ${String(error)}`))
+      await removeWindowFile(home, access.current()).catch((error: unknown) => warn(`cannot remove window.json: ${String(error)}`))
+    }
   }
 
   return {
@@ -194,7 +231,10 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     token,
     agentUrl,
     uiUrl: `ws://127.0.0.1:${port}${UI_PATH}`,
-    pageUrl: `http://127.0.0.1:${port}/#token=${token}`,
+    pageUrl: pageBase(),
+    windowCredential: () => access.current(),
+    windowLink: () => `${pageBase()}#code=${access.mintCode()}`,
+    confirmWindow: (digits) => access.confirm(digits),
     home,
     settings,
     pending: () => registry.pending(),

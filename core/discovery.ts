@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { ENDPOINT_FILE } from '../shared/endpoint'
 import { EndpointFileSchema, PROTOCOL_VERSION, type EndpointFile } from '../shared/wire'
@@ -49,7 +50,8 @@ export async function assertNoLiveOwner(home: string): Promise<void> {
 
 /** Writes `endpoint.json` atomically, mode 0600 (the folder must already be 0700). */
 export async function writeEndpointFile(home: string, url: string, token: string): Promise<void> {
-  const file: EndpointFile = { protocol: PROTOCOL_VERSION, url, token, pid: process.pid }
+  const namespace = pidNamespace()
+  const file: EndpointFile = { protocol: PROTOCOL_VERSION, url, token, pid: process.pid, ...(namespace ? { pidNamespace: namespace } : {}) }
   await writeFileAtomic(join(home, ENDPOINT_FILE), `${JSON.stringify(file)}\n`)
 }
 
@@ -58,4 +60,14 @@ export async function removeEndpointFile(home: string, token: string): Promise<v
   const current = await readEndpointFile(home)
   if (current?.token !== token) return
   await removeFile(join(home, ENDPOINT_FILE))
+}
+
+/** This process's pid namespace on Linux (`pid:[inode]`), else undefined. */
+export function pidNamespace(): string | undefined {
+  if (process.platform !== 'linux') return undefined
+  try {
+    return readlinkSync('/proc/self/ns/pid')
+  } catch {
+    return undefined
+  }
 }

@@ -5,6 +5,7 @@ import { AGENT_PATH, PROTOCOL_VERSION } from '../shared/wire'
 import { UI_PATH } from '../shared/ui'
 import { bearerToken, isLoopbackHost, isOwnOrigin, requestPath } from './handshake'
 import { send, serveStatic } from './static-files'
+import { handleWindowRoute, WINDOW_PATHS, type WindowRoutesContext } from './window-routes'
 
 
 /** What the plain-HTTP routes need from the companion. */
@@ -13,6 +14,8 @@ export interface HttpContext {
   tokenMatches: (presented: string | undefined) => boolean
   status: () => CompanionStatus
   staticDir: string | undefined
+  /** The window-link routes (`/v1/window/*`); absent: they answer 404. */
+  windows?: WindowRoutesContext
 }
 
 const TEXT = 'text/plain; charset=utf-8'
@@ -32,6 +35,7 @@ export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: Serve
     if (!ctx.tokenMatches(bearerToken(req))) return send(res, req, 401, TEXT, 'missing or wrong bearer token\n')
     return send(res, req, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.status()))
   }
+  if (ctx.windows !== undefined && WINDOW_PATHS.has(path)) return handleWindowRoute(ctx.windows, path, req, res)
   if (path === AGENT_PATH || path === UI_PATH) return send(res, req, 426, TEXT, 'WebSocket upgrade required\n')
   if (ctx.staticDir === undefined) return send(res, req, 404, TEXT, 'not found\n')
   serveStatic(ctx.staticDir, path, req, res).catch(() => {

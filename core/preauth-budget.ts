@@ -27,6 +27,12 @@ export const DEFAULT_PRE_AUTH: Readonly<PreAuthOptions> = Object.freeze({ maxSoc
 export class PreAuthBudget {
   /** Pre-auth sockets in arrival order (oldest first), each with its deadline timer until its first request. */
   readonly #waiting = new Map<Duplex, NodeJS.Timeout | undefined>()
+  /**
+   * Pre-auth sockets whose upgrade passed every check under a proof subprotocol and that are proving
+   * they hold the secret now (core/proof-stage.ts, its own deadline): still counted, but dropped only
+   * once no idle socket is left to drop, so that a stranger's idle churn never cuts an agent's proof.
+   */
+  readonly #proving = new Set<Duplex>()
   #evicted = 0
   #sweepPending = false
 
@@ -41,7 +47,7 @@ export class PreAuthBudget {
     deadline.unref()
     this.#waiting.set(socket, deadline)
     socket.on('close', this.#forgetThis)
-    if (this.#waiting.size > this.options.maxSockets) this.#sweepSoon()
+    if (this.size > this.options.maxSockets) this.#sweepSoon()
   }
 
   /** Its first request arrived: the deadline is off (Node's request and keep-alive timeouts take over), it still counts. */
@@ -49,6 +55,13 @@ export class PreAuthBudget {
     if (!this.#waiting.has(socket)) return
     clearTimeout(this.#waiting.get(socket))
     this.#waiting.set(socket, undefined)
+  }
+
+  /** Its upgrade passed every check under a proof subprotocol: it is proving itself now (see {@link #proving}). */
+  proving(socket: Duplex): void {
+    if (!this.#waiting.has(socket)) return
+    this.#forget(socket)
+    this.#proving.add(socket)
   }
 
   /** It proved it holds the token: it leaves the budget (and its deadline) for good. */
@@ -59,12 +72,12 @@ export class PreAuthBudget {
 
   /** True while `socket` is counted here (connected, not closed, not authenticated). */
   isPreAuth(socket: Duplex): boolean {
-    return this.#waiting.has(socket)
+    return this.#waiting.has(socket) || this.#proving.has(socket)
   }
 
   /** Pre-auth sockets open now. */
   get size(): number {
-    return this.#waiting.size
+    return this.#waiting.size + this.#proving.size
   }
 
   /** Pre-auth sockets dropped so far to make room for a newcomer. */
@@ -87,8 +100,8 @@ export class PreAuthBudget {
 
   readonly #sweep = (): void => {
     this.#sweepPending = false
-    while (this.#waiting.size > this.options.maxSockets) {
-      const oldest = this.#waiting.keys().next().value
+    while (this.size > this.options.maxSockets) {
+      const oldest = this.#waiting.keys().next().value ?? this.#proving.values().next().value
       if (oldest === undefined) return
       this.#forget(oldest)
       this.#evicted++
@@ -99,6 +112,7 @@ export class PreAuthBudget {
   #forget(socket: Duplex): void {
     clearTimeout(this.#waiting.get(socket))
     this.#waiting.delete(socket)
+    this.#proving.delete(socket)
   }
 
   /** One 'close' listener for every socket of this budget (`this` is the socket that closed). */

@@ -79,6 +79,21 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 }
 
 /**
+ * Creates `path` as a new file with mode 0600 and writes `data` to it: an existing file or a link in its
+ * place is refused (O_EXCL, O_NOFOLLOW: EEXIST), so nothing of anyone's is overwritten.
+ */
+export async function createPrivateFile(path: string, data: string): Promise<void> {
+  const handle = await open(path, CREATE_NEW_FLAGS, FILE_MODE).catch((error: unknown) => {
+    throw explainOpenError(path, error)
+  })
+  try {
+    await handle.writeFile(data)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
  * Appends `text` to `path`, creating it with mode 0600. Never through a link (O_NOFOLLOW); a file of
  * another user is refused (`NOT_OURS`) before a byte is written; one of ours with group/other bits is
  * tightened to 0600.

@@ -7,6 +7,9 @@ import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL } from '../shared/wire'
+import type { CompanionStatus } from '../shared/endpoint'
+import { AGENT_PROOF_SUBPROTOCOL, StatusRequestFrameSchema, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
+import { runProofStage } from './proof-stage'
 import { AgentConnection, CLOSE, type AgentContext, type PeerCheck } from './agent-connection'
 import { askpassMarkOf, type HelperIdentity } from './askpass-mark'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
@@ -31,13 +34,30 @@ export interface SocketContext {
   serverInfo: { name: string; version: string }
   handshakeTimeoutMs: number
   port: () => number
+  /** The agent token (the proof's secret on `/v1/agent`) and its constant-time check. */
+  agentSecret: () => string
   tokenMatches: (presented: string | undefined) => boolean
-  /** Marks `socket` authenticated: it leaves the pre-auth budget (preauth-budget.ts) for the connection cap. */
+  /** The window credential now (the proof's secret on `/v1/ui`) and its constant-time check. */
+  windowSecret: () => string
+  windowMatches: (presented: string | undefined) => boolean
+  /** The body of a `status` reply (also `GET /v1/status`). */
+  status: () => CompanionStatus
+  /**
+   * Marks `socket` authenticated: it leaves the pre-auth budget (preauth-budget.ts) for the connection
+   * cap. Under a proof subprotocol that happens only once the client proved itself.
+   */
   authenticated: (socket: Duplex) => void
+  /** `socket` passed the upgrade checks under a proof subprotocol and now proves itself (preauth-budget.ts). */
+  proving: (socket: Duplex) => void
+  /** Milliseconds a client under a proof subprotocol has to prove itself (the pre-auth deadline). */
+  preAuthDeadlineMs: number
   warn: (message: string) => void
   /** This install's askpass helper: agent connections from it get the askpass mark (askpass-mark.ts). */
   askpassHelper?: HelperIdentity
 }
+
+/** Close code of a window socket whose credential was rotated: it must open a window again. */
+export const CREDENTIAL_ROTATED_CLOSE = 4401
 
 /**
  * The two WebSocket endpoints on the companion's HTTP server: `/v1/agent` (agents) and `/v1/ui`
@@ -52,6 +72,8 @@ export class SocketEndpoints {
   /** Open agent connections (authenticated; `hello` may still be due). */
   readonly agents = new Set<AgentConnection>()
   private readonly sockets = new Set<WebSocket>()
+  /** Window sockets, closed when the window credential rotates. */
+  private readonly windowSockets = new Set<WebSocket>()
   private readonly agentServer: WebSocketServer
   private readonly uiServer: WebSocketServer
   /** What all windows together may leave unread (`limits.windowQueueBytes`). */
@@ -74,26 +96,30 @@ export class SocketEndpoints {
     }
     this.windowQueues = new WindowQueues(ctx.limits.windowQueueBytes)
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
-    this.agentServer = new WebSocketServer({ ...common, handleProtocols: () => AGENT_SUBPROTOCOL })
-    this.uiServer = new WebSocketServer({ ...common, handleProtocols: () => UI_SUBPROTOCOL })
+    // The handshake already checked what was offered; the proof subprotocol wins when both are.
+    this.agentServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL) })
+    this.uiServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(UI_PROOF_SUBPROTOCOL) ? UI_PROOF_SUBPROTOCOL : UI_SUBPROTOCOL) })
   }
 
   /** The HTTP server's 'upgrade' handler. Never throws. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', destroyThis)
     try {
-      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches })
+      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches, windowMatches: this.ctx.windowMatches })
       if (!decision.ok) return rejectUpgrade(socket, decision.status, decision.message)
       if (this.closing) return rejectUpgrade(socket, 503, 'the companion is shutting down')
       if (this.sockets.size >= this.ctx.limits.connections) {
         return rejectUpgrade(socket, 503, `too many connections (at most ${this.ctx.limits.connections})`)
       }
-      // Authenticated from here on: a valid token, and room under the connection cap.
-      this.ctx.authenticated(socket)
+      // Authenticated from here on (a valid token or credential, and room under the connection cap),
+      // unless the client chose a proof subprotocol: then once it proved itself (accepted() below).
+      if (decision.proof === undefined) this.ctx.authenticated(socket)
+      else this.ctx.proving(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
       const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
+      const proof = decision.proof
       const peerPort = req.socket.remotePort
-      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, peerPort))
+      server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, { proof, peerPort }))
     } catch (error) {
       this.ctx.warn(`upgrade failed: ${errorMessage(error)}`)
       socket.destroy()
@@ -125,16 +151,43 @@ export class SocketEndpoints {
     this.uiServer.close()
   }
 
-  /** An upgraded socket: an agent's, or a window's (`window` set). */
-  private accepted(ws: WebSocket, stream: Duplex, window: { masksSecrets: boolean } | undefined, peerPort: number | undefined): void {
+  /** Closes every window socket after the window credential rotated (IPC windows are not affected). */
+  closeWindowSockets(reason: string): void {
+    for (const ws of this.windowSockets) ws.close(CREDENTIAL_ROTATED_CLOSE, reason.slice(0, 120))
+  }
+
+  /**
+   * An upgraded socket: an agent's, or a window's (`window` set). With `proof`, the client proves
+   * itself first (proof-stage.ts); the session starts only then, and only then does the socket leave
+   * the pre-auth budget.
+   */
+  private accepted(
+    ws: WebSocket,
+    stream: Duplex,
+    window: { masksSecrets: boolean } | undefined,
+    { proof, peerPort }: { proof: { clientNonce: string } | undefined; peerPort: number | undefined },
+  ): void {
     if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
-    if (window) {
-      this.windowQueues.track(ws)
-      this.openWindow(ws, wsTransport(ws, this.windowQueues), window.masksSecrets)
+    if (window) this.windowQueues.track(ws)
+    const transport = window ? wsTransport(ws, this.windowQueues) : wsTransport(ws)
+    const open = (proven: Transport): void => {
+      if (window) this.openWindow(ws, proven, window.masksSecrets)
+      else if (proof) this.openProvenAgent(proven, peerPort)
+      else this.openAgent(proven, peerPort)
     }
-    else this.openAgent(wsTransport(ws), peerPort)
+    if (proof === undefined) return open(transport)
+    runProofStage(transport, {
+      channel: window ? 'ui' : 'agent',
+      clientNonce: proof.clientNonce,
+      secret: window ? this.ctx.windowSecret : this.ctx.agentSecret,
+      timeoutMs: this.ctx.preAuthDeadlineMs,
+      proven: (proven) => {
+        this.ctx.authenticated(stream)
+        open(proven)
+      },
+    })
   }
 
   private track(ws: WebSocket): void {
@@ -158,6 +211,19 @@ export class SocketEndpoints {
     this.agents.add(agent)
   }
 
+  /** A proven agent: its first frame is `status` (answered, then closed) or the start of a session. */
+  private openProvenAgent(transport: Transport, peerPort: number | undefined): void {
+    transport.onmessage = (message) => {
+      if (message.kind === 'text' && isStatusRequest(message.text)) {
+        transport.onmessage = undefined
+        transport.send(JSON.stringify({ type: 'status', ...this.ctx.status() }))
+        return transport.close(1000, 'status sent')
+      }
+      this.openAgent(transport, peerPort)
+      transport.onmessage?.(message)
+    }
+  }
+
   /**
    * A window over the UI socket: this only turns text into JSON (binary and non-JSON frames are
    * refused here); the hub's session checks the frame itself, as it does for IPC windows.
@@ -168,13 +234,25 @@ export class SocketEndpoints {
       whenWritable: (resume) => whenDrained(ws, resume),
       onFault: () => transport.close(CLOSE.INTERNAL_ERROR, 'internal error'),
     })
-    transport.onclose = () => session.close()
+    this.windowSockets.add(ws)
+    transport.onclose = () => {
+      this.windowSockets.delete(ws)
+      session.close()
+    }
     transport.onmessage = (message) => {
       if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)
       const decoded = decodeJson(message.text)
       if (!decoded.ok) return sendRejected(transport, decoded.message)
       session.receive(decoded.value)
     }
+  }
+}
+
+function isStatusRequest(text: string): boolean {
+  try {
+    return StatusRequestFrameSchema.safeParse(JSON.parse(text)).success
+  } catch {
+    return false
   }
 }
 

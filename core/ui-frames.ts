@@ -10,6 +10,7 @@ import {
 import { checkObjectFrame } from './frames'
 import { checkAnswerFrame } from './answer-frame'
 import { invalidFrameMessage } from '../shared/frame-issues'
+import { ANSWERER_CHANGES } from '../shared/ui'
 
 /** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
 export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false; rejected: RejectedFrame }
@@ -47,6 +48,13 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
       return frame.success ? { ok: true, frame: frame.data } : refuse('', invalidFrameMessage('history/get frame', raw, frame.error.issues))
     }
     default:
+      if (typeof raw['type'] === 'string' && ANSWERER_CHANGES.has(raw['type'])) {
+        return {
+          ok: false,
+          rejected: rejected(askId, 'FORBIDDEN',
+            `${raw['type']} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`),
+        }
+      }
       return refuse(askId, `unknown frame type ${JSON.stringify(raw['type'])}`)
   }
 }

@@ -2,8 +2,20 @@ import type { Answer } from './answer'
 import type { ApprovalDecision } from './approval'
 import type { UiServerFrame } from './ui'
 
-/** Connection state of a window's bridge to the companion. */
-export type BridgeStatus = 'connecting' | 'open' | 'closed'
+/**
+ * Connection state of a window's bridge to the companion. The served page adds: `signed-out` (it holds
+ * no window credential: a reload, an expired link; run `ask-user open`), `unverified` (something on
+ * the port could not prove it is the companion: nothing it sent is shown) and `alarm` (a page link was
+ * opened twice, so every window was signed out).
+ */
+export type BridgeStatus = 'connecting' | 'open' | 'closed' | 'signed-out' | 'unverified' | 'alarm'
+
+/** How the served page is getting its window credential (shown until it has one). */
+export type PageAccessState =
+  | { kind: 'none' }
+  | { kind: 'redeeming' }
+  | { kind: 'confirm'; digits: string }
+  | { kind: 'refused'; message: string }
 
 /**
  * What the question window needs from its host, whoever carries it: the Electron preload (IPC) or the
@@ -36,6 +48,8 @@ export interface CompanionBridge {
    * to skip notifications about the agent the person is looking at.
    */
   reportShown?(askId: string | undefined): void
+  /** Optional (served page only): subscribes to the sign-in state (called at once with the current one). */
+  onAccess?(listener: (state: PageAccessState) => void): () => void
   /** Subscribes to connection status changes (called at once with the current status). */
   onStatus(listener: (status: BridgeStatus) => void): () => void
   /**

@@ -91,7 +91,7 @@ export function setupPlan(client: SetupClient, info: ConnectInfo): SetupPlan {
             kind: 'toml',
             file: '~/.codex/config.toml',
             table: `mcp_servers.${SERVER_NAME}`,
-            keys: { env_vars: '["ASK_USER_URL", "ASK_USER_TOKEN"]', tool_timeout_sec: String(TOOL_TIMEOUT_SECONDS) },
+            keys: { env_vars: '["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]', tool_timeout_sec: String(TOOL_TIMEOUT_SECONDS) },
           },
           { kind: 'toml', file: '~/.codex/config.toml', table: `mcp_servers.${SERVER_NAME}.tools.${TOOL}`, keys: { approval_mode: '"approve"' } },
         ],

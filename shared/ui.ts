@@ -13,7 +13,14 @@ export const UI_PATH = '/v1/ui'
  * questions; without it, it is never sent one. A compatibility switch, not a security boundary.
  */
 export const SECRETS_MASKED_QUERY = 'secrets=masked'
-/** Prefix of the second subprotocol that carries the token from the page the companion serves. */
+/**
+ * Frame types that change who may answer (pairing a device, removing one, relay settings, mirroring
+ * local asks elsewhere). A window credential lets a page or script answer; it never lets it hand
+ * that power on: these are refused from every UI-channel window (`rejected FORBIDDEN`), and are taken
+ * only from the desktop app's own window (its privileged IPC) or from `ask-user` in a terminal.
+ */
+export const ANSWERER_CHANGES: ReadonlySet<string> = new Set(['devices/pair', 'devices/remove', 'relay/settings', 'relay/mirror-local'])
+/** Prefix of the second subprotocol that carries the window credential (the legacy UI subprotocol). */
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
 
 // companion → window
@@ -45,8 +52,11 @@ export const AcceptedFrameSchema = z.object({
   /** The ask is settled but its agent's socket closed as the answer was sent: it is kept in history only. */
   undelivered: z.literal(true).optional(),
 })
-/** Why the companion refused a window's `answer` or `dismiss`. */
-export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME'])
+/**
+ * Why the companion refused a window's frame. `FORBIDDEN`: the frame would change who may answer
+ * ({@link ANSWERER_CHANGES}), which no UI-channel frame may do.
+ */
+export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME', 'FORBIDDEN'])
 export type RejectionCode = z.infer<typeof RejectionCodeSchema>
 export const RejectedFrameSchema = z.object({
   type: z.literal('rejected'),

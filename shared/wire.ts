@@ -117,5 +117,10 @@ export const EndpointFileSchema = z.looseObject({
   url: z.string(),
   token: z.string().min(1),
   pid: z.number().int(),
+  /**
+   * The companion's pid namespace (Linux: the target of /proc/self/ns/pid, e.g. `pid:[4026531836]`).
+   * A client checks that `pid` is alive only from the same namespace (a container sees other pids).
+   */
+  pidNamespace: z.string().optional(),
 })
 export type EndpointFile = z.infer<typeof EndpointFileSchema>

@@ -1,10 +1,10 @@
 // `ask-user serve [--port N] [--open]`: the companion core in plain Node, serving the built UI.
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { connectInfo, resolveHome, startCompanion } from '../../core'
-import { EXIT, printError, type CliIo, type Command } from '../io'
+import { EXIT, printError, type Command } from '../io'
 import { errorMessage } from '../../shared/describe-error'
+import { openBrowser } from '../window/open-browser'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
 
@@ -52,26 +52,10 @@ export function installedScript(): string | undefined {
   return existsSync(bin) ? bin : undefined
 }
 
-/** Opens `url` in the default browser; failures only warn on stderr. */
-function openBrowser(url: string, io: CliIo): void {
-  const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]]
-  const warn = (why: string): void => void io.stderr.write(`Warning: could not open a browser (${why}); open the URL above yourself\n`)
-  try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true })
-    child.once('error', (error) => warn(error.message))
-    child.once('exit', (code) => {
-      if (code !== 0 && code !== null) warn(`${command} exited with ${code}`)
-    })
-    child.unref()
-  } catch (error) {
-    warn(errorMessage(error))
-  }
-}
-
 /**
  * Starts the companion (discovery file written, settings and history in the home folder), prints
- * exactly one line `http://127.0.0.1:<port>/#token=<token>` on stdout, waits for `io.signal`, then
+ * exactly one line on stdout, a one-time page link `http://127.0.0.1:<port>/#code=<code>` (60 s, one
+ * page; `ask-user open` makes more), opens another one with `--open`, waits for `io.signal`, then
  * shuts down gracefully and returns 0. Bad flags: exit 2; a start failure (port taken, another
  * companion running): exit 1.
  */
@@ -101,8 +85,9 @@ export const run: Command = async (args, io) => {
     printError(io, errorMessage(error))
     return 1
   }
-  io.stdout.write(`${companion.pageUrl}\n`)
-  if (parsed.open) openBrowser(companion.pageUrl, io)
+  io.stdout.write(`${companion.windowLink()}\n`)
+  io.stderr.write('That link opens one signed-in window within 60 s; run `ask-user open` for another.\n')
+  if (parsed.open) openBrowser(companion.windowLink(), io)
   if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
   await companion.close()
   return EXIT.OK

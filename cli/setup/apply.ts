@@ -1,3 +1,4 @@
+import { childEnvironment } from '../child-env'
 import { spawn } from 'node:child_process'
 import type { SetupPlan, SetupStep } from '../../shared/setup-plan'
 import { hookGroup, quote } from '../../shared/connect'
@@ -133,7 +134,7 @@ async function runClient(argv: readonly string[], ctx: SetupContext): Promise<st
   const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ctx.cwd,
-      env: ctx.env,
+      env: childEnvironment(ctx.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: CLIENT_COMMAND_TIMEOUT_MS,
       // .cmd launchers (npm's on Windows) run only through the shell.

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { getBridge, tokenFromHash, uiProtocols } from '../../renderer/src/bridge'
+import { getBridge } from '../../renderer/src/bridge'
+import { codeFromHash } from '../../renderer/src/bridge/page-access'
+import { newNonce, proofMac } from '../../shared/proof'
 import { createWebSocketBridge } from '../../renderer/src/bridge/websocket-bridge'
 import type { BridgeStatus } from '../../shared/bridge'
 import type { UiServerFrame } from '../../shared/ui'
@@ -12,7 +14,7 @@ class FakeSocket {
   sent: string[] = []
   onopen: (() => void) | null = null
   onmessage: ((event: { data: unknown }) => void) | null = null
-  onclose: (() => void) | null = null
+  onclose: ((event: { code: number }) => void) | null = null
   constructor(
     readonly url: string,
     readonly protocols: string[],
@@ -29,9 +31,12 @@ class FakeSocket {
   message(data: unknown): void {
     this.onmessage?.({ data })
   }
-  drop(): void {
+  close(): void {
+    this.drop(1000)
+  }
+  drop(code = 1006): void {
     this.readyState = 3
-    this.onclose?.()
+    this.onclose?.({ code })
   }
 }
 
@@ -43,7 +48,7 @@ afterEach(() => {
 function connect() {
   const bridge = createWebSocketBridge({
     url: 'ws://127.0.0.1:1234/v1/ui',
-    protocols: uiProtocols('abc'),
+    protocols: ['ask-user.ui.v1', 'token.abc'],
     WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
   })
   const frames: UiServerFrame[] = []
@@ -53,11 +58,53 @@ function connect() {
 }
 
 describe('WebSocket bridge', () => {
-  it('reads the token from the fragment and offers it as a second subprotocol', () => {
-    expect(tokenFromHash('#token=abc123')).toBe('abc123')
-    expect(tokenFromHash('')).toBeUndefined()
-    expect(uiProtocols('abc')).toEqual(['ask-user.ui.v1', 'token.abc'])
-    expect(uiProtocols(undefined)).toEqual(['ask-user.ui.v1'])
+  it('reads a one-time code from the fragment (never a token)', () => {
+    expect(codeFromHash('#code=abc123')).toBe('abc123')
+    expect(codeFromHash('#token=abc123')).toBeUndefined()
+    expect(codeFromHash('')).toBeUndefined()
+  })
+
+  it('with a credential: proof subprotocol and nonce, nothing shown or sent before a valid proof, then prove', async () => {
+    let credential: string | undefined = undefined
+    const bridge = createWebSocketBridge({ url: 'ws://127.0.0.1:1234/v1/ui', credential: () => credential, WebSocketImpl: FakeSocket as unknown as typeof WebSocket })
+    const statuses: BridgeStatus[] = []
+    const frames: UiServerFrame[] = []
+    bridge.onStatus((status) => statuses.push(status))
+    bridge.onFrame((frame) => frames.push(frame))
+    expect(statuses.at(-1)).toBe('signed-out')
+    expect(FakeSocket.sockets).toHaveLength(0)
+    credential = 'C'.repeat(43)
+    bridge.retry()
+    const socket = FakeSocket.sockets[0]!
+    expect(socket.protocols[0]).toBe('ask-user.ui.v1.proof')
+    const clientNonce = socket.protocols[1]!.slice('nonce.'.length)
+    expect(clientNonce).toMatch(/^[\w-]{43}$/)
+    socket.open()
+    bridge.dismiss('a1') // not proven yet: dropped
+    const nonce = newNonce()
+    socket.message(JSON.stringify({ type: 'proof', nonce, mac: await proofMac(credential, 'companion', 'ui', clientNonce, nonce) }))
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('open'))
+    expect(frames).toEqual([])
+    expect(socket.sent).toEqual([JSON.stringify({ type: 'prove', mac: await proofMac(credential, 'client', 'ui', clientNonce, nonce) })])
+    socket.message('{"type":"snapshot","pending":[]}')
+    expect(frames).toEqual([{ type: 'snapshot', pending: [] }])
+    socket.drop(4401)
+    expect(statuses.at(-1)).toBe('alarm')
+  })
+
+  it('a forged proof leaves the page unverified, showing and sending nothing', async () => {
+    const bridge = createWebSocketBridge({ url: 'ws://127.0.0.1:1234/v1/ui', credential: () => 'C'.repeat(43), WebSocketImpl: FakeSocket as unknown as typeof WebSocket })
+    const statuses: BridgeStatus[] = []
+    const frames: UiServerFrame[] = []
+    bridge.onStatus((status) => statuses.push(status))
+    bridge.onFrame((frame) => frames.push(frame))
+    const socket = FakeSocket.sockets[0]!
+    socket.open()
+    socket.message(JSON.stringify({ type: 'proof', nonce: newNonce(), mac: newNonce() }))
+    socket.message('{"type":"snapshot","pending":[]}')
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('unverified'))
+    expect(frames).toEqual([])
+    expect(socket.sent).toEqual([])
   })
 
   it('prefers the Electron preload bridge when present', () => {

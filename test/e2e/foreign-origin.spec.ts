@@ -22,11 +22,12 @@ test.afterAll(async () => {
 test('a page from another origin cannot open the agent endpoint or the UI channel', async ({ page, companion }) => {
   await page.goto(foreignUrl)
   const { agentUrl, uiUrl, token } = companion.companion
+  const credential = companion.companion.windowCredential()
   const attempts = [
     { url: agentUrl, protocols: ['ask-user.v1'] },
     { url: `${agentUrl}?token=${token}`, protocols: ['ask-user.v1'] },
-    { url: uiUrl, protocols: ['ask-user.ui.v1', `token.${token}`] },
-    { url: uiUrl.replace('127.0.0.1', 'localhost'), protocols: ['ask-user.ui.v1', `token.${token}`] },
+    { url: uiUrl, protocols: ['ask-user.ui.v1', `token.${credential}`] },
+    { url: uiUrl.replace('127.0.0.1', 'localhost'), protocols: ['ask-user.ui.v1', `token.${credential}`] },
   ]
   const results = await page.evaluate(
     (list) =>
@@ -50,7 +51,8 @@ test('a page from another origin cannot open the agent endpoint or the UI channe
 
 test('the same page on the companion\'s own origin does open the UI channel (the refusal above is the Origin check)', async ({ page, companion }) => {
   await page.goto(`http://127.0.0.1:${companion.companion.port}/v1/status`)
-  const { uiUrl, token } = companion.companion
+  const { uiUrl } = companion.companion
+  const token = companion.companion.windowCredential()
   const opened = await page.evaluate(
     ({ url, protocols }) =>
       new Promise<boolean>((resolve) => {

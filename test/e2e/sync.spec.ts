@@ -67,7 +67,7 @@ test('an agent that goes away takes its asks along, other agents stay', async ({
   await expect(page.getByTestId('agent-group')).toContainText('codex')
 })
 
-test('a reload keeps drafts and pending asks', async ({ page, agent, openInbox }) => {
+test('a reload signs the page out (its credential lived in memory only); a new link brings back drafts and pending asks', async ({ page, agent, companion, openInbox }) => {
   await openInbox(page)
   const answer = agent('codex').ask([
     { id: 'targets', question: 'Which targets?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
@@ -76,7 +76,12 @@ test('a reload keeps drafts and pending asks', async ({ page, agent, openInbox }
   await waitArmed(page)
   await page.getByRole('checkbox', { name: 'docs' }).check()
   await page.getByTestId('question').nth(1).getByRole('textbox').fill('mention the new CLI')
+  expect(page.url()).not.toContain('#code=')
   await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'signed-out')
+  await expect(page.getByTestId('sign-in')).toContainText('ask-user open')
+  await expect(page.getByTestId('ask-item')).toHaveCount(0)
+  await page.goto(companion.companion.windowLink())
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
   await expect(page.getByRole('checkbox', { name: 'docs' })).toBeChecked()
   await expect(page.getByRole('checkbox', { name: 'tests' })).not.toBeChecked()

@@ -14,8 +14,13 @@ export interface Attacker {
   home: string
   /** Spawns `command args` as the attacker (setpriv, no supplementary groups), env: PATH and HOME only. */
   spawn(command: string, args: string[], options?: SpawnOptions): ChildProcess
-  /** Runs `command args` as the attacker to completion; stdout as text, throws on a non-zero exit. */
+  /**
+   * Runs `command args` as the attacker to completion; stdout as text, throws on a non-zero exit. It
+   * blocks this process: never use it against a companion running in this process (use {@link exec}).
+   */
   run(command: string, args: string[], options?: { input?: string; timeoutMs?: number }): string
+  /** Runs `command args` as the attacker without blocking; resolves with its exit code and output. */
+  exec(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>
   /** Writes `source` to a file in the attacker's home, owned by the attacker; returns its path. */
   writeFile(name: string, source: string): string
   /** Kills what the attacker still runs and removes the user and its home. Safe to call twice. */
@@ -47,6 +52,16 @@ export function createAttacker(): Attacker {
     run: (command, args, options = {}) =>
       execFileSync('setpriv', [...prefix, command, ...args], {
         cwd: home, env, encoding: 'utf8', input: options.input ?? '', timeout: options.timeoutMs ?? 30_000,
+      }),
+    exec: (command, args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('setpriv', [...prefix, command, ...args], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+        child.once('error', reject)
+        child.once('close', (code) => resolve({ code, stdout, stderr }))
       }),
     writeFile: (file, source) => {
       const path = join(home, file)

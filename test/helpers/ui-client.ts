@@ -44,12 +44,19 @@ export interface UiClientOptions {
   timeoutMs?: number
 }
 
-/** Connects a window to `target.uiUrl` with `target.token` and waits for the snapshot. */
-export async function connectUi(target: { uiUrl: string; token: string }, options: UiClientOptions = {}): Promise<UiClient> {
+/**
+ * What a window connects with: a companion (its window credential) or an explicit URL and credential
+ * (`token`: a window credential; the agent token is refused on `/v1/ui`).
+ */
+export type UiTarget = { uiUrl: string; windowCredential: () => string } | { uiUrl: string; token: string }
+
+/** Connects a window to `target.uiUrl` with its window credential and waits for the snapshot. */
+export async function connectUi(target: UiTarget, options: UiClientOptions = {}): Promise<UiClient> {
   const timeoutMs = options.timeoutMs ?? 5_000
   const bearer = options.auth === 'bearer'
-  const socket = new WebSocket(target.uiUrl, bearer ? [UI_SUBPROTOCOL] : [UI_SUBPROTOCOL, `token.${target.token}`], {
-    headers: { ...(bearer ? { Authorization: `Bearer ${target.token}` } : {}), ...options.headers },
+  const credential = 'windowCredential' in target ? target.windowCredential() : target.token
+  const socket = new WebSocket(target.uiUrl, bearer ? [UI_SUBPROTOCOL] : [UI_SUBPROTOCOL, `token.${credential}`], {
+    headers: { ...(bearer ? { Authorization: `Bearer ${credential}` } : {}), ...options.headers },
   })
   const frames: UiServerFrame[] = []
   const unconsumed: UiServerFrame[] = []

@@ -1,5 +1,6 @@
 import type { CompanionBridge } from '../../../shared/bridge'
-import { SECRETS_MASKED_QUERY, TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../../../shared/ui'
+import { SECRETS_MASKED_QUERY, UI_PATH } from '../../../shared/ui'
+import { codeFromHash, PageAccess } from './page-access'
 import { createWebSocketBridge } from './websocket-bridge'
 
 declare global {
@@ -9,30 +10,45 @@ declare global {
   }
 }
 
-/** The token from a URL fragment `#token=<token>` (the page `ask-user serve` prints), if any. */
-export function tokenFromHash(hash: string): string | undefined {
-  const token = new URLSearchParams(hash.replace(/^#/, '')).get('token')
-  return token ? token : undefined
-}
-
-/** Subprotocols for the UI channel: the protocol name, plus `token.<token>` when a token is known. */
-export function uiProtocols(token: string | undefined): string[] {
-  return token ? [UI_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX + token] : [UI_SUBPROTOCOL]
-}
-
 let bridge: CompanionBridge | undefined
 
 /**
  * The page's one bridge to the companion: `window.companion` when the Electron preload provided it,
- * else the WebSocket UI channel at `ws://<this page's host>/v1/ui`, authenticated by the fragment token;
- * it declares `secrets=masked`, since this window masks secret questions.
+ * else the WebSocket UI channel at `ws://<this page's host>/v1/ui`, signed in with the credential the
+ * page redeemed from its link (`#code=…`, removed from the address bar at once), and only after the
+ * companion proved itself; it declares `secrets=masked`, since this window masks secret questions.
  */
 export function getBridge(): CompanionBridge {
-  bridge ??=
-    window.companion ??
-    createWebSocketBridge({
-      url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
-      protocols: uiProtocols(tokenFromHash(location.hash)),
-    })
+  bridge ??= window.companion ?? servedPageBridge()
   return bridge
+}
+
+function servedPageBridge(): CompanionBridge {
+  const access = new PageAccess({ clearHash: () => history.replaceState(null, '', location.pathname + location.search) })
+  const socketBridge = createWebSocketBridge({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
+    credential: () => access.current(),
+    onSignedOut: () => access.forget(),
+  })
+  const started = access.start(location.hash)
+  // A new link opened in this same tab (only its fragment changes, so the page does not load again).
+  window.addEventListener('hashchange', () => {
+    if (codeFromHash(location.hash) !== undefined) void access.start(location.hash).then(() => socketBridge.retry())
+  })
+  return {
+    ...socketBridge,
+    onAccess: (listener) => access.onState(listener),
+    // The first subscription connects: only once the link's code was redeemed (or found missing).
+    onFrame: (listener) => {
+      let unsubscribe: (() => void) | undefined
+      let cancelled = false
+      void started.then(() => {
+        if (!cancelled) unsubscribe = socketBridge.onFrame(listener)
+      })
+      return () => {
+        cancelled = true
+        unsubscribe?.()
+      }
+    },
+  }
 }

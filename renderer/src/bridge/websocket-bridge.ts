@@ -2,13 +2,25 @@ import type { Answer } from '../../../shared/answer'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import { historyRequest, UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
+import { macsEqual, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, ProofFrameSchema, proofMac, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
+
+/** Close code of a window whose credential was rotated (core/sockets.ts). */
+const CREDENTIAL_ROTATED_CLOSE = 4401
 
 /** Options of the WebSocket UI channel bridge. */
 export interface WebSocketBridgeOptions {
   /** `ws://host:port/v1/ui`. */
   url: string
-  /** Subprotocols: `ask-user.ui.v1` and, from the served page, `token.<token>`. */
-  protocols: string[]
+  /**
+   * The window credential now (the served page's, redeemed from its link): the bridge then speaks the
+   * proof subprotocol and shows nothing until the companion proved it holds the same credential.
+   * `undefined` from it: the page is signed out and does not connect.
+   */
+  credential?: () => string | undefined
+  /** Without `credential`: the subprotocols as they are (`ask-user.ui.v1`, a script's `token.<…>`). */
+  protocols?: string[]
+  /** Told when the companion signed this window out (4401: credential rotated, or 4403: proof refused). */
+  onSignedOut?: () => void
   /** First reconnect delay in ms (default 250); doubles up to `maxDelayMs`. */
   initialDelayMs?: number
   /** Longest reconnect delay in ms (default 5000). */
@@ -23,7 +35,7 @@ export interface WebSocketBridgeOptions {
  * backoff after any close, and parses every incoming frame with `UiServerFrameSchema` (invalid frames
  * are dropped). Calls made while the socket is not open are dropped; the status says so.
  */
-export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge {
+export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge & { retry(): void } {
   const initialDelay = options.initialDelayMs ?? 250
   const maxDelay = options.maxDelayMs ?? 5000
   const Impl = options.WebSocketImpl ?? WebSocket
@@ -54,39 +66,73 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   }
 
   const connect = (): void => {
-    setStatus('connecting')
+    const secret = options.credential?.()
+    if (options.credential !== undefined && secret === undefined) return setStatus('signed-out')
+    if (status !== 'unverified') setStatus('connecting')
+    const nonce = secret === undefined ? undefined : newNonce()
     let ws: WebSocket
     try {
-      ws = new Impl(options.url, options.protocols)
+      ws = new Impl(options.url, nonce === undefined ? (options.protocols ?? []) : [UI_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce])
     } catch {
       scheduleReconnect()
       return
     }
     socket = ws
-    ws.onopen = () => {
+    // Until the companion proved itself, nothing it sends is shown and nothing is sent to it.
+    let proven = nonce === undefined
+    let checking = false
+    const opened = (): void => {
       delay = initialDelay
       setStatus('open')
     }
-    ws.onmessage = (event: MessageEvent) => receive(event.data)
-    ws.onclose = () => {
+    ws.onopen = () => {
+      if (proven) opened()
+    }
+    ws.onmessage = (event: MessageEvent) => {
+      if (proven) return receive(event.data)
+      if (checking || secret === undefined || nonce === undefined) return
+      checking = true
+      void checkProof(secret, nonce, event.data).then((prove) => {
+        if (socket !== ws) return
+        if (prove === undefined) {
+          setStatus('unverified')
+          return ws.close()
+        }
+        ws.send(prove)
+        proven = true
+        opened()
+      })
+    }
+    ws.onclose = (event: CloseEvent) => {
       if (socket !== ws) return
       socket = undefined
+      if (event.code === CREDENTIAL_ROTATED_CLOSE || event.code === PROOF_FAILED_CLOSE) {
+        setStatus(event.code === CREDENTIAL_ROTATED_CLOSE ? 'alarm' : 'signed-out')
+        return options.onSignedOut?.()
+      }
       scheduleReconnect()
     }
   }
 
   const scheduleReconnect = (): void => {
-    setStatus('closed')
+    if (status !== 'unverified') setStatus('closed')
     const wait = delay
     delay = Math.min(maxDelay, delay * 2)
     setTimeout(connect, wait)
   }
 
   const send = (frame: UiClientFrame): void => {
-    if (socket?.readyState === Impl.OPEN) socket.send(JSON.stringify(frame))
+    if (status === 'open' && socket?.readyState === Impl.OPEN) socket.send(JSON.stringify(frame))
   }
 
   return {
+    /** Connects now if the bridge is signed out or waiting to reconnect (a new credential arrived). */
+    retry: () => {
+      if (started && socket === undefined) {
+        delay = initialDelay
+        connect()
+      }
+    },
     answer: (askId: string, answers: Answer[]) => send({ type: 'answer', askId, answers }),
     decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
     dismiss: (askId: string) => send({ type: 'dismiss', askId }),
@@ -106,4 +152,23 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
       return () => statusListeners.delete(listener)
     },
   }
+}
+
+/**
+ * The `prove` frame to send when `data` is the companion's valid `proof` for this nonce and credential;
+ * `undefined` when it is not (a squatter on the port cannot make it).
+ */
+async function checkProof(secret: string, nonce: string, data: unknown): Promise<string | undefined> {
+  if (typeof data !== 'string') return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(data)
+  } catch {
+    return undefined
+  }
+  const proof = ProofFrameSchema.safeParse(json)
+  if (!proof.success) return undefined
+  const expected = await proofMac(secret, 'companion', 'ui', nonce, proof.data.nonce)
+  if (!macsEqual(expected, proof.data.mac)) return undefined
+  return JSON.stringify({ type: 'prove', mac: await proofMac(secret, 'client', 'ui', nonce, proof.data.nonce) })
 }

@@ -1,7 +1,7 @@
 import { untrack } from 'svelte'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice, Outcome } from '../../../shared/ask'
-import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
+import type { BridgeStatus, CompanionBridge, PageAccessState } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
 import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
@@ -54,6 +54,8 @@ export interface InboxOptions {
  */
 export class InboxStore {
   status = $state<BridgeStatus>('connecting')
+  /** The served page's sign-in (always `none` in the desktop window). */
+  access = $state<PageAccessState>({ kind: 'none' })
   view = $state<'inbox' | 'history' | 'connect'>('inbox')
   /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
   connect = $state.raw<ConnectInfo | undefined>()
@@ -134,6 +136,7 @@ export class InboxStore {
     this.hold = new CardHold(options.quietMs ?? QUIET_MS, this.#clock)
     this.#drafts = new DraftStorage(options.storage)
     bridge.onStatus((status) => (this.status = status))
+    bridge.onAccess?.((access) => (this.access = access))
     bridge.onFrame((frame) => this.#receive(frame))
     bridge.onFocusAsk?.((askId) => this.focusAsk(askId))
   }

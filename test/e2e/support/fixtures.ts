@@ -52,7 +52,7 @@ export const test = base.extend<Fixtures>({
     const pages = new Set<Page>()
     await use(async (page) => {
       pages.add(page)
-      await page.goto(companion.companion.pageUrl)
+      await page.goto(companion.companion.windowLink())
       await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
       return page
     })

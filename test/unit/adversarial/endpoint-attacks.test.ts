@@ -24,7 +24,7 @@ const status = async (): Promise<{ pending: number; agents: number; windows: num
 interface Attempt {
   name: string
   url: () => string
-  protocols: string[]
+  protocols: string[] | (() => string[])
   headers: () => Record<string, string>
   status: number
 }
@@ -43,6 +43,10 @@ const ATTEMPTS: Attempt[] = [
   { name: 'agent: rebinding Host 127.0.0.1.evil.example', url: agentUrl, protocols: ['ask-user.v1'], headers: () => ({ ...bearer(t.companion.token), Host: '127.0.0.1.evil.example' }), status: 403 },
   { name: 'agent: missing subprotocol', url: agentUrl, protocols: [], headers: () => bearer(t.companion.token), status: 426 },
   { name: 'ui: no token', url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => ({}), status: 401 },
+  { name: 'ui: the agent token as bearer', url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => bearer(t.companion.token), status: 401 },
+  { name: 'ui: the agent token as a subprotocol', url: uiUrl, protocols: () => ['ask-user.ui.v1', `token.${t.companion.token}`], headers: () => ({}), status: 401 },
+  { name: 'agent: the proof subprotocol without a nonce', url: agentUrl, protocols: ['ask-user.v1.proof'], headers: () => ({}), status: 400 },
+  { name: 'agent: the proof subprotocol with two nonces', url: agentUrl, protocols: ['ask-user.v1.proof', `nonce.${'a'.repeat(43)}`, `nonce.${'b'.repeat(43)}`], headers: () => ({}), status: 400 },
   { name: 'ui: wrong token subprotocol', url: uiUrl, protocols: ['ask-user.ui.v1', 'token.wrong'], headers: () => ({}), status: 401 },
   { name: 'ui: token in the query string', url: () => `${uiUrl()}?token=${t.companion.token}`, protocols: ['ask-user.ui.v1'], headers: () => ({}), status: 401 },
   ...ORIGINS.map((origin): Attempt => ({ name: `ui: Origin ${origin}`, url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => ({ ...bearer(t.companion.token), Origin: origin }), status: 403 })),
@@ -52,7 +56,7 @@ const ATTEMPTS: Attempt[] = [
 
 describe('each hostile upgrade gets its documented status', () => {
   it.each(ATTEMPTS)('$name → $status', async ({ url, protocols, headers, status: expected }) => {
-    expect(await tryUpgrade(url(), protocols, headers())).toEqual({ status: expected })
+    expect(await tryUpgrade(url(), typeof protocols === 'function' ? protocols() : protocols, headers())).toEqual({ status: expected })
   })
 })
 
@@ -63,7 +67,7 @@ it('1,000 failed attempts (50 at a time) leave the companion healthy: no socket,
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => {
         const attempt = ATTEMPTS[(batch * 50 + i) % ATTEMPTS.length]!
-        return tryUpgrade(attempt.url(), attempt.protocols, attempt.headers()).then((result) => {
+        return tryUpgrade(attempt.url(), typeof attempt.protocols === 'function' ? attempt.protocols() : attempt.protocols, attempt.headers()).then((result) => {
           expect(result.status).toBe(attempt.status)
           return result.status
         })
@@ -99,7 +103,7 @@ it('at the connection cap answers 503 (hostile attempts still get their own stat
   const held: RawAgent[] = []
   for (let i = 0; i < CAP; i++) held.push(await helloAgent(t.companion, `holder-${i}`))
   expect(await tryUpgrade(agentUrl(), ['ask-user.v1'], bearer(t.companion.token))).toEqual({ status: 503 })
-  expect(await tryUpgrade(uiUrl(), ['ask-user.ui.v1'], bearer(t.companion.token))).toEqual({ status: 503 })
+  expect(await tryUpgrade(uiUrl(), ['ask-user.ui.v1'], bearer(t.companion.windowCredential()))).toEqual({ status: 503 })
   expect(await tryUpgrade(agentUrl(), ['ask-user.v1'], bearer('B'.repeat(43)))).toEqual({ status: 401 })
   held.pop()!.socket.close()
   await poll(() => tryUpgrade(agentUrl(), ['ask-user.v1'], bearer(t.companion.token)).then((r) => r.status)).toBe(101)

@@ -40,7 +40,7 @@ it('a window opening on a 76 MB inbox gets all of it, in order, in bounded frame
   const sizes: number[] = []
   let closed = false
   const window = new WebSocket(`ws://127.0.0.1:${t.companion.port}/v1/ui`, ['ask-user.ui.v1'], {
-    headers: { Authorization: `Bearer ${t.companion.token}` },
+    headers: { Authorization: `Bearer ${t.companion.windowCredential()}` },
     maxPayload: 256 * 1024 * 1024,
   })
   window.on('message', (data) => {

@@ -58,7 +58,7 @@ export async function loadRun(companion: Companion, options: { agents: number; a
   const figures: LoadFigures = { agents: options.agents, made: 0, answered: 0, dismissed: 0, withdrawn: 0, gone: 0, dropped: 0, crossed: 0, lost: 0 }
 
   const ignored = new Set<string>()
-  const window = await open(companion.uiUrl, 'ask-user.ui.v1', companion.token)
+  const window = await open(companion.uiUrl, 'ask-user.ui.v1', companion.windowCredential())
   window.on('message', (data) => {
     const frame = UiServerFrameSchema.parse(JSON.parse(String(data)))
     if (frame.type !== 'question/added') return

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
 import type { HistoryFrame } from '../../../shared/ui'
 import { EndpointFileSchema } from '../../../shared/wire'
+import { WindowFileSchema } from '../../../shared/window-link'
 import { BIN, ensureBuilt } from '../cli/built-cli'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent, poll, type RawAgent } from '../core/raw-agent'
@@ -25,6 +26,8 @@ interface Served {
   child: ChildProcess
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   endpoint: { url: string; token: string; pid: number }
+  /** The window credential from window.json (the agent token does not open windows). */
+  windowCredential: string
 }
 
 /** Starts `ask-user serve --port 0` in `home` and resolves once it printed its page URL. */
@@ -36,12 +39,13 @@ async function serve(home: string): Promise<Served> {
     let out = ''
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk
-      if (out.includes('#token=')) resolve()
+      if (out.includes('#code=')) resolve()
     })
     void exited.then(() => reject(new Error(`serve exited before printing its URL: ${out}`)))
   })
   const endpoint = EndpointFileSchema.parse(JSON.parse(await readFile(join(home, 'endpoint.json'), 'utf8')))
-  return { child, exited, endpoint }
+  const windowFile = WindowFileSchema.parse(JSON.parse(await readFile(join(home, 'window.json'), 'utf8')))
+  return { child, exited, endpoint, windowCredential: windowFile.credential }
 }
 
 const target = (endpoint: Served['endpoint']): { agentUrl: string; token: string } => ({ agentUrl: endpoint.url, token: endpoint.token })
@@ -104,7 +108,7 @@ it('history survives a kill -9 mid-write: complete lines load, a torn last line 
   const home = await newHome()
   const first = await serve(home)
   const uiUrl = first.endpoint.url.replace('/v1/agent', '/v1/ui')
-  const window = await connectUi({ uiUrl, token: first.endpoint.token })
+  const window = await connectUi({ uiUrl, token: first.windowCredential })
   window.autoAnswer()
   const agent = await helloAgent(target(first.endpoint))
   const file = join(home, 'history.jsonl')
@@ -133,7 +137,7 @@ it('history survives a kill -9 mid-write: complete lines load, a torn last line 
     }
   }).length
   const second = await serve(home)
-  const reopened = await connectUi({ uiUrl: second.endpoint.url.replace('/v1/agent', '/v1/ui'), token: second.endpoint.token })
+  const reopened = await connectUi({ uiUrl: second.endpoint.url.replace('/v1/agent', '/v1/ui'), token: second.windowCredential })
   reopened.send({ type: 'history/get', limit: 1000 })
   const history = await reopened.nextFrame<HistoryFrame>((frame) => frame.type === 'history')
   expect(history.entries.length).toBe(Math.min(1000, complete))

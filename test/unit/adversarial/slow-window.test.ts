@@ -22,7 +22,7 @@ const windows = async (): Promise<number> => {
 it('cuts off a window that stopped reading, without keeping what was queued for it', async () => {
   const heapBefore = heapAfterGc()
   const external = process.memoryUsage().arrayBuffers
-  const slow = await openRaw(t.companion.port, '/v1/ui', { Authorization: `Bearer ${t.companion.token}`, 'Sec-WebSocket-Protocol': 'ask-user.ui.v1' })
+  const slow = await openRaw(t.companion.port, '/v1/ui', { Authorization: `Bearer ${t.companion.windowCredential()}`, 'Sec-WebSocket-Protocol': 'ask-user.ui.v1' })
   slow.socket.pause() // never reads again
   await poll(windows).toBe(1)
   // ~0.95 MB per ask (50 questions × 19,000 characters); 40 asks on each of 2 agents: ~76 MB broadcast.

@@ -189,13 +189,13 @@ describe('no companion', () => {
     expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(ECONNREFUSED\\); `))
   })
 
-  it('fails with NO_PROVIDER when the token is wrong', async () => {
+  it('fails with NO_PROVIDER when the token is wrong (the companion cannot prove it holds it)', async () => {
     const tc = await startTestCompanion({ writeDiscovery: false })
     cleanups.push(tc.cleanup)
     const env = { ASK_USER_URL: tc.companion.agentUrl, ASK_USER_TOKEN: 'wrong' }
     const error = await rejection(new AskUserClient({ env }).ask(pkg))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toContain('answered HTTP 401; the token may be stale')
+    expect(error.message).toContain('cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale')
   })
 
   it.skipIf(process.platform === 'win32')('refuses a discovery file that others may read', async () => {

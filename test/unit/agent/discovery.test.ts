@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process'
+import { readlinkSync } from 'node:fs'
 import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -38,7 +40,7 @@ describe('discoverEndpoint', () => {
 
   it('refuses ASK_USER_URL without a token, or a non-ws URL', async () => {
     expect((await failure(discoverEndpoint({ ASK_USER_URL: 'ws://x/v1/agent' }))).message).toBe(
-      'ASK_USER_URL is set but ASK_USER_TOKEN is not; set both, or neither',
+      'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL',
     )
     expect((await failure(discoverEndpoint({ ASK_USER_URL: 'http://x/', ASK_USER_TOKEN: 't' }))).message).toBe(
       'ASK_USER_URL must be a ws:// or wss:// URL, got "http://x/"',
@@ -53,6 +55,32 @@ describe('discoverEndpoint', () => {
     expect(await discoverEndpoint({ ASK_USER_HOME: home }, 'linux')).toEqual({ url: 'ws://127.0.0.1:1/v1/agent', token: 'a', source: { file } })
     await writeFile(file, JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:2/v1/agent', token: 'b', pid: 1 }), { mode: 0o600 })
     expect(await discoverEndpoint({ ASK_USER_HOME: home }, 'linux')).toMatchObject({ url: 'ws://127.0.0.1:2/v1/agent', token: 'b' })
+  })
+
+  it.skipIf(process.platform !== 'linux')('checks the pid only from the same pid namespace: a dead one there is no companion', async () => {
+    const home = await tempHome()
+    const file = join(home, 'endpoint.json')
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!
+    const ours = readlinkSync('/proc/self/ns/pid')
+    await writeFile(file, JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'a', pid: dead, pidNamespace: ours }), { mode: 0o600 })
+    const error = await failure(discoverEndpoint({ ASK_USER_HOME: home }, 'linux'))
+    expect(error.code).toBe('NO_PROVIDER')
+    expect(error.message).toContain(`names pid ${dead}, which has exited`)
+    await writeFile(file, JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'a', pid: dead, pidNamespace: 'pid:[1]' }), { mode: 0o600 })
+    expect(await discoverEndpoint({ ASK_USER_HOME: home }, 'linux')).toMatchObject({ token: 'a' })
+    await writeFile(file, JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'a', pid: process.pid, pidNamespace: ours }), { mode: 0o600 })
+    expect(await discoverEndpoint({ ASK_USER_HOME: home }, 'linux')).toMatchObject({ token: 'a' })
+  })
+
+  it.skipIf(process.platform === 'win32')('reads the token from ASK_USER_TOKEN_FILE, refusing one that others may read', async () => {
+    const home = await tempHome()
+    const file = join(home, 'token')
+    await writeFile(file, 'from-file\n', { mode: 0o600 })
+    expect(await discoverEndpoint({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN_FILE: file }, 'linux')).toEqual({ url: 'ws://127.0.0.1:9/v1/agent', token: 'from-file', source: 'env' })
+    await chmod(file, 0o644)
+    expect((await failure(discoverEndpoint({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN_FILE: file }, 'linux'))).message).toBe(
+      `refusing to use ${file}: other users may read or write it (mode 644); run \`chmod 600 ${file}\``,
+    )
   })
 
   it('refuses a corrupt discovery file with NO_PROVIDER and the start hint', async () => {

@@ -5,6 +5,7 @@ import { AskUserClient } from '../../../agent/client'
 import { Connection } from '../../../agent/connection'
 import { validateAsk } from '../../../agent/validated-ask'
 import { failure } from '../../helpers/errors'
+import { newNonce, offeredNonce, proofMac } from '../../../shared/proof'
 
 const servers: WebSocketServer[] = []
 const clients: AskUserClient[] = []
@@ -22,6 +23,8 @@ interface FakeOptions {
   /** What the fake companion does with the hello (default: welcome). */
   onHello?: (socket: WebSocket) => void
   connectTimeoutMs?: number
+  /** The secret the fake proves with (default: the client's token); a squatter has none. */
+  proveWith?: string
 }
 
 /** A fake companion over a real WebSocket server on port 0, and a client pointed at it. */
@@ -35,9 +38,13 @@ async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUs
   await new Promise((resolve) => server.once('listening', resolve))
   const requests: Array<Record<string, unknown>> = []
   server.on('connection', (socket, request) => {
-    requests.push({ authorization: request.headers.authorization, origin: request.headers.origin })
+    const clientNonce = offeredNonce(String(request.headers['sec-websocket-protocol']).split(',').map((item) => item.trim()))
+    requests.push({ authorization: request.headers.authorization, origin: request.headers.origin, nonce: clientNonce !== undefined })
+    const nonce = newNonce()
+    void proofMac(options.proveWith ?? 'secret', 'companion', 'agent', clientNonce ?? '', nonce).then((mac) => socket.send(JSON.stringify({ type: 'proof', nonce, mac })))
     socket.on('message', (data) => {
       const frame = JSON.parse(String(data)) as { type: string; id?: string }
+      requests.push({ frame: frame.type })
       if (frame.type === 'hello') {
         if (options.onHello) options.onHello(socket)
         else socket.send(JSON.stringify({ type: 'welcome', protocol: 1, server: { name: 'fake', version: '0' } }))
@@ -56,10 +63,18 @@ async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUs
 const question = validateAsk({ questions: [{ id: 'q', question: 'Q?' }] })
 
 describe('dialing the companion', () => {
-  it('sends the bearer token and no Origin, and carries asks once greeted', async () => {
+  it('never sends the token: offers a nonce, checks the proof, proves itself, and carries asks once greeted', async () => {
     const { client, requests } = await fakeCompanion()
     expect(await client.ask(question)).toEqual({ answers: [{ id: 'q', selected: [] }] })
-    expect(requests).toEqual([{ authorization: 'Bearer secret', origin: undefined }])
+    expect(requests).toEqual([{ authorization: undefined, origin: undefined, nonce: true }, { frame: 'prove' }, { frame: 'hello' }, { frame: 'ask' }])
+  })
+
+  it('a squatter that cannot prove it holds the token gets nothing: no prove, no hello, NO_PROVIDER', async () => {
+    const { client, url, requests } = await fakeCompanion({ proveWith: 'not-the-token' })
+    const error = await failure(client.ask(question))
+    expect(error.code).toBe('NO_PROVIDER')
+    expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(cannot verify the companion on this port: `))
+    expect(requests).toEqual([{ authorization: undefined, origin: undefined, nonce: true }])
   })
 
   it('a server that does not accept the subprotocol is no companion (NO_PROVIDER)', async () => {

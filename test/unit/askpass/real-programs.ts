@@ -39,7 +39,7 @@ export async function openInbox(): Promise<Inbox> {
     ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}),
   })
   const { companion } = test
-  const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.token })
+  const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
   const plain = await connectUi(companion)
   return {
     test, masked, plain, warnings,

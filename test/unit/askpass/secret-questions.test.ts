@@ -41,7 +41,7 @@ describe('a secret ask in the companion', () => {
   it('goes only to windows that declare secrets=masked, cannot be skipped, and history keeps "answered" only', async () => {
     test = await startTestCompanion()
     const { companion } = test
-    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.token })
+    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
     const plain = await connectUi(companion)
     const client = new AskUserClient({ env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token }, name: 'ask-user-askpass' })
     const answered = client.ask(secretAsk())
@@ -66,7 +66,7 @@ describe('a secret ask in the companion', () => {
   it('an answer arriving after its agent left is dropped: not remembered, not in history', async () => {
     test = await startTestCompanion()
     const { companion } = test
-    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.token })
+    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
     const client = new AskUserClient({ env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token } })
     const pending = client.ask(secretAsk()).catch((error: unknown) => error)
     const ask = await masked.nextAsk()

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -35,7 +36,10 @@ describe('endpoint.json', () => {
     const h = join(await freshHome(), 'nested', 'home')
     const c = await start(h)
     const file = EndpointFileSchema.parse(JSON.parse(await readFile(join(h, 'endpoint.json'), 'utf8')))
-    expect(file).toEqual({ protocol: 1, url: `ws://127.0.0.1:${c.port}/v1/agent`, token: c.token, pid: process.pid })
+    expect(file).toEqual({
+      protocol: 1, url: `ws://127.0.0.1:${c.port}/v1/agent`, token: c.token, pid: process.pid,
+      ...(process.platform === 'linux' ? { pidNamespace: readlinkSync('/proc/self/ns/pid') } : {}),
+    })
     expect(c.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
     if (posix) {
       expect((await stat(join(h, 'endpoint.json'))).mode & 0o777).toBe(0o600)

@@ -53,14 +53,14 @@ describe('agent endpoint handshake', () => {
 
 describe('UI channel handshake', () => {
   const ui = (): string => t.companion.uiUrl
-  it('takes the token from a token.<token> subprotocol and selects ask-user.ui.v1', async () => {
-    expect(await tryUpgrade(ui(), ['ask-user.ui.v1', `token.${t.companion.token}`], {})).toEqual({ status: 101, protocol: 'ask-user.ui.v1' })
+  it('takes the window credential from a token.<credential> subprotocol and selects ask-user.ui.v1', async () => {
+    expect(await tryUpgrade(ui(), ['ask-user.ui.v1', `token.${t.companion.windowCredential()}`], {})).toEqual({ status: 101, protocol: 'ask-user.ui.v1' })
   })
-  it('takes the token from a bearer header', async () => {
-    expect(await tryUpgrade(ui(), ['ask-user.ui.v1'], bearer(t.companion.token))).toEqual({ status: 101, protocol: 'ask-user.ui.v1' })
+  it('takes the window credential from a bearer header', async () => {
+    expect(await tryUpgrade(ui(), ['ask-user.ui.v1'], bearer(t.companion.windowCredential()))).toEqual({ status: 101, protocol: 'ask-user.ui.v1' })
   })
   it("accepts the companion's own origin and refuses others with 403", async () => {
-    const protocols = ['ask-user.ui.v1', `token.${t.companion.token}`]
+    const protocols = ['ask-user.ui.v1', `token.${t.companion.windowCredential()}`]
     for (const origin of [`http://127.0.0.1:${t.companion.port}`, `http://localhost:${t.companion.port}`]) {
       expect((await tryUpgrade(ui(), protocols, { Origin: origin })).status).toBe(101)
     }
@@ -69,10 +69,14 @@ describe('UI channel handshake', () => {
     }
   })
   it('checks Host, subprotocol and token', async () => {
-    expect(await tryUpgrade(ui(), ['ask-user.ui.v1', `token.${t.companion.token}`], { Host: 'evil.example' })).toEqual({ status: 403 })
-    expect(await tryUpgrade(ui(), [`token.${t.companion.token}`], {})).toEqual({ status: 426 })
+    expect(await tryUpgrade(ui(), ['ask-user.ui.v1', `token.${t.companion.windowCredential()}`], { Host: 'evil.example' })).toEqual({ status: 403 })
+    expect(await tryUpgrade(ui(), [`token.${t.companion.windowCredential()}`], {})).toEqual({ status: 426 })
     expect(await tryUpgrade(ui(), ['ask-user.ui.v1', 'token.wrong'], {})).toEqual({ status: 401 })
     expect(await tryUpgrade(ui(), ['ask-user.ui.v1'], {})).toEqual({ status: 401 })
+  })
+  it("refuses the agent token: a token holder (a forwarded one, say) can ask but never open a window", async () => {
+    expect(await tryUpgrade(ui(), ['ask-user.ui.v1', `token.${t.companion.token}`], {})).toEqual({ status: 401 })
+    expect(await tryUpgrade(ui(), ['ask-user.ui.v1'], bearer(t.companion.token))).toEqual({ status: 401 })
   })
 })
 

@@ -8,6 +8,8 @@ import { DEFAULT_PRE_AUTH } from '../../../core/preauth-budget'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { helloAgent, openAgent } from './raw-agent'
+import { WebSocket } from 'ws'
+import { AGENT_PROOF_SUBPROTOCOL, newNonce, proofMac } from '../../../shared/proof'
 
 let t: TestCompanion | undefined
 const opened: Socket[] = []
@@ -80,6 +82,29 @@ describe('the pre-auth budget', () => {
     await s3!.closed
     expect([s4!.isClosed(), s5!.isClosed(), s6.isClosed()]).toEqual([false, false, false])
     for (const agent of agents) expect(agent.socket.readyState).toBe(agent.socket.OPEN)
+  })
+
+  it("a client proving itself (proof subprotocol) still counts, but strangers' idle sockets are dropped first", async () => {
+    t = await startTestCompanion({ preAuth: { maxSockets: 2, deadlineMs: 60_000 } })
+    const { port } = t.companion
+    const nonce = newNonce()
+    const prover = new WebSocket(t.companion.agentUrl, [AGENT_PROOF_SUBPROTOCOL, `nonce.${nonce}`])
+    const proof = await new Promise<{ nonce: string }>((resolve, reject) => {
+      prover.once('message', (data) => resolve(JSON.parse(String(data)) as { nonce: string }))
+      prover.once('error', reject)
+    })
+    // Budget 2: the prover and four idle newcomers. Each sweep drops idle sockets, oldest first, never the prover.
+    const idle = [await idleSocket(port), await idleSocket(port), await idleSocket(port), await idleSocket(port)]
+    await idle[0]!.closed
+    await idle[1]!.closed
+    await idle[2]!.closed
+    expect(idle[3]!.isClosed()).toBe(false)
+    expect(prover.readyState).toBe(prover.OPEN)
+    const welcome = new Promise<string>((resolve) => prover.once('message', (data) => resolve(String(data))))
+    prover.send(JSON.stringify({ type: 'prove', mac: await proofMac(t.companion.token, 'client', 'agent', nonce, proof.nonce) }))
+    prover.send(JSON.stringify({ type: 'hello', protocol: 1, client: { name: 'prover' } }))
+    expect(JSON.parse(await welcome)).toMatchObject({ type: 'welcome' })
+    prover.close()
   })
 
   it('a burst of agents larger than the budget all get in', async () => {

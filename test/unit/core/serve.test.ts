@@ -14,6 +14,14 @@ beforeEach(async () => {
 })
 afterEach(() => rm(home, { recursive: true, force: true }))
 
+/** Redeems a page link's code as the served page does. */
+async function redeem(port: string, code: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`http://127.0.0.1:${port}/v1/window/redeem`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${port}` }, body: JSON.stringify({ code }),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
 function fakeIo(signal: AbortSignal): CliIo & { out: () => string; err: () => string } {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
@@ -25,19 +33,25 @@ function fakeIo(signal: AbortSignal): CliIo & { out: () => string; err: () => st
 }
 
 describe('ask-user serve', () => {
-  it('prints exactly the page URL, serves the page and the UI channel, and closes on abort', async () => {
+  it('prints a one-time page link (no secret), serves the page, signs a window in from the link, and closes on abort', async () => {
     const controller = new AbortController()
     const io = fakeIo(controller.signal)
     const exit = run(['--port', '0'], io)
     await expect.poll(() => io.out(), { timeout: 5000 }).toMatch(/\n$/)
-    const match = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43})\n$/.exec(io.out())
+    const match = /^http:\/\/127\.0\.0\.1:(\d+)\/#code=([A-Za-z0-9_-]{32})\n$/.exec(io.out())
     expect(match).not.toBeNull()
-    const [, port, token] = match!
+    const [, port, code] = match!
+    const endpoint = await readEndpointFile(home)
+    expect(io.out()).not.toContain(endpoint!.token)
     const page = await fetch(`http://127.0.0.1:${port}/`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(await readEndpointFile(home)).toMatchObject({ url: `ws://127.0.0.1:${port}/v1/agent`, token })
-    const ui = await connectUi({ uiUrl: `ws://127.0.0.1:${port}/v1/ui`, token: token! }, { headers: { Origin: `http://127.0.0.1:${port}` } })
+    expect(endpoint).toMatchObject({ url: `ws://127.0.0.1:${port}/v1/agent` })
+    const redeemed = await redeem(port!, code!)
+    expect(redeemed.status).toBe(200)
+    const { credential } = redeemed.body as { credential: string }
+    expect(credential).not.toBe(endpoint!.token)
+    const ui = await connectUi({ uiUrl: `ws://127.0.0.1:${port}/v1/ui`, token: credential }, { headers: { Origin: `http://127.0.0.1:${port}` } })
     const closed = new Promise<number>((resolve) => ui.socket.once('close', (code) => resolve(code)))
     controller.abort()
     expect(await exit).toBe(0)

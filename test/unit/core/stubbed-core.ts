@@ -19,6 +19,8 @@ export interface StubbedCore {
   agentUrl: string
   uiUrl: string
   token: string
+  /** The window credential (the agent token does not open /v1/ui). */
+  windowCredential: () => string
   registry: Registry
   hub: WindowHub
   sockets: SocketEndpoints
@@ -47,9 +49,15 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
   let port = 0
   const serverInfo = { name: 'stubbed-companion', version: '0.0.0' }
   const preAuth = new PreAuthBudget(DEFAULT_PRE_AUTH)
-  const sockets = new SocketEndpoints({
-    registry, hub, heartbeat, limits, serverInfo, handshakeTimeoutMs: 10_000, port: () => port, tokenMatches, warn,
+  const windowCredential = newToken()
+  const sockets: SocketEndpoints = new SocketEndpoints({
+    registry, hub, heartbeat, limits, serverInfo, handshakeTimeoutMs: 10_000, port: () => port, warn,
+    agentSecret: () => token, tokenMatches,
+    windowSecret: () => windowCredential, windowMatches: createTokenCheck(windowCredential),
+    status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
     authenticated: (socket) => preAuth.authenticated(socket),
+    proving: (socket) => preAuth.proving(socket),
+    preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
   })
   const server: Server = createHttpServer({
     routes: { port: () => port, tokenMatches, staticDir: undefined, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
@@ -63,6 +71,7 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
     agentUrl: `ws://127.0.0.1:${port}${AGENT_PATH}`,
     uiUrl: `ws://127.0.0.1:${port}${UI_PATH}`,
     token,
+    windowCredential: () => windowCredential,
     registry,
     hub,
     sockets,

@@ -37,7 +37,7 @@ describe('connectBlocks', () => {
       {
         kind: 'toml',
         file: '~/.codex/config.toml',
-        text: '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400',
+        text: '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400',
       },
       { kind: 'toml', file: '~/.codex/config.toml', text: '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"' },
     ])
