@@ -4,7 +4,7 @@
 // ask and this exact question: the relay, a stolen agent credential or a removed device cannot make one.
 import type { webcrypto } from 'node:crypto'
 import { RelayCryptoError } from './errors'
-import { fromBase64url, fromUtf8, parseJson, toBase64url, utf8 } from './encoding'
+import { fromBase64url, fromUtf8, ownBytes, parseJson, toBase64url, utf8, type Bytes } from './encoding'
 import type { MemberKeys } from './keys'
 import { pad, unpad } from './padding'
 import { findMember } from './roster'
@@ -14,7 +14,7 @@ import { ANSWER_INFO, X25519_SUITE } from './suite'
 
 /** An answer the agent accepted: its body and the roster member who answered. */
 export interface AcceptedAnswer {
-  readonly body: Uint8Array
+  readonly body: Bytes
   readonly device: Member
   readonly header: AnswerHeader
 }
@@ -31,7 +31,7 @@ export async function sealAnswer(options: {
   askId: string
   qHash: string
   body: Uint8Array
-}): Promise<Uint8Array> {
+}): Promise<Bytes> {
   const header = AnswerHeaderSchema.parse({
     v: 1,
     t: 'answer',
@@ -46,7 +46,7 @@ export async function sealAnswer(options: {
     .deserializePublicKey((replyKeyBytes ?? new Uint8Array()).slice().buffer)
     .catch(() => undefined)
   if (!recipientPublicKey) throw new RelayCryptoError('KEY_INVALID', 'the question\'s reply key is not an X25519 key; the answer cannot be sealed')
-  const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: ANSWER_INFO }, pad(options.body), utf8(headerText))
+  const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: ANSWER_INFO }, pad(ownBytes(options.body)), utf8(headerText))
   const content = JSON.stringify({ header: headerText, enc: toBase64url(new Uint8Array(sealed.enc)), ct: toBase64url(new Uint8Array(sealed.ct)) })
   return signEnvelope(options.device.signing, utf8(content))
 }
@@ -62,10 +62,10 @@ export async function sealAnswer(options: {
  * `roster` must come from `verifyRoster`; `qHash` is the one `sealQuestion` returned.
  */
 export async function acceptAnswer(
-  stored: Uint8Array,
+  storedBytes: Uint8Array,
   options: { replyKey: webcrypto.CryptoKey; roster: Roster; askId: string; kvKey: string; qHash: string },
 ): Promise<AcceptedAnswer> {
-  const parts = splitEnvelope(stored)
+  const parts = splitEnvelope(ownBytes(storedBytes))
   const contentText = parts && fromUtf8(parts.content)
   const content = AnswerContentSchema.safeParse(contentText === undefined ? undefined : parseJson(contentText))
   const header = content.success ? AnswerHeaderSchema.safeParse(parseJson(content.data.header)) : undefined
@@ -88,7 +88,7 @@ export async function acceptAnswer(
   return { body, device, header: bound }
 }
 
-async function openAnswer(replyKey: webcrypto.CryptoKey, content: { enc: string; ct: string }, aad: Uint8Array): Promise<Uint8Array | undefined> {
+async function openAnswer(replyKey: webcrypto.CryptoKey, content: { enc: string; ct: string }, aad: Bytes): Promise<Bytes | undefined> {
   try {
     const padded = await X25519_SUITE.open(
       { recipientKey: replyKey, enc: fromBase64url(content.enc)!.slice().buffer, info: ANSWER_INFO },

@@ -3,7 +3,7 @@
 // back as non-extractable WebCrypto keys.
 import type { webcrypto } from 'node:crypto'
 import { RelayCryptoError } from './errors'
-import { concatBytes, fromBase64url, sha256, toBase64url } from './encoding'
+import { concatBytes, fromBase64url, sha256, toBase64url, type Bytes } from './encoding'
 import { recoveryCodeFromSeed, seedFromRecoveryCode } from './recovery-code'
 import {
   MemberSecretSchema,
@@ -31,7 +31,7 @@ export interface RootKeys {
 }
 
 /** The member id of a raw Ed25519 public key: base64url of the first 16 bytes of its SHA-256. */
-export async function memberIdFor(signPublic: Uint8Array): Promise<string> {
+export async function memberIdFor(signPublic: Bytes): Promise<string> {
   return toBase64url((await sha256(signPublic)).subarray(0, 16))
 }
 
@@ -83,7 +83,7 @@ const PKCS8_X25519_PREFIX = new Uint8Array([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 
 
 // The base64url X25519 public key of a raw private key (the KEM's deriveKeyPair hashes its input, so
 // it cannot be used to recompute a stored pair).
-async function hpkePublicOf(privateRaw: Uint8Array): Promise<string> {
+async function hpkePublicOf(privateRaw: Bytes): Promise<string> {
   const key = await crypto.subtle.importKey('pkcs8', concatBytes(PKCS8_X25519_PREFIX, privateRaw), { name: 'X25519' }, true, ['deriveBits'])
   const jwk = await crypto.subtle.exportKey('jwk', key)
   return jwk.x ?? ''
@@ -109,7 +109,7 @@ export async function rootFromRecoveryCode(code: string): Promise<{ keys: RootKe
   return { keys: await rootKeysFromSeed(seed), secret: { v: 1, signSeed: toBase64url(seed) } }
 }
 
-async function rootKeysFromSeed(seed: Uint8Array): Promise<RootKeys> {
+async function rootKeysFromSeed(seed: Bytes): Promise<RootKeys> {
   const signing = await signingKeyFromSeed(seed)
   return { signing, publicKey: toBase64url(signing.publicKey) }
 }

@@ -3,7 +3,7 @@
 // which ask, which KV key, which reply key, which recipients) is the AAD of every sealed part; and the
 // agent signs the exact stored bytes. `qHash`, the SHA-256 of those bytes, is what answers bind to.
 import { RelayCryptoError } from './errors'
-import { fromBase64url, fromUtf8, parseJson, randomBytes, sha256, toBase64url, utf8 } from './encoding'
+import { fromBase64url, fromUtf8, ownBytes, parseJson, randomBytes, sha256, toBase64url, utf8, type Bytes } from './encoding'
 import type { MemberKeys } from './keys'
 import { pad, unpad } from './padding'
 import { answeringMembers, findMember } from './roster'
@@ -14,7 +14,7 @@ import { CONTENT_KEY_INFO, X25519_SUITE } from './suite'
 /** A question as stored on the relay, with the hash answers must bind to. */
 export interface SealedQuestion {
   /** The exact bytes to store under `kvKey`: signed content followed by the 64-byte signature. */
-  readonly bytes: Uint8Array
+  readonly bytes: Bytes
   /** SHA-256 of `bytes`, base64url. */
   readonly qHash: string
   readonly header: QuestionHeader
@@ -23,7 +23,7 @@ export interface SealedQuestion {
 /** A question a device opened: verified, addressed to it, decrypted. */
 export interface OpenedQuestion {
   readonly header: QuestionHeader
-  readonly body: Uint8Array
+  readonly body: Bytes
   /** SHA-256 of the exact stored bytes, base64url: put it in the answer. */
   readonly qHash: string
 }
@@ -60,7 +60,7 @@ export async function sealQuestion(options: {
   const contentKey = randomBytes(32)
   const iv = randomBytes(12)
   const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt'])
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(options.body)))
+  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(ownBytes(options.body))))
   const keys = []
   for (const member of recipients) {
     const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(fromBase64url(member.hpkePublic)!.slice().buffer)
@@ -80,9 +80,10 @@ export async function sealQuestion(options: {
  * device), `QUESTION_OPEN` (decryption failed: tampered or sealed to an old key).
  */
 export async function openQuestion(
-  stored: Uint8Array,
+  storedBytes: Uint8Array,
   options: { device: MemberKeys; roster: Roster; kvKey: string },
 ): Promise<OpenedQuestion> {
+  const stored = ownBytes(storedBytes)
   const parts = splitEnvelope(stored)
   const contentText = parts && fromUtf8(parts.content)
   const content = QuestionContentSchema.safeParse(contentText === undefined ? undefined : parseJson(contentText))
@@ -118,8 +119,8 @@ async function openBody(
   device: MemberKeys,
   wrapped: { enc: string; key: string },
   content: { iv: string; ct: string },
-  aad: Uint8Array,
-): Promise<Uint8Array | undefined> {
+  aad: Bytes,
+): Promise<Bytes | undefined> {
   try {
     const contentKey = await X25519_SUITE.open(
       { recipientKey: device.hpkePrivateKey, enc: fromBase64url(wrapped.enc)!.slice().buffer, info: CONTENT_KEY_INFO },

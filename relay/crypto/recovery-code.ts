@@ -2,7 +2,7 @@
 // printed as 14 groups of 4 characters. Base32 survives handwriting (one case, no 0/1/8/9); the
 // checksum catches a typo before a wrong key is ever used.
 import { RelayCryptoError } from './errors'
-import { concatBytes } from './encoding'
+import { concatBytes, type Bytes } from './encoding'
 import { createHash } from 'node:crypto'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
@@ -11,12 +11,12 @@ const CHECKSUM_BYTES = 3
 /** Characters of a recovery code without separators ((32 + 3) bytes × 8 / 5 bits). */
 export const RECOVERY_CODE_LENGTH = ((SEED_BYTES + CHECKSUM_BYTES) * 8) / 5
 
-function checksum(seed: Uint8Array): Uint8Array {
+function checksum(seed: Bytes): Bytes {
   const digest = createHash('sha256').update('ask-user/v1/recovery').update(seed).digest()
   return new Uint8Array(digest.subarray(0, CHECKSUM_BYTES))
 }
 
-function base32(bytes: Uint8Array): string {
+function base32(bytes: Bytes): string {
   let bits = 0
   let value = 0
   let out = ''
@@ -32,7 +32,7 @@ function base32(bytes: Uint8Array): string {
   return out
 }
 
-function fromBase32(text: string): Uint8Array | undefined {
+function fromBase32(text: string): Bytes | undefined {
   const out: number[] = []
   let bits = 0
   let value = 0
@@ -50,7 +50,7 @@ function fromBase32(text: string): Uint8Array | undefined {
 }
 
 /** The printable recovery code for a 32-byte root seed: `ABCD-EFGH-…` (14 groups of 4). */
-export function recoveryCodeFromSeed(seed: Uint8Array): string {
+export function recoveryCodeFromSeed(seed: Bytes): string {
   if (seed.byteLength !== SEED_BYTES) throw new RelayCryptoError('KEY_INVALID', 'a root seed is 32 bytes')
   const text = base32(concatBytes(seed, checksum(seed)))
   return text.match(/.{4}/g)!.join('-')
@@ -61,7 +61,7 @@ export function recoveryCodeFromSeed(seed: Uint8Array): string {
  * ignored. Throws `RECOVERY_CODE_INVALID` when a character is not in the code's alphabet, the length is
  * wrong or the checksum does not match (a typo).
  */
-export function seedFromRecoveryCode(typed: string): Uint8Array {
+export function seedFromRecoveryCode(typed: string): Bytes {
   const text = typed.toUpperCase().replace(/[\s-]/g, '')
   if (text.length !== RECOVERY_CODE_LENGTH) {
     throw new RelayCryptoError(

@@ -3,7 +3,7 @@
 // version they have seen, and refuse anything unsigned, older or expired: the relay cannot add a device,
 // bring back a removed one, or replay an old roster.
 import { RelayCryptoError } from './errors'
-import { fromBase64url, fromUtf8, parseJson, utf8 } from './encoding'
+import { fromBase64url, fromUtf8, ownBytes, parseJson, utf8, type Bytes } from './encoding'
 import { memberIdFor, type RootKeys } from './keys'
 import { RosterSchema, type Member, type Roster } from './schemas'
 import { signBytes, verifyBytes } from './signing'
@@ -16,8 +16,8 @@ export const ROSTER_RENEW_BEFORE_MS = 7 * DAY_MS
 
 /** A roster as stored on the relay: the exact signed bytes and the root's 64-byte Ed25519 signature. */
 export interface SignedRoster {
-  readonly bytes: Uint8Array
-  readonly signature: Uint8Array
+  readonly bytes: Bytes
+  readonly signature: Bytes
 }
 
 /**
@@ -64,11 +64,13 @@ export async function renewRoster(
  * The caller stores the returned roster's `version` as its new highest seen version.
  */
 export async function verifyRoster(
-  bytes: Uint8Array,
-  signature: Uint8Array,
+  storedBytes: Uint8Array,
+  storedSignature: Uint8Array,
   pinnedRootKey: string,
   options: { highestSeenVersion: number; now: number },
 ): Promise<Roster> {
+  const bytes = ownBytes(storedBytes)
+  const signature = ownBytes(storedSignature)
   const rootKey = fromBase64url(pinnedRootKey)
   if (rootKey === undefined || rootKey.byteLength !== 32) {
     throw new RelayCryptoError('KEY_INVALID', 'the pinned root key is not a 32-byte base64url key; pair again with the desktop')
