@@ -22,7 +22,8 @@ export interface AcceptedAnswer {
 /**
  * Seals `body` (the answer frame's bytes) from `device` to the question's `replyKey` (base64url, from the
  * opened question's header), bound to the answer's `kvKey`, the `askId` and the question's `qHash`.
- * Returns the exact bytes to `create()` at `kvKey`. Throws `KEY_INVALID` when `replyKey` is not a key.
+ * Returns the exact bytes to `create()` at `kvKey`. Throws `KEY_INVALID` when `replyKey` is not a key, `ANSWER_INVALID` when `kvKey`,
+ * `askId` or `qHash` is malformed.
  */
 export async function sealAnswer(options: {
   device: MemberKeys
@@ -32,7 +33,7 @@ export async function sealAnswer(options: {
   qHash: string
   body: Uint8Array
 }): Promise<Bytes> {
-  const header = AnswerHeaderSchema.parse({
+  const parsed = AnswerHeaderSchema.safeParse({
     v: 1,
     t: 'answer',
     kvKey: options.kvKey,
@@ -40,6 +41,10 @@ export async function sealAnswer(options: {
     qHash: options.qHash,
     device: options.device.member.id,
   })
+  if (!parsed.success) {
+    throw new RelayCryptoError('ANSWER_INVALID', `cannot seal this answer: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (take askId and qHash from the opened question)`)
+  }
+  const header = parsed.data
   const headerText = JSON.stringify(header)
   const replyKeyBytes = fromBase64url(options.replyKey)
   const recipientPublicKey = await X25519_SUITE.kem

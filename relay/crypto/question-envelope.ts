@@ -31,7 +31,8 @@ export interface OpenedQuestion {
 /**
  * Seals `body` (the frame body's bytes) from `agent` to every desktop and device in `roster`, for the
  * ask `askId` stored at `kvKey`, with `replyKey` (base64url X25519, see `newReplyKey`) as the key the
- * answer must be sealed to. Throws `NO_RECIPIENTS` when the roster lists no device to ask.
+ * answer must be sealed to. Throws `NO_RECIPIENTS` when the roster lists no device to ask, `QUESTION_INVALID` when `askId`,
+ * `kvKey` or `replyKey` is malformed.
  */
 export async function sealQuestion(options: {
   agent: MemberKeys
@@ -45,7 +46,7 @@ export async function sealQuestion(options: {
   if (recipients.length === 0) {
     throw new RelayCryptoError('NO_RECIPIENTS', 'the roster lists no device to ask; pair a device on the desktop first')
   }
-  const header = QuestionHeaderSchema.parse({
+  const parsed = QuestionHeaderSchema.safeParse({
     v: 1,
     t: 'ask',
     agent: options.agent.member.id,
@@ -55,6 +56,10 @@ export async function sealQuestion(options: {
     replyKey: options.replyKey,
     recipients: recipients.map((member) => member.id),
   })
+  if (!parsed.success) {
+    throw new RelayCryptoError('QUESTION_INVALID', `cannot seal this question: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (askId and kvKey must be KV key tokens, replyKey from newReplyKey())`)
+  }
+  const header = parsed.data
   const headerText = JSON.stringify(header)
   const aad = utf8(headerText)
   const contentKey = randomBytes(32)

@@ -52,6 +52,9 @@ export type MemberSecret = z.infer<typeof MemberSecretSchema>
 export const RootSecretSchema = z.strictObject({ v: z.literal(1), signSeed: Key32Schema })
 export type RootSecret = z.infer<typeof RootSecretSchema>
 
+/** Most devices one question is sealed to. */
+export const MAX_RECIPIENTS = 64
+
 /** Most members one roster lists (devices, desktops and agents together). */
 export const ROSTER_MAX_MEMBERS = 256
 
@@ -66,10 +69,11 @@ export const RosterSchema = z
   })
   .refine((roster) => roster.expiresAt > roster.issuedAt, 'expiresAt must be after issuedAt')
   .refine((roster) => new Set(roster.members.map((member) => member.id)).size === roster.members.length, 'member ids must be unique')
+  .refine(
+    (roster) => roster.members.filter((member) => member.role !== 'agent').length <= MAX_RECIPIENTS,
+    `at most ${MAX_RECIPIENTS} desktops and devices (every question is sealed to each)`,
+  )
 export type Roster = z.infer<typeof RosterSchema>
-
-/** Most devices one question is sealed to. */
-export const MAX_RECIPIENTS = 64
 
 /** A question's header: bound as AAD to every sealed part, and covered by the agent's signature. */
 export const QuestionHeaderSchema = z.strictObject({

@@ -108,8 +108,10 @@ describe('answer envelopes', () => {
     expect(seen).toEqual(allowed)
   })
 
-  it('refuses garbage (ANSWER_INVALID)', async () => {
-    const { expected } = await askAndAnswer(1)
+  it('refuses garbage (ANSWER_INVALID), and refuses to seal an answer with a malformed binding or reply key', async () => {
+    const { expected, device, answerKey, askId, question } = await askAndAnswer(1)
+    await expectRefusal(sealAnswer({ device, replyKey: (await newReplyKey()).publicKey, kvKey: answerKey, askId, qHash: 'short', body: answerBody }), 'ANSWER_INVALID')
+    await expectRefusal(sealAnswer({ device, replyKey: 'AAAA', kvKey: answerKey, askId, qHash: question.qHash, body: answerBody }), 'KEY_INVALID')
     for (const bytes of [new Uint8Array(0), new Uint8Array(65), utf8('{"header":"{}","enc":"AA","ct":"AA"}' + 'x'.repeat(64))]) {
       await expectRefusal(acceptAnswer(bytes, expected), 'ANSWER_INVALID')
     }

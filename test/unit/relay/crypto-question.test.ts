@@ -111,6 +111,9 @@ describe('question envelopes', () => {
       expect(['QUESTION_INVALID', 'QUESTION_SIGNATURE']).toContain(code)
     }
     await expectRefusal(openQuestion(new Uint8Array(500).fill(0x7b), { device: devices[0]!, roster, kvKey }), 'QUESTION_INVALID')
+    // Bad arguments get a coded error, not a schema exception.
+    await expectRefusal(sealQuestion({ agent, roster, askId: 'has.dot.in.it.xxxxxxxx', kvKey, replyKey: (await newReplyKey()).publicKey, body }), 'QUESTION_INVALID')
+    await expectRefusal(sealQuestion({ agent, roster, askId: randomToken(), kvKey, replyKey: 'not-a-key', body }), 'QUESTION_INVALID')
     const agentsOnly = { ...roster, members: [agent.member] }
     await expectRefusal(sealQuestion({ agent, roster: agentsOnly, askId: randomToken(), kvKey, replyKey: (await newReplyKey()).publicKey, body }), 'NO_RECIPIENTS')
   })
