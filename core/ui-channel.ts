@@ -115,14 +115,20 @@ export class WindowHub {
     const pending = this.ctx.registry.pending().filter((ask) => masks || !hasSecret(ask))
     const first: SerializedAsk[] = []
     const end = takeBounded(pending, 0, bound, first)
+    const restUntil = end < pending.length ? pending[pending.length - 1]!.receivedAt : undefined
     const frame: UiServerFrame = {
       type: 'snapshot',
       pending: first.map((item) => item.ask),
       ...(this.ctx.connect ? { connect: this.ctx.connect } : {}),
       ...(notices.length > 0 ? { notices } : {}),
+      ...(restUntil !== undefined ? { restUntil } : {}),
     }
     // The same text as JSON.stringify(frame), without serializing the asks a second time.
-    const tail = JSON.stringify({ ...(frame.connect ? { connect: frame.connect } : {}), ...(frame.notices ? { notices: frame.notices } : {}) })
+    const tail = JSON.stringify({
+      ...(frame.connect ? { connect: frame.connect } : {}),
+      ...(frame.notices ? { notices: frame.notices } : {}),
+      ...(restUntil !== undefined ? { restUntil } : {}),
+    })
     const json = `{"type":"snapshot","pending":[${first.map((item) => item.json).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`
     this.deliver(send, frame, json)
     const state: AttachedWindow = { masks }

@@ -31,6 +31,12 @@ export const SnapshotFrameSchema = z.object({
   connect: ConnectInfoSchema.optional(),
   /** The latest notices, oldest first (bounded; absent when there are none). */
   notices: z.array(InboxNoticeSchema).optional(),
+  /**
+   * Present when the snapshot is bounded (docs/protocol.md §9): the `receivedAt` of the newest ask that
+   * follows as the snapshot's rest. A `question/added` of an ask received up to then is part of the
+   * inbox as it was at connect, not a new arrival.
+   */
+  restUntil: z.number().optional(),
 })
 /** A new notice from an agent (nothing to answer; a window shows it until the person clears it). */
 export const NoticeAddedFrameSchema = z.object({ type: z.literal('notice/added'), notice: InboxNoticeSchema })

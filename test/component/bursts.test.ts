@@ -70,4 +70,23 @@ describe('a burst of question/added', () => {
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1')
     expect(cues()).toEqual(['new-2'])
   })
+
+  it('the rest of a bounded snapshot is the inbox at connect: no cues, the first card in list order shows until the person picks one', async () => {
+    const now = Date.now()
+    const agent = (name: string) => ({ name, pid: 1 })
+    const { bridge, store } = await renderInbox([])
+    await bridge.emit({ type: 'snapshot', pending: [makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })], restUntil: now - 900 })
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }) })
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }) })
+    await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
+    await waitFor(() => expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1'))
+    const cues = () => screen.getAllByTestId('ask-item').filter((item) => item.dataset.unseen === 'true').map((item) => item.dataset.askId)
+    expect(cues()).toEqual([])
+    // After the rest, an ask that really is new only joins the list with a cue.
+    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }) })
+    await waitFor(() => expect(store.order[0]).toBe('newest'))
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1')
+    expect(cues()).toEqual(['newest'])
+  })
 })

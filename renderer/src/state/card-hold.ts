@@ -53,6 +53,14 @@ export class CardHold {
     return this.#pointerInside || focus || this.#clock.now() - this.#lastInput < this.#quietMs
   }
 
+  /**
+   * True once the person did anything with the card on screen: the pointer over it, or a key, click or
+   * edit in it. Focus alone does not count: a card takes focus itself when it is shown.
+   */
+  get touched(): boolean {
+    return this.#element?.isConnected === true && (this.#pointerInside || this.#lastInput > Number.NEGATIVE_INFINITY)
+  }
+
   /** Runs `change` now if the card is free to change, else as soon as it is. */
   whenFree(change: () => void): void {
     this.#waiting.push(change)

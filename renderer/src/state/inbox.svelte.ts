@@ -125,6 +125,8 @@ export class InboxStore {
   readonly #armingMs: number
   readonly #clock: ViewClock
   #seq = 0
+  /** From a bounded snapshot: asks received up to then that arrive as `question/added` are its rest, not new. */
+  #restUntil: number | undefined
   #wantFocus: string | undefined
 
   constructor(bridge: CompanionBridge, options: InboxOptions = {}) {
@@ -314,6 +316,7 @@ export class InboxStore {
         // A new connection: replies to requests sent on the last one will not come.
         this.#historyRequests.length = 0
         if (this.view === 'history') this.#requestHistory('replace')
+        this.#restUntil = frame.restUntil
         return this.#snapshot(frame.pending)
       case 'notice/added':
         this.notices = [...this.notices, frame.notice]
@@ -345,11 +348,14 @@ export class InboxStore {
     const selectedId = this.selectedId
     const shown = selectedId !== undefined && this.#cards.has(selectedId) ? selectedId : this.selected?.askId
     const arrived: string[] = []
+    let rest = false
     for (const ask of asks) {
       const entry = this.#cards.get(ask.askId)
+      const ofSnapshot = this.#restUntil !== undefined && ask.receivedAt <= this.#restUntil
+      rest ||= ofSnapshot
       if (!entry) {
         this.#cards.set(ask.askId, { ask, card: undefined })
-        if (shown !== undefined) arrived.push(ask.askId)
+        if (shown !== undefined && !ofSnapshot) arrived.push(ask.askId)
       }
       // Kept as gone by a snapshot that did not carry it, with a draft: it was only in the rest of a
       // bounded snapshot (docs/protocol.md §9). Pending after all: answerable again, draft and all.
@@ -357,7 +363,10 @@ export class InboxStore {
     }
     this.#version++
     this.#selection.arrived(arrived)
-    this.#pinSelection(shown)
+    // The rest of a bounded snapshot is the inbox as it was at connect: until the person picks a card
+    // (a click, or the pointer, focus or input on the one shown), the first card in list order shows.
+    const untouched = shown === undefined || (!this.#selection.openedByClick(shown) && !this.hold.touched)
+    this.#pinSelection(rest && untouched ? (this.order[0] ?? shown) : shown)
     const wanted = this.#wantFocus
     if (wanted !== undefined && this.#cards.has(wanted)) this.focusAsk(wanted)
   }

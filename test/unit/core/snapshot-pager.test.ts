@@ -128,6 +128,8 @@ describe('bounded snapshot', () => {
     expect(snapshot.pending.length).toBeGreaterThan(0)
     expect(snapshot.pending.length).toBeLessThan(40)
     expect(bytes(snapshot.pending)).toBeLessThanOrEqual(bound)
+    // Marks where the rest ends, so a window tells the inbox at connect from new arrivals.
+    expect(snapshot.restUntil).toBe(registry.pending().at(-1)!.receivedAt)
     let chunks = 0
     for (;;) {
       const before = window.frames.length
