@@ -89,6 +89,8 @@ export default tseslint.config(
   layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
   layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),
   layer(['cli/**'], [ELECTRON, UI, MAIN]),
+  // The relay (relay/README.md): shared/, Node, NATS and HPKE; of core/ only the private-file module.
+  layer(['relay/**'], [ELECTRON, UI, MAIN, AGENT, group('(^|/)core/(?!private-files)', 'the relay uses only core/private-files*.ts of the core')]),
   layer(['bin/**'], []),
   layer(['core/private-files.ts', 'core/private-files-sync.ts'], [ELECTRON, UI, MAIN, AGENT], { fsWriters: true }),
   { files: PRODUCT, ignores: FILE_WRITERS, rules: { 'no-restricted-syntax': ['error', ...FS_WHOLE_MODULE] } },

@@ -14,6 +14,7 @@ const checks = [
   ['electron', tsc, ['--noEmit', '-p', 'electron/tsconfig.json']],
   ['agent', tsc, ['--noEmit', '-p', 'agent/tsconfig.json']],
   ['cli', tsc, ['--noEmit', '-p', 'cli/tsconfig.json']],
+  ['relay', tsc, ['--noEmit', '-p', 'relay/tsconfig.json']],
   ['tests and configs', tsc, ['--noEmit', '-p', 'tsconfig.json']],
   // The agent library and the upstream registration examples under upstream's strict options.
   ['agent under upstream options', tsc, ['--noEmit', '-p', 'test/upstream/tsconfig.json']],

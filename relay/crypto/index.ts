@@ -1,0 +1,42 @@
+// relay/crypto's public surface, as a table of contents. Everything else in this folder is internal.
+export { RelayCryptoError, RelayCryptoCodeSchema, isRelayCryptoError, type RelayCryptoCode } from './errors'
+export { randomToken, type Bytes } from './encoding'
+export {
+  generateMemberIdentity,
+  loadMemberKeys,
+  generateRootIdentity,
+  loadRootKeys,
+  rootFromRecoveryCode,
+  memberIdFor,
+  type MemberKeys,
+  type RootKeys,
+} from './keys'
+export {
+  signRoster,
+  renewRoster,
+  verifyRoster,
+  rosterRenewal,
+  findMember,
+  answeringMembers,
+  ROSTER_LIFETIME_MS,
+  ROSTER_RENEW_BEFORE_MS,
+  type SignedRoster,
+} from './roster'
+export { newReplyKey, type ReplyKey } from './reply-key'
+export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
+export { sealAnswer, acceptAnswer, type AcceptedAnswer } from './answer-envelope'
+export {
+  MemberSchema,
+  MemberSecretSchema,
+  RootSecretSchema,
+  RosterSchema,
+  QuestionHeaderSchema,
+  AnswerHeaderSchema,
+  type Member,
+  type MemberRole,
+  type MemberSecret,
+  type RootSecret,
+  type Roster,
+  type QuestionHeader,
+  type AnswerHeader,
+} from './schemas'

@@ -1,0 +1,116 @@
+// Zod schemas for everything relay/crypto reads from the relay or from disk: member records, stored
+// secrets, the roster, and the inner records of question and answer envelopes. The one source of types.
+import { z } from 'zod'
+import { fromBase64url } from './encoding'
+
+/** Base64url (no padding, canonical) of exactly `bytes` bytes. */
+function base64urlOf(bytes: number) {
+  return z.string().refine((text) => fromBase64url(text)?.byteLength === bytes, `must be base64url of ${bytes} bytes`)
+}
+
+/** A raw 32-byte key (X25519 public/private, Ed25519 public key or seed) in base64url. */
+export const Key32Schema = base64urlOf(32)
+/** A SHA-256 digest in base64url. */
+export const Sha256Schema = base64urlOf(32)
+/** Canonical base64url of any length ≥ 1 (ciphertexts, HPKE encapsulations). */
+export const BytesSchema = z.string().min(1).refine((text) => fromBase64url(text) !== undefined, 'must be base64url')
+
+/** A member id: base64url of the first 16 bytes of SHA-256(signPublic), so an id names one key. */
+export const MemberIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be a 22-character member id')
+/** An ask id: a random base64url token (no dots, so it is one NATS subject token). */
+export const AskIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a 16–64 character base64url token')
+/** A KV key as the relay stores it (NATS key characters, no wildcards). */
+export const KvKeySchema = z.string().max(255).regex(/^[A-Za-z0-9_\-=/]+(\.[A-Za-z0-9_\-=/]+)*$/, 'must be a NATS KV key')
+
+/** What a member is: the desktop holding the root key, another device that answers, or an agent that asks. */
+export const MemberRoleSchema = z.enum(['desktop', 'device', 'agent'])
+export type MemberRole = z.infer<typeof MemberRoleSchema>
+/** The key suite a member uses; recorded so a P-256 phone can be added later. */
+export const MemberSuiteSchema = z.enum(['x25519-ed25519'])
+
+/** A member's public record, as listed in the roster. */
+export const MemberSchema = z.strictObject({
+  id: MemberIdSchema,
+  name: z.string().min(1).max(100),
+  role: MemberRoleSchema,
+  suite: MemberSuiteSchema,
+  hpkePublic: Key32Schema,
+  signPublic: Key32Schema,
+})
+export type Member = z.infer<typeof MemberSchema>
+
+/** A member's private keys as stored on its own machine (0600 through core/private-files). */
+export const MemberSecretSchema = z.strictObject({
+  v: z.literal(1),
+  member: MemberSchema,
+  hpkePrivate: Key32Schema,
+  signSeed: Key32Schema,
+})
+export type MemberSecret = z.infer<typeof MemberSecretSchema>
+
+/** The root identity's private seed as stored on the first desktop (0600; the recovery code is its backup). */
+export const RootSecretSchema = z.strictObject({ v: z.literal(1), signSeed: Key32Schema })
+export type RootSecret = z.infer<typeof RootSecretSchema>
+
+/** Most devices one question is sealed to. */
+export const MAX_RECIPIENTS = 64
+
+/** Most members one roster lists (devices, desktops and agents together). */
+export const ROSTER_MAX_MEMBERS = 256
+
+/** The roster's content, signed by the root key. Times are milliseconds since the epoch. */
+export const RosterSchema = z
+  .strictObject({
+    v: z.literal(1),
+    version: z.int().min(1),
+    issuedAt: z.int().min(0),
+    expiresAt: z.int().min(0),
+    members: z.array(MemberSchema).max(ROSTER_MAX_MEMBERS),
+  })
+  .refine((roster) => roster.expiresAt > roster.issuedAt, 'expiresAt must be after issuedAt')
+  .refine((roster) => new Set(roster.members.map((member) => member.id)).size === roster.members.length, 'member ids must be unique')
+  .refine(
+    (roster) => roster.members.filter((member) => member.role !== 'agent').length <= MAX_RECIPIENTS,
+    `at most ${MAX_RECIPIENTS} desktops and devices (every question is sealed to each)`,
+  )
+export type Roster = z.infer<typeof RosterSchema>
+
+/** A question's header: bound as AAD to every sealed part, and covered by the agent's signature. */
+export const QuestionHeaderSchema = z.strictObject({
+  v: z.literal(1),
+  t: z.literal('ask'),
+  agent: MemberIdSchema,
+  askId: AskIdSchema,
+  kvKey: KvKeySchema,
+  rosterVersion: z.int().min(1),
+  /** The fresh HPKE public key this ask's answer must be sealed to; the agent discards it once answered. */
+  replyKey: Key32Schema,
+  recipients: z.array(MemberIdSchema).min(1).max(MAX_RECIPIENTS),
+})
+export type QuestionHeader = z.infer<typeof QuestionHeaderSchema>
+
+/** The signed content of a question envelope: the header's exact text, the wrapped keys, the sealed body. */
+export const QuestionContentSchema = z.strictObject({
+  header: z.string().max(16_384),
+  keys: z.array(z.strictObject({ to: MemberIdSchema, enc: BytesSchema, key: BytesSchema })).min(1).max(MAX_RECIPIENTS),
+  iv: base64urlOf(12),
+  ct: BytesSchema,
+})
+
+/** An answer's header: bound as AAD to the sealed answer, and covered by the device's signature. */
+export const AnswerHeaderSchema = z.strictObject({
+  v: z.literal(1),
+  t: z.literal('answer'),
+  kvKey: KvKeySchema,
+  askId: AskIdSchema,
+  qHash: Sha256Schema,
+  device: MemberIdSchema,
+})
+export type AnswerHeader = z.infer<typeof AnswerHeaderSchema>
+
+/** The signed content of an answer envelope: the header's exact text and the HPKE-sealed answer. */
+export const AnswerContentSchema = z.strictObject({
+  header: z.string().max(4_096),
+  enc: BytesSchema,
+  ct: BytesSchema,
+})

@@ -1,0 +1,64 @@
+// Ed25519 with WebCrypto (Node ≥ 20): keys from 32-byte seeds, signatures over exact bytes, and the
+// "content || signature" framing used for envelopes. Signing exact stored bytes, never a re-serialization,
+// is the lesson of RELAY.md §4.5.
+import type { webcrypto } from 'node:crypto'
+import { RelayCryptoError } from './errors'
+import { concatBytes, type Bytes } from './encoding'
+
+/** Bytes in an Ed25519 signature. */
+export const SIGNATURE_BYTES = 64
+// PKCS#8 wrapping of a raw Ed25519 seed (RFC 8410): WebCrypto imports private keys only in PKCS#8/JWK.
+const PKCS8_ED25519_PREFIX = new Uint8Array([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
+
+/** A loaded Ed25519 signing key: a non-extractable private key and its raw 32-byte public key. */
+export interface SigningKey {
+  readonly privateKey: webcrypto.CryptoKey
+  readonly publicKey: Bytes
+}
+
+/** A fresh random 32-byte Ed25519 seed. */
+export function newSigningSeed(): Bytes {
+  return crypto.getRandomValues(new Uint8Array(32))
+}
+
+/** Loads the Ed25519 key of a 32-byte seed. Throws `KEY_INVALID` when the seed has the wrong size. */
+export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
+  if (seed.byteLength !== 32) throw new RelayCryptoError('KEY_INVALID', 'an Ed25519 seed is 32 bytes; the key file is damaged')
+  const pkcs8 = concatBytes(PKCS8_ED25519_PREFIX, seed)
+  // Extractable once, only to learn the public half; the key kept for signing is not extractable.
+  const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])
+  const jwk = await crypto.subtle.exportKey('jwk', exportable)
+  const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, false, ['sign'])
+  return { privateKey, publicKey: new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url')) }
+}
+
+/** The 64-byte Ed25519 signature of exactly `bytes`. */
+export async function signBytes(key: SigningKey, bytes: Bytes): Promise<Bytes> {
+  return new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, key.privateKey, bytes))
+}
+
+/**
+ * True when `signature` is a valid Ed25519 signature of exactly `bytes` by the raw 32-byte `publicKey`.
+ * Never throws: a malformed key or signature is simply not valid.
+ */
+export async function verifyBytes(publicKey: Bytes, signature: Bytes, bytes: Bytes): Promise<boolean> {
+  if (publicKey.byteLength !== 32 || signature.byteLength !== SIGNATURE_BYTES) return false
+  try {
+    const key = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify'])
+    return await crypto.subtle.verify({ name: 'Ed25519' }, key, signature, bytes)
+  } catch {
+    return false
+  }
+}
+
+/** `content || signature(content)`: the stored form of a signed envelope. */
+export async function signEnvelope(key: SigningKey, content: Bytes): Promise<Bytes> {
+  return concatBytes(content, await signBytes(key, content))
+}
+
+/** Splits a stored signed envelope into its content and trailing signature; `undefined` when too short. */
+export function splitEnvelope(stored: Bytes): { content: Bytes; signature: Bytes } | undefined {
+  if (stored.byteLength <= SIGNATURE_BYTES) return undefined
+  const cut = stored.byteLength - SIGNATURE_BYTES
+  return { content: stored.subarray(0, cut), signature: stored.subarray(cut) }
+}

@@ -1,0 +1,119 @@
+import type { ConnectionType, UserPermissionsLimits } from '@nats-io/jwt'
+
+/**
+ * The relay's buckets and the user-JWT templates of its scoped signing keys (RELAY.md §4.2). The server
+ * expands `{{name()}}` to the user JWT's `name` claim, and only as a whole token, so every name is one
+ * base64url token (no dots, no wildcards). These templates are the single source for minting
+ * credentials (operator.ts signs them into the account JWT) and for the permission matrix.
+ */
+
+/** The KV buckets, by role in the design. */
+export const BUCKETS = {
+  inbox: 'inbox',
+  roster: 'roster',
+  presence: 'presence',
+  pair: 'pair',
+  /** Answers sealed to a one-time key the agent put in the question; short-lived (10 min). */
+  secret: 'secret',
+} as const
+
+/** The roles a scoped signing key exists for. */
+export const ROLES = ['agent', 'device', 'desktop'] as const
+export type Role = (typeof ROLES)[number]
+
+const SELF = '{{name()}}'
+const JS = '$JS.API'
+
+/** Read one key (direct get, `allow_direct` buckets only) and watch it (extended consumer create only). */
+function readKeys(bucket: string, keyPattern: string): string[] {
+  const stream = `KV_${bucket}`
+  return [
+    `${JS}.DIRECT.GET.${stream}.$KV.${bucket}.${keyPattern}`,
+    // Never the bare `$JS.API.CONSUMER.CREATE.<stream>`: its filter is in the body and cannot be scoped
+    // (RELAY.md §3.2 measured one agent reading another's answer through it).
+    `${JS}.CONSUMER.CREATE.${stream}.*.$KV.${bucket}.${keyPattern}`,
+    `${JS}.CONSUMER.DELETE.${stream}.*`,
+  ]
+}
+
+/** Publish and subscribe allow-lists of a role, before `{{name()}}` expansion. */
+export interface RoleTemplate {
+  pub: string[]
+  sub: string[]
+  connectionTypes: ConnectionType[]
+  /** The longest credential the desktop may mint for this role, in seconds. */
+  maxTtlSeconds: number
+}
+
+const DAY = 86_400
+
+const AGENT: RoleTemplate = {
+  pub: [
+    `$KV.inbox.q.${SELF}.*`,
+    `$KV.inbox.r.${SELF}.*`,
+    `$KV.presence.${SELF}`,
+    ...readKeys('inbox', `q.${SELF}.*`),
+    `${JS}.DIRECT.GET.KV_inbox.$KV.inbox.a.${SELF}.*`,
+    `${JS}.CONSUMER.CREATE.KV_inbox.*.$KV.inbox.a.${SELF}.>`,
+    `${JS}.DIRECT.GET.KV_secret.$KV.secret.a.${SELF}.*`,
+    `${JS}.CONSUMER.CREATE.KV_secret.*.$KV.secret.a.${SELF}.>`,
+    `${JS}.CONSUMER.DELETE.KV_secret.*`,
+    ...readKeys('roster', 'current'),
+    `${JS}.INFO`,
+  ],
+  sub: [`_INBOX.${SELF}.>`],
+  connectionTypes: ['STANDARD', 'WEBSOCKET'],
+  maxTtlSeconds: 30 * DAY,
+}
+
+const DEVICE: RoleTemplate = {
+  pub: [
+    `$KV.inbox.a.*.*`,
+    `$KV.secret.a.*.*`,
+    ...readKeys('inbox', '>'),
+    ...readKeys('roster', 'current'),
+    ...readKeys('presence', '*'),
+    `${JS}.INFO`,
+  ],
+  sub: [`_INBOX.${SELF}.>`],
+  connectionTypes: ['STANDARD', 'WEBSOCKET'],
+  // Device credentials are short-lived and renewed by the desktop (issue: 7 days).
+  maxTtlSeconds: 7 * DAY,
+}
+
+const DESKTOP: RoleTemplate = {
+  pub: [...DEVICE.pub, `$KV.roster.current`, `$KV.pair.*.*`, ...readKeys('pair', '*.*')],
+  sub: [`_INBOX.${SELF}.>`],
+  connectionTypes: ['STANDARD'],
+  maxTtlSeconds: 7 * DAY,
+}
+
+/** The template of every role. Frozen: a caller cannot widen a role at run time. */
+export const ROLE_TEMPLATES: Readonly<Record<Role, Readonly<RoleTemplate>>> = Object.freeze({
+  agent: Object.freeze(AGENT),
+  device: Object.freeze(DEVICE),
+  desktop: Object.freeze(DESKTOP),
+})
+
+/** The template in the shape `@nats-io/jwt`'s `newScopedSigner` signs into the account JWT. */
+export function scopedLimits(role: Role): Partial<UserPermissionsLimits> {
+  const t = ROLE_TEMPLATES[role]
+  return {
+    pub: { allow: [...t.pub], deny: [] },
+    sub: { allow: [...t.sub], deny: [] },
+    allowed_connection_types: [...t.connectionTypes],
+    bearer_token: false,
+  }
+}
+
+/** A role's allow-lists with `{{name()}}` replaced by `name`: what the server enforces for that user. */
+export function expandTemplate(role: Role, name: string): { pub: string[]; sub: string[] } {
+  const t = ROLE_TEMPLATES[role]
+  const expand = (s: string): string => s.split(SELF).join(name)
+  return { pub: t.pub.map(expand), sub: t.sub.map(expand) }
+}
+
+/** The inbox prefix a client of `name` must use (`inboxPrefix` option), the only one its credential may read. */
+export function inboxPrefixFor(name: string): string {
+  return `_INBOX.${name}`
+}
