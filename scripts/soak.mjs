@@ -62,12 +62,14 @@ async function startCompanion() {
     let out = ''
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       out += chunk
-      if (out.includes('#token=')) resolve()
+      if (out.includes('#code=')) resolve()
     })
     exited.then(() => reject(new Error('ask-user serve exited before it printed its URL')))
   })
   const endpoint = JSON.parse(readFileSync(join(home, 'endpoint.json'), 'utf8'))
-  const window = new WebSocket(endpoint.url.replace('/v1/agent', '/v1/ui'), ['ask-user.ui.v1'], { headers: { Authorization: `Bearer ${endpoint.token}` } })
+  // A script window: the window credential of window.json (the agent token does not open /v1/ui).
+  const { credential } = JSON.parse(readFileSync(join(home, 'window.json'), 'utf8'))
+  const window = new WebSocket(endpoint.url.replace('/v1/agent', '/v1/ui'), ['ask-user.ui.v1'], { headers: { Authorization: `Bearer ${credential}` } })
   window.on('error', () => undefined)
   window.on('message', (data) => {
     const frame = JSON.parse(String(data))
