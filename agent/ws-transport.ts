@@ -1,6 +1,6 @@
 import WebSocket from 'ws'
 import type { Transport } from '../shared/transport'
-import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, ProofFrameSchema, macsEqual, newNonce, proofMac } from '../shared/proof'
+import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, answerProof, newNonce } from '../shared/proof'
 import type { Endpoint } from './discovery'
 import { noCompanion } from './errors'
 import { errorMessage } from '../shared/describe-error'
@@ -79,24 +79,11 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
   })
 }
 
-/**
- * Checks the companion's `proof` frame (`text`) against the token in constant time; when it holds,
- * sends this client's `prove` and returns true. Sends nothing when it does not.
- */
+/** Checks the companion's proof (`text`); when it holds, sends this client's `prove` and returns true. */
 async function proveBothWays(socket: WebSocket, token: string, clientNonce: string, text: string | undefined): Promise<boolean> {
-  let json: unknown
-  try {
-    json = text === undefined ? undefined : JSON.parse(text)
-  } catch {
-    return false
-  }
-  const proof = ProofFrameSchema.safeParse(json)
-  if (!proof.success) return false
-  const expected = await proofMac(token, 'companion', 'agent', clientNonce, proof.data.nonce)
-  if (!macsEqual(expected, proof.data.mac)) return false
-  const mac = await proofMac(token, 'client', 'agent', clientNonce, proof.data.nonce)
-  if (socket.readyState !== WebSocket.OPEN) return false
-  socket.send(JSON.stringify({ type: 'prove', mac }))
+  const prove = await answerProof(token, 'agent', clientNonce, text)
+  if (prove === undefined || socket.readyState !== WebSocket.OPEN) return false
+  socket.send(prove)
   return true
 }
 

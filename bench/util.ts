@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
-import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, newNonce, proofMac } from '../shared/proof'
+import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, answerProof, newNonce } from '../shared/proof'
 
 export const AGENT_SUBPROTOCOL = 'ask-user.v1'
 export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
@@ -81,9 +81,10 @@ async function proveToCore(url: string, token: string): Promise<WebSocket> {
   const ws = new WebSocket(url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce], { perMessageDeflate: false })
   const proof = nextFrame(ws, (f) => f.type === 'proof', 10_000, 'proof')
   proof.catch(() => undefined)
-  const { nonce: companionNonce, mac } = await proof
-  if (mac !== (await proofMac(token, 'companion', 'agent', nonce, companionNonce))) throw new Error('the companion did not prove itself')
-  ws.send(JSON.stringify({ type: 'prove', mac: await proofMac(token, 'client', 'agent', nonce, companionNonce) }))
+  // The client's side exactly as our clients run it (shared/proof.ts).
+  const prove = await answerProof(token, 'agent', nonce, JSON.stringify(await proof))
+  if (prove === undefined) throw new Error('the companion did not prove itself')
+  ws.send(prove)
   return ws
 }
 

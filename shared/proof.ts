@@ -108,3 +108,24 @@ export function newNonce(): string {
   ;(globalThis as unknown as { crypto: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto.getRandomValues(bytes)
   return toBase64Url(bytes)
 }
+
+/**
+ * The client's side of steps 2 and 3: when `text` is the companion's valid `proof` frame for this client
+ * nonce and secret (checked in constant time), the `prove` frame to send; `undefined` when it is not (a
+ * squatter on the port cannot make it), and then the client sends nothing.
+ */
+export async function answerProof(secret: string, channel: 'agent' | 'ui', clientNonce: string, text: unknown): Promise<string | undefined> {
+  if (typeof text !== 'string') return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const proof = ProofFrameSchema.safeParse(json)
+  if (!proof.success) return undefined
+  const expected = await proofMac(secret, 'companion', channel, clientNonce, proof.data.nonce)
+  if (!macsEqual(expected, proof.data.mac)) return undefined
+  const prove: ProveFrame = { type: 'prove', mac: await proofMac(secret, 'client', channel, clientNonce, proof.data.nonce) }
+  return JSON.stringify(prove)
+}

@@ -2,7 +2,7 @@ import type { Answer } from '../../../shared/answer'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import { historyRequest, UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
-import { macsEqual, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, ProofFrameSchema, proofMac, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
+import { answerProof, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
 
 /** Close code of a window whose credential was rotated (core/sockets.ts). */
 const CREDENTIAL_ROTATED_CLOSE = 4401
@@ -92,7 +92,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
       if (proven) return receive(event.data)
       if (checking || secret === undefined || nonce === undefined) return
       checking = true
-      void checkProof(secret, nonce, event.data).then((prove) => {
+      void answerProof(secret, 'ui', nonce, event.data).then((prove) => {
         if (socket !== ws) return
         if (prove === undefined) {
           setStatus('unverified')
@@ -152,23 +152,4 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
       return () => statusListeners.delete(listener)
     },
   }
-}
-
-/**
- * The `prove` frame to send when `data` is the companion's valid `proof` for this nonce and credential;
- * `undefined` when it is not (a squatter on the port cannot make it).
- */
-async function checkProof(secret: string, nonce: string, data: unknown): Promise<string | undefined> {
-  if (typeof data !== 'string') return undefined
-  let json: unknown
-  try {
-    json = JSON.parse(data)
-  } catch {
-    return undefined
-  }
-  const proof = ProofFrameSchema.safeParse(json)
-  if (!proof.success) return undefined
-  const expected = await proofMac(secret, 'companion', 'ui', nonce, proof.data.nonce)
-  if (!macsEqual(expected, proof.data.mac)) return undefined
-  return JSON.stringify({ type: 'prove', mac: await proofMac(secret, 'client', 'ui', nonce, proof.data.nonce) })
 }
