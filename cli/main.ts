@@ -46,6 +46,10 @@ const COMMANDS: Record<string, Entry> = {
     summary: 'write the agent token to a pipe, for an agent on another machine (ssh -R; see docs/integrations.md)',
     load: async () => (await import('./commands/agent-token')).run,
   },
+  relay: {
+    summary: 'set up a self-hosted relay (init --self-hosted DIR) and write an agent\'s relay file (add-agent NAME --out FILE)',
+    load: async () => (await import('./commands/relay')).run,
+  },
   'window-token': {
     summary: 'write the window credential to a new 0600 file, for a script window (--out FILE)',
     load: async () => (await import('./commands/window-token')).run,

@@ -1,0 +1,77 @@
+// `ask-user relay init --self-hosted DIR`: the relay's server folder, the companion's signing keys,
+// the root identity, this desktop's member keys and the first signed roster.
+import { lstat } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { ensurePrivateDir, isErrnoCode } from '../../core/private-files'
+import { generateMemberIdentity, generateRootIdentity, loadRootKeys, signRoster } from '../../relay/crypto'
+import { initSelfHosted } from '../../relay/nats/init'
+import { saveRelayKeys } from '../../relay/nats/keys-file'
+import type { ServerConfigOptions } from '../../relay/nats/server-config'
+import { checkRelayUrl } from '../../relay/nats/server-version'
+import { RelayCliError } from './errors'
+import { relayInitExists, saveRelayState } from './state'
+
+/** What {@link initRelay} needs; `now` (ms) is injectable for tests. */
+export interface InitRelayOptions {
+  home: string
+  dir: string
+  server: ServerConfigOptions
+  /** The URL agents will connect to; checked here, stored in the settings. */
+  url?: string
+  desktopName?: string
+  now?: () => number
+}
+
+/**
+ * Sets up a self-hosted relay and returns the text to print ONCE on stdout (recovery sheet, root
+ * recovery code, the steps to run the server). Secrets go only to 0600 files in `home` (0700); `dir`
+ * gets the server's public config. Refuses with `RELAY_ALREADY_INITIALIZED` before writing anything
+ * when the home or `dir` already holds a relay.
+ */
+export async function initRelay(options: InitRelayOptions): Promise<string> {
+  if (options.url !== undefined) checkRelayUrl(options.url)
+  if ((await relayInitExists(options.home)) || (await exists(join(options.dir, 'nats-server.conf')))) {
+    throw new RelayCliError(
+      'RELAY_ALREADY_INITIALIZED',
+      'A relay is already set up in the companion home or that folder; keep using it (ask-user relay add-agent), or move the relay-*.json files out of the home and pick an empty folder to start over.',
+    )
+  }
+  const init = await initSelfHosted(options.dir, options.server)
+  await ensurePrivateDir(options.home)
+  await saveRelayKeys(options.home, init.companionKeys)
+  const root = await generateRootIdentity()
+  const desktop = await generateMemberIdentity(options.desktopName ?? defaultDesktopName(), 'desktop')
+  const roster = await signRoster(await loadRootKeys(root.secret), { version: 1, members: [desktop.member], now: (options.now ?? Date.now)() })
+  await saveRelayState(options.home, {
+    root: root.secret,
+    desktop: desktop.secret,
+    roster,
+    settings: { v: 1, rootPublicKey: root.publicKey, ...(options.url === undefined ? {} : { url: options.url }) },
+  })
+  return [
+    'KEEP THE FOLLOWING OFFLINE: print or write it down, store it away from this computer, and do not paste it anywhere.',
+    'It is shown this once and is not saved on disk.',
+    '',
+    init.recoveryText.trimEnd(),
+    `root recovery code: ${root.recoveryCode}`,
+    '',
+    init.steps.trimEnd(),
+    '',
+  ].join('\n')
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return true
+  } catch (error) {
+    return !isErrnoCode(error, 'ENOENT')
+  }
+}
+
+/** This machine's name as a roster name (1–100 characters), or "desktop". */
+function defaultDesktopName(): string {
+  const name = hostname().trim().slice(0, 100)
+  return name === '' ? 'desktop' : name
+}

@@ -1,0 +1,98 @@
+// What `relay init` leaves in the companion's 0700 home besides relay/nats's signing keys: the root
+// secret, this desktop's member keys, the signed roster and the public settings. Every file is 0600 and
+// written through core/private-files (atomically, never through a link).
+import { lstat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
+import { MemberSecretSchema, RootSecretSchema, type MemberSecret, type RootSecret, type SignedRoster } from '../../relay/crypto'
+import { RELAY_KEYS_FILE } from '../../relay/nats/keys-file'
+import { RelayCliError } from './errors'
+
+/** File names inside the companion's home. */
+export const RELAY_FILES = {
+  root: 'relay-root.json',
+  desktop: 'relay-desktop.json',
+  roster: 'relay-roster.json',
+  settings: 'relay-settings.json',
+  natsKeys: RELAY_KEYS_FILE,
+} as const
+
+const Base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
+
+/** The public facts agents are given: where the relay is and which root key signs the roster. */
+export const RelaySettingsSchema = z.strictObject({
+  v: z.literal(1),
+  /** The relay URL agents connect to, when init was given `--url`. */
+  url: z.string().min(1).optional(),
+  /** The root's Ed25519 public key (base64url), pinned by every agent and device. */
+  rootPublicKey: Base64url,
+})
+export type RelaySettings = z.infer<typeof RelaySettingsSchema>
+
+/** The roster as stored: the exact signed bytes and the root's signature, both base64url. */
+export const StoredRosterSchema = z.strictObject({ v: z.literal(1), bytes: Base64url, signature: Base64url })
+
+/** True when any relay file is already in `home` (init refuses then, so nothing is overwritten). */
+export async function relayInitExists(home: string): Promise<boolean> {
+  for (const name of Object.values(RELAY_FILES)) {
+    try {
+      // lstat, not stat: a link left where a file goes counts as "there" too.
+      await lstat(join(home, name))
+      return true
+    } catch (error) {
+      if (!isErrnoCode(error, 'ENOENT')) return true
+    }
+  }
+  return false
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+
+/** Writes the root secret, this desktop's keys, the roster and the settings (home must already be 0700). */
+export async function saveRelayState(
+  home: string,
+  state: { root: RootSecret; desktop: MemberSecret; roster: SignedRoster; settings: RelaySettings },
+): Promise<void> {
+  await writeFileAtomic(join(home, RELAY_FILES.root), json(RootSecretSchema.parse(state.root)))
+  await writeFileAtomic(join(home, RELAY_FILES.desktop), json(MemberSecretSchema.parse(state.desktop)))
+  await saveRoster(home, state.roster)
+  await writeFileAtomic(join(home, RELAY_FILES.settings), json(RelaySettingsSchema.parse(state.settings)))
+}
+
+/** Replaces the stored roster with a newly signed one. */
+export async function saveRoster(home: string, roster: SignedRoster): Promise<void> {
+  const stored = { v: 1, bytes: Buffer.from(roster.bytes).toString('base64url'), signature: Buffer.from(roster.signature).toString('base64url') }
+  await writeFileAtomic(join(home, RELAY_FILES.roster), json(StoredRosterSchema.parse(stored)))
+}
+
+async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
+  let text: string
+  try {
+    text = await readPrivateFile(join(home, name))
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) {
+      throw new RelayCliError('RELAY_NOT_INITIALIZED', `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`)
+    }
+    throw error
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    data = undefined
+  }
+  const parsed = schema.safeParse(data)
+  // The content is never echoed: these files hold secrets.
+  if (!parsed.success) throw new RelayCliError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
+  return parsed.data
+}
+
+/** Reads the root secret, the roster and the settings back (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
+export async function loadRelayState(home: string): Promise<{ root: RootSecret; roster: SignedRoster; settings: RelaySettings }> {
+  const root = await readJson(home, RELAY_FILES.root, RootSecretSchema)
+  const stored = await readJson(home, RELAY_FILES.roster, StoredRosterSchema)
+  const settings = await readJson(home, RELAY_FILES.settings, RelaySettingsSchema)
+  const roster = { bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')) }
+  return { root, roster, settings }
+}
