@@ -36,6 +36,7 @@ const server = net.createServer((socket) => {
   socket.on('error', () => {})
 })
 server.listen(port, '127.0.0.1', () => console.log('listening'))
+// Not a wait: the attacker's server ends by itself within a minute even if the test's cleanup never runs.
 setTimeout(() => process.exit(0), 60000)
 `
 
