@@ -1,26 +1,31 @@
+// Claude Code: MCP set-up through `claude mcp add-json`, hooks in ~/.claude/settings.json
+// (PermissionRequest, PreToolUse of AskUserQuestion, Notification, Stop), askpass in its `env`.
 import { z } from 'zod'
-import type { ApprovalDecision, Notice } from './contract'
-import { alwaysLabel, claudeAction, PermissionSuggestionSchema } from './claude-permission'
-import { ClaudeQuestionsInputSchema, toClaudeAnswers, toToolQuestions } from './claude-question'
-import { DEFAULT_DENY_MESSAGE, HookInputError, noticeText, sessionTitle, type HookWork } from './plan'
+import type { ApprovalDecision, Notice } from '../shared/approval'
+import { ASKPASS_MEMORY_NOTE } from './askpass'
+import { alwaysLabel, claudeAction, PermissionSuggestionSchema } from './claude-code/permission'
+import { ClaudeQuestionsInputSchema, toClaudeAnswers } from './claude-code/question'
+import type { Harness } from './harness'
+import { BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, hookStep, NOTICE_HOOK_TIMEOUT_SECONDS } from './hook-command'
+import { BaseHookSchema, DEFAULT_DENY_MESSAGE, hookAgent, noticeText, parseEvent, toToolQuestions } from './hook-kit'
+import type { HookWork } from './hook-work'
+import { mcpLaunch, SERVER_NAME, TOOL_NAME } from './setup-steps'
 
-/** The fields every Claude Code hook event carries (its `BaseHookInput`). */
-const BaseSchema = z.looseObject({ session_id: z.string().optional(), cwd: z.string().optional(), hook_event_name: z.string() })
+const NAME = 'Claude Code'
+const SETTINGS = '~/.claude/settings.json'
 
-const PermissionRequestSchema = BaseSchema.extend({
+const PermissionRequestSchema = BaseHookSchema.extend({
   tool_name: z.string(),
   tool_input: z.unknown(),
   permission_suggestions: z.array(PermissionSuggestionSchema).optional(),
 })
 const RawSuggestionsSchema = z.looseObject({ permission_suggestions: z.array(z.unknown()).optional() })
-const PreToolUseSchema = BaseSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
-const NotificationSchema = BaseSchema.extend({ message: z.string(), title: z.string().optional(), notification_type: z.string().optional() })
-const StopSchema = BaseSchema.extend({ last_assistant_message: z.string().optional() })
+const PreToolUseSchema = BaseHookSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
+const NotificationSchema = BaseHookSchema.extend({ message: z.string(), title: z.string().optional(), notification_type: z.string().optional() })
+const StopSchema = BaseHookSchema.extend({ last_assistant_message: z.string().optional() })
 
 function parsed<T>(schema: z.ZodType<T>, event: unknown, name: string): T {
-  const result = schema.safeParse(event)
-  if (!result.success) throw new HookInputError(`not a Claude Code ${name} event: ${result.error.issues[0]?.message ?? 'wrong shape'}`)
-  return result.data
+  return parseEvent(schema, event, `not a Claude Code ${name} event`)
 }
 
 /** Claude's PermissionRequest answer: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":…}}`. */
@@ -37,11 +42,11 @@ function permissionOutput(decision: object): string {
  *   `permissionDecision:"allow"` with `updatedInput` = the tool input plus `answers`;
  * - `Notification` → a notice (`permission_prompt` passes: the approval card is already in the inbox);
  * - `Stop` → a "turn complete" notice. Any other event passes.
- * Throws {@link HookInputError} for an event of the wrong shape.
+ * Throws HookInputError for an event of the wrong shape.
  */
-export function claudeCodeHook(event: unknown): HookWork {
-  const base = parsed(BaseSchema, event, 'hook')
-  const agent = { name: 'Claude Code', ...(base.cwd ? { cwd: base.cwd } : {}), ...optionalTitle(sessionTitle(base.session_id)) }
+function claudeCodeEvent(event: unknown): HookWork {
+  const base = parsed(BaseHookSchema, event, 'hook')
+  const agent = hookAgent(NAME, base.cwd, base.session_id)
   switch (base.hook_event_name) {
     case 'PermissionRequest': {
       const e = parsed(PermissionRequestSchema, event, 'PermissionRequest')
@@ -68,21 +73,20 @@ export function claudeCodeHook(event: unknown): HookWork {
     case 'PreToolUse': {
       const e = parsed(PreToolUseSchema, event, 'PreToolUse')
       if (e.tool_name !== 'AskUserQuestion') return { agent, plan: { kind: 'pass', reason: `PreToolUse of ${e.tool_name} is not a question` } }
-      const input = ClaudeQuestionsInputSchema.safeParse(e.tool_input)
-      if (!input.success) throw new HookInputError(`AskUserQuestion input of an unknown shape: ${input.error.issues[0]?.message ?? 'wrong shape'}`)
+      const input = parseEvent(ClaudeQuestionsInputSchema, e.tool_input, 'AskUserQuestion input of an unknown shape')
       // The input goes back as Claude sent it, key order included, with `answers` added.
       const original = z.record(z.string(), z.unknown()).parse(e.tool_input)
       return {
         agent,
         plan: {
           kind: 'ask',
-          questions: toToolQuestions(input.data),
+          questions: toToolQuestions(input.questions.map((q) => ({ ...q, multi: q.multiSelect }))),
           output: (answers) =>
             JSON.stringify({
               hookSpecificOutput: {
                 hookEventName: 'PreToolUse',
                 permissionDecision: 'allow',
-                updatedInput: { ...original, answers: toClaudeAnswers(input.data, answers) },
+                updatedInput: { ...original, answers: toClaudeAnswers(input, answers) },
               },
             }),
         },
@@ -104,6 +108,41 @@ export function claudeCodeHook(event: unknown): HookWork {
   }
 }
 
-function optionalTitle(title: string | undefined): { title?: string } {
-  return title === undefined ? {} : { title }
-}
+/** Claude Code, as `ask-user setup`, `ask-user hook` and the Connect panel know it. */
+export const claudeCode = {
+  id: 'claude-code',
+  name: NAME,
+  connectNote: 'noteClaudeCode',
+  mcp: (info) => {
+    // add-json at user scope writes ~/.claude.json. No timeout key: Claude's own limit (1e8 ms,
+    // about 28 h) is longer than any we would set, and a per-server value would replace it.
+    const { command, args, env } = mcpLaunch(info)
+    const entry = { type: 'stdio', command, args, env }
+    return {
+      steps: [
+        {
+          kind: 'run',
+          argv: ['claude', 'mcp', 'add-json', '--scope', 'user', SERVER_NAME, JSON.stringify(entry)],
+          remove: ['claude', 'mcp', 'remove', '--scope', 'user', SERVER_NAME],
+          entry: { file: '~/.claude.json', path: ['mcpServers', SERVER_NAME], value: entry },
+        },
+        { kind: 'json-item', file: SETTINGS, path: ['permissions', 'allow'], item: `mcp__${SERVER_NAME}__${TOOL_NAME}` },
+      ],
+      notes: [],
+    }
+  },
+  hooks: {
+    steps: (command) => [
+      hookStep(SETTINGS, 'PermissionRequest', command, BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, '*'),
+      hookStep(SETTINGS, 'PreToolUse', command, BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, 'AskUserQuestion'),
+      hookStep(SETTINGS, 'Notification', command, NOTICE_HOOK_TIMEOUT_SECONDS),
+      hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS),
+    ],
+    notes: [],
+    map: (event) => claudeCodeEvent(event),
+  },
+  askpass: (variables) => ({
+    steps: Object.entries(variables).map(([key, value]) => ({ kind: 'json' as const, file: SETTINGS, path: ['env', key], value })),
+    notes: [ASKPASS_MEMORY_NOTE],
+  }),
+} as const satisfies Harness
