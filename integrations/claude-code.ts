@@ -9,7 +9,7 @@ import type { Harness } from './harness'
 import { BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, hookStep, NOTICE_HOOK_TIMEOUT_SECONDS } from './hook-command'
 import { BaseHookSchema, DEFAULT_DENY_MESSAGE, hookAgent, noticeText, parseEvent, toToolQuestions } from './hook-kit'
 import type { HookWork } from './hook-work'
-import { mcpLaunch, SERVER_NAME, TOOL_NAME } from './setup-steps'
+import { mcpLaunch, SERVER_NAME, TOOL_NAME, type SetupPlan } from './setup-steps'
 
 const NAME = 'Claude Code'
 const SETTINGS = '~/.claude/settings.json'
@@ -113,7 +113,7 @@ export const claudeCode = {
   id: 'claude-code',
   name: NAME,
   connectNote: 'noteClaudeCode',
-  mcp: (info) => {
+  mcp: (info): SetupPlan => {
     // add-json at user scope writes ~/.claude.json. No timeout key: Claude's own limit (1e8 ms,
     // about 28 h) is longer than any we would set, and a per-server value would replace it.
     const { command, args, env } = mcpLaunch(info)

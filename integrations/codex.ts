@@ -9,7 +9,7 @@ import { BLOCKING_HOOK_TIMEOUT_SECONDS, hookStep, NOTICE_HOOK_TIMEOUT_SECONDS } 
 import { BaseHookSchema, DEFAULT_DENY_MESSAGE, hookAgent, noticeText, parseEvent, prettyInput } from './hook-kit'
 import type { HookWork } from './hook-work'
 import { inputNotes, isOn, warning, type InputNotes } from './input-notes'
-import { mcpLaunch, SERVER_NAME, TOOL_NAME, TOOL_TIMEOUT_SECONDS } from './setup-steps'
+import { mcpLaunch, SERVER_NAME, TOOL_NAME, TOOL_TIMEOUT_SECONDS, type SetupPlan } from './setup-steps'
 
 const NAME = 'Codex'
 const CONFIG = '~/.codex/config.toml'
@@ -97,7 +97,7 @@ export const codex = {
   id: 'codex',
   name: NAME,
   connectNote: 'noteCodex',
-  mcp: (info) => {
+  mcp: (info): SetupPlan => {
     // Codex passes a filtered environment (hence env and env_vars), cuts tool calls after 60 s
     // (tool_timeout_sec) and `codex mcp add` has no flags for either.
     const { argv, command, args, env, envPairs } = mcpLaunch(info)

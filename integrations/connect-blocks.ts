@@ -3,7 +3,7 @@ import type { ConnectInfo } from '../shared/connect'
 import { askUserLine, quote, withCompanionEnv } from './command-line'
 import type { Harness } from './harness'
 import { ASKPASS_HARNESSES } from './index'
-import type { SetupStep } from './setup-steps'
+import { hookGroup, type SetupStep } from './setup-steps'
 
 /** One copyable block: a command to run, a snippet to merge into a config file, or a whole file (`file`). */
 export interface ConnectBlock {
@@ -55,11 +55,6 @@ export function stepBlock(step: SetupStep, info: ConnectInfo): ConnectBlock {
     case 'file':
       return { kind: 'file', file: step.file, text: step.text }
   }
-}
-
-/** The hook group a `hook` step puts in a harness's settings: `{matcher?, hooks: [handler]}`. */
-export function hookGroup(step: Extract<SetupStep, { kind: 'hook' }>): Record<string, unknown> {
-  return step.matcher !== undefined ? { matcher: step.matcher, hooks: [step.handler] } : { hooks: [step.handler] }
 }
 
 /** `["a", "b"], v` → `{a: {b: v}}`. */

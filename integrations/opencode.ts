@@ -10,7 +10,7 @@ import { hookAgent, parseEvent, prettyInput, toToolQuestions } from './hook-kit'
 import type { HookWork } from './hook-work'
 import { notesOf, type InputNotes } from './input-notes'
 import PLUGIN_SOURCE from './opencode/plugin.js?raw'
-import { mcpLaunch, SERVER_NAME, TOOL_TIMEOUT_SECONDS } from './setup-steps'
+import { mcpLaunch, SERVER_NAME, TOOL_TIMEOUT_SECONDS, type SetupPlan } from './setup-steps'
 
 const NAME = 'opencode'
 const CONFIG = '~/.config/opencode/opencode.jsonc'
@@ -152,7 +152,7 @@ export const opencode = {
   id: 'opencode',
   name: NAME,
   connectNote: 'noteOpencode',
-  mcp: (info) => {
+  mcp: (info): SetupPlan => {
     // `opencode mcp add` cannot set a timeout (a tool call would be cut after the SDK's 60 s).
     const { argv, env } = mcpLaunch(info)
     return {

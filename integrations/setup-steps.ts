@@ -31,6 +31,11 @@ export type SetupStep =
   | { kind: 'hook'; file: string; event: string; matcher?: string; handler: { type: 'command'; command: string; timeout: number } }
   | { kind: 'file'; file: string; text: string }
 
+/** The hook group a `hook` step puts in a harness's settings: `{matcher?, hooks: [handler]}`. */
+export function hookGroup(step: Extract<SetupStep, { kind: 'hook' }>): Record<string, unknown> {
+  return step.matcher !== undefined ? { matcher: step.matcher, hooks: [step.handler] } : { hooks: [step.handler] }
+}
+
 /** What `ask-user setup <client>` does for one client, and notes the person should read. */
 export interface SetupPlan {
   steps: SetupStep[]

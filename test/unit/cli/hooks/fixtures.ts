@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Answer } from '../../../../shared/answer'
-import type { ApprovalDecision } from '../../../../cli/hooks/contract'
+import type { ApprovalDecision } from '../../../../shared/approval'
 
 export const HARNESS_NAMES = ['claude-code', 'codex', 'gemini', 'opencode'] as const
 export type HarnessName = (typeof HARNESS_NAMES)[number]
