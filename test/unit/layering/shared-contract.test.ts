@@ -14,12 +14,12 @@ function sources(folder: string): string[] {
 
 /** Every module specifier a file imports or re-exports (static and dynamic). */
 function specifiers(text: string): string[] {
-  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm)].map((match) => match[1]!)
+  return [...text.matchAll(/\b(?:from|import) ?\(?['"]([^'"\n]*)['"]/g)].map((match) => match[1]!)
 }
 
 describe('shared/ imports nothing about set-up or MCP', () => {
   it('finds the imports it checks (the scan itself works)', () => {
-    expect(specifiers("import { z } from 'zod'\nexport * from './connect'\nconst m = import('./x')\n")).toEqual(['zod', './connect', './x'])
+    expect(specifiers("import { z } from 'zod'\nexport * from './connect'\nconst m = import('./x')\nimport './y'\n")).toEqual(['zod', './connect', './x', './y'])
   })
 
   it('no shared/ module names integrations/, a set-up module or an MCP module', () => {
