@@ -24,10 +24,6 @@ const PreToolUseSchema = BaseHookSchema.extend({ tool_name: z.string(), tool_inp
 const NotificationSchema = BaseHookSchema.extend({ message: z.string(), title: z.string().optional(), notification_type: z.string().optional() })
 const StopSchema = BaseHookSchema.extend({ last_assistant_message: z.string().optional() })
 
-function parsed<T>(schema: z.ZodType<T>, event: unknown, name: string): T {
-  return parseEvent(schema, event, `not a Claude Code ${name} event`)
-}
-
 /** Claude's PermissionRequest answer: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":…}}`. */
 function permissionOutput(decision: object): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } })
@@ -45,11 +41,11 @@ function permissionOutput(decision: object): string {
  * Throws HookInputError for an event of the wrong shape.
  */
 function claudeCodeEvent(event: unknown): HookWork {
-  const base = parsed(BaseHookSchema, event, 'hook')
+  const base = parseEvent(BaseHookSchema, event, `not a ${NAME} hook event`)
   const agent = hookAgent(NAME, base.cwd, base.session_id)
   switch (base.hook_event_name) {
     case 'PermissionRequest': {
-      const e = parsed(PermissionRequestSchema, event, 'PermissionRequest')
+      const e = parseEvent(PermissionRequestSchema, event, `not a ${NAME} PermissionRequest event`)
       const suggestions = e.permission_suggestions ?? []
       // Handed back verbatim (zod's parse puts declared keys first; Claude gets its own bytes back).
       const verbatim = RawSuggestionsSchema.parse(event).permission_suggestions ?? []
@@ -71,7 +67,7 @@ function claudeCodeEvent(event: unknown): HookWork {
       }
     }
     case 'PreToolUse': {
-      const e = parsed(PreToolUseSchema, event, 'PreToolUse')
+      const e = parseEvent(PreToolUseSchema, event, `not a ${NAME} PreToolUse event`)
       if (e.tool_name !== 'AskUserQuestion') return { agent, plan: { kind: 'pass', reason: `PreToolUse of ${e.tool_name} is not a question` } }
       const input = parseEvent(ClaudeQuestionsInputSchema, e.tool_input, 'AskUserQuestion input of an unknown shape')
       // The input goes back as Claude sent it, key order included, with `answers` added.
@@ -93,13 +89,13 @@ function claudeCodeEvent(event: unknown): HookWork {
       }
     }
     case 'Notification': {
-      const e = parsed(NotificationSchema, event, 'Notification')
+      const e = parseEvent(NotificationSchema, event, `not a ${NAME} Notification event`)
       if (e.notification_type === 'permission_prompt') return { agent, plan: { kind: 'pass', reason: 'the permission prompt is already in the inbox as an approval' } }
       const kind: Notice['kind'] = e.notification_type === 'idle_prompt' || e.notification_type === 'agent_needs_input' ? 'needs-input' : 'info'
       return { agent, plan: { kind: 'notice', notice: { kind, text: noticeText(e.message) } } }
     }
     case 'Stop': {
-      const e = parsed(StopSchema, event, 'Stop')
+      const e = parseEvent(StopSchema, event, `not a ${NAME} Stop event`)
       const text = e.last_assistant_message?.trim() ? noticeText(e.last_assistant_message) : 'Claude Code finished its turn.'
       return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text } } }
     }
