@@ -7,7 +7,7 @@ export type EventSource = 'stdin' | 'argument'
 
 /** What `ask-user hook <harness>` and `ask-user setup <harness> --hooks` know of a harness's hooks. */
 export interface HookSupport {
-  /** The entries `--hooks` adds: `hook` groups in its settings, or a whole file (opencode's plugin). `command` is {@link hookCommand}'s line. */
+  /** The entries `--hooks` adds: `hook` groups in its settings, or a whole file (opencode's plugin). `command` is the `ask-user hook <id>` line (hook-command.ts). */
   steps: (command: string) => SetupStep[]
   /** What `setup --hooks` tells the person afterwards (e.g. that the harness must trust the hook). */
   notes: readonly string[]
