@@ -2,6 +2,7 @@
 import type { CliIo, Command } from './io'
 import { EXIT, printError } from './io'
 import { version } from '../package.json'
+import { HARNESS_IDS, HOOK_HARNESS_IDS } from '../integrations/ids'
 import { runWithProcess, type ProcessHost } from './process-host'
 
 interface Entry {
@@ -23,11 +24,11 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import('./commands/mcp')).run,
   },
   setup: {
-    summary: 'add ask-user to an MCP client (claude-code, codex, gemini, qwen, opencode, cursor); --print, --remove',
+    summary: `add ask-user to an MCP client (${HARNESS_IDS.join(', ')}); --print, --remove`,
     load: async () => (await import('./commands/setup')).run,
   },
   hook: {
-    summary: 'the command a harness hook runs: one event on stdin, the harness\'s answer JSON out (claude-code, codex, gemini, opencode)',
+    summary: `the command a harness hook runs: one event on stdin, the harness's answer JSON out (${HOOK_HARNESS_IDS.join(', ')})`,
     load: async () => (await import('./commands/hook')).run,
   },
   status: {

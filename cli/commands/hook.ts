@@ -1,10 +1,10 @@
 import { errorMessage } from '../../shared/describe-error'
-import { HARNESS_NAMES, isHarness } from '../hooks/harness-names'
+import { HOOK_HARNESS_IDS, isHookHarnessId } from '../../integrations/ids'
 import { noCompanionReason } from '../hooks/no-companion'
 import type { CliIo, Command } from '../io'
 import { EXIT, printError } from '../io'
 
-const HELP = `Usage: ask-user hook <${HARNESS_NAMES.join('|')}> [EVENT_JSON]
+const HELP = `Usage: ask-user hook <${HOOK_HARNESS_IDS.join('|')}> [EVENT_JSON]
 
 The command a harness's hook runs: it reads one hook event (JSON) on stdin, or from its last argument
 (Codex's notify), asks the person through the running companion and prints exactly the JSON the
@@ -56,8 +56,8 @@ export const run: Command = async (args, io) => {
     io.stdout.write(HELP)
     return EXIT.OK
   }
-  if (harness === undefined || !isHarness(harness) || extra !== undefined) {
-    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HARNESS_NAMES.join(', ')}`)
+  if (harness === undefined || !isHookHarnessId(harness) || extra !== undefined) {
+    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HOOK_HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const controller = new AbortController()

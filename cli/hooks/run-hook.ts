@@ -1,7 +1,7 @@
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { validateAskInput } from '../../shared/validate-input'
 import type { HookCompanion } from './companion'
-import type { HookPlan } from './plan'
+import type { HookPlan } from '../../integrations/hook-work'
 
 /** What a hook run ends with: the exact stdout text (or none) and a one-line reason for stderr. */
 export interface HookOutcome {

@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import type { ApprovalAction } from './contract'
-import { replacementDiff, replacementsDiff } from './diff'
-import { prettyInput } from './plan'
-import { inputNotes, isOn, notesOf, warning, type InputNotes } from './input-notes'
+import { replacementDiff, replacementsDiff } from '../diff'
+import { prettyInput } from '../hook-kit'
+import { inputNotes, isOn, notesOf, warning, type InputNotes } from '../input-notes'
 import { leftoverFields } from '../../shared/approval-extra'
-import type { ApprovalWarning } from '../../shared/approval'
+import type { ApprovalAction, ApprovalWarning } from '../../shared/approval'
 
 /**
  * One entry of Claude Code's `permission_suggestions` (its `PermissionUpdate`): kept verbatim, since

@@ -1,10 +1,36 @@
+// opencode: MCP set-up in its opencode.jsonc (`opencode mcp add` cannot set a timeout); hooks through
+// our plugin (integrations/opencode/plugin.js), which hands `permission.asked` and `question.asked`
+// server events to `ask-user hook opencode`. No askpass setting.
 import { z } from 'zod'
-import type { Answer } from '../../shared/answer'
-import type { Question } from '../../shared/tool-input'
-import type { ApprovalAction, ApprovalDecision } from './contract'
-import { leftoverFields } from '../../shared/approval-extra'
+import type { Answer } from '../shared/answer'
+import { leftoverFields } from '../shared/approval-extra'
+import type { ApprovalAction, ApprovalDecision } from '../shared/approval'
+import type { Harness } from './harness'
+import { hookAgent, parseEvent, prettyInput, toToolQuestions } from './hook-kit'
+import type { HookWork } from './hook-work'
 import { notesOf, type InputNotes } from './input-notes'
-import { HookInputError, prettyInput, sessionTitle, type HookWork } from './plan'
+import PLUGIN_SOURCE from './opencode/plugin.js?raw'
+import { mcpLaunch, SERVER_NAME, TOOL_TIMEOUT_SECONDS, type SetupPlan } from './setup-steps'
+
+const NAME = 'opencode'
+const CONFIG = '~/.config/opencode/opencode.jsonc'
+
+/** Where `--hooks` writes the plugin: opencode's global plugin folder. */
+export const OPENCODE_PLUGIN_FILE = '~/.config/opencode/plugin/ask-user.js'
+
+/** The plugin's line that names the command it runs; the set-up puts this install's command there. */
+const COMMAND_LINE = /^const COMMAND = .*$/m
+
+/**
+ * The plugin file as `--hooks` writes it: integrations/opencode/plugin.js, a linted source file taken
+ * into the bundle as text, with `command` (this install's `ask-user hook opencode` line) in its
+ * COMMAND constant. Throws if the source has lost that line, rather than write a plugin that runs
+ * the wrong command.
+ */
+export function opencodePlugin(command: string): string {
+  if (!COMMAND_LINE.test(PLUGIN_SOURCE)) throw new Error('integrations/opencode/plugin.js has no `const COMMAND = …` line')
+  return PLUGIN_SOURCE.replace(COMMAND_LINE, () => `const COMMAND = ${JSON.stringify(command)}`)
+}
 
 /** opencode's `permission.asked` event (its `PermissionRequest`), as the plugin passes it on. */
 const PermissionAskedSchema = z.looseObject({
@@ -87,12 +113,11 @@ function permissionOutput(decision: ApprovalDecision): string {
  * `permission.asked` → an approval (Always allow offered when the request names `always` patterns);
  * `question.asked` → a question ask whose answers go back as `{"answers":[[labels…], …]}` (opencode's
  * `QuestionAnswer` per question: the picked labels, then words of the person's own).
+ * Throws HookInputError for an event of the wrong shape.
  */
-export function opencodeHook(event: unknown): HookWork {
-  const parsed = EventSchema.safeParse(event)
-  if (!parsed.success) throw new HookInputError(`not an opencode permission.asked or question.asked event: ${parsed.error.issues[0]?.message ?? 'wrong shape'}`)
-  const e = parsed.data
-  const agent = { name: 'opencode', ...(e.directory ? { cwd: e.directory } : {}), ...titled(sessionTitle(e.properties.sessionID.replace(/^ses_/, ''))) }
+function opencodeEvent(event: unknown): HookWork {
+  const e = parseEvent(EventSchema, event, 'not an opencode permission.asked or question.asked event')
+  const agent = hookAgent(NAME, e.directory, e.properties.sessionID.replace(/^ses_/, ''))
   if (e.type === 'permission.asked') {
     const p = e.properties
     const always = p.always ?? []
@@ -110,13 +135,7 @@ export function opencodeHook(event: unknown): HookWork {
       },
     }
   }
-  const questions: Question[] = e.properties.questions.map((q, index) => {
-    const out: Question = { id: `q${index + 1}`, question: q.question }
-    if (q.header) out.header = q.header
-    out.options = q.options.map((o) => (o.description !== undefined ? { label: o.label, description: o.description } : { label: o.label }))
-    if (q.multiple) out.multi_select = true
-    return out
-  })
+  const questions = toToolQuestions(e.properties.questions.map((q) => ({ ...q, multi: q.multiple })))
   return {
     agent,
     plan: {
@@ -128,6 +147,25 @@ export function opencodeHook(event: unknown): HookWork {
   }
 }
 
-function titled(title: string | undefined): { title?: string } {
-  return title === undefined ? {} : { title }
-}
+/** opencode, as `ask-user setup`, `ask-user hook` and the Connect panel know it. */
+export const opencode = {
+  id: 'opencode',
+  name: NAME,
+  connectNote: 'noteOpencode',
+  mcp: (info): SetupPlan => {
+    // `opencode mcp add` cannot set a timeout (a tool call would be cut after the SDK's 60 s).
+    const { argv, env } = mcpLaunch(info)
+    return {
+      steps: [
+        { kind: 'json', file: CONFIG, path: ['mcp', SERVER_NAME], value: { type: 'local', command: argv, environment: env, enabled: true, timeout: TOOL_TIMEOUT_SECONDS * 1000 } },
+        { kind: 'json', file: CONFIG, path: ['permission', `${SERVER_NAME}_*`], value: 'allow' },
+      ],
+      notes: [],
+    }
+  },
+  hooks: {
+    steps: (command) => [{ kind: 'file', file: OPENCODE_PLUGIN_FILE, text: opencodePlugin(command) }],
+    notes: ['Restart opencode to load the plugin.'],
+    map: (event) => opencodeEvent(event),
+  },
+} as const satisfies Harness

@@ -2,7 +2,9 @@
 // `mcp add` accepted (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.15.10,
 // opencode 1.18.33; see docs/integrations.md).
 import { describe, expect, it } from 'vitest'
-import { connectBlocks, HARNESSES, quote } from '../../../shared/connect'
+import { quote } from '../../../integrations/command-line'
+import { connectBlocks, shellBlocks } from '../../../integrations/connect-blocks'
+import { HARNESS_BY_ID, HARNESSES } from '../../../integrations/index'
 import type { ConnectInfo } from '../../../shared/connect'
 
 const linux: ConnectInfo = {
@@ -18,7 +20,7 @@ describe('connectBlocks', () => {
   })
 
   it('Claude Code: the setup line, then add-json at user scope and the permission entry', () => {
-    expect(connectBlocks('claude-code', linux)).toEqual([
+    expect(connectBlocks(HARNESS_BY_ID['claude-code'], linux)).toEqual([
       setupLine('claude-code'),
       {
         kind: 'command',
@@ -31,7 +33,7 @@ describe('connectBlocks', () => {
   })
 
   it('Codex: the setup line, codex mcp add with env, then the TOML keys it cannot set', () => {
-    expect(connectBlocks('codex', linux)).toEqual([
+    expect(connectBlocks(HARNESS_BY_ID['codex'], linux)).toEqual([
       setupLine('codex'),
       { kind: 'command', text: 'codex mcp add ask-user --env ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp' },
       {
@@ -46,19 +48,19 @@ describe('connectBlocks', () => {
   it('Gemini CLI and Qwen Code: options before the name, no --, user scope, trusted, a day in ms', () => {
     const line = (cli: string): string =>
       `${cli} mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=/home/ann/.config/ask-user-companion ask-user /home/ann/.local/bin/ask-user mcp`
-    expect(connectBlocks('gemini', linux)).toEqual([setupLine('gemini'), { kind: 'command', text: line('gemini') }])
-    expect(connectBlocks('qwen', linux)).toEqual([setupLine('qwen'), { kind: 'command', text: line('qwen') }])
+    expect(connectBlocks(HARNESS_BY_ID['gemini'], linux)).toEqual([setupLine('gemini'), { kind: 'command', text: line('gemini') }])
+    expect(connectBlocks(HARNESS_BY_ID['qwen'], linux)).toEqual([setupLine('qwen'), { kind: 'command', text: line('qwen') }])
   })
 
   it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout and permission', () => {
-    const [setup, opencode, permission] = connectBlocks('opencode', linux)
+    const [setup, opencode, permission] = connectBlocks(HARNESS_BY_ID['opencode'], linux)
     expect(setup).toEqual(setupLine('opencode'))
     expect(opencode?.file).toBe('~/.config/opencode/opencode.jsonc')
     expect(JSON.parse(opencode!.text)).toEqual({
       mcp: { 'ask-user': { type: 'local', command: ['/home/ann/.local/bin/ask-user', 'mcp'], environment: linux.env, enabled: true, timeout: 86400000 } },
     })
     expect(JSON.parse(permission!.text)).toEqual({ permission: { 'ask-user_*': 'allow' } })
-    const [, cursor] = connectBlocks('cursor', linux)
+    const [, cursor] = connectBlocks(HARNESS_BY_ID['cursor'], linux)
     expect(cursor?.file).toBe('~/.cursor/mcp.json')
     expect(JSON.parse(cursor!.text)).toEqual({ mcpServers: { 'ask-user': { type: 'stdio', command: '/home/ann/.local/bin/ask-user', args: ['mcp'], env: linux.env } } })
   })
@@ -69,19 +71,19 @@ describe('connectBlocks', () => {
       env: { ASK_USER_HOME: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion' },
       platform: 'win32',
     }
-    expect(connectBlocks('claude-code', windows)[0]!.text).toBe(
+    expect(connectBlocks(HARNESS_BY_ID['claude-code'], windows)[0]!.text).toBe(
       'set "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" && ' +
         '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js setup claude-code',
     )
-    expect(connectBlocks('codex', windows)[1]!.text).toBe(
+    expect(connectBlocks(HARNESS_BY_ID['codex'], windows)[1]!.text).toBe(
       'codex mcp add ask-user --env "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" -- ' +
         '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js mcp',
     )
-    expect(connectBlocks('shell', windows)[0]!.text).toBe(
+    expect(shellBlocks(windows)[0]!.text).toBe(
       'set "ASK_USER_HOME=C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion" && ' +
         '"C:\\Program Files\\nodejs\\node.exe" C:\\src\\ask-user-companion\\bin\\ask-user.js ask --question "Deploy now?" --option Yes --option No',
     )
-    expect(connectBlocks('shell', linux)[0]!.text).toBe(
+    expect(shellBlocks(linux)[0]!.text).toBe(
       'ASK_USER_HOME=/home/ann/.config/ask-user-companion /home/ann/.local/bin/ask-user ask --question "Deploy now?" --option Yes --option No',
     )
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Answer } from '../../shared/answer'
-import type { Question } from '../../shared/tool-input'
+import { questionId } from '../hook-kit'
 
 /** Claude Code's `AskUserQuestion` input (sdk-tools.d.ts `AskUserQuestionInput`); extra keys kept. */
 export const ClaudeQuestionsInputSchema = z.looseObject({
@@ -16,22 +16,6 @@ export const ClaudeQuestionsInputSchema = z.looseObject({
     .min(1),
 })
 export type ClaudeQuestionsInput = z.infer<typeof ClaudeQuestionsInputSchema>
-
-/** Our question ids for Claude's questions: `q1`, `q2`, … by position (Claude's questions have no ids). */
-export function questionId(index: number): string {
-  return `q${index + 1}`
-}
-
-/** Claude's questions as tool questions: header, options with descriptions, camelCase multiSelect → multi_select. */
-export function toToolQuestions(input: ClaudeQuestionsInput): Question[] {
-  return input.questions.map((q, index) => {
-    const out: Question = { id: questionId(index), question: q.question }
-    if (q.header !== undefined && q.header !== '') out.header = q.header
-    out.options = q.options.map((option) => (option.description !== undefined ? { label: option.label, description: option.description } : { label: option.label }))
-    if (q.multiSelect === true) out.multi_select = true
-    return out
-  })
-}
 
 /**
  * The person's answers as Claude's `answers` map, keyed by question text: the picked labels joined

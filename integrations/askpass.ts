@@ -1,8 +1,6 @@
-import { quote, type ConnectBlock, type ConnectInfo } from './connect'
-import type { SetupClient, SetupPlan } from './setup-plan'
-
-/** The harnesses with an environment setting for the commands their agent runs. */
-export const ASKPASS_CLIENTS = ['claude-code', 'codex'] as const satisfies readonly SetupClient[]
+// Routing the password prompts of an agent's commands (sudo, ssh, git) to the inbox: the helper's
+// path and variables, and the shell-profile block. Each harness record says where its variables go.
+import type { ConnectInfo } from '../shared/connect'
 
 /** The line the set-up suggests for the agent's memory file (CLAUDE.md, AGENTS.md, GEMINI.md); never written. */
 export const MEMORY_LINE =
@@ -38,30 +36,8 @@ export function askpassVariables(helper: string, info: ConnectInfo, displaySet: 
   }
 }
 
-/**
- * `ask-user setup <client> --askpass`: the variables in the harness's setting for its agent's
- * commands only: Claude Code's `settings.json` `env`, Codex's `[shell_environment_policy.set]`.
- */
-export function askpassPlan(client: (typeof ASKPASS_CLIENTS)[number], variables: Record<string, string>): SetupPlan {
-  const notes = [`agents that run commands in a terminal still get sudo's own prompt there; add this line to the agent's memory file: ${MEMORY_LINE}`]
-  switch (client) {
-    case 'claude-code':
-      return {
-        steps: Object.entries(variables).map(([key, value]) => ({ kind: 'json' as const, file: '~/.claude/settings.json', path: ['env', key], value })),
-        notes,
-      }
-    case 'codex':
-      return {
-        steps: [{ kind: 'toml', file: '~/.codex/config.toml', table: 'shell_environment_policy.set', keys: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, JSON.stringify(value)])) }],
-        notes: [...notes, "Codex's sandbox may refuse sudo (no_new_privs) and loopback connections; see docs/integrations.md \"Passwords (askpass)\""],
-      }
-  }
-}
-
-/** True for a harness `--askpass` can configure. */
-export function isAskpassClient(name: string): name is (typeof ASKPASS_CLIENTS)[number] {
-  return (ASKPASS_CLIENTS as readonly string[]).includes(name)
-}
+/** The note every harness's `--askpass` set-up ends with: a terminal's sudo still asks there. */
+export const ASKPASS_MEMORY_NOTE = `agents that run commands in a terminal still get sudo's own prompt there; add this line to the agent's memory file: ${MEMORY_LINE}`
 
 /** Markers around the shell-profile block, so that writing it again replaces it and --remove finds it. */
 export const SHELL_BLOCK_START = '# >>> ask-user askpass >>>'
@@ -74,16 +50,4 @@ export function shellBlock(variables: Record<string, string>): string {
     .filter(([key]) => key !== 'DISPLAY')
     .map(([key, value]) => `export ${key}=${quote(value)}`)
   return [SHELL_BLOCK_START, ...lines, '[ -n "$DISPLAY" ] || export DISPLAY=:0', SHELL_BLOCK_END].join('\n')
-}
-
-/**
- * The "Passwords (sudo, ssh, git)" entry of "Connect an agent": one `ask-user setup … --askpass`
- * line per harness with an environment setting, and the shell block's line. None on Windows.
- */
-export function askpassBlocks(info: ConnectInfo): ConnectBlock[] {
-  if (info.platform === 'win32') return []
-  const q = (value: string): string => quote(value, info.platform)
-  const env = Object.entries(info.env).map(([key, value]) => q(`${key}=${value}`))
-  const askUser = [info.commandLine.command, ...info.commandLine.args].map(q).join(' ')
-  return [...ASKPASS_CLIENTS, 'shell'].map((target) => ({ kind: 'command' as const, text: [...env, `${askUser} setup ${target} --askpass`].join(' ') }))
 }

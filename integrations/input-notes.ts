@@ -1,5 +1,5 @@
-import { extraText, leftoverFields } from '../../shared/approval-extra'
-import type { ApprovalWarning, ApprovalWarningCode } from '../../shared/approval'
+import { extraText, leftoverFields } from '../shared/approval-extra'
+import type { ApprovalWarning, ApprovalWarningCode } from '../shared/approval'
 
 /** What a hook adds to an approval besides its action: the input's other fields and the warnings. */
 export interface InputNotes {

@@ -4,10 +4,10 @@
 // become warnings with stable codes.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { HookWork } from '../../../../cli/hooks/plan'
-import { DEFAULT_LIMITS } from '../../../../shared/limits'
-import { validateApproval } from '../../../../shared/validate-approval'
-import { TOOL_CASES, claude, codex, gemini, opencode, requestOf, withKey } from './tool-cases'
+import type { HookWork } from '../../../integrations/hook-work'
+import { DEFAULT_LIMITS } from '../../../shared/limits'
+import { validateApproval } from '../../../shared/validate-approval'
+import { TOOL_CASES, claude, codex, gemini, opencode, requestOf, withKey } from '../cli/hooks/tool-cases'
 
 describe('any extra key of tool_input reaches the approval (property, per harness and tool)', () => {
   for (const c of TOOL_CASES) {

@@ -1,6 +1,6 @@
-import type { Answer } from '../../shared/answer'
-import type { Question } from '../../shared/tool-input'
-import type { ApprovalDecision, ApprovalRequest, Notice } from './contract'
+import type { Answer } from '../shared/answer'
+import type { Question } from '../shared/tool-input'
+import type { ApprovalDecision, ApprovalRequest, Notice } from '../shared/approval'
 
 /** Who the hook speaks for, as the inbox shows it. */
 export interface HookAgent {
@@ -35,29 +35,4 @@ export interface HookWork {
 /** The event is not what the harness documents: the hook prints nothing and says why on stderr. */
 export class HookInputError extends Error {
   override readonly name = 'HookInputError'
-}
-
-/** The deny message when the person gave no reason. */
-export const DEFAULT_DENY_MESSAGE = 'The user denied this in Ask User Companion.'
-
-/** The longest text of a notice (the inbox shows one line; the rest is cut at a word boundary). */
-const NOTICE_CHARS = 500
-
-/** `text` cut to a notice's length at a word boundary, with an ellipsis when cut. */
-export function noticeText(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  if (flat.length <= NOTICE_CHARS) return flat
-  const cut = flat.slice(0, NOTICE_CHARS)
-  const space = cut.lastIndexOf(' ')
-  return `${space > NOTICE_CHARS / 2 ? cut.slice(0, space) : cut}…`
-}
-
-/** A short session label from a harness's session id: "session 1a2b3c4d". */
-export function sessionTitle(sessionId: string | undefined): string | undefined {
-  return sessionId ? `session ${sessionId.slice(0, 8)}` : undefined
-}
-
-/** Pretty JSON of a tool's input, for the `tool` kind of approval. */
-export function prettyInput(input: unknown): string {
-  return JSON.stringify(input ?? null, null, 2) ?? 'null'
 }

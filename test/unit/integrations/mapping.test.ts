@@ -1,24 +1,21 @@
 // Every fixture through the pure mappings: the request, questions or notice the companion gets, and
 // the harness's stdout for the person's decision, byte for byte.
 import { describe, expect, it } from 'vitest'
-import { claudeCodeHook } from '../../../../cli/hooks/claude-code'
-import { codexHook } from '../../../../cli/hooks/codex'
-import { geminiHook } from '../../../../cli/hooks/gemini'
-import { opencodeHook } from '../../../../cli/hooks/opencode'
-import { HookInputError, type HookWork } from '../../../../cli/hooks/plan'
-import { replacementDiff } from '../../../../cli/hooks/diff'
-import { hookFixtures, type HookFixture } from './fixtures'
+import { hooksOf } from '../../../integrations/index'
+import { HookInputError, type HookWork } from '../../../integrations/hook-work'
+import { replacementDiff } from '../../../integrations/diff'
+import { hookFixtures, type HookFixture } from '../cli/hooks/fixtures'
 
 function mapped(f: HookFixture): HookWork {
   switch (f.harness) {
     case 'claude-code':
-      return claudeCodeHook(f.event)
+      return hooksOf('claude-code').map(f.event, 'stdin')
     case 'codex':
-      return f.argument !== undefined ? codexHook(f.argument, 'notify') : codexHook(f.event, 'stdin')
+      return f.argument !== undefined ? hooksOf('codex').map(f.argument, 'argument') : hooksOf('codex').map(f.event, 'stdin')
     case 'gemini':
-      return geminiHook(f.event)
+      return hooksOf('gemini').map(f.event, 'stdin')
     case 'opencode':
-      return opencodeHook(f.event)
+      return hooksOf('opencode').map(f.event, 'stdin')
   }
 }
 
@@ -48,7 +45,7 @@ describe('hook fixtures', () => {
 describe('mapping details', () => {
   const base = { session_id: 's1', cwd: '/p', transcript_path: '/t' }
   it('Claude tools: Write, WebFetch, an unknown tool as pretty JSON', () => {
-    const plan = (tool_name: string, tool_input: unknown) => claudeCodeHook({ ...base, hook_event_name: 'PermissionRequest', tool_name, tool_input }).plan
+    const plan = (tool_name: string, tool_input: unknown) => hooksOf('claude-code').map({ ...base, hook_event_name: 'PermissionRequest', tool_name, tool_input }, 'stdin').plan
     expect(plan('Write', { file_path: '/p/a.md', content: '# hi' })).toMatchObject({ request: { action: { kind: 'file', path: '/p/a.md', operation: 'write', content: '# hi' } } })
     expect(plan('WebFetch', { url: 'https://example.com', prompt: 'read' })).toMatchObject({ request: { action: { kind: 'url', url: 'https://example.com' } } })
     expect(plan('mcp__db__query', { sql: 'select 1' })).toMatchObject({ request: { action: { kind: 'tool', input: '{\n  "sql": "select 1"\n}' } } })
@@ -57,24 +54,24 @@ describe('mapping details', () => {
   })
 
   it('Claude: permission_prompt notifications and other PreToolUse tools pass; a skipped question is left out', () => {
-    expect(claudeCodeHook({ ...base, hook_event_name: 'Notification', message: 'x', notification_type: 'permission_prompt' }).plan.kind).toBe('pass')
-    expect(claudeCodeHook({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }).plan.kind).toBe('pass')
-    const { plan } = claudeCodeHook({
+    expect(hooksOf('claude-code').map({ ...base, hook_event_name: 'Notification', message: 'x', notification_type: 'permission_prompt' }, 'stdin').plan.kind).toBe('pass')
+    expect(hooksOf('claude-code').map({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }, 'stdin').plan.kind).toBe('pass')
+    const { plan } = hooksOf('claude-code').map({
       ...base,
       hook_event_name: 'PreToolUse',
       tool_name: 'AskUserQuestion',
       tool_input: { questions: [{ question: 'A?', header: 'A', options: [{ label: 'x', description: '' }, { label: 'y', description: '' }], multiSelect: false }] },
-    })
+    }, 'stdin')
     if (plan.kind !== 'ask') throw new Error('not an ask')
     expect(JSON.parse(plan.output([{ id: 'q1', selected: [] }])!).hookSpecificOutput.updatedInput.answers).toEqual({})
     expect(JSON.parse(plan.output([{ id: 'q1', selected: [], custom: 'z' }])!).hookSpecificOutput.updatedInput.answers).toEqual({ 'A?': 'z' })
   })
 
   it('refuses events of the wrong shape with a reason', () => {
-    expect(() => claudeCodeHook({ hook_event_name: 'PermissionRequest' })).toThrow(HookInputError)
-    expect(() => claudeCodeHook('hello')).toThrow(/not a Claude Code hook event/)
-    expect(() => codexHook({ type: 1 }, 'notify')).toThrow(/not a Codex notify event/)
-    expect(() => opencodeHook({ type: 'session.idle' })).toThrow(/not an opencode/)
+    expect(() => hooksOf('claude-code').map({ hook_event_name: 'PermissionRequest' }, 'stdin')).toThrow(HookInputError)
+    expect(() => hooksOf('claude-code').map('hello', 'stdin')).toThrow(/not a Claude Code hook event/)
+    expect(() => hooksOf('codex').map({ type: 1 }, 'argument')).toThrow(/not a Codex notify event/)
+    expect(() => hooksOf('opencode').map({ type: 'session.idle' }, 'stdin')).toThrow(/not an opencode/)
   })
 
   it('diffs keep at most three shared lines each side', () => {
