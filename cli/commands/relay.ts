@@ -184,5 +184,10 @@ async function runRemove(args: string[], io: CliIo): Promise<number> {
   }
   const removed = await removeMember(resolveHome(io.env), positionals[0]!)
   io.stderr.write(`Removed "${positionals[0]}". Roster version ${removed.rosterVersion} is published; nothing it answers is accepted from now on.\n`)
+  io.stderr.write(
+    removed.credentialRevoked
+      ? 'Its relay credential is revoked: the relay refuses it from now on.\n'
+      : 'Its relay credential was not revoked here (an agent, or the relay did not take the update); it lapses at its expiry.\n',
+  )
   return EXIT.OK
 }

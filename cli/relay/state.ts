@@ -83,10 +83,12 @@ export async function saveRoster(home: string, roster: SignedRoster): Promise<vo
 export const DeviceCredsSchema = z.strictObject({ v: z.literal(1), creds: z.string().min(1), natsName: z.string().min(1), expiresAt: z.int().min(0) })
 export type DeviceCreds = z.infer<typeof DeviceCredsSchema>
 
-/** The desktop's record of each paired device's last credential: member id → mint time (ms) and nkey. */
+/** The desktop's record of each paired device's last credential (member id → mint time in ms, nkey), and the revoked users. */
 export const RenewalsSchema = z.strictObject({
   v: z.literal(1),
   devices: z.record(z.string(), z.strictObject({ renewedAt: z.int().min(0), expiresAt: z.int().min(0), nkey: z.string() })),
+  /** Revoked NATS users: user public key → seconds since the epoch (every push carries them all). */
+  revoked: z.record(z.string(), z.int().min(0)).optional(),
 })
 export type Renewals = z.infer<typeof RenewalsSchema>
 

@@ -123,9 +123,22 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     const io = memoryIo({ ASK_USER_HOME: home })
     expect(await main(['relay', 'remove', 'laptop'], io)).toBe(0)
     expect(io.err()).toMatch(/Removed "laptop"\. Roster version 4 is published/)
+    expect(io.err()).toMatch(/Its relay credential is revoked/)
     const after = await readRosterFromRelay(agentFile.creds, 'builder', agentFile.rootPublicKey)
     expect(after.version).toBe(4)
     await expect(accept(after)).rejects.toMatchObject({ code: 'NOT_A_MEMBER' })
+
+    // The relay itself refuses the removed device's credential too (the account JWT's revocation).
+    const creds = DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHome, DEVICE_FILES.deviceCreds), 'utf8')))
+    const attempt = async (): Promise<string> => {
+      try {
+        await (await connectRelay(url, creds.creds, creds.natsName, { allowOutdatedLoopback: true })).close()
+        return 'connected'
+      } catch (error) {
+        return String(error)
+      }
+    }
+    await expect.poll(attempt, { timeout: 10_000 }).toMatch(/authorization violation/i)
   }, 30_000)
 
   it('remove refuses an unknown name and the desktop itself, and changes nothing', async () => {
