@@ -22,7 +22,7 @@ export interface PairGrantInput {
 export interface DesktopPairingHooks {
   /** Shows the request's device name and code and resolves with the person's decision. */
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
-  /** Adds the device to the roster and mints its credential; called only after confirmation. */
+  /** Adds the device to the roster and mints its credential; called only after confirmation. A refusal here is passed on (and the device told no). */
   grant: (request: PairRequestBody) => Promise<PairGrantInput>
   now?: () => number
 }
@@ -79,7 +79,10 @@ export async function runDesktopPairing(nc: NatsConnection, offer: PairOffer, ho
       await decline()
       throw secondRequest()
     }
-    const grant = await hooks.grant(request)
+    const grant = await hooks.grant(request).catch(async (error: unknown) => {
+      await decline()
+      throw error
+    })
     const response = await sealPairGrant({ offer, request, storedRequest: entry.value, ...grant })
     await createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, response)
     return request

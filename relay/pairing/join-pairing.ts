@@ -10,7 +10,7 @@ import { RelayPairingError } from './errors'
 import { connectRelay, createEntry, watchKey } from './relay-link'
 import { confirmationCode, makePairRequest } from './request'
 import { openPairResponse } from './response'
-import type { PairGrant, PairOffer } from './schemas'
+import { DeviceNameSchema, type PairGrant, type PairOffer } from './schemas'
 
 /** What a joined device keeps: its member keys, its relay credential and the roster listing it. Secret. */
 export interface JoinedDevice {
@@ -33,6 +33,9 @@ export async function joinPairing(
   options: { name: string; showCode: (code: string) => void; now?: () => number; server?: CheckServerOptions },
 ): Promise<JoinedDevice> {
   const now = options.now ?? Date.now
+  if (!DeviceNameSchema.safeParse(options.name).success) {
+    throw new RelayPairingError('RELAY_PAIR_REQUEST_INVALID', 'A device name is 1-100 characters without control characters; pick another --name.')
+  }
   const identity = await generateMemberIdentity(options.name, 'device')
   const keys = await loadMemberKeys(identity.secret)
   const nkey = createUser()

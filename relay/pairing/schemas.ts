@@ -30,12 +30,15 @@ export const PairOfferSchema = z.strictObject({
 })
 export type PairOffer = z.infer<typeof PairOfferSchema>
 
+/** A device name as the desktop will show it: no control characters (they could rewrite the terminal). */
+export const DeviceNameSchema = z.string().min(1).max(100).regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters')
+
 /** The new device's request: its member record (made on the device) and the nkey its credential is minted for. */
 export const PairRequestBodySchema = z.strictObject({
   v: z.literal(1),
   t: z.literal('pair-request'),
   pairId: PairIdSchema,
-  member: MemberSchema,
+  member: MemberSchema.extend({ name: DeviceNameSchema }),
   nkey: UserNkeySchema,
   /** When the device made it, ms since the epoch. */
   created: z.int().min(0),

@@ -107,6 +107,24 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     expect(onDevice.out()).toContain('laptop\tdevice')
   })
 
+  it('a device named like an existing member is refused on the desktop and told no, and nothing changes', async () => {
+    const stored = await readFile(join(home, RELAY_FILES.roster), 'utf8')
+    const desk = pipeIo({ ASK_USER_HOME: home })
+    const second = pipeIo({ ASK_USER_HOME: join(root, 'second-home') })
+    const pairing = main(['relay', 'pair'], desk)
+    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
+    const joining = main(['relay', 'join', '--name', 'builder'], second)
+    second.stdin.end(`${line}\n`)
+    await desk.waitForOut(/Confirmation code: \d{6}/)
+    desk.stdin.end('yes\n')
+    expect(await pairing).toBe(1)
+    expect(desk.err()).toMatch(/Error: RELAY_NAME_TAKEN: .*another --name/)
+    expect(await joining).toBe(1)
+    expect(second.err()).toMatch(/^Error: RELAY_PAIR_DECLINED: /m)
+    expect(await readFile(join(home, RELAY_FILES.roster), 'utf8')).toBe(stored)
+    await expect(lstat(join(root, 'second-home', DEVICE_FILES.device))).rejects.toThrow(/ENOENT/)
+  }, 30_000)
+
   it('remove NAME: the agent, reading the published roster, refuses every answer of the removed device', async () => {
     const agentFile = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'builder.json'), 'utf8')))
     const agent = await loadMemberKeys(agentFile.agent)

@@ -1,6 +1,7 @@
 // The pairing exchange without a relay: the line, the MAC'd request, the 6-digit code and the sealed
 // grant, and every refusal a relay or a line-photographer could provoke.
 import { createUser } from '@nats-io/nkeys'
+import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { generateRootIdentity, loadRootKeys, signRoster, type SignedRoster } from '../../../../relay/crypto'
 import {
@@ -13,6 +14,7 @@ import {
   parsePairLine,
   sealPairGrant,
   declinePairResponse,
+  joinPairing,
   type PairOffer,
 } from '../../../../relay/pairing'
 import { makeMember, NOW } from '../crypto-fixtures'
@@ -75,6 +77,18 @@ describe('the request', () => {
     const predated = makePairRequest(offer, device.member, createUser().getPublicKey(), NOW - 6 * 60_000)
     expect(await codeOf(checkPairRequest(offer, predated, NOW))).toBe('RELAY_PAIR_EXPIRED')
     expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode('{"body":"{}","mac":"x"}'), NOW))).toBe('RELAY_PAIR_REQUEST_INVALID')
+  })
+})
+
+describe('device names', () => {
+  it('a name with control characters (a terminal escape) is refused on both sides', async () => {
+    const { offer, device } = await setting()
+    const evil = 'laptop\u001b[2J\u001b[1;1HPair "desk"? yes'
+    expect(await codeOf(joinPairing(offer, { name: evil, showCode: () => undefined }))).toBe('RELAY_PAIR_REQUEST_INVALID')
+    // Made by hand with the right MAC, so only the name is wrong.
+    const body = JSON.stringify({ v: 1, t: 'pair-request', pairId: offer.pairId, member: { ...device.member, name: evil }, nkey: createUser().getPublicKey(), created: NOW })
+    const mac = createHmac('sha256', Buffer.from(offer.secret, 'base64url')).update(body).digest('base64url')
+    expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode(JSON.stringify({ body, mac })), NOW))).toBe('RELAY_PAIR_REQUEST_INVALID')
   })
 })
 
