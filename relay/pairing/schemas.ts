@@ -31,7 +31,15 @@ export const PairOfferSchema = z.strictObject({
 export type PairOffer = z.infer<typeof PairOfferSchema>
 
 /** A device name as the desktop will show it: no control characters (they could rewrite the terminal). */
-export const DeviceNameSchema = z.string().min(1).max(100).regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters')
+export const DeviceNameSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((name) => [...name].every((char) => !isControl(char.codePointAt(0)!)), 'must not contain control characters')
+
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f)
+}
 
 /** The new device's request: its member record (made on the device) and the nkey its credential is minted for. */
 export const PairRequestBodySchema = z.strictObject({
