@@ -2,10 +2,9 @@
 // re-signed roster (version + 1) and given its own 7-day credential, sealed to it.
 import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
 import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
-import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
-import { openDesktopLink, rosterRecord } from './desktop-link'
-import { putEntry } from '../../relay/pairing'
 import { BUCKETS } from '../../relay/nats/templates'
+import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, putEntry, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
+import { openDesktopLink, rosterRecord } from './desktop-link'
 import { RelayCliError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
 
