@@ -7,7 +7,7 @@ import { join } from 'node:path'
 export const ROOT = join(__dirname, '..', '..', '..')
 export const BIN = join(ROOT, 'bin', 'ask-user.js')
 const BUILT = join(ROOT, 'out', 'main', 'cli.js')
-const SOURCES = ['agent', 'cli', 'shared', 'integrations', 'core', 'package.json']
+const SOURCES = ['agent', 'cli', 'shared', 'integrations', 'core', 'relay', 'package.json']
 const LOCK = join(tmpdir(), 'ask-user-companion-build.lock')
 
 function newestSource(path: string): number {
