@@ -11,6 +11,7 @@ import {
   NoticeEnvelopeSchema,
   CancelFrameSchema,
   HelloFrameSchema,
+  CloseCode,
   PROTOCOL_VERSION,
   type CompanionFrame,
   type HelloFrame,
@@ -20,9 +21,6 @@ import type { AskOwner, Registry, Settlement } from './registry'
 import { errorMessage } from '../shared/describe-error'
 import { invalidFrameMessage } from '../shared/frame-issues'
 import { askEnvelope, wireId } from './ask-envelope'
-
-/** Close codes the companion uses on agent sockets. */
-export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008, INTERNAL_ERROR: 1011 } as const
 
 /** The message of the `ASK_ABORTED` error an agent gets for each pending ask when the companion stops. */
 export const SHUTDOWN_MESSAGE = 'the companion is shutting down'
@@ -71,7 +69,7 @@ export class AgentConnection implements AskOwner {
     private readonly ctx: AgentContext,
     private readonly peerCheck?: PeerCheck,
   ) {
-    this.helloTimer = setTimeout(() => transport.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
+    this.helloTimer = setTimeout(() => transport.close(CloseCode.POLICY_VIOLATION, 'no hello in time'), ctx.helloTimeoutMs)
     transport.onmessage = (message) => this.receive(message)
     transport.onclose = () => this.closed()
   }
@@ -79,7 +77,7 @@ export class AgentConnection implements AskOwner {
   /** Companion shutdown: every pending ask fails with `ASK_ABORTED`, then the transport closes with 1001. */
   shutdown(): void {
     for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'shutdown' })
-    this.transport.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    this.transport.close(CloseCode.GOING_AWAY, 'companion shutting down')
   }
 
   /** Called by the registry exactly once per ask of this connection; false when the outcome could not be sent. */
@@ -141,7 +139,7 @@ export class AgentConnection implements AskOwner {
       }
     }
     this.asks.clear()
-    this.transport.close(CLOSE.INTERNAL_ERROR, 'internal error')
+    this.transport.close(CloseCode.INTERNAL_ERROR, 'internal error')
   }
 
   private hello(raw: Record<string, unknown>): void {
@@ -151,7 +149,7 @@ export class AgentConnection implements AskOwner {
     const frame = parsed.data
     if (frame.protocol !== PROTOCOL_VERSION) {
       this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
-      this.transport.close(CLOSE.PROTOCOL_ERROR, 'unsupported protocol')
+      this.transport.close(CloseCode.PROTOCOL_ERROR, 'unsupported protocol')
       return
     }
     const tooLong = longClientField(frame, this.ctx.limits.textChars)

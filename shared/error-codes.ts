@@ -19,7 +19,6 @@ export const ErrorCodeSchema = z.enum([
   'LIMIT_EXCEEDED',
   'DUPLICATE_ID',
   'INVALID_ANSWER',
-  'SHUTTING_DOWN',
 ])
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>
 

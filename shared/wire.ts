@@ -10,6 +10,26 @@ export const AGENT_SUBPROTOCOL = 'ask-user.v1'
 /** Path of the agent endpoint. */
 export const AGENT_PATH = '/v1/agent'
 
+/**
+ * The WebSocket close codes (RFC 6455 §7.4.1) either end of a connection sends or reports: the one
+ * table, for the agent endpoint, the agent library and the transports.
+ */
+export const CloseCode = {
+  /** The client is done (`Connection.close`, a status query). */
+  NORMAL_CLOSURE: 1000,
+  /** The companion is shutting down. */
+  GOING_AWAY: 1001,
+  /** The peer broke the protocol (an unsupported version; an unreadable companion frame). */
+  PROTOCOL_ERROR: 1002,
+  /** Reported, never sent: the connection dropped without a closing handshake. */
+  ABNORMAL_CLOSURE: 1006,
+  /** No `hello` in time. */
+  POLICY_VIOLATION: 1008,
+  /** Handling a frame failed on our side; this connection alone ends. */
+  INTERNAL_ERROR: 1011,
+} as const
+export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode]
+
 /** Who is asking; shown to the person. */
 export const ClientInfoSchema = z.looseObject({
   name: z.string().min(1),
