@@ -1,5 +1,4 @@
-import { describeFrameIssue } from './frame-issues'
-import { invalidArgumentsMessage } from './argument-errors'
+import { describeIssue, invalidArgumentsMessage, type Issue } from './issue-wording'
 import type { ErrorCode } from './error-codes'
 import type { Limits } from './limits'
 import {
@@ -58,8 +57,8 @@ export function validateDecision(raw: unknown): Checked<ApprovalDecision> {
   return parsed.success ? { ok: true, value: parsed.data } : invalid('decision', raw, parsed.error.issues)
 }
 
-function invalid(root: string, raw: unknown, issues: Parameters<typeof describeFrameIssue>[1][]): Checked<never> {
+function invalid(root: string, raw: unknown, issues: readonly Issue[]): Checked<never> {
   const wrapped = { [root]: raw }
-  const violations = issues.slice(0, 3).map((issue) => describeFrameIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
+  const violations = issues.slice(0, 3).map((issue) => describeIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
   return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
 }
