@@ -1,22 +1,18 @@
 import { describeIssue, invalidArgumentsMessage, type Issue } from './issue-wording'
-import type { ErrorCode } from './error-codes'
+import type { Result } from './error-codes'
 import type { Limits } from './limits'
 import {
   APPROVAL_BODY_CHARS,
-  ApprovalDecisionSchema,
   ApprovalRequestSchema,
   NoticeSchema,
   approvalBodyFields,
   approvalShortFields,
-  type ApprovalDecision,
   type ApprovalRequest,
   type Notice,
 } from './approval'
 
-/** The outcome of a check: the typed value, or the code and message of the refusal. */
-export type Checked<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: Extract<ErrorCode, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>; message: string }
+/** The outcome of {@link validateApproval} and {@link validateNotice}. */
+export type Checked<T> = Result<T, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>
 
 /**
  * Checks the `approval` of an `approve` frame (or of `client.requestApproval`): the shape
@@ -49,12 +45,6 @@ export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
     return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: "notice.text" has ${text.length} characters; at most ${limits.textChars} are allowed` }
   }
   return { ok: true, value: parsed.data }
-}
-
-/** Checks a decision (a window's `decide`, or the companion's `decision` on the agent side). */
-export function validateDecision(raw: unknown): Checked<ApprovalDecision> {
-  const parsed = ApprovalDecisionSchema.safeParse(raw)
-  return parsed.success ? { ok: true, value: parsed.data } : invalid('decision', raw, parsed.error.issues)
 }
 
 function invalid(root: string, raw: unknown, issues: readonly Issue[]): Checked<never> {

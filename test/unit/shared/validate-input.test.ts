@@ -195,6 +195,23 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
     })
   })
 
+  it('lists every extras problem of every question, key by key: detail, secret, intent', () => {
+    const options = [{ label: 'Go' }]
+    const questions = [
+      { id: 'a', question: 'q', options, detail: null, secret: true, intent: { kind: 'plan-review', approve: 'Stop' } },
+      { id: 'b', question: 'q', secret: 'yes', intent: {} },
+    ]
+    expect(validateAskInput({ questions })).toEqual({
+      ok: false,
+      code: 'INVALID_ARGS',
+      message:
+        'invalid arguments: "questions[0].detail" must be a string; ' +
+        '"questions[0].secret" is only allowed on a question with no options; ' +
+        '"questions[0].intent.approve" must be one of the question\'s option labels; "Stop" is not; ' +
+        '"questions[1].secret" must be a boolean; missing required property "questions[1].intent.kind"',
+    })
+  })
+
   it('ignores an intent of an unknown kind (the question is an ordinary one)', () => {
     const check = validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }] })
     expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
