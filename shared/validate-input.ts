@@ -3,7 +3,7 @@ import type { ErrorCode, Refusal } from './error-codes'
 import { argumentViolations, describeIssue, invalidArgumentsMessage } from './issue-wording'
 import { DEFAULT_LIMITS, type Limits } from './limits'
 import { AskQuestionSchema, PlanReviewIntentSchema, type AskInputSchema, type AskQuestion } from './question-extras'
-import { AskUserQuestionInputSchema, type AskUserQuestionInput, type Question } from './tool-input'
+import { AskUserQuestionInputSchema, QuestionSchema, type AskUserQuestionInput, type Question } from './tool-input'
 
 /** The protocol's ask arguments with a brand on their output; only its type is used (see {@link ValidatedAsk}). */
 type BrandedAskSchema = ReturnType<typeof AskInputSchema.brand<'ValidatedAsk'>>
@@ -31,6 +31,12 @@ export type InputCheck = { ok: true; input: ValidatedAsk } | InputRefusal
 export const EMPTY_QUESTIONS_MESSAGE = 'ask_user_question needs at least one question; "questions" was empty'
 
 /**
+ * The tool schema as the tool boundary applies it: a question keeps only the keys the schema names
+ * (as upstream's tool copies them), its options pass through as they came (extra keys included).
+ */
+const ToolArgumentsSchema = AskUserQuestionInputSchema.extend({ questions: z.array(z.object(QuestionSchema.shape)) })
+
+/**
  * Validates the model's tool arguments (the tool boundary: the MCP tool, the provider's tool, `ask-user
  * ask --json`) in upstream's order: shape (`INVALID_ARGS`), then an empty batch (`EMPTY_QUESTIONS`),
  * then our caps (`LIMIT_EXCEEDED`). As upstream, every question key the tool schema does not name
@@ -38,17 +44,8 @@ export const EMPTY_QUESTIONS_MESSAGE = 'ask_user_question needs at least one que
  * cannot set `detail` or `intent`. Never throws. Run it once where arguments enter a process.
  */
 export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS): InputCheck {
-  const shaped = checkShape(args)
-  if (!shaped.ok) return shaped
-  const questions = shaped.value.questions.map((question): Question => {
-    // options as they came: their extra keys pass through, as upstream
-    const out: Question = { id: question.id, question: question.question }
-    if (question.header !== undefined) out.header = question.header
-    if (question.options !== undefined) out.options = question.options
-    if (question.multi_select !== undefined) out.multi_select = question.multi_select
-    return out
-  })
-  return withinLimits({ ...shaped.value, questions }, limits)
+  const shaped = checkShape(args, ToolArgumentsSchema)
+  return shaped.ok ? withinLimits(shaped.value, limits) : shaped
 }
 
 /**
@@ -74,8 +71,8 @@ export function validateAskInput(args: unknown, limits: Limits = DEFAULT_LIMITS)
 }
 
 /** The tool schema's shape and a non-empty batch, worded as upstream. */
-function checkShape(args: unknown): { ok: true; value: AskUserQuestionInput } | InputRefusal {
-  const parsed = AskUserQuestionInputSchema.safeParse(args)
+function checkShape(args: unknown, schema: z.ZodType<AskUserQuestionInput> = AskUserQuestionInputSchema): { ok: true; value: AskUserQuestionInput } | InputRefusal {
+  const parsed = schema.safeParse(args)
   if (!parsed.success) return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(argumentViolations(args, parsed.error.issues)) }
   if (parsed.data.questions.length === 0) return { ok: false, code: 'EMPTY_QUESTIONS', message: EMPTY_QUESTIONS_MESSAGE }
   return { ok: true, value: parsed.data }
