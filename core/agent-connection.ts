@@ -2,7 +2,7 @@ import { AgentInfoSchema, type AgentInfo, type AskpassMark } from '../shared/ask
 import type { Notice } from '../shared/approval'
 import { errorMessage } from '../shared/describe-error'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
-import { invalidFrameMessage, type Issue } from '../shared/issue-wording'
+import { invalidFrameMessage, limitExceededMessage, overCap, type Issue } from '../shared/issue-wording'
 import type { Limits } from '../shared/limits'
 import { askQuestionFields } from '../shared/question-extras'
 import type { Transport, TransportMessage } from '../shared/transport'
@@ -262,7 +262,7 @@ export class AgentConnection implements AskOwner {
 /** The `LIMIT_EXCEEDED` message for a `title` longer than `textChars`, or undefined. */
 function titleTooLong(title: string | undefined, limits: Limits): string | undefined {
   if (title === undefined || title.length <= limits.textChars) return undefined
-  return `limit exceeded: "title" has ${title.length} characters; at most ${limits.textChars} are allowed`
+  return limitExceededMessage([overCap('title', title.length, limits.textChars)])
 }
 
 function longClientField(frame: HelloFrame, max: number): string | undefined {

@@ -1,6 +1,6 @@
 // The one wording of a zod issue, in our words (never zod's), for every boundary: the tool's
 // arguments (upstream's `invalid arguments: ...`), wire and UI frames (`invalid hello: ...`), approval
-// requests, hook events and settings files.
+// requests, hook events and settings files; and the wording of a value over one of our caps.
 import type { z } from 'zod'
 
 /** One zod issue, as `safeParse` reports it. */
@@ -99,6 +99,19 @@ export function argumentViolations(input: unknown, issues: readonly Issue[]): st
 /** Upstream's INVALID_ARGS message: `invalid arguments: ` and the violations joined by `; `. */
 export function invalidArgumentsMessage(violations: readonly string[]): string {
   return `invalid arguments: ${violations.join('; ')}`
+}
+
+/**
+ * A value over one of our caps, as every `LIMIT_EXCEEDED` message says it: `"questions[0].id" has 201
+ * characters; at most 200 are allowed` (`unit` `items` for a list).
+ */
+export function overCap(path: string, size: number, max: number, unit: 'characters' | 'items' = 'characters'): string {
+  return `"${path}" has ${size} ${unit}; at most ${max} are allowed`
+}
+
+/** The `LIMIT_EXCEEDED` message: `limit exceeded: ` and every overflow ({@link overCap}) joined by `; `. */
+export function limitExceededMessage(overflows: readonly string[]): string {
+  return `limit exceeded: ${overflows.join('; ')}`
 }
 
 /**

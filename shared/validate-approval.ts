@@ -1,4 +1,4 @@
-import { describeIssue, invalidArgumentsMessage, type Issue } from './issue-wording'
+import { describeIssue, invalidArgumentsMessage, limitExceededMessage, overCap, type Issue } from './issue-wording'
 import type { Result } from './error-codes'
 import type { Limits } from './limits'
 import {
@@ -26,13 +26,13 @@ export function validateApproval(raw: unknown, limits: Limits): Checked<Approval
   const request = parsed.data
   const overflows: string[] = []
   for (const [path, text] of approvalShortFields(request)) {
-    if (text.length > limits.textChars) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${limits.textChars} are allowed`)
+    if (text.length > limits.textChars) overflows.push(overCap(`approval.${path}`, text.length, limits.textChars))
   }
   const bodyCap = Math.min(APPROVAL_BODY_CHARS, limits.frameBytes)
   for (const [path, text] of approvalBodyFields(request)) {
-    if (text.length > bodyCap) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${bodyCap} are allowed`)
+    if (text.length > bodyCap) overflows.push(overCap(`approval.${path}`, text.length, bodyCap))
   }
-  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
+  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage(overflows) }
   return { ok: true, value: request }
 }
 
@@ -42,7 +42,7 @@ export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
   if (!parsed.success) return invalid('notice', raw, parsed.error.issues)
   const { text } = parsed.data
   if (text.length > limits.textChars) {
-    return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: "notice.text" has ${text.length} characters; at most ${limits.textChars} are allowed` }
+    return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage([overCap('notice.text', text.length, limits.textChars)]) }
   }
   return { ok: true, value: parsed.data }
 }

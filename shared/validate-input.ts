@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ErrorCode, Refusal } from './error-codes'
-import { argumentViolations, describeIssue, invalidArgumentsMessage } from './issue-wording'
+import { argumentViolations, describeIssue, invalidArgumentsMessage, limitExceededMessage, overCap } from './issue-wording'
 import { DEFAULT_LIMITS, type Limits } from './limits'
 import { AskQuestionSchema, PlanReviewIntentSchema, type AskInputSchema, type AskQuestion } from './question-extras'
 import { AskUserQuestionInputSchema, QuestionSchema, type AskUserQuestionInput, type Question } from './tool-input'
@@ -121,7 +121,7 @@ function readExtras(args: unknown, question: Question, q: number): { problems: s
 /** The caps (`LIMIT_EXCEEDED`, every overflow named), then the brand. */
 function withinLimits(input: AskUserQuestionInput, limits: Limits): InputCheck {
   const overflows = capOverflows(input, limits)
-  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
+  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage(overflows) }
   // The brand is minted here, and only here: `input` passed the schema and the caps just now.
   return { ok: true, input: input as ValidatedAsk }
 }
@@ -134,11 +134,11 @@ function capOverflows(input: AskUserQuestionInput, limits: Limits): string[] {
   const violations: string[] = []
   const text = (path: string, value: unknown): void => {
     if (typeof value === 'string' && value.length > limits.textChars) {
-      violations.push(`"${path}" has ${value.length} characters; at most ${limits.textChars} are allowed`)
+      violations.push(overCap(path, value.length, limits.textChars))
     }
   }
   const count = (path: string, items: readonly unknown[], max: number): void => {
-    if (items.length > max) violations.push(`"${path}" has ${items.length} items; at most ${max} are allowed`)
+    if (items.length > max) violations.push(overCap(path, items.length, max, 'items'))
   }
   count('questions', input.questions, limits.questionsPerAsk)
   input.questions.forEach((question, q) => {

@@ -7,6 +7,8 @@ import {
   formatPath,
   invalidArgumentsMessage,
   invalidFrameMessage,
+  limitExceededMessage,
+  overCap,
   type Issue,
 } from '../../../shared/issue-wording'
 
@@ -69,5 +71,11 @@ describe('the one wording of a zod issue', () => {
     expect(describeFirstIssue({}, [])).toBe('bad shape')
     expect(describeFirstIssue({}, [], 'invalid')).toBe('invalid')
     expect(invalidFrameMessage('hello', {}, issuesOf(z.object({ client: z.object({}) }), {}))).toBe('invalid hello: missing required property "client"')
+  })
+
+  it('words a value over a cap the same way everywhere', () => {
+    expect(limitExceededMessage([overCap('questions[0].id', 201, 200), overCap('questions', 60, 50, 'items')])).toBe(
+      'limit exceeded: "questions[0].id" has 201 characters; at most 200 are allowed; "questions" has 60 items; at most 50 are allowed',
+    )
   })
 })
