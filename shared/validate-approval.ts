@@ -11,8 +11,8 @@ import {
   type Notice,
 } from './approval'
 
-/** The outcome of {@link validateApproval} and {@link validateNotice}. */
-export type Checked<T> = Result<T, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>
+/** The codes {@link validateApproval} and {@link validateNotice} refuse with. */
+type PayloadCode = 'INVALID_ARGS' | 'LIMIT_EXCEEDED'
 
 /**
  * Checks the `approval` of an `approve` frame (or of `client.requestApproval`): the shape
@@ -20,7 +20,7 @@ export type Checked<T> = Result<T, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>
  * then the caps (`LIMIT_EXCEEDED`, every overflow named): `textChars` for the short fields,
  * {@link APPROVAL_BODY_CHARS} for a command, diff, content, plan or tool input. Never throws.
  */
-export function validateApproval(raw: unknown, limits: Limits): Checked<ApprovalRequest> {
+export function validateApproval(raw: unknown, limits: Limits): Result<ApprovalRequest, PayloadCode> {
   const parsed = ApprovalRequestSchema.safeParse(raw)
   if (!parsed.success) return invalid('approval', raw, parsed.error.issues)
   const request = parsed.data
@@ -37,7 +37,7 @@ export function validateApproval(raw: unknown, limits: Limits): Checked<Approval
 }
 
 /** Checks the `notice` of a `notice` frame (or of `client.notify`): shape, then `text` within `textChars`. */
-export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
+export function validateNotice(raw: unknown, limits: Limits): Result<Notice, PayloadCode> {
   const parsed = NoticeSchema.safeParse(raw)
   if (!parsed.success) return invalid('notice', raw, parsed.error.issues)
   const { text } = parsed.data
@@ -47,7 +47,7 @@ export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
   return { ok: true, value: parsed.data }
 }
 
-function invalid(root: string, raw: unknown, issues: readonly Issue[]): Checked<never> {
+function invalid(root: string, raw: unknown, issues: readonly Issue[]): Result<never, PayloadCode> {
   const wrapped = { [root]: raw }
   const violations = issues.slice(0, 3).map((issue) => describeIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
   return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
