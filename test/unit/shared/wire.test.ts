@@ -32,6 +32,8 @@ describe('wire frames v1', () => {
       { type: 'answer', id: 'x', answers: [{ id: 'q' }] },
       { type: 'cancelled', id: 'x', code: 'ASK_ABORTED', message: 'm' },
       { type: 'error', code: 'MADE_UP', message: 'm' },
+      // never sent: shutdown fails each pending ask with ASK_ABORTED
+      { type: 'error', code: 'SHUTTING_DOWN', message: 'm' },
     ]
     for (const frame of bad) expect(CompanionFrameSchema.safeParse(frame).success).toBe(false)
   })
