@@ -9,7 +9,7 @@ import {
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
 import { checkAnswerFrame } from './answer-frame'
-import { invalidFrameMessage } from '../shared/frame-issues'
+import { invalidFrameMessage } from '../shared/issue-wording'
 import { ANSWERER_CHANGES } from '../shared/ui'
 
 /** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
@@ -23,7 +23,7 @@ export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false;
 export function parseWindowFrame(value: unknown): WindowFrameCheck {
   const checked = checkObjectFrame(value)
   if (!checked.ok) return refuse('', checked.message)
-  const raw = checked.frame
+  const raw = checked.value
   const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
   switch (raw['type']) {
     case 'answer': {
