@@ -2,7 +2,6 @@
 // arrivals never change the card on screen (the original attack: another agent's approval arriving
 // ~50 ms before a click on "Allow once").
 import { cleanup, screen, within } from '@testing-library/svelte'
-import { userEvent } from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { Ask } from '../../shared/ask'
