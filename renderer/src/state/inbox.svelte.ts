@@ -24,6 +24,11 @@ import { Selection, type ShownBy } from './selection.svelte'
  * links, is handed it too, in `main.ts`).
  */
 export class InboxStore {
+  readonly #bridge: CompanionBridge
+  readonly #list: AskList
+  readonly #selection: Selection
+  readonly #history: HistoryPages
+
   status = $state<BridgeStatus>('connecting')
   /** The served page's sign-in (always `none` in the desktop window). */
   access = $state<PageAccessState>({ kind: 'none' })
@@ -34,13 +39,28 @@ export class InboxStore {
   notices = $state.raw<InboxNotice[]>([])
   /** Last thing to announce to assistive technology (a polite live region reads it). */
   announcement = $state<{ key: MessageKey; seq: number } | undefined>()
+  /** Pending asks plus settled ones still on screen, in arrival order; a new array on every change. */
+  readonly asks: Ask[] = $derived.by(() => this.#list.asks)
+  /** The ask ids in the order the list shows them. */
+  readonly order: string[] = $derived.by(() => this.#list.order)
+  /** The list as rows with offsets, for the windowed list. */
+  readonly layout: InboxLayout = $derived.by(() => this.#list.layout)
+  /** Ids of the settled asks still on screen. */
+  readonly settledIds: ReadonlySet<string> = $derived.by(() => this.#list.settledIds)
+  readonly pendingCount: number = $derived.by(() => this.#list.pendingCount)
+  /** The card on screen: the selected ask's, else the first in list order. */
+  readonly selected: CardState | undefined = $derived.by(() => this.#selection.selected)
+  /** The ask on screen, once fixed (undefined until then: the first in list order shows). */
+  readonly selectedId: string | undefined = $derived.by(() => this.#selection.selectedId)
+  /** Asks that arrived while another card was on screen and were not shown yet (a cue in the list). */
+  readonly unseenIds: ReadonlySet<string> = $derived.by(() => this.#selection.unseenIds)
+  /** The history entries loaded, newest first (undefined until the first page arrives). */
+  readonly history: HistoryEntry[] | undefined = $derived.by(() => this.#history.entries)
+  /** Older history entries may follow what `history` holds ("Show older" asks for the next page). */
+  readonly historyMore: boolean = $derived.by(() => this.#history.more)
   /** Keeps the card on screen while the person is on it (the card view lets it watch its element). */
   readonly hold: CardHold
 
-  readonly #bridge: CompanionBridge
-  readonly #list: AskList
-  readonly #selection: Selection
-  readonly #history: HistoryPages
   /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
   readonly #added: BurstQueue<Ask>
   readonly #settings: InboxSettings
@@ -62,26 +82,6 @@ export class InboxStore {
     bridge.onFrame((frame) => this.#apply(frame))
     bridge.onFocusAsk?.((askId) => this.focusAsk(askId))
   }
-
-  /** Pending asks plus settled ones still on screen, in arrival order; a new array on every change. */
-  get asks(): Ask[] { return this.#list.asks }
-  /** The ask ids in the order the list shows them. */
-  get order(): string[] { return this.#list.order }
-  /** The list as rows with offsets, for the windowed list. */
-  get layout(): InboxLayout { return this.#list.layout }
-  /** Ids of the settled asks still on screen. */
-  get settledIds(): ReadonlySet<string> { return this.#list.settledIds }
-  get pendingCount(): number { return this.#list.pendingCount }
-  /** The card on screen: the selected ask's, else the first in list order. */
-  get selected(): CardState | undefined { return this.#selection.selected }
-  /** The ask on screen, once fixed (undefined until then: the first in list order shows). */
-  get selectedId(): string | undefined { return this.#selection.selectedId }
-  /** Asks that arrived while another card was on screen and were not shown yet (a cue in the list). */
-  get unseenIds(): ReadonlySet<string> { return this.#selection.unseenIds }
-  /** The history entries loaded, newest first (undefined until the first page arrives). */
-  get history(): HistoryEntry[] | undefined { return this.#history.entries }
-  /** Older history entries may follow what `history` holds ("Show older" asks for the next page). */
-  get historyMore(): boolean { return this.#history.more }
 
   /** The card of an ask on screen, if any. */
   card(askId: string): CardState | undefined {
@@ -129,21 +129,17 @@ export class InboxStore {
    * card then says so).
    */
   answer(askId: string, answers: CheckedAnswers): boolean {
-    if (!this.#startSend(askId)) return false
-    this.#bridge.answer(askId, answers)
-    return true
+    return this.#send(askId, () => this.#bridge.answer(askId, answers))
   }
 
   /** Sends the person's decision on an approval; false when nothing was sent (as {@link answer}). */
   decide(askId: string, decision: ApprovalDecision): boolean {
-    if (!this.#startSend(askId)) return false
-    this.#bridge.decide(askId, decision)
-    return true
+    return this.#send(askId, () => this.#bridge.decide(askId, decision))
   }
 
   /** Dismisses an ask (the agent gets `ASK_CANCELLED`); the UI confirms before calling this. */
   dismiss(askId: string): void {
-    if (this.#startSend(askId)) this.#bridge.dismiss(askId)
+    this.#send(askId, () => this.#bridge.dismiss(askId))
   }
 
   /** Clears a notice (from every window, once the companion confirms with `notice/removed`). */
@@ -212,10 +208,12 @@ export class InboxStore {
     }
   }
 
-  /** Starts a send on the card of `askId`: false when nothing may be sent (gone, locked or offline). */
-  #startSend(askId: string): boolean {
+  /** Sends on the card of `askId` unless nothing may be sent (gone, locked or offline): then false. */
+  #send(askId: string, send: () => void): boolean {
     const card = this.#list.card(askId)
-    return !!card && !card.locked && card.startSend(this.status === 'open')
+    if (!card || card.locked || !card.startSend(this.status === 'open')) return false
+    send()
+    return true
   }
 
   /** New asks join the list; the card on screen stays (`Selection.afterAdding` has the rule). */
@@ -242,7 +240,8 @@ export class InboxStore {
     const leave = (): void => {
       if (this.#list.madeCard(askId) === card && !card.hasDraft) this.#remove(askId)
     }
-    this.#settings.clock.after(this.#settings.lingerMs, () => (this.selected === card ? this.hold.whenFree(leave) : leave()))
+    const { clock, lingerMs } = this.#settings
+    clock.after(lingerMs, () => (this.selected === card ? this.hold.whenFree(leave) : leave()))
   }
 
   #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
