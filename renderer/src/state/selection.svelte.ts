@@ -16,11 +16,11 @@ export class Selection {
   /** The card on screen: the selected ask's, else the first in list order. */
   readonly selected: CardState | undefined = $derived.by(() => {
     const selectedId = this.selectedId
+    // The list order is derived again only when the selection is not listed (a selection change never needs it).
+    const card = selectedId !== undefined ? this.#list.card(selectedId) : undefined
+    if (card) return card
     const first = this.#list.order[0]
-    return (
-      (selectedId !== undefined ? this.#list.card(selectedId) : undefined) ??
-      (first !== undefined ? this.#list.card(first) : undefined)
-    )
+    return first !== undefined ? this.#list.card(first) : undefined
   })
   /** The ask the person last opened by clicking its row (its card is armed at once). */
   #clicked: string | undefined
