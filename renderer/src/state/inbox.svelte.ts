@@ -2,7 +2,7 @@ import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge, PageAccessState } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
-import type { AcceptedOutcome, UiServerFrame } from '../../../shared/ui'
+import type { UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
 import type { CheckedAnswers } from '../lib/answer-form'
 import { DraftStorage } from '../lib/draft-storage'
@@ -10,24 +10,26 @@ import type { InboxLayout } from '../lib/inbox-layout'
 import { Arming } from './arming.svelte'
 import { AskList } from './ask-list.svelte'
 import { BurstQueue, nextFrame } from './burst-queue'
-import type { CardState, Settlement } from './card.svelte'
+import type { CardState } from './card.svelte'
 import { CardHold } from './card-hold'
 import { HistoryPages } from './history.svelte'
 import { inboxSettings, type InboxOptions, type InboxSettings } from './inbox-options'
+import { CardOutcomes } from './outcomes'
 import { Selection, type ShownBy } from './selection.svelte'
 
 /**
  * The question window's state, fed by a `CompanionBridge`: the asks on screen and their cards
- * (`AskList`), which one is shown (`Selection`), the connection status, the notices and the history.
- * It applies the companion's frames in one place (`#apply`) and sends what the person
- * does; components read it and call its methods, and never see the bridge (only `links`, which opens
- * links, is handed it too, in `main.ts`).
+ * (`AskList`), which one is shown (`Selection`), how cards end (`CardOutcomes`), the connection status,
+ * the notices and the history (`HistoryPages`). It applies the companion's frames in one place
+ * (`#apply`) and sends what the person does. Components read it and call its methods, and never see the
+ * bridge (`main.ts` hands it to this store and to `links`, which opens links, and to nothing else).
  */
 export class InboxStore {
   readonly #bridge: CompanionBridge
   readonly #list: AskList
   readonly #selection: Selection
   readonly #history: HistoryPages
+  readonly #outcomes: CardOutcomes
 
   status = $state<BridgeStatus>('connecting')
   /** The served page's sign-in (always `none` in the desktop window). */
@@ -74,6 +76,12 @@ export class InboxStore {
     this.hold = new CardHold(settings.quietMs, settings.clock)
     this.#list = new AskList(new DraftStorage(settings.storage))
     this.#selection = new Selection(this.#list, () => (this.view = 'inbox'))
+    this.#outcomes = new CardOutcomes(this.#list, this.#selection, {
+      lingerMs: settings.lingerMs,
+      clock: settings.clock,
+      hold: this.hold,
+      onScreen: (card) => this.view === 'inbox' && this.selected === card,
+    })
     const history = { connected: () => this.status === 'open', request: bridge.requestHistory.bind(bridge) }
     this.#history = new HistoryPages(history, settings.historyLimit)
     this.#added = new BurstQueue<Ask>((asks) => this.#addAll(asks), nextFrame(settings.clock))
@@ -149,7 +157,7 @@ export class InboxStore {
 
   /** Closes a card that was settled elsewhere (and forgets its draft). */
   close(askId: string): void {
-    this.#remove(askId)
+    this.#outcomes.remove(askId)
   }
 
   /** Switches to the history view and asks the companion for it. */
@@ -191,18 +199,14 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
-      case 'question/resolved': {
-        const card = this.#list.madeCard(frame.askId)
-        // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
-        if (card?.sending) card.outcomeWhileSending = frame.outcome
-        else this.#settle(frame.askId, frame.outcome)
+      case 'question/resolved':
+        this.#outcomes.resolved(frame.askId, frame.outcome)
         if (this.view === 'history') this.#history.update()
         return
-      }
       case 'accepted':
-        return this.#accepted(frame.askId, frame.outcome, frame.undelivered === true)
+        return this.#announce(this.#outcomes.accepted(frame.askId, frame.outcome, frame.undelivered === true))
       case 'rejected':
-        return this.#rejected(frame.askId, frame.code, frame.reason)
+        return this.#announce(this.#outcomes.rejected(frame.askId, frame.code, frame.reason))
       case 'history':
         return this.#history.receive(frame.entries, frame.more ?? false)
     }
@@ -229,46 +233,7 @@ export class InboxStore {
     this.#selection.pin(shown)
   }
 
-  #settle(askId: string, outcome: Settlement): void {
-    const card = this.#list.card(askId)
-    if (!card) return
-    const onScreen = this.view === 'inbox' && this.selected === card
-    if (!card.hasDraft && !onScreen) return this.#remove(askId)
-    this.#list.settle(card, outcome)
-    if (card.hasDraft) return
-    // It says how it ended for `lingerMs`, then leaves once the person is off it (never from under them).
-    const leave = (): void => {
-      if (this.#list.madeCard(askId) === card && !card.hasDraft) this.#remove(askId)
-    }
-    const { clock, lingerMs } = this.#settings
-    clock.after(lingerMs, () => (this.selected === card ? this.hold.whenFree(leave) : leave()))
-  }
-
-  #accepted(askId: string, outcome: AcceptedOutcome, undelivered: boolean): void {
-    const card = this.#list.madeCard(askId)
-    if (!card?.sending) return
-    this.#remove(askId)
-    if (undelivered) return this.#announce('announceUndelivered')
-    if (outcome === 'answered') return this.#announce(card.ask.approval ? 'announceDecided' : 'announceSent')
-    this.#announce('announceDismissed')
-  }
-
-  #rejected(askId: string, code: string, reason: string): void {
-    const card = this.#list.madeCard(askId)
-    if (!card?.sending) return
-    const ended = card.sendRefused(code, reason)
-    // The agent left while our answer was on its way: the companion keeps it in history as undelivered.
-    if (ended === 'agent-gone') this.#announce('announceUndelivered')
-    if (ended) this.#settle(askId, ended)
-  }
-
-  /** Forgets an ask (card, draft, send state); its neighbour shows if it was on screen. */
-  #remove(askId: string): void {
-    this.#selection.leaving(askId)
-    this.#list.remove(askId)
-  }
-
-  #announce(key: MessageKey): void {
-    this.announcement = { key, seq: ++this.#seq }
+  #announce(key: MessageKey | undefined): void {
+    if (key) this.announcement = { key, seq: ++this.#seq }
   }
 }
