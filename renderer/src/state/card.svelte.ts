@@ -62,6 +62,37 @@ export class CardState {
   }
 
   /**
+   * Starts a send of this window (answer, decision or dismissal): false, and the card marked offline,
+   * when the window is not connected (nothing may be sent then).
+   */
+  startSend(connected: boolean): boolean {
+    this.offline = !connected
+    if (!connected) return false
+    this.rejection = undefined
+    this.sending = true
+    return true
+  }
+
+  /** No send of this window is in flight any more (a new connection: its replies will not come). */
+  sendEnded(): void {
+    this.sending = false
+    this.outcomeWhileSending = undefined
+  }
+
+  /**
+   * The companion refused this window's send: returns how the ask ended when it did (the settlement
+   * that raced ours, or `gone` for `NOT_PENDING`); otherwise the card shows `reason` and stays pending.
+   */
+  sendRefused(code: string, reason: string): Settlement | undefined {
+    const raced = this.outcomeWhileSending
+    this.sendEnded()
+    if (raced) return raced
+    if (code === 'NOT_PENDING') return 'gone'
+    this.rejection = reason
+    return undefined
+  }
+
+  /**
    * The person asked to send: the checked answers when the form may be sent; otherwise undefined, and
    * unless the card is locked it is marked attempted (hints for unanswered questions show from now on).
    */
