@@ -189,7 +189,7 @@ export class AgentConnection implements AskOwner {
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
-    const questions = input.input.questions.map(askQuestionFields)
+    const questions = input.value.questions.map(askQuestionFields)
     const ask = this.ctx.registry.add({ agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }

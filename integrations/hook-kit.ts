@@ -1,6 +1,7 @@
 // What the harness mappings share: the hook event's common fields, the one parse-or-refuse, who the
 // agent is, the question and notice shapes. Each harness file keeps only what is its own.
 import { z } from 'zod'
+import { describeFirstIssue } from '../shared/issue-wording'
 import type { Question } from '../shared/tool-input'
 import { HookInputError, type HookAgent } from './hook-work'
 
@@ -8,12 +9,12 @@ import { HookInputError, type HookAgent } from './hook-work'
 export const BaseHookSchema = z.looseObject({ session_id: z.string().optional(), cwd: z.string().optional(), hook_event_name: z.string() })
 
 /**
- * `event` parsed by `schema`, or {@link HookInputError} `"<what>: <zod's first issue>"`, e.g.
+ * `event` parsed by `schema`, or {@link HookInputError} `"<what>: <the first issue, in our words>"`, e.g.
  * `parseEvent(schema, event, 'not a Codex hook event')`.
  */
 export function parseEvent<T>(schema: z.ZodType<T>, event: unknown, what: string): T {
   const result = schema.safeParse(event)
-  if (!result.success) throw new HookInputError(`${what}: ${result.error.issues[0]?.message ?? 'wrong shape'}`)
+  if (!result.success) throw new HookInputError(`${what}: ${describeFirstIssue(event, result.error.issues, 'wrong shape')}`)
   return result.data
 }
 

@@ -20,12 +20,8 @@ export type ValidatedAsk = z.infer<BrandedAskSchema>
 /** Why ask arguments were refused. */
 export type InputRefusal = Refusal<Extract<ErrorCode, 'INVALID_ARGS' | 'EMPTY_QUESTIONS' | 'LIMIT_EXCEEDED'>>
 
-/**
- * The outcome of {@link validateToolInput} and {@link validateAskInput}: a {@link ValidatedAsk}, or the
- * refusal. (Its success key is still `input`, not the `value` of `Result`: a hook caller in cli/hooks
- * reads it and moves this round; the switch is one word at each caller.)
- */
-export type InputCheck = { ok: true; input: ValidatedAsk } | InputRefusal
+/** The outcome of {@link validateToolInput} and {@link validateAskInput}: a {@link ValidatedAsk}, or the refusal. */
+export type InputCheck = { ok: true; value: ValidatedAsk } | InputRefusal
 
 /** The message for an ask with no questions (code `EMPTY_QUESTIONS`). */
 export const EMPTY_QUESTIONS_MESSAGE = 'ask_user_question needs at least one question; "questions" was empty'
@@ -123,7 +119,7 @@ function withinLimits(input: AskUserQuestionInput, limits: Limits): InputCheck {
   const overflows = capOverflows(input, limits)
   if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage(overflows) }
   // The brand is minted here, and only here: `input` passed the schema and the caps just now.
-  return { ok: true, input: input as ValidatedAsk }
+  return { ok: true, value: input as ValidatedAsk }
 }
 
 /**

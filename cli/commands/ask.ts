@@ -58,7 +58,7 @@ interface Parsed {
 function validated(args: unknown, from: 'tool' | 'flags'): ValidatedAsk {
   const check = from === 'tool' ? validateToolInput(args, UNCAPPED_LIMITS) : validateAskInput(args, UNCAPPED_LIMITS)
   if (!check.ok) throw new UsageError(check.message)
-  return check.input
+  return check.value
 }
 
 /** The text of `--detail` or `--detail-file` (never both), or undefined. */

@@ -31,7 +31,7 @@ export async function runHookPlan(plan: HookPlan, companion: () => HookCompanion
       case 'ask': {
         const checked = validateAskInput({ questions: plan.questions }, UNCAPPED_LIMITS)
         if (!checked.ok) return { note: checked.message }
-        const stdout = plan.output(await open.ask(checked.input, { signal }))
+        const stdout = plan.output(await open.ask(checked.value, { signal }))
         return stdout === undefined ? {} : { stdout }
       }
     }

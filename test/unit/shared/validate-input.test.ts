@@ -61,12 +61,12 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
       other: 'kept',
     })
     expect(check.ok).toBe(true)
-    if (check.ok) expect(check.input).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
+    if (check.ok) expect(check.value).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
   })
 
   it('drops detail and intent from the model whatever their shape (no INVALID_ARGS for them)', () => {
     const check = validateToolInput({ questions: [{ id: 'a', question: 'q', detail: 5, intent: 'plan' }] })
-    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+    expect(check).toEqual({ ok: true, value: { questions: [{ id: 'a', question: 'q' }] } })
   })
   it('never throws on arbitrary JSON, and any refusal has a known code (property)', () => {
     fc.assert(
@@ -169,7 +169,7 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
   it('keeps detail and a plan-review intent', () => {
     const input = { questions: [planQuestion] }
     const check = validateAskInput(input)
-    expect(check.ok && check.input).toEqual(input)
+    expect(check.ok && check.value).toEqual(input)
   })
 
   it('refuses an approve label that is not one of the options with INVALID_ARGS', () => {
@@ -214,7 +214,7 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
 
   it('ignores an intent of an unknown kind (the question is an ordinary one)', () => {
     const check = validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }] })
-    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+    expect(check).toEqual({ ok: true, value: { questions: [{ id: 'a', question: 'q' }] } })
   })
 
   it('caps detail like every text field (LIMIT_EXCEEDED)', () => {
