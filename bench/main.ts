@@ -83,8 +83,8 @@ async function main(): Promise<void> {
         const floorV1 = await ServerChild.start('floor', { windowReplies: 'v1', steadyProfileDir })
         const core = await ServerChild.start('core', { staticDir, settings, steadyProfileDir })
         try {
-          // Long enough for the steady state: with 300 warm-up asks and 2,000 measured, compiling our code
-          // (the floor's few lines compile at once) was half of the CPU per ask (docs/performance.md).
+          // A warm-up long enough for the steady state: a short one measures V8 compiling our code, which
+          // the floor's few lines do not need.
           return await runRoundTrip(floor, core, roundTripOpts, { floorV1 })
         } finally {
           for (const server of [floor, floorV1, core]) await server.close()
