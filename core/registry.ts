@@ -219,7 +219,7 @@ export class Registry {
     return () => this.resolved.delete(listener)
   }
 
-  // One try per call, without a closure per ask (this is the path of every ask).
+  // An owner that throws is reported and counted as told: the settlement stands and the windows still hear of it.
   private tellOwner(entry: Entry, settlement: Settlement): boolean {
     try {
       return entry.owner.settled(entry.wireId, settlement)

@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAskUserQuestionTool } from '../../../agent/tool-definition'
-import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { connectUi, type UiClient } from '../../helpers/ui-client'
-import { BIN, ROOT, ensureBuilt, runCli } from './built-cli'
+import { createAskUserQuestionTool } from '../../../../agent/tool-definition'
+import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
+import { connectUi, type UiClient } from '../../../helpers/ui-client'
+import { BIN, ROOT, ensureBuilt, runCli } from '../built-cli'
 
 let tc: TestCompanion
 let ui: UiClient

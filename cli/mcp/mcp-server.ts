@@ -1,10 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { AskUserClient } from './client'
+import type { AskUserClient } from '../../agent/client'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startWaitingProgress } from './progress'
 import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-identity'
-import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from './tool-definition'
-import { UNCAPPED_LIMITS } from '../shared/limits'
+import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from '../../agent/tool-definition'
+import { UNCAPPED_LIMITS } from '../../shared/limits'
 
 /** What the MCP server needs: the companion client it asks through, and its own version. */
 export interface McpServerOptions {

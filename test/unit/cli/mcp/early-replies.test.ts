@@ -5,18 +5,18 @@ import { PassThrough } from 'node:stream'
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { describe, expect, it } from 'vitest'
-import { createAskUserMcpServer } from '../../../agent/mcp-server'
-import { createAskUserQuestionTool } from '../../../agent/tool-definition'
-import { EarlyReplies } from '../../../cli/mcp/early-replies'
-import { version } from '../../../package.json'
-import { BIN, ROOT, ensureBuilt } from './built-cli'
+import { createAskUserMcpServer } from '../../../../cli/mcp/mcp-server'
+import { createAskUserQuestionTool } from '../../../../agent/tool-definition'
+import { EarlyReplies } from '../../../../cli/mcp/early-replies'
+import { version } from '../../../../package.json'
+import { BIN, ROOT, ensureBuilt } from '../built-cli'
 
 const init = (params: Record<string, unknown>, id: number | string = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params })
 const client = { name: 'c', version: '1' }
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
 
-/** What the real SDK server (agent/mcp-server.ts on the SDK's stdio transport) writes for `lines`. */
+/** What the real SDK server (cli/mcp/mcp-server.ts on the SDK's stdio transport) writes for `lines`. */
 async function sdkOutput(lines: string[], replies: number): Promise<string[]> {
   const input = new PassThrough()
   const output = new PassThrough()
@@ -46,13 +46,13 @@ function earlyOutput(lines: string[]): string[] {
 }
 
 describe('early replies of ask-user mcp', () => {
-  it('agent/mcp-precomputed.json holds the SDK protocol versions and the tool list (regenerate: vitest -u)', async () => {
+  it('cli/mcp/mcp-precomputed.json holds the SDK protocol versions and the tool list (regenerate: vitest -u)', async () => {
     const { name, title, description, inputSchema, annotations } = createAskUserQuestionTool()
     const precomputed = {
       protocolVersions: { latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS },
       tools: [{ name, title, description, inputSchema, annotations }],
     }
-    await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot('../../../agent/mcp-precomputed.json')
+    await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot('../../../../cli/mcp/mcp-precomputed.json')
   })
 
   it.each([

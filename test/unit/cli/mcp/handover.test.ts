@@ -2,8 +2,8 @@
 // (cli/mcp/handover.ts) and sees every line in order, answering each exactly once.
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { run } from '../../../cli/commands/mcp'
-import type { CliIo } from '../../../cli/io'
+import { run } from '../../../../cli/commands/mcp'
+import type { CliIo } from '../../../../cli/io'
 
 interface Session {
   io: CliIo

@@ -2,9 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createAskUserMcpServer } from '../../../agent/mcp-server'
-import { startWaitingProgress, waitingMessage, type ProgressClock } from '../../../agent/progress'
-import type { CheckedAnswer } from '../../../shared/answer-rules'
+import { createAskUserMcpServer } from '../../../../cli/mcp/mcp-server'
+import { startWaitingProgress, waitingMessage, type ProgressClock } from '../../../../cli/mcp/progress'
+import type { CheckedAnswer } from '../../../../shared/answer-rules'
 
 const args = { questions: [{ id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }] }] }
 const answer = { answers: [{ id: 'pkg', selected: ['pnpm'] }] } as unknown as CheckedAnswer
