@@ -24,7 +24,8 @@ export {
 } from './roster'
 export { newReplyKey, type ReplyKey } from './reply-key'
 export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
-export { sealAnswer, acceptAnswer, type AcceptedAnswer } from './answer-envelope'
+export { sealAnswer, acceptAnswer, verifyAnswerOrigin, type AcceptedAnswer } from './answer-envelope'
+export { signReceipt, openReceipt } from './receipt-envelope'
 export {
   MemberSchema,
   MemberSecretSchema,
@@ -32,6 +33,8 @@ export {
   RosterSchema,
   QuestionHeaderSchema,
   AnswerHeaderSchema,
+  ReceiptSchema,
+  ReceiptOutcomeSchema,
   type Member,
   type MemberRole,
   type MemberSecret,
@@ -39,4 +42,6 @@ export {
   type Roster,
   type QuestionHeader,
   type AnswerHeader,
+  type Receipt,
+  type ReceiptOutcome,
 } from './schemas'
