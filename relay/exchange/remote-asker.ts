@@ -183,7 +183,10 @@ export class RemoteAsker {
       if (signal.aborted) {
         const reason: unknown = signal.reason
         const outcome = reason instanceof RelayExchangeError && reason.code === 'ASK_WITHDRAWN' ? 'withdrawn' : 'expired'
-        await this.#writeReceipt(ask.askId, { outcome }, onEvent)
+        // Tell the devices; but a caller whose relay is down is not kept waiting for it (desks drop an
+        // expired ask by its expiresAt, and the write keeps trying in the background for a while).
+        const receipt = this.#writeReceipt(ask.askId, { outcome }, onEvent)
+        if (this.#link.up) await receipt
         throw reason
       }
       throw error
