@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RelayDesk, RelayLink, RemoteAsker, type RemoteAsk } from '../../../../relay/exchange'
+import { RelayDesk, RelayLink, RemoteAsker, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
 import { freePort, natsServerSkipReason } from '../../../helpers/nats-server'
 import { startCuttableProxy, type CuttableProxy } from './cuttable-proxy'
 import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
@@ -50,7 +50,7 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
     await until(() => before.pending().some((ask) => ask.askId === askId), 'the question on the desk before the kill')
     await world.killAndRestart()
     const laptop = await desk('laptop')
-    const deliveredBefore = nextEvent((l) => before.onSettled(l), (s) => s.key === `q.ci-nightly.${askId!}`)
+    const deliveredBefore = nextEvent<RemoteAskSettled>((l) => before.onSettled(l), (s) => s.key === `q.ci-nightly.${askId!}`)
     await until(() => laptop.pending().some((ask) => ask.askId === askId), 'the question on the desk after the restart')
     expect(await laptop.answer(`q.ci-nightly.${askId!}`, [{ id: 'go', selected: ['Yes'] }])).toEqual({ won: true })
     expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['Yes'] }] })
@@ -81,7 +81,7 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
     const ask = await seen
     proxy.cut()
     await until(() => !agentLink.up, "the agent's link to drop")
-    const gone = nextEvent((l) => laptop.onSettled(l), (s) => s.key === ask.key)
+    const gone = nextEvent<RemoteAskSettled>((l) => laptop.onSettled(l), (s) => s.key === ask.key)
     await expect(answer).rejects.toMatchObject({ code: 'RELAY_LOST' })
     // The agent is still cut off, so no receipt can have been written: the desk drops the ask by the
     // expiry the agent put in the question.
