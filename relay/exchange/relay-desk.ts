@@ -115,8 +115,9 @@ export class RelayDesk {
   }
 
   /**
-   * Reads and verifies the roster (retrying through outages until `signal` aborts), then watches the
-   * roster, every receipt and every question. Throws relay/crypto's roster refusals, `ROSTER_MISSING`,
+   * Reads and verifies the roster and starts watching the roster, every receipt and every question,
+   * retrying through outages until `signal` aborts (it bounds the start only; the desk then runs until
+   * {@link close}). Throws relay/crypto's roster refusals, `ROSTER_MISSING`,
    * `RELAY_DENIED`. Pending asks arrive through {@link onAdded} as the watch delivers them.
    */
   static async start(options: RelayDeskOptions, signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS)): Promise<RelayDesk> {
@@ -125,10 +126,14 @@ export class RelayDesk {
     desk.#inbox = await openBucket(nc, INBOX_BUCKET)
     desk.#rosterKv = await openBucket(nc, ROSTER_BUCKET)
     await retryUntilDone(() => desk.#pin.fetch(desk.#rosterKv), signal)
-    const both = AbortSignal.any([signal, desk.#closed.signal])
-    desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#rosterKv, ROSTER_KEY, (entry) => void desk.#onRoster(entry), both))
-    desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), both))
-    desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => void desk.#onQuestion(entry), both))
+    try {
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#rosterKv, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => void desk.#onQuestion(entry), signal))
+    } catch (error) {
+      desk.close()
+      throw error
+    }
     return desk
   }
 

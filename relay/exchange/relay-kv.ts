@@ -115,22 +115,20 @@ export class RenewingWatch {
     this.#onEntry = onEntry
   }
 
-  /** Starts watching; resolves once the first watch is in place (retrying until `signal` aborts). */
+  /**
+   * Starts watching; resolves once the first watch is in place, retrying until `signal` aborts (then it
+   * rejects with the signal's reason). `signal` bounds only the start: the watch lives until {@link stop}.
+   */
   static async start(link: RelayLink, kv: KV, key: string, onEntry: (entry: KvEntry) => void, signal: AbortSignal): Promise<RenewingWatch> {
     const watch = new RenewingWatch(kv, key, onEntry)
-    const onAbort = (): void => watch.stop()
-    signal.addEventListener('abort', onAbort, { once: true })
     const unsubscribe = link.onReconnect(() => void watch.#reopen())
-    watch.#stopped.signal.addEventListener(
-      'abort',
-      () => {
-        signal.removeEventListener('abort', onAbort)
-        unsubscribe()
-      },
-      { once: true },
-    )
-    await watch.#open()
-    signal.throwIfAborted()
+    watch.#stopped.signal.addEventListener('abort', unsubscribe, { once: true })
+    try {
+      await watch.#open(AbortSignal.any([signal, watch.#stopped.signal]))
+    } catch (error) {
+      watch.stop()
+      throw error
+    }
     return watch
   }
 
@@ -140,14 +138,9 @@ export class RenewingWatch {
     this.#current?.stop()
   }
 
-  async #open(): Promise<void> {
-    const signal = this.#stopped.signal
-    const iterator = await retryUntilDone(() => this.#kv.watch({ key: this.#key }), signal).catch((error: unknown) => {
-      if (signal.aborted) return undefined
-      throw error
-    })
-    if (!iterator) return
-    if (signal.aborted) {
+  async #open(signal: AbortSignal): Promise<void> {
+    const iterator = await retryUntilDone(() => this.#kv.watch({ key: this.#key }), signal)
+    if (this.#stopped.signal.aborted) {
       iterator.stop()
       return
     }
@@ -166,7 +159,7 @@ export class RenewingWatch {
       const old = this.#current
       this.#current = undefined
       old?.stop()
-      await this.#open().catch(() => undefined)
+      await this.#open(this.#stopped.signal).catch(() => undefined)
     })().finally(() => {
       this.#reopening = undefined
     })

@@ -146,6 +146,20 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     expect((await gone).outcome).toBe('expired')
   }, 30_000)
 
+  it('the signal given to RelayDesk.start bounds only the start: the desk keeps watching afterwards', async () => {
+    const starting = new AbortController()
+    const member = world.members.get('phone')!
+    const late = await RelayDesk.start({ link: await world.link('phone'), device: member.keys, rootPublicKey: world.rootPublicKey }, starting.signal)
+    desks.push(late)
+    starting.abort()
+    const agent = await asker('devbox')
+    const seen = added(late, 'devbox')
+    const answer = agent.ask(QUESTIONS)
+    const ask = await seen
+    expect(await late.answer(ask.key, [{ id: 'db', selected: ['Postgres'] }, { id: 'why', selected: [] }])).toEqual({ won: true })
+    expect(await answer).toEqual({ answers: [{ id: 'db', selected: ['Postgres'] }, { id: 'why', selected: [] }] })
+  }, 30_000)
+
   it("an agent's credential cannot read another agent's answers", async () => {
     const devbox = await world.link('devbox')
     const inbox = await openBucket(devbox.nc, 'inbox')
