@@ -20,7 +20,7 @@ import type { Question } from '../../shared/tool-input'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
 import { openOnThisThread, type QuestionOpener } from './question-opener'
-import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
 import { RemoteQuestionBodySchema } from './schemas'
@@ -97,7 +97,8 @@ export class RelayDesk {
   readonly #onRefused: (refusal: DeskRefusal) => void
   readonly #pending = new Map<string, PendingEntry>()
   readonly #settled = new Set<string>()
-  readonly #opening = new Set<string>()
+  // Questions are taken one at a time, in the order the watch delivers them (stream order).
+  #questions: Promise<void> = Promise.resolve()
   readonly #added = new Set<(ask: RemoteAsk) => void>()
   readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
   readonly #closed = new AbortController()
@@ -129,7 +130,7 @@ export class RelayDesk {
     try {
       desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#rosterKv, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
       desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal))
-      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => void desk.#onQuestion(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal))
     } catch (error) {
       desk.close()
       throw error
@@ -207,44 +208,47 @@ export class RelayDesk {
     })
   }
 
+  #queueQuestion(entry: KvEntry): void {
+    this.#questions = this.#questions.then(() => this.#onQuestion(entry)).catch(() => undefined)
+  }
+
   async #onQuestion(entry: KvEntry): Promise<void> {
     const key = entry.key
     const parts = parseInboxKey(key)
-    if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key) || this.#opening.has(key)) return
-    this.#opening.add(key)
-    try {
-      const opened = await this.#open(entry.value, key)
-      if (!opened || this.#settled.has(key) || this.#closed.signal.aborted) return
-      const { header, agent, body, qHash } = opened
-      // The key's agent token is the credential that wrote it; the signer must be the roster's agent of that name.
-      if (agent.name !== parts.agent || header.askId !== parts.askId) {
-        this.#onRefused({ key, code: 'EXCHANGE_INVALID', message: `the question is signed by agent "${agent.name}" but stored under "${parts.agent}"; ignoring it` })
+    if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return
+    const opened = await this.#open(entry.value, key)
+    if (!opened || this.#closed.signal.aborted) return
+    // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
+    const receipt = await readEntry(this.#inbox, inboxKey('r', parts.agent, parts.askId)).catch(() => undefined)
+    if (receipt) await this.#onReceipt({ key: inboxKey('r', parts.agent, parts.askId), value: receipt.value })
+    if (this.#settled.has(key)) return
+    const { header, agent, body, qHash } = opened
+    // The key's agent token is the credential that wrote it; the signer must be the roster's agent of that name.
+    if (agent.name !== parts.agent || header.askId !== parts.askId) {
+      this.#onRefused({ key, code: 'EXCHANGE_INVALID', message: `the question is signed by agent "${agent.name}" but stored under "${parts.agent}"; ignoring it` })
+      return
+    }
+    const ask: RemoteAsk = {
+      key,
+      askId: parts.askId,
+      agent: { name: agent.name, id: agent.id },
+      questions: body.questions,
+      ...(body.title === undefined ? {} : { title: body.title }),
+      ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
+      ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
+    }
+    const pending: PendingEntry = { ask, header, qHash }
+    if (body.expiresAt !== undefined) {
+      const left = body.expiresAt - this.#now()
+      if (left <= 0) {
+        this.#settled.add(key)
         return
       }
-      const ask: RemoteAsk = {
-        key,
-        askId: parts.askId,
-        agent: { name: agent.name, id: agent.id },
-        questions: body.questions,
-        ...(body.title === undefined ? {} : { title: body.title }),
-        ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
-        ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
-      }
-      const pending: PendingEntry = { ask, header, qHash }
-      if (body.expiresAt !== undefined) {
-        const left = body.expiresAt - this.#now()
-        if (left <= 0) {
-          this.#settled.add(key)
-          return
-        }
-        pending.expiry = setTimeout(() => this.#settle(key, { key, outcome: 'expired' }), Math.min(left, LONGEST_TIMER_MS))
-        pending.expiry.unref()
-      }
-      this.#pending.set(key, pending)
-      for (const listener of [...this.#added]) listener(ask)
-    } finally {
-      this.#opening.delete(key)
+      pending.expiry = setTimeout(() => this.#settle(key, { key, outcome: 'expired' }), Math.min(left, LONGEST_TIMER_MS))
+      pending.expiry.unref()
     }
+    this.#pending.set(key, pending)
+    for (const listener of [...this.#added]) listener(ask)
   }
 
   // Opens and checks one question; a question from an agent added after this desk read the roster is
@@ -274,7 +278,7 @@ export class RelayDesk {
     }
   }
 
-  async #onReceipt(entry: KvEntry): Promise<void> {
+  async #onReceipt(entry: Pick<KvEntry, 'key' | 'value'>): Promise<void> {
     const parts = parseInboxKey(entry.key)
     if (parts?.kind !== 'r') return
     const questionKey = inboxKey('q', parts.agent, parts.askId)

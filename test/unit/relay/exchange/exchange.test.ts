@@ -59,6 +59,31 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     expect(events.map((e) => e.type)).toEqual(['asked', 'answered'])
   }, 30_000)
 
+  it('a desk that starts after an ask was settled never shows it; it shows the asks still open', async () => {
+    const laptop = desks[0]!
+    const agent = await asker('ci-nightly')
+    const seen = added(laptop, 'ci-nightly')
+    const first = agent.ask(QUESTIONS)
+    const done = await seen
+    expect(await laptop.answer(done.key, [{ id: 'db', selected: [] }, { id: 'why', selected: [] }])).toEqual({ won: true })
+    await first
+    const late = await desk('tablet')
+    const shown: string[] = []
+    const settledKeys: string[] = []
+    late.onAdded((ask) => shown.push(ask.key))
+    late.onSettled((s) => settledKeys.push(s.key))
+    const stop = new AbortController()
+    const open = added(late, 'ci-nightly')
+    const second = agent.ask(QUESTIONS, { signal: stop.signal })
+    const still = await open
+    // Questions are taken in stream order, so the settled one was already passed over by now.
+    expect(shown).toEqual([still.key])
+    expect(late.pending().map((ask) => ask.key)).toEqual([still.key])
+    stop.abort()
+    await expect(second).rejects.toMatchObject({ code: 'ASK_WITHDRAWN' })
+    expect(settledKeys).not.toContain(done.key)
+  }, 30_000)
+
   it('three devices answer at once: exactly one wins, the others are told who, the agent takes the winner', async () => {
     const trio = [desks[0]!, desks[1]!, await desk('tablet')]
     const agent = await asker('devbox')
