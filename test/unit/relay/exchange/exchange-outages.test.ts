@@ -40,6 +40,13 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
     })
   })
 
+  it('an expired credential is refused at once (RELAY_DENIED), not retried until the reach deadline', async () => {
+    const creds = await world.mint('agent', 'ci-nightly', 60, Date.now() - 120_000)
+    const started = Date.now()
+    await expect(RelayLink.open({ url: world.url, creds, name: 'ci-nightly', allowOutdatedLoopback: true, reachTimeoutMs: 20_000 })).rejects.toMatchObject({ code: 'RELAY_DENIED' })
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
   it('nothing is lost across SIGKILL and restart: a desk that starts afterwards sees the question, the answer reaches the agent', async () => {
     const before = await desk('laptop')
     const agentLink = await world.link('ci-nightly')

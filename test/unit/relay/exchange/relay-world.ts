@@ -30,6 +30,8 @@ export interface RelayWorld {
   members: Map<string, WorldMember>
   /** Connects as `name` (reconnecting forever, 100 ms between attempts) to `url` (default: the server). */
   link(name: string, url?: string): Promise<RelayLink>
+  /** A fresh credential of `role` for `name`, minted as if at `now` (ms), e.g. one already expired. */
+  mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -83,6 +85,10 @@ export async function startRelayWorld(people: { devices: string[]; agents: strin
       const link = await RelayLink.open({ url: target, creds: member.creds, name, allowOutdatedLoopback: true, reconnectWaitMs: 100, reachTimeoutMs: 10_000 })
       links.push(link)
       return link
+    },
+    async mint(role, name, ttlSeconds, now) {
+      const minted = await mintRoleCredential({ ...signer(role), ...(now === undefined ? {} : { now: () => now }) }, role, name, ttlSeconds)
+      return minted.creds
     },
     async killAndRestart() {
       const exited = once(server.process, 'exit')
