@@ -3,6 +3,7 @@
 // object tells its users whether the link is up and when it came back (watches are re-created then).
 import { setTimeout as delay } from 'node:timers/promises'
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
+import { RelayNatsError } from '../nats/errors'
 import { checkServer, type CheckServerOptions } from '../nats/server-version'
 import { inboxPrefixFor } from '../nats/templates'
 import { RelayExchangeError } from './errors'
@@ -67,7 +68,7 @@ export class RelayLink {
         if (isPermissionViolation(error)) {
           throw new RelayExchangeError('RELAY_DENIED', 'the relay refused this credential; it may have expired: ask the desktop for a new one', { cause: error })
         }
-        if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('RELAY_')) throw error
+        if (error instanceof RelayNatsError) throw error
         lastError = error
       }
       await delay(Math.min(pause, Math.max(0, deadline - Date.now())))

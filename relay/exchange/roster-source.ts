@@ -7,8 +7,9 @@ import { RelayExchangeError } from './errors'
 import { readEntry } from './relay-kv'
 import { RosterRecordSchema } from './schemas'
 
-/** The roster bucket and its one key. */
+/** The bucket the roster is published in. */
 export const ROSTER_BUCKET = BUCKETS.roster
+/** The roster bucket's one key. */
 export const ROSTER_KEY = 'current'
 
 /** The record to publish at `roster.current` for a signed roster (what the desktop writes). */

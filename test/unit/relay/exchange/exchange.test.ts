@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomToken, sealAnswer, sealQuestion, newReplyKey, type OpenedQuestion } from '../../../../relay/crypto'
-import { RelayDesk, RemoteAsker, type RemoteAsk, type RemoteAskEvent, type RemoteAskSettled } from '../../../../relay/exchange'
+import { openRemoteAsker, RelayDesk, RemoteAsker, type RemoteAsk, type RemoteAskEvent, type RemoteAskSettled } from '../../../../relay/exchange'
 import { inboxKey } from '../../../../relay/exchange/inbox-keys'
 import { isPermissionViolation, openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
@@ -41,7 +41,10 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
   it('an agent asks, a desk answers, the agent gets the canonical answers and every desk the receipt', async () => {
     const laptop = await desk('laptop')
     const phone = await desk('phone')
-    const agent = await asker('ci-nightly')
+    // As the CLI will: from the agent's relay file (URL, creds, stored keys, pinned root key).
+    const member = world.members.get('ci-nightly')!
+    const file = { url: world.url, creds: member.creds, agent: JSON.parse(JSON.stringify(member.secret)) as unknown, rootPublicKey: world.rootPublicKey }
+    const { asker: agent, link } = await openRemoteAsker(file, { allowOutdatedLoopback: true })
     const events: RemoteAskEvent[] = []
     const seenByLaptop = added(laptop, 'ci-nightly')
     const seenByPhone = added(phone, 'ci-nightly')
@@ -57,6 +60,7 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     expect(await phoneSettled).toEqual({ key: ask.key, outcome: 'delivered', winner: world.members.get('laptop')!.keys.member })
     await until(() => laptop.pending().length === 0 && phone.pending().length === 0, 'both pending lists to empty')
     expect(events.map((e) => e.type)).toEqual(['asked', 'answered'])
+    await link.close()
   }, 30_000)
 
   it('a desk that starts after an ask was settled never shows it; it shows the asks still open', async () => {

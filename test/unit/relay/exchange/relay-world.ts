@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, credsAuthenticator } from '@nats-io/transport-node'
-import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, signRoster, type Member, type MemberKeys, type Roster } from '../../../../relay/crypto'
+import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, signRoster, type Member, type MemberKeys, type MemberSecret, type Roster } from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
@@ -17,6 +17,8 @@ import { freePort, startNatsServer, type RunningNatsServer } from '../../../help
 /** A member of the test relay: its keys and a credential of its role. */
 export interface WorldMember {
   keys: MemberKeys
+  /** The stored form of the keys, as an agent's relay file carries them. */
+  secret: MemberSecret
   creds: string
   role: Role
 }
@@ -54,7 +56,7 @@ export async function startRelayWorld(people: { devices: string[]; agents: strin
   const add = async (name: string, role: 'device' | 'agent'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
     const credential = await mintRoleCredential(signer(role), role, name, 600)
-    members.set(name, { keys: await loadMemberKeys(identity.secret), creds: credential.creds, role })
+    members.set(name, { keys: await loadMemberKeys(identity.secret), secret: identity.secret, creds: credential.creds, role })
     return identity.member
   }
   const listed: Member[] = []
