@@ -23,7 +23,7 @@ import { openOnThisThread, type QuestionOpener } from './question-opener'
 import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
-import { RemoteQuestionBodySchema } from './schemas'
+import { isRefusal, readQuestion, type QuestionReader, type QuestionRefusal } from './desk-question'
 
 /** A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never self-declared. */
 export interface RemoteAsk {
@@ -57,11 +57,9 @@ export type AnswerResult =
   /** An answer that does not verify holds the key: raise the alarm; the agent asks again under a new id. */
   | { readonly won: false; readonly winner: undefined; readonly alarm: RelayCryptoCode }
 
-/** Something on the relay this desk refused to show (for the alarm and the log; never content). */
-export interface DeskRefusal {
+/** Something on the relay this desk refused to show, and where (for the alarm and the log; never content). */
+export interface DeskRefusal extends QuestionRefusal {
   readonly key: string
-  readonly code: RelayCryptoCode | 'EXCHANGE_INVALID'
-  readonly message: string
 }
 
 /** What a desk needs: a link made with this device's credential, its member keys and the pinned root key. */
@@ -104,7 +102,7 @@ export class RelayDesk {
   readonly #closed = new AbortController()
   readonly #watches: RenewingWatch[] = []
   #inbox!: KV
-  #rosterKv!: KV
+  #reader!: QuestionReader
 
   private constructor(options: RelayDeskOptions) {
     this.#link = options.link
@@ -125,10 +123,11 @@ export class RelayDesk {
     const desk = new RelayDesk(options)
     const nc = desk.#link.nc
     desk.#inbox = await openBucket(nc, INBOX_BUCKET)
-    desk.#rosterKv = await openBucket(nc, ROSTER_BUCKET)
-    await retryUntilDone(() => desk.#pin.fetch(desk.#rosterKv), signal)
+    const rosterBucket = await openBucket(nc, ROSTER_BUCKET)
+    desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
+    await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
     try {
-      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#rosterKv, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
       desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal))
       desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal))
     } catch (error) {
@@ -216,18 +215,18 @@ export class RelayDesk {
     const key = entry.key
     const parts = parseInboxKey(key)
     if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return
-    const opened = await this.#open(entry.value, key)
-    if (!opened || this.#closed.signal.aborted) return
     // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
-    const receipt = await readEntry(this.#inbox, inboxKey('r', parts.agent, parts.askId)).catch(() => undefined)
-    if (receipt) await this.#onReceipt({ key: inboxKey('r', parts.agent, parts.askId), value: receipt.value })
+    const receiptKey = inboxKey('r', parts.agent, parts.askId)
+    const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)
+    if (receipt) await this.#onReceipt({ key: receiptKey, value: receipt.value })
     if (this.#settled.has(key)) return
-    const { header, agent, body, qHash } = opened
-    // The key's agent token is the credential that wrote it; the signer must be the roster's agent of that name.
-    if (agent.name !== parts.agent || header.askId !== parts.askId) {
-      this.#onRefused({ key, code: 'EXCHANGE_INVALID', message: `the question is signed by agent "${agent.name}" but stored under "${parts.agent}"; ignoring it` })
+    const read = await readQuestion(entry.value, { key, agent: parts.agent, askId: parts.askId }, this.#reader)
+    if (isRefusal(read)) {
+      this.#onRefused({ key, ...read })
       return
     }
+    if (this.#closed.signal.aborted || this.#settled.has(key)) return
+    const { header, agent, body, qHash } = read
     const ask: RemoteAsk = {
       key,
       askId: parts.askId,
@@ -249,33 +248,6 @@ export class RelayDesk {
     }
     this.#pending.set(key, pending)
     for (const listener of [...this.#added]) listener(ask)
-  }
-
-  // Opens and checks one question; a question from an agent added after this desk read the roster is
-  // retried once against the newest roster.
-  async #open(value: Uint8Array, key: string) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const opened = await this.#opener(value, { device: this.#device, roster: this.#pin.current!, kvKey: key })
-        const agent = findMember(this.#pin.current!, opened.header.agent)!
-        const text = new TextDecoder('utf-8', { fatal: true }).decode(opened.body)
-        const body = RemoteQuestionBodySchema.safeParse(parseJson(text))
-        if (!body.success) {
-          this.#onRefused({ key, code: 'EXCHANGE_INVALID', message: 'the question body is not a remote ask; ignoring it' })
-          return undefined
-        }
-        return { header: opened.header, agent, body: body.data, qHash: opened.qHash }
-      } catch (error) {
-        if (!isRelayCryptoError(error)) {
-          this.#onRefused({ key, code: 'EXCHANGE_INVALID', message: 'the question could not be read; ignoring it' })
-          return undefined
-        }
-        const newer = error.code === 'QUESTION_UNKNOWN_AGENT' || error.code === 'QUESTION_NOT_RECIPIENT'
-        if (attempt === 0 && newer && (await this.#pin.fetch(this.#rosterKv).then(() => true, () => false))) continue
-        this.#onRefused({ key, code: error.code, message: error.message })
-        return undefined
-      }
-    }
   }
 
   async #onReceipt(entry: Pick<KvEntry, 'key' | 'value'>): Promise<void> {
@@ -314,10 +286,3 @@ export class RelayDesk {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}
