@@ -1,7 +1,7 @@
 import { jetstream } from '@nats-io/jetstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomToken, sealAnswer, sealQuestion, newReplyKey, type OpenedQuestion } from '../../../../relay/crypto'
-import { openRemoteAsker, RelayDesk, RemoteAsker, type RemoteAsk, type RemoteAskEvent, type RemoteAskSettled } from '../../../../relay/exchange'
+import { openRemoteAsker, RelayDesk, RemoteAsker, type DeskRefusal, type RemoteAsk, type RemoteAskEvent, type RemoteAskSettled } from '../../../../relay/exchange'
 import { inboxKey } from '../../../../relay/exchange/inbox-keys'
 import { isPermissionViolation, openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
@@ -147,6 +147,26 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const garbage = await sealAnswer({ device: world.members.get('old-phone')!.keys, replyKey: replyKey.publicKey, kvKey: answerKey, askId, qHash: sealed.qHash, body: new TextEncoder().encode('{}') })
     await jetstream(outsider.nc, { checkAPI: false }).publish(`$KV.inbox.${answerKey}`, garbage, { expect: { lastSubjectSequence: 0 } })
     expect(await laptop.answer(key, [{ id: 'db', selected: [] }, { id: 'why', selected: [] }])).toEqual({ won: false, winner: undefined, alarm: 'NOT_A_MEMBER' })
+  }, 30_000)
+
+  it("a question signed by one agent but written under another agent's credential is refused, not shown", async () => {
+    const refusals: DeskRefusal[] = []
+    const phone = world.members.get('phone')!
+    const watcher = await RelayDesk.start({ link: await world.link('phone'), device: phone.keys, rootPublicKey: world.rootPublicKey, onRefused: (r) => refusals.push(r) })
+    desks.push(watcher)
+    const shown: string[] = []
+    watcher.onAdded((ask) => shown.push(ask.key))
+    // The "forger" credential writes a question signed with devbox's keys: the name must come from the key.
+    const forgerLink = await world.link('forger')
+    const askId = randomToken()
+    const key = inboxKey('q', 'forger', askId)
+    const replyKey = await newReplyKey()
+    const body = new TextEncoder().encode(JSON.stringify({ v: 1, questions: QUESTIONS }))
+    const sealed = await sealQuestion({ agent: world.members.get('devbox')!.keys, roster: world.roster, askId, kvKey: key, replyKey: replyKey.publicKey, body })
+    await jetstream(forgerLink.nc, { checkAPI: false }).publish(`$KV.inbox.${key}`, sealed.bytes, { expect: { lastSubjectSequence: 0 } })
+    await until(() => refusals.some((r) => r.key === key), 'the refusal')
+    expect(refusals.find((r) => r.key === key)).toEqual({ key, code: 'EXCHANGE_INVALID', message: 'the question is signed by agent "devbox" but stored under "forger"; ignoring it' })
+    expect(shown).not.toContain(key)
   }, 30_000)
 
   it('withdrawing an ask (AbortSignal) takes it off every desk and answers nothing', async () => {
