@@ -70,6 +70,29 @@ export async function acceptAnswer(
   storedBytes: Uint8Array,
   options: { replyKey: webcrypto.CryptoKey; roster: Roster; askId: string; kvKey: string; qHash: string },
 ): Promise<AcceptedAnswer> {
+  const { device, header, content } = await checkAnswer(storedBytes, options)
+  const body = await openAnswer(options.replyKey, content, utf8(content.header))
+  if (!body) throw new RelayCryptoError('ANSWER_OPEN', `the answer by "${device.name}" does not decrypt with this ask's reply key; ignoring it`)
+  return { body, device, header }
+}
+
+/**
+ * Who answered, for a device that lost the race and cannot decrypt the winner's answer: the same checks
+ * as {@link acceptAnswer} except decryption (`ANSWER_INVALID`, `NOT_A_MEMBER`, `ANSWER_SIGNATURE`,
+ * `ANSWER_BINDING`). Resolves with the roster member that signed the stored answer for this ask.
+ */
+export async function verifyAnswerOrigin(
+  storedBytes: Uint8Array,
+  options: { roster: Roster; askId: string; kvKey: string; qHash: string },
+): Promise<{ device: Member; header: AnswerHeader }> {
+  const { device, header } = await checkAnswer(storedBytes, options)
+  return { device, header }
+}
+
+async function checkAnswer(
+  storedBytes: Uint8Array,
+  options: { roster: Roster; askId: string; kvKey: string; qHash: string },
+): Promise<{ device: Member; header: AnswerHeader; content: { header: string; enc: string; ct: string } }> {
   const parts = splitEnvelope(ownBytes(storedBytes))
   const contentText = parts && fromUtf8(parts.content)
   const content = AnswerContentSchema.safeParse(contentText === undefined ? undefined : parseJson(contentText))
@@ -88,9 +111,7 @@ export async function acceptAnswer(
   if (bound.kvKey !== options.kvKey || bound.askId !== options.askId || bound.qHash !== options.qHash) {
     throw new RelayCryptoError('ANSWER_BINDING', `the answer by "${device.name}" belongs to another ask or question; ignoring it`)
   }
-  const body = await openAnswer(options.replyKey, content.data, utf8(content.data.header))
-  if (!body) throw new RelayCryptoError('ANSWER_OPEN', `the answer by "${device.name}" does not decrypt with this ask's reply key; ignoring it`)
-  return { body, device, header: bound }
+  return { device, header: bound, content: content.data }
 }
 
 async function openAnswer(replyKey: webcrypto.CryptoKey, content: { enc: string; ct: string }, aad: Bytes): Promise<Bytes | undefined> {

@@ -27,6 +27,10 @@ export const RelayCryptoCodeSchema = z.enum([
   'ANSWER_SIGNATURE',
   'ANSWER_BINDING',
   'ANSWER_OPEN',
+  // receipts (agent → devices: how an ask ended)
+  'RECEIPT_INVALID',
+  'RECEIPT_SIGNATURE',
+  'RECEIPT_BINDING',
 ])
 export type RelayCryptoCode = z.infer<typeof RelayCryptoCodeSchema>
 

@@ -25,7 +25,8 @@ export {
 export { newReplyKey, type ReplyKey } from './reply-key'
 export { sealToKey, openSealedBox, type SealedBox } from './sealed-box'
 export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
-export { sealAnswer, acceptAnswer, type AcceptedAnswer } from './answer-envelope'
+export { sealAnswer, acceptAnswer, verifyAnswerOrigin, type AcceptedAnswer } from './answer-envelope'
+export { signReceipt, openReceipt } from './receipt-envelope'
 export {
   Key32Schema,
   MemberSchema,
@@ -34,6 +35,8 @@ export {
   RosterSchema,
   QuestionHeaderSchema,
   AnswerHeaderSchema,
+  ReceiptSchema,
+  ReceiptOutcomeSchema,
   type Member,
   type MemberRole,
   type MemberSecret,
@@ -41,4 +44,6 @@ export {
   type Roster,
   type QuestionHeader,
   type AnswerHeader,
+  type Receipt,
+  type ReceiptOutcome,
 } from './schemas'

@@ -116,3 +116,27 @@ export const AnswerContentSchema = z.strictObject({
   enc: BytesSchema,
   ct: BytesSchema,
 })
+
+/** How an ask ended, as its agent tells every device: answered, withdrawn, expired, or asked again under `next`. */
+export const ReceiptOutcomeSchema = z.enum(['delivered', 'withdrawn', 'expired', 'reasked'])
+export type ReceiptOutcome = z.infer<typeof ReceiptOutcomeSchema>
+
+/**
+ * A receipt, stored at `r.<agent>.<askId>` and signed by the asking agent. `winner` (delivered) is the
+ * member whose answer the agent took; `next` (reasked) is the fresh ask that replaces this one after an
+ * answer the agent could not verify took the answer key.
+ */
+export const ReceiptSchema = z
+  .strictObject({
+    v: z.literal(1),
+    t: z.literal('receipt'),
+    agent: MemberIdSchema,
+    askId: AskIdSchema,
+    kvKey: KvKeySchema,
+    outcome: ReceiptOutcomeSchema,
+    winner: MemberIdSchema.optional(),
+    next: AskIdSchema.optional(),
+  })
+  .refine((receipt) => (receipt.outcome === 'delivered') === (receipt.winner !== undefined), 'a delivered receipt names its winner, and only it')
+  .refine((receipt) => (receipt.outcome === 'reasked') === (receipt.next !== undefined), 'a reasked receipt names the next ask, and only it')
+export type Receipt = z.infer<typeof ReceiptSchema>

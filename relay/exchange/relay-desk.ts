@@ -1,0 +1,288 @@
+// The desk end (RELAY.md §4.3 step 3–4, §4.4): one device watching every question on the relay, opening
+// those sealed to it, answering with create() on the answer key (first answer wins), and following the
+// agents' receipts. It knows nothing of the companion's core: the bridge wraps its small event surface.
+import type { KV, KvEntry } from '@nats-io/kv'
+import {
+  findMember,
+  isRelayCryptoError,
+  openReceipt,
+  sealAnswer,
+  verifyAnswerOrigin,
+  type Member,
+  type MemberKeys,
+  type QuestionHeader,
+  type ReceiptOutcome,
+  type RelayCryptoCode,
+} from '../crypto'
+import type { Answer } from '../../shared/answer'
+import { checkAnswer } from '../../shared/answer-rules'
+import type { Question } from '../../shared/tool-input'
+import { RelayExchangeError } from './errors'
+import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
+import { openOnThisThread, type QuestionOpener } from './question-opener'
+import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
+import type { RelayLink } from './relay-link'
+import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
+import { isRefusal, readQuestion, type QuestionReader, type QuestionRefusal } from './desk-question'
+
+/** A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never self-declared. */
+export interface RemoteAsk {
+  /** `q.<agent>.<askId>`: the ask's identity on every desk. */
+  readonly key: string
+  readonly askId: string
+  readonly agent: { readonly name: string; readonly id: string }
+  readonly questions: readonly Question[]
+  readonly title?: string
+  /** The ask this one replaces (asked again after an unverifiable answer took that one's key). */
+  readonly previousAskId?: string
+  /** When the agent stops waiting (ms since the epoch), if it said. */
+  readonly expiresAt?: number
+}
+
+/** How a pending ask left the list: the agent's receipt, or its expiry passing on this desk's clock. */
+export interface RemoteAskSettled {
+  readonly key: string
+  readonly outcome: ReceiptOutcome
+  /** For `delivered`: the member whose answer the agent took. */
+  readonly winner?: Member
+  /** For `reasked`: the ask id that replaces this one. */
+  readonly next?: string
+}
+
+/** The result of {@link RelayDesk.answer}. */
+export type AnswerResult =
+  | { readonly won: true }
+  /** Another device answered first; `winner` is verified from the stored answer. */
+  | { readonly won: false; readonly winner: Member }
+  /** An answer that does not verify holds the key: raise the alarm; the agent asks again under a new id. */
+  | { readonly won: false; readonly winner: undefined; readonly alarm: RelayCryptoCode }
+
+/** Something on the relay this desk refused to show, and where (for the alarm and the log; never content). */
+export interface DeskRefusal extends QuestionRefusal {
+  readonly key: string
+}
+
+/** What a desk needs: a link made with this device's credential, its member keys and the pinned root key. */
+export interface RelayDeskOptions {
+  link: RelayLink
+  device: MemberKeys
+  rootPublicKey: string
+  highestSeenRosterVersion?: number
+  now?: () => number
+  /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
+  opener?: QuestionOpener
+  onRefused?: (refusal: DeskRefusal) => void
+}
+
+interface PendingEntry {
+  ask: RemoteAsk
+  header: QuestionHeader
+  qHash: string
+  expiry?: NodeJS.Timeout
+}
+
+/** How long `answer` keeps retrying its write through an outage by default. */
+export const ANSWER_WRITE_MS = 30_000
+const LONGEST_TIMER_MS = 2_147_483_647
+
+/** One device's view of the relay's pending asks, and its way to answer them. */
+export class RelayDesk {
+  readonly #link: RelayLink
+  readonly #device: MemberKeys
+  readonly #pin: RosterPin
+  readonly #now: () => number
+  readonly #opener: QuestionOpener
+  readonly #onRefused: (refusal: DeskRefusal) => void
+  readonly #pending = new Map<string, PendingEntry>()
+  readonly #settled = new Set<string>()
+  // Questions are taken one at a time, in the order the watch delivers them (stream order).
+  #questions: Promise<void> = Promise.resolve()
+  readonly #added = new Set<(ask: RemoteAsk) => void>()
+  readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
+  readonly #closed = new AbortController()
+  readonly #watches: RenewingWatch[] = []
+  #inbox!: KV
+  #reader!: QuestionReader
+
+  private constructor(options: RelayDeskOptions) {
+    this.#link = options.link
+    this.#device = options.device
+    this.#now = options.now ?? Date.now
+    this.#pin = new RosterPin(options.rootPublicKey, { highestSeenVersion: options.highestSeenRosterVersion, now: this.#now })
+    this.#opener = options.opener ?? openOnThisThread
+    this.#onRefused = options.onRefused ?? (() => undefined)
+  }
+
+  /**
+   * Reads and verifies the roster and starts watching the roster, every receipt and every question,
+   * retrying through outages until `signal` aborts (it bounds the start only; the desk then runs until
+   * {@link close}). Throws relay/crypto's roster refusals, `ROSTER_MISSING`,
+   * `RELAY_DENIED`. Pending asks arrive through {@link onAdded} as the watch delivers them.
+   */
+  static async start(options: RelayDeskOptions, signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS)): Promise<RelayDesk> {
+    const desk = new RelayDesk(options)
+    const nc = desk.#link.nc
+    desk.#inbox = await openBucket(nc, INBOX_BUCKET)
+    const rosterBucket = await openBucket(nc, ROSTER_BUCKET)
+    desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
+    await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
+    try {
+      desk.#watches.push(await RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal))
+      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal))
+    } catch (error) {
+      desk.close()
+      throw error
+    }
+    return desk
+  }
+
+  /** The asks waiting for the person, oldest first (in the order this desk opened them). */
+  pending(): RemoteAsk[] {
+    return [...this.#pending.values()].map((entry) => entry.ask)
+  }
+
+  /** Calls `listener` for every ask that becomes pending; returns the unsubscribe function. */
+  onAdded(listener: (ask: RemoteAsk) => void): () => void {
+    this.#added.add(listener)
+    return () => this.#added.delete(listener)
+  }
+
+  /** Calls `listener` when a pending ask leaves the list (receipt or expiry); returns the unsubscribe function. */
+  onSettled(listener: (settled: RemoteAskSettled) => void): () => void {
+    this.#settledListeners.add(listener)
+    return () => this.#settledListeners.delete(listener)
+  }
+
+  /**
+   * Answers the pending ask `key` with `answers` (checked against its questions first: `EXCHANGE_INVALID`
+   * with the broken rules). Writes the sealed answer with create(): first answer wins. Resolves `won`, or
+   * who won as verified from the stored answer, or an alarm when the stored answer does not verify.
+   * Throws `ASK_NOT_PENDING`, `RELAY_DENIED`, or the signal's reason when the write could not land in time.
+   */
+  async answer(key: string, answers: Answer[], signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS)): Promise<AnswerResult> {
+    const entry = this.#pending.get(key)
+    if (!entry) throw new RelayExchangeError('ASK_NOT_PENDING', 'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent')
+    const violations = checkAnswer(entry.ask.questions, { answers })
+    if (violations.length > 0) {
+      throw new RelayExchangeError('EXCHANGE_INVALID', `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`)
+    }
+    const answerKey = inboxKey('a', entry.ask.agent.name, entry.ask.askId)
+    const bytes = await sealAnswer({
+      device: this.#device,
+      replyKey: entry.header.replyKey,
+      kvKey: answerKey,
+      askId: entry.ask.askId,
+      qHash: entry.qHash,
+      body: new TextEncoder().encode(JSON.stringify({ v: 1, answers })),
+    })
+    const written = await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: this.#inbox }, answerKey, bytes, signal)
+    if (written.created) return { won: true }
+    try {
+      const origin = await verifyAnswerOrigin(written.stored.value, {
+        roster: this.#pin.current!,
+        askId: entry.ask.askId,
+        kvKey: answerKey,
+        qHash: entry.qHash,
+      })
+      return { won: false, winner: origin.device }
+    } catch (error) {
+      if (!isRelayCryptoError(error)) throw error
+      this.#onRefused({ key: answerKey, code: error.code, message: error.message })
+      return { won: false, winner: undefined, alarm: error.code }
+    }
+  }
+
+  /** Stops watching and forgets the pending asks (the link stays open: its owner closes it). */
+  close(): void {
+    this.#closed.abort()
+    for (const watch of this.#watches) watch.stop()
+    for (const entry of this.#pending.values()) clearTimeout(entry.expiry)
+    this.#pending.clear()
+  }
+
+  async #onRoster(entry: KvEntry): Promise<void> {
+    await this.#pin.accept(entry.value).catch((error: unknown) => {
+      if (isRelayCryptoError(error)) this.#onRefused({ key: `roster.${ROSTER_KEY}`, code: error.code, message: error.message })
+    })
+  }
+
+  #queueQuestion(entry: KvEntry): void {
+    this.#questions = this.#questions.then(() => this.#onQuestion(entry)).catch(() => undefined)
+  }
+
+  async #onQuestion(entry: KvEntry): Promise<void> {
+    const key = entry.key
+    const parts = parseInboxKey(key)
+    if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return
+    // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
+    const receiptKey = inboxKey('r', parts.agent, parts.askId)
+    const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)
+    if (receipt) await this.#onReceipt({ key: receiptKey, value: receipt.value })
+    if (this.#settled.has(key)) return
+    const read = await readQuestion(entry.value, { key, agent: parts.agent, askId: parts.askId }, this.#reader)
+    if (isRefusal(read)) {
+      this.#onRefused({ key, ...read })
+      return
+    }
+    if (this.#closed.signal.aborted || this.#settled.has(key)) return
+    const { header, agent, body, qHash } = read
+    const ask: RemoteAsk = {
+      key,
+      askId: parts.askId,
+      agent: { name: agent.name, id: agent.id },
+      questions: body.questions,
+      ...(body.title === undefined ? {} : { title: body.title }),
+      ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
+      ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
+    }
+    const pending: PendingEntry = { ask, header, qHash }
+    if (body.expiresAt !== undefined) {
+      const left = body.expiresAt - this.#now()
+      if (left <= 0) {
+        this.#settled.add(key)
+        return
+      }
+      pending.expiry = setTimeout(() => this.#settle(key, { key, outcome: 'expired' }), Math.min(left, LONGEST_TIMER_MS))
+      pending.expiry.unref()
+    }
+    this.#pending.set(key, pending)
+    for (const listener of [...this.#added]) listener(ask)
+  }
+
+  async #onReceipt(entry: Pick<KvEntry, 'key' | 'value'>): Promise<void> {
+    const parts = parseInboxKey(entry.key)
+    if (parts?.kind !== 'r') return
+    const questionKey = inboxKey('q', parts.agent, parts.askId)
+    if (this.#settled.has(questionKey)) return
+    try {
+      const roster = this.#pin.current!
+      const receipt = await openReceipt(entry.value, { roster, kvKey: entry.key })
+      const agent = findMember(roster, receipt.agent)
+      if (agent?.name !== parts.agent || receipt.askId !== parts.askId) {
+        this.#onRefused({ key: entry.key, code: 'EXCHANGE_INVALID', message: 'the receipt is signed by another agent than the one that asked; ignoring it' })
+        return
+      }
+      const winner = receipt.winner === undefined ? undefined : findMember(roster, receipt.winner)
+      this.#settle(questionKey, {
+        key: questionKey,
+        outcome: receipt.outcome,
+        ...(winner ? { winner } : {}),
+        ...(receipt.next === undefined ? {} : { next: receipt.next }),
+      })
+    } catch (error) {
+      if (!isRelayCryptoError(error)) throw error
+      this.#onRefused({ key: entry.key, code: error.code, message: error.message })
+    }
+  }
+
+  #settle(key: string, settled: RemoteAskSettled): void {
+    this.#settled.add(key)
+    const entry = this.#pending.get(key)
+    if (!entry) return
+    clearTimeout(entry.expiry)
+    this.#pending.delete(key)
+    for (const listener of [...this.#settledListeners]) listener(settled)
+  }
+}
+

@@ -1,0 +1,104 @@
+// One connection to the relay with one credential, kept up through outages: the NATS client reconnects
+// forever, pings every 10 s (its default of 2 min would take minutes to notice a dead link), and this
+// object tells its users whether the link is up and when it came back (watches are re-created then).
+import { setTimeout as delay } from 'node:timers/promises'
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
+import { RelayNatsError } from '../nats/errors'
+import { checkServer, type CheckServerOptions } from '../nats/server-version'
+import { inboxPrefixFor } from '../nats/templates'
+import { RelayExchangeError } from './errors'
+import { isPermissionViolation } from './relay-kv'
+
+/** How long an agent keeps trying to reach the relay before reporting it never was (RELAY.md; the CLI's 30 s). */
+export const DEFAULT_REACH_TIMEOUT_MS = 30_000
+const PING_INTERVAL_MS = 10_000
+
+/** Where and as whom to connect: the relay URL, the `.creds` text (secret) and the credential's name. */
+export interface RelayLinkOptions extends CheckServerOptions {
+  url: string
+  creds: string
+  /** The credential's `name`: the inbox prefix its credential may read is derived from it. */
+  name: string
+  /** Give up the first connection after this long with `RELAY_NEVER_REACHED` (default 30 s). */
+  reachTimeoutMs?: number
+  /** Reconnect pause in ms (default 1 s); tests shorten it. */
+  reconnectWaitMs?: number
+}
+
+/** A live link to the relay: the connection, whether it is up now, and reconnect notifications. */
+export class RelayLink {
+  readonly nc: NatsConnection
+  #up = true
+  readonly #onReconnect = new Set<() => void>()
+
+  private constructor(nc: NatsConnection) {
+    this.nc = nc
+    void this.#follow()
+  }
+
+  /**
+   * Connects, retrying refused or failed attempts until `reachTimeoutMs`, then checks the server's version
+   * for the URL. Throws `RELAY_NEVER_REACHED` when no attempt got through in time, `RELAY_DENIED` when the
+   * server refused the credential, and relay/nats's `RELAY_URL_*` / `RELAY_SERVER_*` refusals.
+   */
+  static async open(options: RelayLinkOptions): Promise<RelayLink> {
+    const deadline = Date.now() + (options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS)
+    let lastError: unknown
+    for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 2_000)) {
+      try {
+        const nc = await connect({
+          servers: options.url,
+          authenticator: credsAuthenticator(new TextEncoder().encode(options.creds)),
+          inboxPrefix: inboxPrefixFor(options.name),
+          name: 'ask-user',
+          reconnect: true,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: options.reconnectWaitMs ?? 1_000,
+          pingInterval: PING_INTERVAL_MS,
+          timeout: Math.max(500, Math.min(5_000, deadline - Date.now())),
+        })
+        try {
+          checkServer(nc.info, options.url, options)
+        } catch (error) {
+          await nc.close()
+          throw error
+        }
+        return new RelayLink(nc)
+      } catch (error) {
+        if (isPermissionViolation(error)) {
+          throw new RelayExchangeError('RELAY_DENIED', 'the relay refused this credential; it may have expired: ask the desktop for a new one', { cause: error })
+        }
+        if (error instanceof RelayNatsError) throw error
+        lastError = error
+      }
+      await delay(Math.min(pause, Math.max(0, deadline - Date.now())))
+    }
+    throw new RelayExchangeError('RELAY_NEVER_REACHED', `the relay at ${options.url} could not be reached within ${Math.round((options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS) / 1000)} s; check the URL and that the relay runs`, { cause: lastError })
+  }
+
+  /** True while the connection is up (false from a disconnect until the next reconnect). */
+  get up(): boolean {
+    return this.#up && !this.nc.isClosed()
+  }
+
+  /** Calls `listener` after every reconnect; returns the unsubscribe function. */
+  onReconnect(listener: () => void): () => void {
+    this.#onReconnect.add(listener)
+    return () => this.#onReconnect.delete(listener)
+  }
+
+  /** Closes the connection (pending writes are flushed first). */
+  async close(): Promise<void> {
+    if (!this.nc.isClosed()) await this.nc.close()
+  }
+
+  async #follow(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === 'disconnect') this.#up = false
+      if (status.type === 'reconnect') {
+        this.#up = true
+        for (const listener of [...this.#onReconnect]) listener()
+      }
+    }
+  }
+}

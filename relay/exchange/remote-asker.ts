@@ -1,0 +1,226 @@
+// The agent end of one remote ask (RELAY.md §4.3, §4.4): seal the question to every answering member of
+// the verified roster, watch only this ask's answer key, write the question with create(), take the
+// first answer in stream order that verifies, and tell the devices the outcome with a receipt.
+import type { KV, KvEntry } from '@nats-io/kv'
+import {
+  acceptAnswer,
+  newReplyKey,
+  randomToken,
+  sealQuestion,
+  signReceipt,
+  isRelayCryptoError,
+  type Member,
+  type MemberKeys,
+  type Receipt,
+  type RelayCryptoCode,
+} from '../crypto'
+import { acceptAnswer as checkAgainstQuestions, type CheckedAnswer } from '../../shared/answer-rules'
+import type { Question } from '../../shared/tool-input'
+import { BUCKETS } from '../nats/templates'
+import { EntryQueue } from './entry-queue'
+import { RelayExchangeError } from './errors'
+import { INBOX_BUCKET, inboxKey } from './inbox-keys'
+import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import type { RelayLink } from './relay-link'
+import { RosterPin } from './roster-source'
+import { RemoteAnswerBodySchema, RemoteQuestionBodySchema } from './schemas'
+
+/** How many times one ask is asked again after answers it could not verify took its answer key. */
+export const MAX_REASKS = 3
+/** How long a receipt write may keep retrying before the agent gives up on it (the answer is already taken). */
+export const RECEIPT_WRITE_MS = 10_000
+
+/** What the asker reports along the way (for logs and the CLI's progress line); never ask content. */
+export type RemoteAskEvent =
+  | { type: 'asked'; askId: string; previousAskId?: string }
+  | { type: 'answer-refused'; askId: string; code: RelayCryptoCode | 'ANSWER_RULES'; message: string }
+  | { type: 'answered'; askId: string; device: Member }
+  | { type: 'receipt-unwritten'; askId: string; outcome: Receipt['outcome'] }
+
+/** Options of one ask. */
+export interface RemoteAskOptions {
+  /** Withdraws the ask (`ASK_WITHDRAWN`); devices are told with a `withdrawn` receipt. */
+  signal?: AbortSignal
+  /** Gives up after this long (`ASK_TIMEOUT`, or `RELAY_LOST` when the relay is unreachable then). */
+  timeoutMs?: number
+  title?: string
+  onEvent?: (event: RemoteAskEvent) => void
+}
+
+/** What a {@link RemoteAsker} needs: a link made with the agent's credential, its keys, the pinned root key. */
+export interface RemoteAskerOptions {
+  link: RelayLink
+  /** The agent's member keys; `member.name` is its credential's name (the `<agent>` of its keys). */
+  agent: MemberKeys
+  /** The root public key pinned at pairing (base64url). */
+  rootPublicKey: string
+  /** The highest roster version this agent has seen before (a rollback below it is refused). */
+  highestSeenRosterVersion?: number
+  now?: () => number
+}
+
+type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
+
+/**
+ * Asks through the relay as one agent. Never answers for the person: `ask` resolves only with answers a
+ * device of the root-signed roster signed for this exact ask, checked against the answer rules.
+ */
+export class RemoteAsker {
+  readonly #link: RelayLink
+  readonly #agent: MemberKeys
+  readonly #pin: RosterPin
+  readonly #now: () => number
+  #buckets: Promise<{ inbox: KV; roster: KV }> | undefined
+
+  constructor(options: RemoteAskerOptions) {
+    this.#link = options.link
+    this.#agent = options.agent
+    this.#now = options.now ?? Date.now
+    this.#pin = new RosterPin(options.rootPublicKey, { highestSeenVersion: options.highestSeenRosterVersion, now: this.#now })
+  }
+
+  /** The highest roster version accepted so far (to keep across runs against rollback). */
+  get rosterVersion(): number | undefined {
+    return this.#pin.current?.version
+  }
+
+  /**
+   * Asks `questions` (validated where they entered) and resolves with the person's checked answers, the
+   * same shape the local client returns. Keeps waiting through relay outages. Rejects with
+   * `ASK_WITHDRAWN` (signal), `ASK_TIMEOUT` / `RELAY_LOST` (timeout while the relay was up / down),
+   * `ANSWER_KEY_SPOILED`, `RELAY_DENIED`, `ROSTER_MISSING`, or relay/crypto's roster refusals
+   * (`ROSTER_EXPIRED`, `ROSTER_ROLLBACK`, `ROSTER_SIGNATURE`, `NO_RECIPIENTS`).
+   */
+  async ask(questions: readonly Question[], options: RemoteAskOptions = {}): Promise<CheckedAnswer> {
+    const stop = new AbortController()
+    const withdraw = (): void => stop.abort(new RelayExchangeError('ASK_WITHDRAWN', 'the ask was withdrawn before anyone answered'))
+    if (options.signal?.aborted) withdraw()
+    options.signal?.addEventListener('abort', withdraw, { once: true })
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => stop.abort(this.#timeoutError(options.timeoutMs!)), Math.min(options.timeoutMs, 2_147_483_647))
+    const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
+    try {
+      let askId = randomToken()
+      let previousAskId: string | undefined
+      for (let round = 0; round <= MAX_REASKS; round++) {
+        const outcome = await this.#askOnce({ askId, previousAskId, questions, title: options.title, expiresAt }, stop.signal, options.onEvent)
+        if (outcome.answered) return outcome.answer
+        const next = randomToken()
+        await this.#writeReceipt(askId, { outcome: 'reasked', next }, options.onEvent)
+        previousAskId = askId
+        askId = next
+      }
+      throw new RelayExchangeError('ANSWER_KEY_SPOILED', `answers that could not be verified took the answer key ${MAX_REASKS + 1} times; check the devices in the roster`)
+    } finally {
+      if (timer) clearTimeout(timer)
+      options.signal?.removeEventListener('abort', withdraw)
+    }
+  }
+
+  #timeoutError(timeoutMs: number): RelayExchangeError {
+    const after = `${Math.round(timeoutMs / 100) / 10} s`
+    return this.#link.up
+      ? new RelayExchangeError('ASK_TIMEOUT', `nobody answered within ${after}; the ask was marked expired`)
+      : new RelayExchangeError('RELAY_LOST', `the relay was lost and still unreachable after ${after}; the question stays on the relay until it expires`)
+  }
+
+  #openBuckets(): Promise<{ inbox: KV; roster: KV }> {
+    this.#buckets ??= Promise.all([openBucket(this.#link.nc, INBOX_BUCKET), openBucket(this.#link.nc, BUCKETS.roster)]).then(([inbox, roster]) => ({ inbox, roster }))
+    return this.#buckets
+  }
+
+  async #askOnce(
+    ask: { askId: string; previousAskId: string | undefined; questions: readonly Question[]; title: string | undefined; expiresAt: number | undefined },
+    signal: AbortSignal,
+    onEvent: RemoteAskOptions['onEvent'],
+  ): Promise<RoundOutcome> {
+    const { inbox, roster: rosterKv } = await this.#openBuckets()
+    const name = this.#agent.member.name
+    const questionKey = inboxKey('q', name, ask.askId)
+    const answerKey = inboxKey('a', name, ask.askId)
+    const answers = new EntryQueue<KvEntry>()
+    let watch: RenewingWatch | undefined
+    try {
+      const roster = await retryUntilDone(() => this.#pin.fetch(rosterKv), signal)
+      const replyKey = await newReplyKey()
+      const body = RemoteQuestionBodySchema.parse({ v: 1, questions: ask.questions, title: ask.title, previousAskId: ask.previousAskId, expiresAt: ask.expiresAt })
+      const sealed = await sealQuestion({
+        agent: this.#agent,
+        roster,
+        askId: ask.askId,
+        kvKey: questionKey,
+        replyKey: replyKey.publicKey,
+        body: new TextEncoder().encode(JSON.stringify(body)),
+      })
+      // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
+      watch = await RenewingWatch.start(this.#link, inbox, answerKey, (entry) => answers.push(entry), signal)
+      const written = await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: inbox }, questionKey, sealed.bytes, signal)
+      if (!written.created) throw new RelayExchangeError('EXCHANGE_INVALID', 'another question already holds this ask id; asking under a fresh one')
+      onEvent?.({ type: 'asked', askId: ask.askId, ...(ask.previousAskId ? { previousAskId: ask.previousAskId } : {}) })
+      const seen = new Set<number>()
+      for (;;) {
+        const entry = await answers.next(signal)
+        if (seen.has(entry.revision)) continue
+        seen.add(entry.revision)
+        // A device removed since the ask was sealed must not answer it: check against the newest roster.
+        const current = await this.#pin.fetch(rosterKv).catch(() => this.#pin.current ?? roster)
+        try {
+          const accepted = await acceptAnswer(entry.value, { replyKey: replyKey.privateKey, roster: current, askId: ask.askId, kvKey: answerKey, qHash: sealed.qHash })
+          const answer = checkedAnswer(accepted.body, ask.questions)
+          onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
+          await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
+          return { answered: true, answer }
+        } catch (error) {
+          if (!isRelayCryptoError(error) && !(error instanceof AnswerRulesError)) throw error
+          onEvent?.({ type: 'answer-refused', askId: ask.askId, code: isRelayCryptoError(error) ? error.code : 'ANSWER_RULES', message: error.message })
+          // The key holds one value and cannot be emptied: nothing valid can follow on it. Ask again.
+          return { answered: false }
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) {
+        const reason: unknown = signal.reason
+        const outcome = reason instanceof RelayExchangeError && reason.code === 'ASK_WITHDRAWN' ? 'withdrawn' : 'expired'
+        // Tell the devices; but a caller whose relay is down is not kept waiting for it (desks drop an
+        // expired ask by its expiresAt, and the write keeps trying in the background for a while).
+        const receipt = this.#writeReceipt(ask.askId, { outcome }, onEvent)
+        if (this.#link.up) await receipt
+        throw reason
+      }
+      throw error
+    } finally {
+      watch?.stop()
+    }
+  }
+
+  /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */
+  async #writeReceipt(askId: string, result: Pick<Receipt, 'outcome' | 'winner' | 'next'>, onEvent: RemoteAskOptions['onEvent']): Promise<void> {
+    const key = inboxKey('r', this.#agent.member.name, askId)
+    try {
+      const { inbox } = await this.#openBuckets()
+      const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result })
+      await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: inbox }, key, bytes, AbortSignal.timeout(RECEIPT_WRITE_MS))
+    } catch {
+      onEvent?.({ type: 'receipt-unwritten', askId, outcome: result.outcome })
+    }
+  }
+}
+
+class AnswerRulesError extends Error {}
+
+/** The answer body, parsed and checked against the asked questions (an `AnswerRulesError` otherwise). */
+function checkedAnswer(body: Uint8Array, questions: readonly Question[]): CheckedAnswer {
+  let data: unknown
+  try {
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
+  } catch {
+    data = undefined
+  }
+  const parsed = RemoteAnswerBodySchema.safeParse(data)
+  if (!parsed.success) throw new AnswerRulesError('the answer body is not an answer; asking again')
+  const check = checkAgainstQuestions(questions, { answers: parsed.data.answers })
+  if (!check.ok) throw new AnswerRulesError(`the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`)
+  return check.answer
+}

@@ -1,0 +1,36 @@
+// What travels inside the sealed envelopes of one remote ask, and the roster record on the relay. The
+// one source of these shapes; both ends parse with them after decrypting.
+import { z } from 'zod'
+import { AnswerSchema } from '../../shared/answer'
+import { QuestionSchema } from '../../shared/tool-input'
+
+/**
+ * The question body an agent seals (version 1): the ask's questions as the tool takes them, an
+ * optional title, and a link to the ask it replaces (`previousAskId`) when it asks again after an
+ * unverifiable answer took the first one's answer key, and when the agent stops waiting.
+ */
+export const RemoteQuestionBodySchema = z.strictObject({
+  v: z.literal(1),
+  questions: z.array(QuestionSchema).min(1),
+  title: z.string().optional(),
+  previousAskId: z.string().optional(),
+  /** When the agent stops waiting (ms since the epoch): desks drop the ask then even without a receipt. */
+  expiresAt: z.int().min(0).optional(),
+})
+export type RemoteQuestionBody = z.infer<typeof RemoteQuestionBodySchema>
+
+/** The answer body a device seals: the canonical answers, one per question, in question order. */
+export const RemoteAnswerBodySchema = z.strictObject({
+  v: z.literal(1),
+  answers: z.array(AnswerSchema),
+})
+export type RemoteAnswerBody = z.infer<typeof RemoteAnswerBodySchema>
+
+const Base64url = z.string().min(1).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
+
+/**
+ * The roster as published at `roster.current`: the exact root-signed bytes and the root's signature,
+ * both base64url (the same record the desktop keeps in its home).
+ */
+export const RosterRecordSchema = z.strictObject({ v: z.literal(1), bytes: Base64url, signature: Base64url })
+export type RosterRecord = z.infer<typeof RosterRecordSchema>

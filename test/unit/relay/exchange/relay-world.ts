@@ -1,0 +1,132 @@
+// Test fixture: one operator-mode nats-server (Debian's 2.9.10 on 127.0.0.1) with the buckets, a root
+// key, a signed roster on the relay, and real scoped credentials from relay/nats for every member.
+import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connect, credsAuthenticator } from '@nats-io/transport-node'
+import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, signRoster, type Member, type MemberKeys, type MemberSecret, type Roster } from '../../../../relay/crypto'
+import { RelayLink } from '../../../../relay/exchange'
+import { createBuckets } from '../../../../relay/nats/buckets'
+import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
+import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
+import { inboxPrefixFor, type Role } from '../../../../relay/nats/templates'
+import { encodeRosterRecord } from '../../../../relay/exchange/roster-source'
+import { freePort, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
+
+/** A member of the test relay: its keys and a credential of its role. */
+export interface WorldMember {
+  keys: MemberKeys
+  /** The stored form of the keys, as an agent's relay file carries them. */
+  secret: MemberSecret
+  creds: string
+  role: Role
+}
+
+/** The running relay and its people. */
+export interface RelayWorld {
+  url: string
+  port: number
+  rootPublicKey: string
+  roster: Roster
+  members: Map<string, WorldMember>
+  /** Connects as `name` (reconnecting forever, 100 ms between attempts) to `url` (default: the server). */
+  link(name: string, url?: string): Promise<RelayLink>
+  /** A fresh credential of `role` for `name`, minted as if at `now` (ms), e.g. one already expired. */
+  mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
+  /** SIGKILLs the server and starts it again on the same port and store. */
+  killAndRestart(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * Starts a relay whose roster lists `devices` and `agents`; `outsiders` get device keys and a device
+ * credential but are not in the roster (a removed device).
+ */
+export async function startRelayWorld(people: { devices: string[]; agents: string[]; outsiders?: string[] }): Promise<RelayWorld> {
+  const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
+  const port = await freePort()
+  const init: SelfHostedInit = await initSelfHosted(join(dir, 'relay'), { loopbackTest: true, clientPort: port, websocketPort: await freePort(), allowedOrigins: ['https://inbox.example'] })
+  let server: RunningNatsServer = await startNatsServer(init.configPath)
+  const url = `nats://127.0.0.1:${port}`
+  const links: RelayLink[] = []
+  const signer = (role: Role) => ({ accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds[role] })
+
+  const members = new Map<string, WorldMember>()
+  const add = async (name: string, role: 'device' | 'agent'): Promise<Member> => {
+    const identity = await generateMemberIdentity(name, role)
+    const credential = await mintRoleCredential(signer(role), role, name, 600)
+    members.set(name, { keys: await loadMemberKeys(identity.secret), secret: identity.secret, creds: credential.creds, role })
+    return identity.member
+  }
+  const listed: Member[] = []
+  for (const name of people.devices) listed.push(await add(name, 'device'))
+  for (const name of people.agents) listed.push(await add(name, 'agent'))
+  for (const name of people.outsiders ?? []) await add(name, 'device')
+
+  const root = await generateRootIdentity()
+  const signed = await signRoster(await loadRootKeys(root.secret), { version: 1, members: listed, now: Date.now() })
+  const admin = await connect({ servers: url, authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))), inboxPrefix: inboxPrefixFor('admin') })
+  await createBuckets(admin)
+  await admin.close()
+  const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
+  const publisher = await connect({ servers: url, authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)), inboxPrefix: inboxPrefixFor('desk0') })
+  const { jetstream } = await import('@nats-io/jetstream')
+  await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', encodeRosterRecord(signed))
+  await publisher.close()
+
+  return {
+    url,
+    port,
+    rootPublicKey: root.publicKey,
+    roster: signed.roster,
+    members,
+    async link(name, target = url) {
+      const member = members.get(name)
+      if (!member) throw new Error(`no member ${name}`)
+      const link = await RelayLink.open({ url: target, creds: member.creds, name, allowOutdatedLoopback: true, reconnectWaitMs: 100, reachTimeoutMs: 10_000 })
+      links.push(link)
+      return link
+    },
+    async mint(role, name, ttlSeconds, now) {
+      const minted = await mintRoleCredential({ ...signer(role), ...(now === undefined ? {} : { now: () => now }) }, role, name, ttlSeconds)
+      return minted.creds
+    },
+    async killAndRestart() {
+      const exited = once(server.process, 'exit')
+      server.process.kill('SIGKILL')
+      await exited
+      server = await startNatsServer(init.configPath)
+    },
+    async close() {
+      for (const link of links) await link.close().catch(() => undefined)
+      await server.stop()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Resolves with the first value `subscribe` delivers that `matches`, or rejects after `ms`. */
+export function nextEvent<T>(subscribe: (listener: (value: T) => void) => () => void, matches: (value: T) => boolean = () => true, ms = 15_000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      unsubscribe()
+      reject(new Error(`no matching event within ${ms} ms`))
+    }, ms)
+    const unsubscribe = subscribe((value) => {
+      if (!matches(value)) return
+      clearTimeout(timer)
+      unsubscribe()
+      resolve(value)
+    })
+  })
+}
+
+/** Polls `check` every 20 ms until it is true, failing after `ms` (a bounded wait, not a sleep). */
+export async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
