@@ -42,7 +42,7 @@ describe('arming', () => {
     await clock.frame()
     await clock.advance(600)
     // Another agent's approval, which sorts above A, arrives ~50 ms before the click.
-    await bridge.emit({ type: 'question/added', ask: approval('B', 'codex', 'rm -rf ~', now) })
+    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', now) })
     await clock.advance(50)
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['B', 'A'])
     expect(shownId()).toBe('A')
@@ -55,7 +55,7 @@ describe('arming', () => {
 
   it('a card that arrives is armed 600 ms after its first frame; until then its decisions do nothing and say why', async () => {
     const { bridge, user, clock } = await renderArming([])
-    await bridge.emit({ type: 'question/added', ask: approval('B', 'codex', 'rm -rf ~', Date.now()) })
+    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', Date.now()) })
     expect(allowOnce().getAttribute('aria-disabled')).toBe('true')
     expect(screen.getByTestId('arming').textContent).toBe('Just arrived: its buttons work in a moment')
     expect(allowOnce().getAttribute('aria-describedby')).toBe(screen.getByTestId('arming').id)
@@ -81,7 +81,7 @@ describe('arming', () => {
   it('says it is arming in Chinese too', async () => {
     const { bridge } = await renderArming([])
     i18n.lang = 'zh'
-    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'Q' }) })
+    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'Q' }) })
     expect(screen.getByTestId('arming').textContent).toBe('刚刚出现：按钮稍后即可使用')
     i18n.lang = 'en'
   })
@@ -109,8 +109,8 @@ describe('arming', () => {
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'A')!)
     await user.click(allowOnce())
     expect(bridge.decided).toEqual([{ askId: 'A', decision: { behavior: 'allow' } }])
-    await bridge.emit({ type: 'accepted', askId: 'A', outcome: 'answered' })
-    await bridge.emit({ type: 'question/added', ask: approval('C', 'gemini', 'whoami', now) })
+    await bridge.emit({ type: 'ask/accepted', askId: 'A', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/added', ask: approval('C', 'gemini', 'whoami', now) })
     await bridge.focusAsk('C')
     expect(shownId()).toBe('C')
     await user.click(allowOnce())
@@ -127,7 +127,7 @@ describe('arming', () => {
     await user.click(screen.getByRole('radio', { name: /^npm/ }))
     await user.keyboard('{Enter}')
     expect(bridge.answered.map((sent) => sent.askId)).toEqual(['A'])
-    await bridge.emit({ type: 'accepted', askId: 'A', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/accepted', askId: 'A', outcome: 'answered' })
     expect(shownId()).toBe('B')
     // The second Enter of the double press lands on B, which the person has not seen yet.
     await user.keyboard('{Enter}')
@@ -147,7 +147,7 @@ describe('the card on screen holds', () => {
     const card = screen.getByTestId('ask-view')
     await user.hover(card)
     await user.click(screen.getByRole('textbox'))
-    await bridge.emit({ type: 'question/resolved', askId: 'S', outcome: 'aborted' })
+    await bridge.emit({ type: 'ask/settled', askId: 'S', outcome: 'aborted' })
     expect(screen.getByTestId('settled-notice')).toBeTruthy()
     await vi.advanceTimersByTimeAsync(2500) // lingerMs: it has said how it ended; now the hold decides
     expect(shownId()).toBe('S')

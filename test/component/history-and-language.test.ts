@@ -45,7 +45,7 @@ describe('history', () => {
     expect(within(items[0]!).getByText('tests, docs, “release notes”')).toBeTruthy()
     expect(within(items[0]!).getByText('skipped')).toBeTruthy()
     expect(within(items[1]!).getByText('Dismissed')).toBeTruthy()
-    await bridge.emit({ type: 'question/resolved', askId: 'elsewhere', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/settled', askId: 'elsewhere', outcome: 'answered' })
     expect(bridge.historyRequests).toEqual([200, 200])
   })
 })
@@ -76,7 +76,7 @@ describe('history pages', () => {
     ])
     expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull()
     // A settlement refreshes the newest page; the older pages loaded stay below it.
-    await bridge.emit({ type: 'question/resolved', askId: 'h0', outcome: 'cancelled' })
+    await bridge.emit({ type: 'ask/settled', askId: 'h0', outcome: 'cancelled' })
     expect(bridge.historyBefore).toEqual([undefined, 'h2', undefined])
     await bridge.emit({ type: 'history', entries: [entry(0), entry(1)], more: true })
     expect(screen.getAllByTestId('history-entry')).toHaveLength(5)

@@ -127,19 +127,19 @@ describe('WebSocket bridge', () => {
     socket.message('{"type":"snapshot","pending":[]}')
     socket.message('not json')
     socket.message('{"type":"snapshot"}')
-    socket.message('{"type":"question/resolved","askId":"a1","outcome":"exploded"}')
+    socket.message('{"type":"ask/settled","askId":"a1","outcome":"exploded"}')
     socket.message('{"type":"accepted","askId":"a1"}')
     socket.message('{"type":"accepted","askId":"a1","outcome":"aborted"}')
     socket.message('{"type":"accepted","askId":"a1","outcome":"cancelled"}')
     socket.message(new ArrayBuffer(4))
-    expect(frames).toEqual([{ type: 'snapshot', pending: [] }, { type: 'accepted', askId: 'a1', outcome: 'cancelled' }])
+    expect(frames).toEqual([{ type: 'snapshot', pending: [] }, { type: 'ask/accepted', askId: 'a1', outcome: 'cancelled' }])
     bridge.answer('a1', [{ id: 'q', selected: ['x'] }])
     bridge.dismiss('a2')
     bridge.requestHistory(50)
     bridge.requestHistory()
     expect(socket.sent.map((text) => JSON.parse(text))).toEqual([
-      { type: 'answer', askId: 'a1', answers: [{ id: 'q', selected: ['x'] }] },
-      { type: 'dismiss', askId: 'a2' },
+      { type: 'ask/answer', askId: 'a1', answers: [{ id: 'q', selected: ['x'] }] },
+      { type: 'ask/dismiss', askId: 'a2' },
       { type: 'history/get', limit: 50 },
       { type: 'history/get' },
     ])

@@ -36,7 +36,7 @@ describe('an ask serialized once', () => {
   })
 
   it('question/added from the cached text', () => {
-    expect(addedJson(askJson(ask))).toBe(JSON.stringify({ type: 'question/added', ask }))
+    expect(addedJson(askJson(ask))).toBe(JSON.stringify({ type: 'ask/added', ask }))
   })
 
   const cases: Array<[string, Ask, Settlement, boolean]> = [

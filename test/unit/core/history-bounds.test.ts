@@ -28,6 +28,7 @@ afterEach(async () => {
 /** An entry of about `chars` characters of question text. */
 const entry = (n: number, chars = 100): HistoryEntry => ({
   askId: `ask-${n}`,
+  kind: 'question',
   agent: { name: 'flooder' },
   questions: [{ id: 'q1', question: `${n} ${'x'.repeat(chars)}` }],
   receivedAt: n,

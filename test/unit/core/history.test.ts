@@ -16,6 +16,7 @@ afterEach(() => rm(home, { recursive: true, force: true }))
 
 const entry = (n: number): HistoryEntry => ({
   askId: `ask-${n}`,
+  kind: 'question',
   agent: { name: 'a' },
   questions: [{ id: 'q1', question: `question ${n}` }],
   receivedAt: n,
@@ -134,7 +135,7 @@ describe('history through the companion', () => {
       await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
       const history = await companion.history()
       if (enabled) {
-        expect(history).toEqual([{ ...ask, outcome: 'answered', settledAt: expect.any(Number), answers: [{ id: 'q1', selected: ['SQLite'] }] }])
+        expect(history).toEqual([{ ...ask, kind: 'question', outcome: 'answered', settledAt: expect.any(Number), answers: [{ id: 'q1', selected: ['SQLite'] }] }])
       } else {
         expect(history).toEqual([])
         await expect(stat(join(h, 'history.jsonl'))).rejects.toThrow()
