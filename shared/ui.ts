@@ -140,11 +140,6 @@ export const UiHistoryRequestFrameSchema = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
   before: z.string().max(200).optional(),
 })
-/** The `history/get` frame for a page of `limit` entries after `before` (each optional). */
-export function historyRequest(limit?: number, before?: string): UiHistoryRequestFrame {
-  return { type: 'history/get', ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) }
-}
-
 export const UiClientFrameSchema = z.discriminatedUnion('type', [
   UiAnswerFrameSchema,
   UiDecideFrameSchema,

@@ -37,7 +37,7 @@ export class CardState {
   /** True when the person has picked, typed or skipped anything (a draft worth keeping). */
   readonly hasDraft = $derived(draftHasContent(this.draft))
   /** The answers the draft makes and what the answer rules say about them; the window's only check. */
-  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.questions, this.draft))
+  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.kind === 'question' ? this.ask.questions : [], this.draft))
 
   readonly #storage: DraftStorage
   readonly #secret: boolean
@@ -120,7 +120,7 @@ export class CardState {
   }
 
   #multi(index: number): boolean {
-    const question = this.ask.questions[index]
+    const question = this.ask.kind === 'question' ? this.ask.questions[index] : undefined
     return question !== undefined && isMultiSelect(question)
   }
 

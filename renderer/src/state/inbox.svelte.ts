@@ -306,7 +306,7 @@ export class InboxStore {
   }
 
   #receive(frame: UiServerFrame): void {
-    if (frame.type === 'question/added') return this.#added.push(frame.ask)
+    if (frame.type === 'ask/added') return this.#added.push(frame.ask)
     // Every other frame may refer to an ask of the burst: the burst goes first, in order.
     this.#added.flush()
     switch (frame.type) {
@@ -324,16 +324,16 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
-      case 'question/resolved': {
+      case 'ask/settled': {
         const card = this.#cards.get(frame.askId)?.card
-        // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
+        // Our own send in flight: `ask/accepted` or `ask/rejected` decides, and says whose settlement this was.
         if (card?.sending) card.outcomeWhileSending = frame.outcome
         else this.#settle(frame.askId, frame.outcome)
         return this.#refreshHistory()
       }
-      case 'accepted':
+      case 'ask/accepted':
         return this.#accepted(frame.askId, frame.outcome, frame.undelivered === true)
-      case 'rejected':
+      case 'ask/rejected':
         return this.#rejected(frame.askId, frame.code, frame.reason)
       case 'history':
         return this.#historyPage(frame.entries, frame.more ?? false)
@@ -431,7 +431,8 @@ export class InboxStore {
     if (!card?.sending) return
     this.#remove(askId)
     if (undelivered) return this.#announce('announceUndelivered')
-    if (outcome === 'answered') return this.#announce(card.ask.approval ? 'announceDecided' : 'announceSent')
+    if (outcome === 'decided') return this.#announce('announceDecided')
+    if (outcome === 'answered') return this.#announce('announceSent')
     this.#announce('announceDismissed')
   }
 

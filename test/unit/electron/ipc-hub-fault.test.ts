@@ -40,7 +40,7 @@ describe('IPC relay after a fault in the core', () => {
     await vi.waitFor(() => expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot']))
     expect(hub.size).toBe(1)
     registry.add({ agent: { name: 'agent' }, title: undefined, questions: [{ id: 'q1', question: 'Go?' }], wireId: 'w1', owner: { settled: () => true } })
-    expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot', 'question/added'])
+    expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot', 'ask/added'])
     expect(warnings.join('\n')).toContain('Invalid string length')
   })
 })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Ask } from '../../../shared'
 import { controlsFor } from '../../../electron/main/notification-controls'
 import type { Controls } from '../../../electron/main/notification-controls'
-import { answerFor } from '../../../electron/main/notification-answer'
+import { answerFor } from '../../../electron/main/notification-input'
 import { truncate } from '../../../electron/main/notification-text'
 import { parseActivation } from '../../../electron/main/windows-toast'
 

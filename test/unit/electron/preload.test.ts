@@ -34,9 +34,9 @@ describe('preload', () => {
     bridge.requestHistory()
     bridge.requestHistory(5)
     expect(fake.ipcRenderer.send.mock.calls).toEqual([
-      [IPC_CHANNELS.send, { type: 'answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
-      [IPC_CHANNELS.send, { type: 'dismiss', askId: 'a2' }],
-      [IPC_CHANNELS.send, { type: 'decide', askId: 'a3', decision: { behavior: 'deny', message: 'no' } }],
+      [IPC_CHANNELS.send, { type: 'ask/answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
+      [IPC_CHANNELS.send, { type: 'ask/dismiss', askId: 'a2' }],
+      [IPC_CHANNELS.send, { type: 'ask/decide', askId: 'a3', decision: { behavior: 'deny', message: 'no' } }],
       [IPC_CHANNELS.send, { type: 'notice/dismiss', noticeId: 'n1' }],
       [IPC_CHANNELS.send, { type: 'history/get' }],
       [IPC_CHANNELS.send, { type: 'history/get', limit: 5 }],
