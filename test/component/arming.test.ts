@@ -6,7 +6,7 @@ import { userEvent } from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { Ask } from '../../shared/ask'
-import { makeAsk } from './fake-bridge'
+import { makeApproval, makeAsk } from './fake-bridge'
 import { ManualClock } from './manual-clock'
 import { renderInbox } from './setup'
 
@@ -17,13 +17,7 @@ afterEach(() => {
 })
 
 const approval = (askId: string, agentName: string, command: string, receivedAt: number): Ask =>
-  makeAsk({
-    askId,
-    agent: { name: agentName, pid: agentName.length },
-    receivedAt,
-    questions: [{ id: 'approve', question: `Run ${command}?` }],
-    approval: { tool: 'Bash', action: { kind: 'command', command } },
-  })
+  makeApproval({ tool: 'Bash', action: { kind: 'command', command } }, { askId, agent: { name: agentName, pid: agentName.length }, receivedAt })
 
 /** Renders with arming on (600 ms) and a clock the test drives. */
 async function renderArming(pending: Ask[]) {
