@@ -7,7 +7,7 @@ import ApprovalBody from '../../renderer/src/components/ApprovalBody.svelte'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { ApprovalRequest } from '../../shared/approval'
 import { claude, requestOf, TOOL_CASES, withKey } from '../unit/cli/hooks/tool-cases'
-import { makeApproval, makeAsk } from './fake-bridge'
+import { makeApproval } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => {

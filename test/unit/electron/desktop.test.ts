@@ -309,7 +309,7 @@ describe('IPC relay', () => {
       askId,
       answers: [{ id: 'q1', selected: ['SQLite'] }],
     })
-    expect(await a.next((f) => f.type === 'ask/answer')).toEqual({ type: 'ask/answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await a.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
     await until(() => frames().some((f: any) => f.type === 'ask/accepted'), 'accepted frame')
     expect(frames()).toContainEqual({ type: 'ask/accepted', askId, outcome: 'answered' })
     expect(frames()).toContainEqual({ type: 'ask/settled', askId, outcome: 'answered' })
@@ -350,9 +350,9 @@ describe('IPC relay', () => {
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'ask/answer', askId, answers: 'SQLite' })
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'shell', command: 'rm -rf /' })
-    expect(frames().slice(1)).toEqual([{ type: 'ask/rejected', askId, code: 'INVALID_FRAME', reason: 'invalid answer frame: "answers" must be an array' }])
+    expect(frames().slice(1)).toEqual([{ type: 'ask/rejected', askId, code: 'INVALID_FRAME', reason: 'invalid ask/answer frame: "answers" must be an array' }])
     expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
-      'ipc: refused: invalid frame: invalid answer frame: "answers" must be an array',
+      'ipc: refused: invalid frame: invalid ask/answer frame: "answers" must be an array',
       'ipc: refused: invalid frame: unknown frame type "shell"',
     ])
     expect(desktop!.companion.pending()).toHaveLength(1)

@@ -174,7 +174,7 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     expect(FakeNotification.instances.map((n) => n.options.body)).toEqual(['Deploy: Proceed with prod?', NO_LONGER])
     expect(FakeNotification.instances[1]!.options.actions).toBeUndefined()
     // the agent saw exactly one answer, and nothing else after it
-    await agent.next((frame) => frame.type === 'ask/answer')
+    await agent.next((frame) => frame.type === 'answer')
     expect(answersAtAgent()).toEqual(['{"type":"answer","id":"a3","answers":[{"id":"go","selected":["Yes"]}]}'])
   })
 
