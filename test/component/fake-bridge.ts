@@ -3,7 +3,7 @@ import { tick } from 'svelte'
 import type { Answer } from '../../shared/answer'
 import type { ApprovalDecision } from '../../shared/approval'
 import type { ApprovalRequest } from '../../shared/approval'
-import type { ApprovalAsk, QuestionAsk } from '../../shared/ask'
+import type { ApprovalAsk, Ask, QuestionAsk } from '../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../shared/bridge'
 import type { UiServerFrame } from '../../shared/ui'
 
