@@ -15,6 +15,7 @@ const UI = group('^svelte(/.*)?$|(^|/)renderer(/|$)', 'only the renderer uses Sv
 const CORE = group('(^|/)core(/|$)', 'the companion core is reached over the UI channel or IPC, not imported here')
 const MAIN = group('(^|/)(main|preload)(/|$)', 'Electron main/preload code stays in the Electron layer')
 const AGENT = group('(^|/)(agent|cli)(/|$)', 'agent-side code is not imported here')
+const INTEGRATIONS = group('(^|/)integrations(/|$)', 'harness knowledge (integrations/) is for the set-up, hook and Connect readers: cli/, renderer/, electron/main/')
 const SERVER_LIBS = group('^(ws|@modelcontextprotocol/.*)$', 'this layer has no sockets of its own')
 
 // Files are ours or refused (docs/reliability.md): product code writes files only through
@@ -43,7 +44,7 @@ const FS_WHOLE_MODULE = [
   },
 ]
 /** The folders of product code (build, test and bench scripts are not). */
-const PRODUCT = ['core/**', 'cli/**', 'agent/**', 'electron/**', 'shared/**', 'bin/**', 'renderer/**']
+const PRODUCT = ['core/**', 'cli/**', 'agent/**', 'electron/**', 'shared/**', 'integrations/**', 'bin/**', 'renderer/**']
 /** The one module that may write; compile-cache.js runs before any bundle exists and keeps the same checks itself. */
 const FILE_WRITERS = ['core/private-files.ts', 'core/private-files-sync.ts', 'bin/compile-cache.js']
 
@@ -82,17 +83,19 @@ export default tseslint.config(
     },
   },
   { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
-  layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
+  layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS, INTEGRATIONS]),
+  // One file per harness (README "Layout"): runtime-free like shared/, and of ours it imports only shared/.
+  layer(['integrations/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
   layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
-  layer(['core/**'], [ELECTRON, UI, MAIN, AGENT]),
+  layer(['core/**'], [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS]),
   layer(['electron/main/**'], [UI, AGENT]),
-  layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
-  layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),
+  layer(['electron/preload/**'], [UI, CORE, AGENT, SERVER_LIBS, INTEGRATIONS, group('(^|/)main(/|$)', 'the preload talks to main over IPC only')]),
+  layer(['agent/**'], [ELECTRON, UI, CORE, MAIN, INTEGRATIONS, group('(^|/)cli(/|$)', 'the library does not depend on the CLI')]),
   layer(['cli/**'], [ELECTRON, UI, MAIN]),
   // The relay (relay/README.md): shared/, Node, NATS and HPKE; of core/ only the private-file module.
-  layer(['relay/**'], [ELECTRON, UI, MAIN, AGENT, group('(^|/)core/(?!private-files)', 'the relay uses only core/private-files*.ts of the core')]),
+  layer(['relay/**'], [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS, group('(^|/)core/(?!private-files)', 'the relay uses only core/private-files*.ts of the core')]),
   layer(['bin/**'], []),
-  layer(['core/private-files.ts', 'core/private-files-sync.ts'], [ELECTRON, UI, MAIN, AGENT], { fsWriters: true }),
+  layer(['core/private-files.ts', 'core/private-files-sync.ts'], [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS], { fsWriters: true }),
   { files: PRODUCT, ignores: FILE_WRITERS, rules: { 'no-restricted-syntax': ['error', ...FS_WHOLE_MODULE] } },
   { files: ['bin/**/*.js', '**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The Svelte plugin's copy of this rule crashes on CommonJS function declarations (and is for .svelte only).

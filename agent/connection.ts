@@ -4,6 +4,7 @@ import { ASK_CANCELLED_MESSAGE, AskUserError } from '../shared/error-codes'
 import type { Transport, TransportMessage } from '../shared/transport'
 import type { ValidatedAsk } from '../shared/validate-input'
 import {
+  CloseCode,
   CompanionFrameSchema,
   PROTOCOL_VERSION,
   type AgentFrame,
@@ -169,14 +170,14 @@ export class Connection {
     if (this.#closed) return Promise.resolve()
     return new Promise((resolve) => {
       this.#closedWaiters.push(resolve)
-      this.#transport.close(1000, 'client closed')
+      this.#transport.close(CloseCode.NORMAL_CLOSURE, 'client closed')
     })
   }
 
   #receive(frame: CompanionFrame | undefined): void {
     if (frame === undefined) {
       // An unreadable frame may have been the answer to any pending ask: never guess, give up.
-      this.#transport.close(1002, 'invalid frame')
+      this.#transport.close(CloseCode.PROTOCOL_ERROR, 'invalid frame')
       return
     }
     if (frame.type === 'welcome' || frame.id === undefined) return
@@ -188,7 +189,7 @@ export class Connection {
       inFlight.settle(frame)
     } else if (frame.type === 'cancelled') {
       pending.reject(new AskUserError('ASK_CANCELLED', frame.message || ASK_CANCELLED_MESSAGE))
-    } else if (frame.code === 'SHUTTING_DOWN' || frame.code === 'ASK_ABORTED') {
+    } else if (frame.code === 'ASK_ABORTED') {
       pending.reject(new AskAbortedError('connection-lost', `the Ask User Companion went away: ${frame.message}`))
     } else {
       pending.reject(new AskUserError(frame.code, frame.message))

@@ -69,17 +69,19 @@ export interface CompanionRegistration<S extends UserInteractionSeam = UserInter
   dispose(): Promise<void>
 }
 
+/** What {@link registerAskUserCompanion} takes: the seam to register on, the client, the error class. */
+export type RegistrationOptions<S extends UserInteractionSeam> = { interaction?: S; client?: AskUserClientOptions | AskUserClient } & ProviderOptions
+
 /**
  * One call for a DeepSeek Harness-style host: registers a companion provider on `interaction` (ours,
  * or the host's `ctx.userQuestions` / `ctx.userInteraction`; a new seam when absent) and returns the
  * `ask_user_question` tool bound to it. `hostError` as in {@link createCompanionProvider}. Throws
  * `DUPLICATE_PROVIDER` (the seam's own error) when the seam already has a provider.
  */
-export function registerAskUserCompanion<S extends UserInteractionSeam = UserInteraction>(
-  options: { interaction?: S; client?: AskUserClientOptions | AskUserClient } & ProviderOptions = {},
-): CompanionRegistration<S> {
-  // Without a seam of the host's, S is ours (its default).
-  const interaction = options.interaction ?? (new UserInteraction() as UserInteractionSeam as S)
+export function registerAskUserCompanion<S extends UserInteractionSeam>(options: RegistrationOptions<S> & { interaction: S }): CompanionRegistration<S>
+export function registerAskUserCompanion(options?: RegistrationOptions<UserInteraction>): CompanionRegistration
+export function registerAskUserCompanion(options: RegistrationOptions<UserInteractionSeam> = {}): CompanionRegistration<UserInteractionSeam> {
+  const interaction = options.interaction ?? new UserInteraction()
   const provider = createCompanionProvider(options.client, options.hostError !== undefined ? { hostError: options.hostError } : {})
   const unregister = interaction.registerProvider(provider)
   const { execute: _unbound, ...definition } = createAskUserQuestionTool()

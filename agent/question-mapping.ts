@@ -1,4 +1,4 @@
-import { knownOptionFields, knownQuestionFields, type Question } from '../shared/tool-input'
+import { knownOptionFields, type Question } from '../shared/tool-input'
 import type { AskAnswer } from '../shared/answer'
 import type { UserInteractionAnswer, UserInteractionRequest, UserQuestion } from './user-interaction'
 
@@ -8,12 +8,11 @@ import type { UserInteractionAnswer, UserInteractionRequest, UserQuestion } from
  * and `intent` included (the model cannot set them).
  */
 export function toUserQuestion(question: Question): UserQuestion {
-  const { multi_select: multiSelect, ...known } = knownQuestionFields(question)
-  const out: UserQuestion = { id: known.id, question: known.question }
-  if (known.header !== undefined) out.header = known.header
+  const out: UserQuestion = { id: question.id, question: question.question }
+  if (question.header !== undefined) out.header = question.header
   // options as they came: their extra keys reach the provider, as upstream
   if (question.options !== undefined) out.options = question.options
-  if (multiSelect !== undefined) out.multiSelect = multiSelect
+  if (question.multi_select !== undefined) out.multiSelect = question.multi_select
   return out
 }
 

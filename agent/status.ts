@@ -2,6 +2,7 @@ import { CompanionStatusSchema } from '../shared/endpoint'
 import type { CompanionStatus } from '../shared/endpoint'
 import { AskUserError } from '../shared/error-codes'
 import type { Transport } from '../shared/transport'
+import { CloseCode } from '../shared/wire'
 import { discoverEndpoint } from './discovery'
 import { HandshakeError, dialCompanion } from './ws-transport'
 
@@ -32,7 +33,7 @@ export async function fetchStatus(
 function requestStatus(transport: Transport, signal: AbortSignal | undefined): Promise<CompanionStatus> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
-      transport.close(1000, 'aborted')
+      transport.close(CloseCode.NORMAL_CLOSURE, 'aborted')
       reject(new HandshakeError('aborted'))
     }
     if (signal?.aborted) return onAbort()
@@ -46,7 +47,7 @@ function requestStatus(transport: Transport, signal: AbortSignal | undefined): P
         json = undefined
       }
       const parsed = CompanionStatusSchema.safeParse(json)
-      transport.close(1000, 'done')
+      transport.close(CloseCode.NORMAL_CLOSURE, 'done')
       if (parsed.success) resolve(parsed.data)
       else reject(new AskUserError('NO_PROVIDER', 'the companion did not answer the status request like an Ask User Companion'))
     }

@@ -110,7 +110,7 @@ export async function runAskUserQuestion(
   try {
     const check = validateToolInput(args, limits)
     if (!check.ok) return toolFailure(new AskUserError(check.code, check.message))
-    return toolSuccess(renderAnswer(await ask(check.input)))
+    return toolSuccess(renderAnswer(await ask(check.value)))
   } catch (error) {
     return toolFailure(error)
   }

@@ -18,5 +18,5 @@ import { validateAskInput, type ValidatedAsk } from '../shared/validate-input'
 export function validateAsk(args: unknown, limits: Limits = UNCAPPED_LIMITS): ValidatedAsk {
   const check = validateAskInput(args, limits)
   if (!check.ok) throw new AskUserError(check.code, check.message)
-  return check.input
+  return check.value
 }

@@ -270,9 +270,13 @@ export async function runBrowser(
         failures++
         if (failures <= 3) console.error(`  ${(error as Error).message}`)
       }
-      // The person answers in the page, keyboard first: digit 1 picks the first option, Enter submits.
-      // If that does not reach the agent, the scripted window answers instead (the card then
-      // lingers in the page for its settled notice, so wait until it is gone).
+      // The person answers in the page, keyboard first: digit 1 picks the first option, Enter submits,
+      // once the card is armed (a card that came up on its own ignores keys for a moment: docs/ui.md,
+      // "The card you see"). If that does not reach the agent, the scripted window answers instead
+      // (the card then lingers in the page for its settled notice, so wait until it is gone).
+      await page
+        .waitForFunction(() => document.querySelector('[data-testid="ask-view"] [data-testid="arming"]') === null, undefined, { timeout: 5_000, polling: 'raf' })
+        .catch(() => undefined)
       await page.keyboard.press('1')
       await page.keyboard.press('Enter')
       const id = await withTimeout(gotAnswer, 2_000, `answer to visible ask ${i}`).catch(() => undefined)

@@ -15,17 +15,12 @@ export interface FloorRelay {
 /**
  * `windowReplies: 'v1'`: on an answer the relay also sends the answering window what protocol v1
  * requires, `question/resolved` then `accepted`, in one write as the companion does (ws-transport.ts).
- * The difference between the two floors is the cost of those frames: not ours to remove without
- * changing the protocol (docs/performance.md, "CPU per ask").
- *
- * `windowReplies: 'batched'`: the protocol change proposed there, measured on the floor. Each window
- * collects its settlements (`{askId, outcome}`, with `accepted: true` for its own answers) and gets them
- * as one `questions/settled` frame, sent just before the next frame to that window or 16 ms (one
- * display frame) after the first one collected, whichever comes first.
+ * The difference between the two floors is what those frames cost a relay that does nothing else.
  */
 const streamOf = (ws: WebSocket): { cork(): void; uncork(): void } => (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
 
-export async function startFloorRelay(options: { windowReplies?: 'v1' | 'batched' } = {}): Promise<FloorRelay> {
+/** Starts a floor relay on a free loopback port. */
+export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): Promise<FloorRelay> {
   const wss = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
@@ -35,42 +30,12 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' | 'batched
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
   const agents = new Map<number, WebSocket>()
   const windows = new Set<WebSocket>()
-  const settled = new Map<WebSocket, string[]>()
-  let flushTimer: NodeJS.Timeout | undefined
   let nextConn = 1
-
-  const flushSettled = (ws: WebSocket): void => {
-    const items = settled.get(ws)
-    if (!items || items.length === 0) return
-    settled.set(ws, [])
-    ws.send(`{"type":"questions/settled","items":[${items.join(',')}]}`)
-  }
-  const flushAll = (): void => {
-    flushTimer = undefined
-    for (const ws of windows) flushSettled(ws)
-  }
-  const collect = (ws: WebSocket, item: string): void => {
-    settled.get(ws)?.push(item)
-    flushTimer ??= setTimeout(flushAll, 16)
-  }
-  /** Sends `frame` to a window, its collected settlements first, in one write. */
-  const toWindow = (ws: WebSocket, frame: string): void => {
-    if (!settled.get(ws)?.length) return ws.send(frame)
-    const stream = streamOf(ws)
-    stream.cork()
-    flushSettled(ws)
-    ws.send(frame)
-    stream.uncork()
-  }
 
   wss.on('connection', (ws, req) => {
     if (req.url === '/v1/ui') {
       windows.add(ws)
-      settled.set(ws, [])
-      ws.on('close', () => {
-        windows.delete(ws)
-        settled.delete(ws)
-      })
+      ws.on('close', () => windows.delete(ws))
       ws.send('{"type":"snapshot","pending":[]}')
       ws.on('message', (data) => {
         const f = JSON.parse(String(data))
@@ -85,8 +50,6 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' | 'batched
           for (const w of windows) w.send(JSON.stringify({ type: 'question/resolved', askId, outcome: 'answered' }))
           ws.send(JSON.stringify({ type: 'accepted', askId, outcome: 'answered' }))
           process.nextTick(() => stream.uncork())
-        } else if (options.windowReplies === 'batched') {
-          for (const w of windows) collect(w, JSON.stringify(w === ws ? { askId, outcome: 'answered', accepted: true } : { askId, outcome: 'answered' }))
         }
       })
       return
@@ -105,7 +68,7 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' | 'batched
           type: 'question/added',
           ask: { askId: `${conn}.${f.id}`, agent: { name }, questions: f.questions, receivedAt: Date.now() },
         })
-        for (const w of windows) toWindow(w, frame)
+        for (const w of windows) w.send(frame)
       }
     })
   })
@@ -117,7 +80,6 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' | 'batched
     uiUrl: `ws://127.0.0.1:${port}/v1/ui`,
     close: () =>
       new Promise<void>((resolve) => {
-        clearTimeout(flushTimer)
         for (const c of wss.clients) c.terminate()
         wss.close(() => resolve())
       }),

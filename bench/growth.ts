@@ -4,7 +4,8 @@
 // Each size runs in a fresh core. The window side (first screen, next ask) is the browser section's.
 import { performance } from 'node:perf_hooks'
 import type { WebSocket } from 'ws'
-import { closeSocket, openAgent, openSocket, parse, sleep, UI_SUBPROTOCOL, withTimeout, type ServerChild } from './util'
+import { closeSocket, openAgent, openSocket, parse, sleep, withTimeout, type ServerChild } from './util'
+import { UI_SUBPROTOCOL } from '../shared/ui'
 
 export interface GrowthPoint {
   asks: number

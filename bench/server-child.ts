@@ -12,8 +12,8 @@ interface Options {
   mode: 'core' | 'floor'
   staticDir?: string
   settings?: Record<string, unknown>
-  /** The floor relay also replies to the windows as protocol v1 does, or batched (floor-relay.ts). */
-  windowReplies?: 'v1' | 'batched'
+  /** The floor relay also replies to the windows as protocol v1 does (floor-relay.ts). */
+  windowReplies?: 'v1'
   /** `profile-start` / `profile-stop` write a CPU profile of the steady state only into this folder. */
   steadyProfileDir?: string
 }

@@ -3,9 +3,8 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
 import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, answerProof, newNonce } from '../shared/proof'
-
-export const AGENT_SUBPROTOCOL = 'ask-user.v1'
-export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
+import { UI_SUBPROTOCOL } from '../shared/ui'
+import { AGENT_SUBPROTOCOL } from '../shared/wire'
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
@@ -162,7 +161,7 @@ export class ServerChild {
       settings?: unknown
       cpuProf?: string
       script?: string
-      windowReplies?: 'v1' | 'batched'
+      windowReplies?: 'v1'
       /** Profile only between profileStart() and profileStop() (the round trip's measured phase). */
       steadyProfileDir?: string
     } = {},

@@ -45,3 +45,22 @@ export function refuseArguments(args: readonly string[], io: Pick<CliIo, 'stdout
   }
   return undefined
 }
+
+/**
+ * The whole of `stream` as UTF-8 text, once it ends. With a `signal`, rejects with the signal's reason
+ * as soon as it aborts (a caller's timeout or interrupt), without waiting for the end.
+ */
+export function readAll(stream: NodeJS.ReadableStream, signal?: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = []
+  return new Promise<string>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const abort = (): void => reject(signal?.reason)
+    signal?.addEventListener('abort', abort, { once: true })
+    stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+    stream.once('error', reject)
+    stream.once('end', () => {
+      signal?.removeEventListener('abort', abort)
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    })
+  })
+}

@@ -2,6 +2,7 @@
 import type { CliIo, Command } from './io'
 import { EXIT, printError } from './io'
 import { version } from '../package.json'
+import { HARNESS_IDS, HOOK_HARNESS_IDS } from '../integrations/ids'
 import { runWithProcess, type ProcessHost } from './process-host'
 
 interface Entry {
@@ -23,11 +24,11 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import('./commands/mcp')).run,
   },
   setup: {
-    summary: 'add ask-user to an MCP client (claude-code, codex, gemini, qwen, opencode, cursor); --print, --remove',
+    summary: `add ask-user to an MCP client (${HARNESS_IDS.join(', ')}); --print, --remove`,
     load: async () => (await import('./commands/setup')).run,
   },
   hook: {
-    summary: 'the command a harness hook runs: one event on stdin, the harness\'s answer JSON out (claude-code, codex, gemini, opencode)',
+    summary: `the command a harness hook runs: one event on stdin, the harness's answer JSON out (${HOOK_HARNESS_IDS.join(', ')})`,
     load: async () => (await import('./commands/hook')).run,
   },
   status: {
@@ -47,7 +48,7 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import('./commands/agent-token')).run,
   },
   relay: {
-    summary: 'set up a self-hosted relay (init --self-hosted DIR) and write an agent\'s relay file (add-agent NAME --out FILE)',
+    summary: 'set up a self-hosted relay (init), give agents their relay file (add-agent), pair devices (pair, join) and manage the roster (devices, remove)',
     load: async () => (await import('./commands/relay')).run,
   },
   'window-token': {

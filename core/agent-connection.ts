@@ -1,28 +1,30 @@
-import type { AgentInfo, AskpassMark } from '../shared/ask'
+import { AgentInfoSchema, type AgentInfo, type AskpassMark } from '../shared/ask'
 import type { Notice } from '../shared/approval'
+import { errorMessage } from '../shared/describe-error'
 import { ASK_CANCELLED_MESSAGE, type ErrorCode } from '../shared/error-codes'
+import { invalidFrameMessage, limitExceededMessage, overCap, type Issue } from '../shared/issue-wording'
 import type { Limits } from '../shared/limits'
 import { askQuestionFields } from '../shared/question-extras'
 import type { Transport, TransportMessage } from '../shared/transport'
 import { validateApproval, validateNotice } from '../shared/validate-approval'
 import { validateAskInput } from '../shared/validate-input'
 import {
-  ApproveEnvelopeSchema,
-  NoticeEnvelopeSchema,
-  CancelFrameSchema,
-  HelloFrameSchema,
+  AgentFrameSchema,
+  CloseCode,
   PROTOCOL_VERSION,
+  WireAskIdSchema,
+  type ApproveFrame,
+  type AskFrame,
+  type CancelFrame,
   type CompanionFrame,
   type HelloFrame,
+  type NoticeFrame,
 } from '../shared/wire'
 import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
-import { errorMessage } from '../shared/describe-error'
-import { invalidFrameMessage } from '../shared/frame-issues'
-import { askEnvelope, wireId } from './ask-envelope'
 
-/** Close codes the companion uses on agent sockets. */
-export const CLOSE = { GOING_AWAY: 1001, PROTOCOL_ERROR: 1002, POLICY: 1008, INTERNAL_ERROR: 1011 } as const
+/** The `type`s an agent may send: the discriminators of `AgentFrameSchema`. */
+const AGENT_FRAME_TYPES: ReadonlySet<string> = new Set(AgentFrameSchema.options.map((option) => option.shape.type.value))
 
 /** The message of the `ASK_ABORTED` error an agent gets for each pending ask when the companion stops. */
 export const SHUTDOWN_MESSAGE = 'the companion is shutting down'
@@ -71,7 +73,7 @@ export class AgentConnection implements AskOwner {
     private readonly ctx: AgentContext,
     private readonly peerCheck?: PeerCheck,
   ) {
-    this.helloTimer = setTimeout(() => transport.close(CLOSE.POLICY, 'no hello in time'), ctx.helloTimeoutMs)
+    this.helloTimer = setTimeout(() => transport.close(CloseCode.POLICY_VIOLATION, 'no hello in time'), ctx.helloTimeoutMs)
     transport.onmessage = (message) => this.receive(message)
     transport.onclose = () => this.closed()
   }
@@ -79,7 +81,7 @@ export class AgentConnection implements AskOwner {
   /** Companion shutdown: every pending ask fails with `ASK_ABORTED`, then the transport closes with 1001. */
   shutdown(): void {
     for (const askId of [...this.asks.values()]) this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'shutdown' })
-    this.transport.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    this.transport.close(CloseCode.GOING_AWAY, 'companion shutting down')
   }
 
   /** Called by the registry exactly once per ask of this connection; false when the outcome could not be sent. */
@@ -101,30 +103,47 @@ export class AgentConnection implements AskOwner {
     }
   }
 
+  /**
+   * Every agent frame is parsed here, once: JSON, an object with a string `type`, then
+   * `AgentFrameSchema` (the envelope; `INVALID_FRAME`). Each handler then checks its payload
+   * (`INVALID_ARGS`, `EMPTY_QUESTIONS`, `LIMIT_EXCEEDED`) and the connection's state.
+   */
   private receive(message: TransportMessage): void {
     try {
       if (message.kind === 'binary') return this.sendError('INVALID_FRAME', BINARY_FRAME_MESSAGE)
-      const parsed = parseJsonFrame(message.text)
-      if (!parsed.ok) return this.sendError('INVALID_FRAME', parsed.message)
-      const frame = parsed.frame
-      const id = wireId(frame['id'])
-      switch (frame['type']) {
+      const read = parseJsonFrame(message.text)
+      if (!read.ok) return this.sendError(read.code, read.message)
+      const parsed = AgentFrameSchema.safeParse(read.value)
+      if (!parsed.success) return this.refuse(read.value, parsed.error.issues)
+      const frame = parsed.data
+      switch (frame.type) {
         case 'hello':
           return this.hello(frame)
         case 'ask':
-          return this.ask(frame, id)
+          return this.ask(frame)
         case 'approve':
-          return this.approve(frame, id)
+          return this.approve(frame)
         case 'notice':
-          return this.notice(frame, id)
+          return this.notice(frame)
         case 'cancel':
-          return this.cancel(frame, id)
-        default:
-          return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(frame['type'])}`, id)
+          return this.cancel(frame)
       }
     } catch (error) {
       this.fault(error)
     }
+  }
+
+  /**
+   * A frame `AgentFrameSchema` refused: an unknown `type`, or the first issue of a known one in our
+   * words. The reply carries the frame's `id` when that alone is a valid wire id.
+   */
+  private refuse(raw: Record<string, unknown>, issues: readonly Issue[]): void {
+    const type = String(raw['type'])
+    const id = WireAskIdSchema.safeParse(raw['id']).data
+    if (!AGENT_FRAME_TYPES.has(type)) return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(type)}`, id)
+    if (type !== 'hello') return this.sendError('INVALID_FRAME', invalidFrameMessage(type, raw, issues), id)
+    if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
+    this.sendError('INVALID_FRAME', invalidFrameMessage('hello', raw, issues))
   }
 
   /**
@@ -142,57 +161,45 @@ export class AgentConnection implements AskOwner {
       }
     }
     this.asks.clear()
-    this.transport.close(CLOSE.INTERNAL_ERROR, 'internal error')
+    this.transport.close(CloseCode.INTERNAL_ERROR, 'internal error')
   }
 
-  private hello(raw: Record<string, unknown>): void {
+  private hello(frame: HelloFrame): void {
     if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
-    const parsed = HelloFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('hello', raw, parsed.error.issues))
-    const frame = parsed.data
     if (frame.protocol !== PROTOCOL_VERSION) {
       this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
-      this.transport.close(CLOSE.PROTOCOL_ERROR, 'unsupported protocol')
+      this.transport.close(CloseCode.PROTOCOL_ERROR, 'unsupported protocol')
       return
     }
     const tooLong = longClientField(frame, this.ctx.limits.textChars)
     if (tooLong) return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "client.${tooLong}" is longer than ${this.ctx.limits.textChars} characters`)
     clearTimeout(this.helloTimer)
     this.helloTimer = undefined
-    const { name, pid, cwd, title } = frame.client
-    this.agent = { name }
-    if (pid !== undefined) this.agent.pid = pid
-    if (cwd !== undefined) this.agent.cwd = cwd
-    if (title !== undefined) this.agent.title = title
-    this.askpass = this.checkPeer(pid)
+    // who asks, as the person sees it: the hello's client without its version and extra keys
+    this.agent = AgentInfoSchema.parse(frame.client)
+    this.askpass = this.checkPeer(frame.client.pid)
     this.send({ type: 'welcome', protocol: PROTOCOL_VERSION, server: this.ctx.serverInfo })
   }
 
-  private ask(raw: Record<string, unknown>, id: string | undefined): void {
-    const frame = askEnvelope(raw, id)
-    if (!frame.ok) return this.sendError('INVALID_FRAME', invalidFrameMessage('ask', raw, frame.issues), id)
-    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
-    const { limits, registry } = this.ctx
+  /** An ask: the envelope was checked; then hello, a fresh id, the arguments as the tool checks them, the caps. */
+  private ask(frame: AskFrame): void {
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    // The ask's arguments are checked as the tool checks them (a missing `questions` is INVALID_ARGS),
-    // plus the per-question `detail` and `intent` that protocol clients may send.
-    const input = validateAskInput(Object.hasOwn(raw, 'questions') ? { questions: raw['questions'] } : {}, limits)
+    // A missing `questions` is INVALID_ARGS (`missing required property "questions"`), as the tool says it.
+    const input = validateAskInput({ questions: frame.questions }, this.ctx.limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
-    const questions = input.input.questions.map(askQuestionFields)
-    const ask = registry.add({ kind: 'question', agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
+    const questions = input.value.questions.map(askQuestionFields)
+    const ask = this.ctx.registry.add({ kind: 'question', agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 
   /** An approval: the envelope (`INVALID_FRAME`), then the request (`INVALID_ARGS` / `LIMIT_EXCEEDED`), then the pending caps. */
-  private approve(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = ApproveEnvelopeSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('approve', raw, parsed.error.issues), id)
-    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
-    const frame = parsed.data
+  private approve(frame: ApproveFrame): void {
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
     if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
-    const request = validateApproval(raw['approval'], this.ctx.limits)
+    const request = validateApproval(frame.approval, this.ctx.limits)
     if (!request.ok) return this.sendError(request.code, request.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
@@ -201,34 +208,29 @@ export class AgentConnection implements AskOwner {
   }
 
   /** A notice: checked like an approval, then handed on; nothing is replied unless it is refused. */
-  private notice(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = NoticeEnvelopeSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('notice', raw, parsed.error.issues), id)
-    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
-    const notice = validateNotice(raw['notice'], this.ctx.limits)
-    if (!notice.ok) return this.sendError(notice.code, notice.message, id)
-    const title = parsed.data.title
-    if (title !== undefined && title.length > this.ctx.limits.textChars) {
-      return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "title" has ${title.length} characters; at most ${this.ctx.limits.textChars} are allowed`, id)
-    }
-    this.ctx.notices?.(this.agent, notice.value, title)
+  private notice(frame: NoticeFrame): void {
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
+    const notice = validateNotice(frame.notice, this.ctx.limits)
+    if (!notice.ok) return this.sendError(notice.code, notice.message, frame.id)
+    const tooLong = titleTooLong(frame.title, this.ctx.limits)
+    if (tooLong) return this.sendError('LIMIT_EXCEEDED', tooLong, frame.id)
+    this.ctx.notices?.(this.agent, notice.value, frame.title)
   }
 
   /** Why one more pending ask with `title` would break a cap, or undefined. */
   private capRefusal(title: string | undefined): string | undefined {
     const { limits, registry } = this.ctx
-    if (title !== undefined && title.length > limits.textChars) return `limit exceeded: "title" has ${title.length} characters; at most ${limits.textChars} are allowed`
+    const tooLong = titleTooLong(title, limits)
+    if (tooLong) return tooLong
     if (this.asks.size >= limits.pendingPerConnection) return `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`
     if (registry.size >= limits.pendingTotal) return `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`
     return undefined
   }
 
-  private cancel(raw: Record<string, unknown>, id: string | undefined): void {
-    const parsed = CancelFrameSchema.safeParse(raw)
-    if (!parsed.success) return this.sendError('INVALID_FRAME', invalidFrameMessage('cancel', raw, parsed.error.issues), id)
-    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', id)
-    const askId = this.asks.get(parsed.data.id)
-    if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${parsed.data.id}" is not pending`, parsed.data.id)
+  private cancel(frame: CancelFrame): void {
+    if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
+    const askId = this.asks.get(frame.id)
+    if (askId === undefined) return this.sendError('NOT_PENDING', `ask id "${frame.id}" is not pending`, frame.id)
     this.ctx.registry.settle(askId, { outcome: 'aborted', by: 'agent' })
   }
 
@@ -256,6 +258,12 @@ export class AgentConnection implements AskOwner {
   private send(frame: CompanionFrame): boolean {
     return this.transport.send(JSON.stringify(frame))
   }
+}
+
+/** The `LIMIT_EXCEEDED` message for a `title` longer than `textChars`, or undefined. */
+function titleTooLong(title: string | undefined, limits: Limits): string | undefined {
+  if (title === undefined || title.length <= limits.textChars) return undefined
+  return limitExceededMessage([overCap('title', title.length, limits.textChars)])
 }
 
 function longClientField(frame: HelloFrame, max: number): string | undefined {

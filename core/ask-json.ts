@@ -3,7 +3,7 @@ import type { Ask } from '../shared/ask'
 /**
  * Each registered ask's JSON, made once (asks are not changed after the registry mints them), kept on
  * the ask itself under a symbol: not enumerable, so neither JSON, structured clone nor a deep equality
- * sees it. A WeakMap did the same at a cost per ask in every scavenge (ephemeron tables).
+ * sees it, and it goes when the ask goes.
  */
 const JSON_TEXT = Symbol('ask JSON')
 type WithJson = Ask & { [JSON_TEXT]?: string }
@@ -11,7 +11,7 @@ type WithJson = Ask & { [JSON_TEXT]?: string }
 /**
  * `JSON.stringify(ask)`, computed once per ask and shared by everything that sends or stores it
  * (`ask/added` to every window, snapshot chunks, the history line): an ask is serialized once,
- * not once per use (docs/performance.md, "CPU per ask").
+ * not once per use.
  */
 export function askJson(ask: Ask): string {
   const cached = (ask as WithJson)[JSON_TEXT]

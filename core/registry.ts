@@ -220,7 +220,7 @@ export class Registry {
     return this.resolved.add(listener)
   }
 
-  // The owner's failure is ours, not the agent's: reported, and the ask counts as delivered.
+  // An owner that throws is reported and counted as told: the settlement stands and the windows still hear of it.
   private tellOwner(entry: Entry, settlement: Settlement): boolean {
     try {
       return entry.owner.settled(entry.wireId, settlement)

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings } from '../shared/settings'
 import { ensurePrivateDir, isErrnoCode, readPrivateFile, writeFileAtomic } from './private-files'
-import { errorMessage, describeFirstIssue } from '../shared/describe-error'
+import { errorMessage } from '../shared/describe-error'
+import { describeFirstIssue } from '../shared/issue-wording'
 
 /** File name of the settings inside the companion's home. */
 export const SETTINGS_FILE = 'settings.json'
@@ -27,7 +28,7 @@ export async function loadSettings(home: string): Promise<{ settings: Settings; 
   }
   const parsed = SettingsSchema.safeParse(json)
   if (!parsed.success) {
-    const where = describeFirstIssue(parsed.error.issues, { root: '(root)', fallback: 'invalid' })
+    const where = describeFirstIssue(json, parsed.error.issues, 'invalid', 'settings')
     return { settings: cloneDefaults(), warning: `${path} has invalid settings (${where}); using default settings` }
   }
   return { settings: parsed.data }

@@ -6,13 +6,13 @@ import type { AgentInfo } from '../shared/ask'
 import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
 import { UI_SUBPROTOCOL, type UiServerFrame } from '../shared/ui'
-import { AGENT_SUBPROTOCOL } from '../shared/wire'
+import { AGENT_SUBPROTOCOL, CloseCode } from '../shared/wire'
 import type { CompanionStatus } from '../shared/endpoint'
 import { AGENT_PROOF_SUBPROTOCOL, StatusRequestFrameSchema, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
 import { runProofStage } from './proof-stage'
 import { parseWindowFrame, rejected } from './ui-frames'
 import { parseV1WindowFrame, toV1Frame, UI_V1_PROOF_SUBPROTOCOL, UI_V1_SUBPROTOCOL } from './ui-v1'
-import { AgentConnection, CLOSE, type AgentContext, type PeerCheck } from './agent-connection'
+import { AgentConnection, type AgentContext, type PeerCheck } from './agent-connection'
 import { askpassMarkOf, type HelperIdentity } from './askpass-mark'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
 import { checkUpgrade, rejectUpgrade } from './handshake'
@@ -139,7 +139,7 @@ export class SocketEndpoints {
       else ws.once('close', () => resolve())
     }))
     for (const agent of this.agents) agent.shutdown()
-    for (const ws of this.sockets) if (ws.readyState === ws.OPEN) ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    for (const ws of this.sockets) if (ws.readyState === ws.OPEN) ws.close(CloseCode.GOING_AWAY, 'companion shutting down')
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
@@ -169,7 +169,7 @@ export class SocketEndpoints {
     window: WindowUpgrade | undefined,
     { proof, peerPort }: { proof: { clientNonce: string } | undefined; peerPort: number | undefined },
   ): void {
-    if (this.closing) return ws.close(CLOSE.GOING_AWAY, 'companion shutting down')
+    if (this.closing) return ws.close(CloseCode.GOING_AWAY, 'companion shutting down')
     registerStream(ws, stream)
     this.track(ws)
     if (window) this.windowQueues.track(ws)
@@ -219,7 +219,7 @@ export class SocketEndpoints {
       if (message.kind === 'text' && isStatusRequest(message.text)) {
         transport.onmessage = undefined
         transport.send(JSON.stringify({ type: 'status', ...this.ctx.status() }))
-        return transport.close(1000, 'status sent')
+        return transport.close(CloseCode.NORMAL_CLOSURE, 'status sent')
       }
       this.openAgent(transport, peerPort)
       transport.onmessage?.(message)
@@ -241,7 +241,7 @@ export class SocketEndpoints {
     const session = this.ctx.hub.attach(send, {
       masksSecrets: window.masksSecrets,
       whenWritable: (resume) => whenDrained(ws, resume),
-      onFault: () => transport.close(CLOSE.INTERNAL_ERROR, 'internal error'),
+      onFault: () => transport.close(CloseCode.INTERNAL_ERROR, 'internal error'),
     })
     this.windowSockets.add(ws)
     transport.onclose = () => {

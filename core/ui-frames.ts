@@ -11,7 +11,7 @@ import {
   type UiClientFrame,
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
-import { invalidFrameMessage } from '../shared/frame-issues'
+import { invalidFrameMessage } from '../shared/issue-wording'
 
 /** A window's frame after its one check: the typed frame, or the `ask/rejected` reply it gets instead. */
 export type WindowFrameCheck<F = UiClientFrame> = { ok: true; frame: F } | { ok: false; rejected: RejectedFrame }
@@ -46,7 +46,7 @@ export function parseWindowFrame(value: unknown): WindowFrameCheck {
 export function checkWindowFrame<F>(value: unknown, rules: Record<string, WindowFrameRule<F>>): WindowFrameCheck<F> {
   const checked = checkObjectFrame(value)
   if (!checked.ok) return refuse('', checked.message)
-  const raw = checked.frame
+  const raw = checked.value
   const type = raw['type'] as string
   const rule = Object.hasOwn(rules, type) ? rules[type] : undefined
   if (rule === undefined) {

@@ -29,8 +29,8 @@ export function registerStream(socket: WebSocket, stream: Duplex): void {
  * Sends text on an open socket and returns true; returns false, sending nothing, on a socket that is
  * not open, and terminates a peer that stopped reading (see {@link MAX_BUFFERED_BYTES}).
  * Every frame sent to one socket in the same tick leaves in one write: the stream is corked on the
- * first and uncorked on the next tick (a window gets `question/resolved` and `accepted` together, and
- * a system call per frame was the largest cost per ask; docs/performance.md). A window's socket passes
+ * first and uncorked on the next tick, so a window gets `question/resolved` and `accepted` together
+ * rather than as two packets. A window's socket passes
  * `queues`, the bound of what all windows together may leave unread (window-queues.ts).
  */
 export function sendText(socket: WebSocket, text: string, queues?: WindowQueues): boolean {

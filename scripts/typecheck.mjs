@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Type-checks each layer with its own tsconfig, so a wrong import or a wrong global fails to compile:
-// shared/ has no Node or DOM types, renderer/ no Node types, core/, electron/, agent/ and cli/ no DOM types.
+// shared/ and integrations/ have no Node or DOM types, renderer/ no Node types, core/, electron/, agent/ and cli/ no DOM types.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { packageBin } from './package-bin.mjs'
@@ -10,6 +10,7 @@ const tsc = packageBin(root, 'typescript', 'tsc')
 const svelteCheck = packageBin(root, 'svelte-check')
 const checks = [
   ['shared', tsc, ['--noEmit', '-p', 'shared/tsconfig.json']],
+  ['integrations', tsc, ['--noEmit', '-p', 'integrations/tsconfig.json']],
   ['core', tsc, ['--noEmit', '-p', 'core/tsconfig.json']],
   ['electron', tsc, ['--noEmit', '-p', 'electron/tsconfig.json']],
   ['agent', tsc, ['--noEmit', '-p', 'agent/tsconfig.json']],

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { knownQuestionFields, QuestionSchema, type Question } from './tool-input'
+import { knownQuestionFields, QuestionSchema } from './tool-input'
 
 /**
  * Upstream's `intent` for a question that asks the person to approve a plan: the plan is the
@@ -55,57 +55,4 @@ export function hasSecret(ask: { kind?: string; questions?: readonly { secret?: 
 export function isPlanReview(question: AskQuestion): question is AskQuestion & { intent: PlanReviewIntent } {
   const approve = question.intent?.approve
   return approve !== undefined && (question.options ?? []).some((option) => option.label === approve)
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** What {@link readExtras} found on one raw question: problems (INVALID_ARGS wording) or the values. */
-export interface Extras {
-  problems: string[]
-  detail?: string
-  intent?: PlanReviewIntent
-  secret?: boolean
-}
-
-/**
- * Reads `detail`, `secret` and `intent` off a question that passed the tool schema (`question` is its raw
- * object, `at` its path such as `questions[0]`). `detail` must be a string; `intent` an object with a
- * string `kind`. A `plan-review` intent needs `approve`, one of the question's option labels. An
- * intent of another kind (from a newer upstream) is ignored: the question shows as an ordinary one.
- */
-export function readExtras(question: Question, at: string): Extras {
-  const out: Extras = { problems: [] }
-  const detail = question['detail']
-  if (detail !== undefined) {
-    if (typeof detail === 'string') out.detail = detail
-    else out.problems.push(`"${at}.detail" must be a string`)
-  }
-  const secret = question['secret']
-  if (secret !== undefined) {
-    if (typeof secret !== 'boolean') out.problems.push(`"${at}.secret" must be a boolean`)
-    else if (secret && (question.options ?? []).length > 0) out.problems.push(`"${at}.secret" is only allowed on a question with no options`)
-    else out.secret = secret
-  }
-  const intent = question['intent']
-  if (intent === undefined) return out
-  if (!isRecord(intent)) {
-    out.problems.push(`"${at}.intent" must be an object`)
-    return out
-  }
-  const kind = intent['kind']
-  if (typeof kind !== 'string') {
-    out.problems.push(kind === undefined ? `missing required property "${at}.intent.kind"` : `"${at}.intent.kind" must be a string`)
-    return out
-  }
-  if (kind !== 'plan-review') return out
-  const approve = intent['approve']
-  if (typeof approve !== 'string') {
-    out.problems.push(approve === undefined ? `missing required property "${at}.intent.approve"` : `"${at}.intent.approve" must be a string`)
-  } else if (!(question.options ?? []).some((option) => option.label === approve)) {
-    out.problems.push(`"${at}.intent.approve" must be one of the question's option labels; ${JSON.stringify(approve)} is not`)
-  } else {
-    out.intent = { kind, approve }
-  }
-  return out
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 /**
  * The `ask_user_question` tool input, field for field as upstream: snake_case `multi_select`, extra
  * keys tolerated at every level, only `questions` (root), `id`/`question` (question) and `label`
- * (option) required. No size caps here: they are settings, checked by `checkLimits` (limits-check.ts)
+ * (option) required. No size caps here: they are settings, checked by `validateToolInput` (validate-input.ts)
  * so that the JSON schema the model sees stays exactly upstream's.
  */
 export const QuestionOptionSchema = z.looseObject({

@@ -20,7 +20,7 @@ export interface Transport {
   /** A frame arrived: a text frame, or a binary frame (which no protocol here accepts). */
   onmessage: ((message: TransportMessage) => void) | undefined
   /**
-   * The transport closed, cleanly or not (an abrupt drop reports 1006); called exactly once, after
+   * The transport closed, cleanly or not (an abrupt drop reports `CloseCode.ABNORMAL_CLOSURE`, 1006, shared/wire.ts); called exactly once, after
    * the last `onmessage`.
    */
   onclose: ((code: number, reason: string) => void) | undefined
@@ -28,6 +28,3 @@ export interface Transport {
 
 /** One received frame: its text, or only the fact that it was binary. */
 export type TransportMessage = { kind: 'text'; text: string } | { kind: 'binary' }
-
-/** The close code a transport reports when the connection dropped without a closing handshake. */
-export const ABNORMAL_CLOSURE = 1006

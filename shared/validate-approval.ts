@@ -1,23 +1,18 @@
-import { describeFrameIssue } from './frame-issues'
-import { invalidArgumentsMessage } from './argument-errors'
-import type { ErrorCode } from './error-codes'
+import { describeIssue, invalidArgumentsMessage, limitExceededMessage, overCap, type Issue } from './issue-wording'
+import type { Result } from './error-codes'
 import type { Limits } from './limits'
 import {
   APPROVAL_BODY_CHARS,
-  ApprovalDecisionSchema,
   ApprovalRequestSchema,
   NoticeSchema,
   approvalBodyFields,
   approvalShortFields,
-  type ApprovalDecision,
   type ApprovalRequest,
   type Notice,
 } from './approval'
 
-/** The outcome of a check: the typed value, or the code and message of the refusal. */
-export type Checked<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: Extract<ErrorCode, 'INVALID_ARGS' | 'LIMIT_EXCEEDED'>; message: string }
+/** The codes {@link validateApproval} and {@link validateNotice} refuse with. */
+type PayloadCode = 'INVALID_ARGS' | 'LIMIT_EXCEEDED'
 
 /**
  * Checks the `approval` of an `approve` frame (or of `client.requestApproval`): the shape
@@ -25,41 +20,35 @@ export type Checked<T> =
  * then the caps (`LIMIT_EXCEEDED`, every overflow named): `textChars` for the short fields,
  * {@link APPROVAL_BODY_CHARS} for a command, diff, content, plan or tool input. Never throws.
  */
-export function validateApproval(raw: unknown, limits: Limits): Checked<ApprovalRequest> {
+export function validateApproval(raw: unknown, limits: Limits): Result<ApprovalRequest, PayloadCode> {
   const parsed = ApprovalRequestSchema.safeParse(raw)
   if (!parsed.success) return invalid('approval', raw, parsed.error.issues)
   const request = parsed.data
   const overflows: string[] = []
   for (const [path, text] of approvalShortFields(request)) {
-    if (text.length > limits.textChars) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${limits.textChars} are allowed`)
+    if (text.length > limits.textChars) overflows.push(overCap(`approval.${path}`, text.length, limits.textChars))
   }
   const bodyCap = Math.min(APPROVAL_BODY_CHARS, limits.frameBytes)
   for (const [path, text] of approvalBodyFields(request)) {
-    if (text.length > bodyCap) overflows.push(`"approval.${path}" has ${text.length} characters; at most ${bodyCap} are allowed`)
+    if (text.length > bodyCap) overflows.push(overCap(`approval.${path}`, text.length, bodyCap))
   }
-  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
+  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage(overflows) }
   return { ok: true, value: request }
 }
 
 /** Checks the `notice` of a `notice` frame (or of `client.notify`): shape, then `text` within `textChars`. */
-export function validateNotice(raw: unknown, limits: Limits): Checked<Notice> {
+export function validateNotice(raw: unknown, limits: Limits): Result<Notice, PayloadCode> {
   const parsed = NoticeSchema.safeParse(raw)
   if (!parsed.success) return invalid('notice', raw, parsed.error.issues)
   const { text } = parsed.data
   if (text.length > limits.textChars) {
-    return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: "notice.text" has ${text.length} characters; at most ${limits.textChars} are allowed` }
+    return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage([overCap('notice.text', text.length, limits.textChars)]) }
   }
   return { ok: true, value: parsed.data }
 }
 
-/** Checks a decision (a window's `decide`, or the companion's `decision` on the agent side). */
-export function validateDecision(raw: unknown): Checked<ApprovalDecision> {
-  const parsed = ApprovalDecisionSchema.safeParse(raw)
-  return parsed.success ? { ok: true, value: parsed.data } : invalid('decision', raw, parsed.error.issues)
-}
-
-function invalid(root: string, raw: unknown, issues: Parameters<typeof describeFrameIssue>[1][]): Checked<never> {
+function invalid(root: string, raw: unknown, issues: readonly Issue[]): Result<never, PayloadCode> {
   const wrapped = { [root]: raw }
-  const violations = issues.slice(0, 3).map((issue) => describeFrameIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
+  const violations = issues.slice(0, 3).map((issue) => describeIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
   return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
 }

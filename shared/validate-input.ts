@@ -1,16 +1,11 @@
-import type { z } from 'zod'
-import { describeArgumentIssues, invalidArgumentsMessage } from './argument-errors'
-import type { ErrorCode } from './error-codes'
-import { checkLimits } from './limits-check'
+import { z } from 'zod'
+import type { ErrorCode, Refusal } from './error-codes'
+import { argumentViolations, describeIssue, invalidArgumentsMessage, limitExceededMessage, overCap } from './issue-wording'
 import { DEFAULT_LIMITS, type Limits } from './limits'
-import { readExtras, type AskInputSchema } from './question-extras'
-import { AskUserQuestionInputSchema, type AskUserQuestionInput, type Question } from './tool-input'
+import { AskQuestionSchema, PlanReviewIntentSchema, type AskInputSchema, type AskQuestion } from './question-extras'
+import { AskUserQuestionInputSchema, QuestionSchema, type AskUserQuestionInput, type Question } from './tool-input'
 
-/**
- * The protocol's ask arguments with a brand on their output: what {@link validateToolInput} and
- * {@link validateAskInput} (and nothing else) make. Only its type is used: both check by hand or with
- * the unbranded schemas, then brand what they checked through {@link isWellFormedWithinLimits}.
- */
+/** The protocol's ask arguments with a brand on their output; only its type is used (see {@link ValidatedAsk}). */
 type BrandedAskSchema = ReturnType<typeof AskInputSchema.brand<'ValidatedAsk'>>
 
 /**
@@ -18,45 +13,35 @@ type BrandedAskSchema = ReturnType<typeof AskInputSchema.brand<'ValidatedAsk'>>
  * right shape, at least one question, within the caps they were given. Only those functions make one,
  * so code that takes a `ValidatedAsk` (the agent's client and connection) has nothing left to check.
  * From the tool boundary its questions carry only the tool's keys; from a protocol client they may
- * carry `detail` and a plan-review `intent` too.
+ * carry `detail`, a plan-review `intent` and `secret` too.
  */
 export type ValidatedAsk = z.infer<BrandedAskSchema>
 
-/** The outcome of {@link validateToolInput}: a {@link ValidatedAsk}, or the code and message of the refusal. */
-export type InputCheck =
-  | { ok: true; input: ValidatedAsk }
-  | { ok: false; code: Extract<ErrorCode, 'INVALID_ARGS' | 'EMPTY_QUESTIONS' | 'LIMIT_EXCEEDED'>; message: string }
+/** Why ask arguments were refused. */
+export type InputRefusal = Refusal<Extract<ErrorCode, 'INVALID_ARGS' | 'EMPTY_QUESTIONS' | 'LIMIT_EXCEEDED'>>
+
+/** The outcome of {@link validateToolInput} and {@link validateAskInput}: a {@link ValidatedAsk}, or the refusal. */
+export type InputCheck = { ok: true; value: ValidatedAsk } | InputRefusal
 
 /** The message for an ask with no questions (code `EMPTY_QUESTIONS`). */
 export const EMPTY_QUESTIONS_MESSAGE = 'ask_user_question needs at least one question; "questions" was empty'
 
-/** The question keys of the tool's schema: all that passes the tool boundary. */
-const TOOL_QUESTION_KEYS = new Set(['id', 'question', 'header', 'options', 'multi_select'])
-
-type Refusal = Extract<InputCheck, { ok: false }>
+/**
+ * The tool schema as the tool boundary applies it: a question keeps only the keys the schema names
+ * (as upstream's tool copies them), its options pass through as they came (extra keys included).
+ */
+const ToolArgumentsSchema = AskUserQuestionInputSchema.extend({ questions: z.array(z.object(QuestionSchema.shape)) })
 
 /**
  * Validates the model's tool arguments (the tool boundary: the MCP tool, the provider's tool, `ask-user
  * ask --json`) in upstream's order: shape (`INVALID_ARGS`), then an empty batch (`EMPTY_QUESTIONS`),
  * then our caps (`LIMIT_EXCEEDED`). As upstream, every question key the tool schema does not name
  * (`detail`, `intent` included) is dropped, and option objects pass through as they are: the model
- * cannot set `detail` or `intent`. Never throws. An input with nothing to drop comes back as the same
- * object, typed {@link ValidatedAsk}. Run it once where arguments enter a process.
+ * cannot set `detail` or `intent`. Never throws. Run it once where arguments enter a process.
  */
 export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS): InputCheck {
-  // Hot path: a well-formed ask within the caps, nothing to drop, is accepted without zod's copy.
-  if (isWellFormedWithinLimits(args, limits, 'tool')) return { ok: true, input: args }
-  const shaped = checkShape(args)
-  if (!shaped.ok) return shaped
-  const questions = shaped.input.questions.map((question): Question => {
-    // options as they came: their extra keys pass through, as upstream
-    const out: Question = { id: question.id, question: question.question }
-    if (question.header !== undefined) out.header = question.header
-    if (question.options !== undefined) out.options = question.options
-    if (question.multi_select !== undefined) out.multi_select = question.multi_select
-    return out
-  })
-  return withinLimits({ ...shaped.input, questions }, limits, 'tool')
+  const shaped = checkShape(args, ToolArgumentsSchema)
+  return shaped.ok ? withinLimits(shaped.value, limits) : shaped
 }
 
 /**
@@ -68,94 +53,103 @@ export function validateToolInput(args: unknown, limits: Limits = DEFAULT_LIMITS
  * options). Other keys stay. Never throws.
  */
 export function validateAskInput(args: unknown, limits: Limits = DEFAULT_LIMITS): InputCheck {
-  if (isWellFormedWithinLimits(args, limits, 'protocol')) return { ok: true, input: args }
   const shaped = checkShape(args)
   if (!shaped.ok) return shaped
   const problems: string[] = []
-  const questions = shaped.input.questions.map((question, q) => {
-    const { detail: _detail, intent: _intent, secret: _secret, ...rest } = question
-    const extras = readExtras(question, `questions[${q}]`)
+  const questions = shaped.value.questions.map((question, q) => {
+    const extras = readExtras(args, question, q)
     problems.push(...extras.problems)
-    return {
-      ...rest,
-      ...(extras.detail !== undefined ? { detail: extras.detail } : {}),
-      ...(extras.intent !== undefined ? { intent: extras.intent } : {}),
-      ...(extras.secret !== undefined ? { secret: extras.secret } : {}),
-    }
+    const { detail: _detail, intent: _intent, secret: _secret, ...rest } = question
+    return { ...rest, ...extras.value }
   })
   if (problems.length > 0) return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(problems) }
-  return withinLimits({ ...shaped.input, questions }, limits, 'protocol')
+  return withinLimits({ ...shaped.value, questions }, limits)
 }
 
 /** The tool schema's shape and a non-empty batch, worded as upstream. */
-function checkShape(args: unknown): { ok: true; input: AskUserQuestionInput } | Refusal {
-  const parsed = AskUserQuestionInputSchema.safeParse(args)
-  if (!parsed.success) {
-    return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(describeArgumentIssues(args, parsed.error.issues)) }
-  }
+function checkShape(args: unknown, schema: z.ZodType<AskUserQuestionInput> = AskUserQuestionInputSchema): { ok: true; value: AskUserQuestionInput } | InputRefusal {
+  const parsed = schema.safeParse(args)
+  if (!parsed.success) return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(argumentViolations(args, parsed.error.issues)) }
   if (parsed.data.questions.length === 0) return { ok: false, code: 'EMPTY_QUESTIONS', message: EMPTY_QUESTIONS_MESSAGE }
-  return { ok: true, input: parsed.data }
-}
-
-/** The caps (`LIMIT_EXCEEDED`, every overflow named), then the brand. */
-function withinLimits(input: AskUserQuestionInput, limits: Limits, mode: Mode): InputCheck {
-  const overflows = checkLimits(input, limits)
-  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: `limit exceeded: ${overflows.join('; ')}` }
-  if (isWellFormedWithinLimits(input, limits, mode)) return { ok: true, input }
-  // Unreachable while the hand check and the schemas agree (a property test holds them together).
-  return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(['the questions could not be checked']) }
-}
-
-/** Which boundary is checking: the model's tool input, or a protocol client's ask. */
-type Mode = 'tool' | 'protocol'
-
-const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max
-const isOptionalText = (value: unknown, max: number): boolean => value === undefined || isText(value, max)
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** No intent, or a plan-review intent (exactly `kind` and `approve`) naming one of `options`' labels. */
-function isPlanReviewOrAbsent(intent: unknown, options: unknown): boolean {
-  if (intent === undefined) return true
-  if (!isRecord(intent) || intent['kind'] !== 'plan-review' || Object.keys(intent).length !== 2) return false
-  const approve = intent['approve']
-  return typeof approve === 'string' && Array.isArray(options) && options.some((option) => isRecord(option) && option['label'] === approve)
-}
-
-/** No `secret`, `secret: false`, or `secret: true` on a question without options. */
-function isSecretFlagOrAbsent(secret: unknown, options: unknown): boolean {
-  if (secret === undefined || secret === false) return true
-  return secret === true && (options === undefined || (Array.isArray(options) && options.length === 0))
+  return { ok: true, value: parsed.data }
 }
 
 /**
- * The common case, checked by hand: the schema's shape with at least one question and every cap
- * respected; for the tool, no question key to drop; for a protocol client, a string `detail` and no
- * intent or a valid plan-review one. Anything else goes through zod, which words the errors; the two
- * must agree on what is valid (tested by a property test). It is also the brand: what it accepts is a
- * {@link ValidatedAsk}.
+ * The extras as a protocol client may send them: `AskQuestionSchema`'s `detail` and `secret`, and an
+ * `intent` of any string `kind` (a kind from a newer upstream is tolerated, then dropped).
  */
-function isWellFormedWithinLimits(args: unknown, limits: Limits, mode: Mode): args is ValidatedAsk {
-  if (!isRecord(args)) return false
-  const questions = args['questions']
-  if (!Array.isArray(questions) || questions.length === 0 || questions.length > limits.questionsPerAsk) return false
-  const max = limits.textChars
-  for (const question of questions) {
-    if (!isRecord(question)) return false
-    if (!isText(question['id'], max) || !isText(question['question'], max)) return false
-    if (!isOptionalText(question['header'], max)) return false
-    if (mode === 'tool' && Object.keys(question).some((key) => !TOOL_QUESTION_KEYS.has(key))) return false
-    if (mode === 'protocol' && !isOptionalText(question['detail'], max)) return false
-    const multi = question['multi_select']
-    if (multi !== undefined && typeof multi !== 'boolean') return false
-    const options = question['options']
-    if (mode === 'protocol' && !isPlanReviewOrAbsent(question['intent'], options)) return false
-    if (mode === 'protocol' && !isSecretFlagOrAbsent(question['secret'], options)) return false
-    if (options === undefined) continue
-    if (!Array.isArray(options) || options.length > limits.optionsPerQuestion) return false
-    for (const option of options) {
-      if (!isRecord(option) || !isText(option['label'], max) || !isOptionalText(option['description'], max)) return false
+const ClientExtrasSchema = AskQuestionSchema.pick({ detail: true, secret: true }).extend({
+  intent: z.looseObject({ kind: z.string() }).optional(),
+})
+type Extras = Pick<AskQuestion, 'detail' | 'intent' | 'secret'>
+
+/**
+ * Reads `detail`, `secret` and `intent` off question `q` of `args` (already past the tool schema), in
+ * that order, every problem in INVALID_ARGS wording. `secret: true` needs a question without options;
+ * a `plan-review` intent is `PlanReviewIntentSchema` plus the rule that `approve` is one of the
+ * question's option labels.
+ */
+function readExtras(args: unknown, question: Question, q: number): { problems: string[]; value: Extras } {
+  const at = `questions[${q}]`
+  const problems: string[] = []
+  const parse = <T>(key: string, schema: z.ZodType<T>, raw: unknown): T | undefined => {
+    const parsed = schema.safeParse(raw)
+    if (parsed.success) return parsed.data
+    problems.push(...parsed.error.issues.map((issue) => describeIssue(args, { ...issue, path: ['questions', q, key, ...issue.path] })))
+    return undefined
+  }
+  const { shape } = ClientExtrasSchema
+  const value: Extras = {}
+  const detail = parse('detail', shape.detail, question['detail'])
+  if (detail !== undefined) value.detail = detail
+  const secret = parse('secret', shape.secret, question['secret'])
+  if (secret === true && (question.options ?? []).length > 0) problems.push(`"${at}.secret" is only allowed on a question with no options`)
+  else if (secret !== undefined) value.secret = secret
+  const intent = parse('intent', shape.intent, question['intent'])
+  if (intent?.kind !== 'plan-review') return { problems, value }
+  const planReview = parse('intent', PlanReviewIntentSchema, intent)
+  if (planReview === undefined) return { problems, value }
+  if ((question.options ?? []).some((option) => option.label === planReview.approve)) value.intent = planReview
+  else problems.push(`"${at}.intent.approve" must be one of the question's option labels; ${JSON.stringify(planReview.approve)} is not`)
+  return { problems, value }
+}
+
+/** The caps (`LIMIT_EXCEEDED`, every overflow named), then the brand. */
+function withinLimits(input: AskUserQuestionInput, limits: Limits): InputCheck {
+  const overflows = capOverflows(input, limits)
+  if (overflows.length > 0) return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage(overflows) }
+  // The brand is minted here, and only here: `input` passed the schema and the caps just now.
+  return { ok: true, value: input as ValidatedAsk }
+}
+
+/**
+ * The safety caps on a schema-valid input: one plain-language violation per overflow, each naming the
+ * path, the size found and the cap (empty when within limits).
+ */
+function capOverflows(input: AskUserQuestionInput, limits: Limits): string[] {
+  const violations: string[] = []
+  const text = (path: string, value: unknown): void => {
+    if (typeof value === 'string' && value.length > limits.textChars) {
+      violations.push(overCap(path, value.length, limits.textChars))
     }
   }
-  return true
+  const count = (path: string, items: readonly unknown[], max: number): void => {
+    if (items.length > max) violations.push(overCap(path, items.length, max, 'items'))
+  }
+  count('questions', input.questions, limits.questionsPerAsk)
+  input.questions.forEach((question, q) => {
+    const at = `questions[${q}]`
+    text(`${at}.id`, question.id)
+    text(`${at}.question`, question.question)
+    text(`${at}.header`, question.header)
+    // `detail` reaches the caps only from protocol v1 clients (the tool boundary drops it)
+    text(`${at}.detail`, question['detail'])
+    const options = question.options ?? []
+    count(`${at}.options`, options, limits.optionsPerQuestion)
+    options.forEach((option, o) => {
+      text(`${at}.options[${o}].label`, option.label)
+      text(`${at}.options[${o}].description`, option.description)
+    })
+  })
+  return violations
 }

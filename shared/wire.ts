@@ -10,6 +10,26 @@ export const AGENT_SUBPROTOCOL = 'ask-user.v1'
 /** Path of the agent endpoint. */
 export const AGENT_PATH = '/v1/agent'
 
+/**
+ * The WebSocket close codes (RFC 6455 §7.4.1) either end of a connection sends or reports: the one
+ * table, for the agent endpoint, the agent library and the transports.
+ */
+export const CloseCode = {
+  /** The client is done (`Connection.close`, a status query). */
+  NORMAL_CLOSURE: 1000,
+  /** The companion is shutting down. */
+  GOING_AWAY: 1001,
+  /** The peer broke the protocol (an unsupported version; an unreadable companion frame). */
+  PROTOCOL_ERROR: 1002,
+  /** Reported, never sent: the connection dropped without a closing handshake. */
+  ABNORMAL_CLOSURE: 1006,
+  /** No `hello` in time. */
+  POLICY_VIOLATION: 1008,
+  /** Handling a frame failed on our side; this connection alone ends. */
+  INTERNAL_ERROR: 1011,
+} as const
+export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode]
+
 /** Who is asking; shown to the person. */
 export const ClientInfoSchema = z.looseObject({
   name: z.string().min(1),
@@ -30,36 +50,39 @@ export const HelloFrameSchema = z.looseObject({
   client: ClientInfoSchema,
 })
 /**
- * The ask frame without its tool arguments; `questions` stays unknown on purpose: the envelope is checked first (`INVALID_FRAME`), then the
- * tool arguments `{questions}` with the tool schema (`INVALID_ARGS` / `EMPTY_QUESTIONS` / `LIMIT_EXCEEDED`).
+ * An ask. The companion parses every agent frame once with {@link AgentFrameSchema}: the envelope
+ * (`INVALID_FRAME`), while `questions` stays unknown on purpose, so that the tool arguments
+ * `{questions}` are then checked as the tool checks them (`INVALID_ARGS` / `EMPTY_QUESTIONS` /
+ * `LIMIT_EXCEEDED`; a missing `questions` is `INVALID_ARGS`, as upstream words it).
  */
-export const AskEnvelopeSchema = z.looseObject({
+export const AskFrameSchema = z.looseObject({
   type: z.literal('ask'),
   id: WireAskIdSchema,
   title: z.string().optional(),
+  questions: z.unknown().optional(),
 })
-export const AskFrameSchema = AskEnvelopeSchema.extend({ questions: z.unknown() })
 /**
  * An approval request; like `ask`, the envelope is checked first (`INVALID_FRAME`), then `approval` with
  * `ApprovalRequestSchema` (`INVALID_ARGS` / `LIMIT_EXCEEDED`). Answered with `decision`, or `cancelled`.
  */
-export const ApproveEnvelopeSchema = z.looseObject({
+export const ApproveFrameSchema = z.looseObject({
   type: z.literal('approve'),
   id: WireAskIdSchema,
   title: z.string().optional(),
+  approval: z.unknown().optional(),
 })
-export const ApproveFrameSchema = ApproveEnvelopeSchema.extend({ approval: z.unknown() })
 /**
  * A notice for the inbox (fire-and-forget: no reply unless it is refused with `error`, which carries
  * the `id` when the frame had one). `notice` is checked with `NoticeSchema` (`INVALID_ARGS`).
  */
-export const NoticeEnvelopeSchema = z.looseObject({
+export const NoticeFrameSchema = z.looseObject({
   type: z.literal('notice'),
   id: WireAskIdSchema.optional(),
   title: z.string().optional(),
+  notice: z.unknown().optional(),
 })
-export const NoticeFrameSchema = NoticeEnvelopeSchema.extend({ notice: z.unknown() })
 export const CancelFrameSchema = z.looseObject({ type: z.literal('cancel'), id: WireAskIdSchema })
+/** Every frame an agent may send, parsed once by the companion (core/agent-connection.ts). */
 export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, ApproveFrameSchema, NoticeFrameSchema, CancelFrameSchema])
 export type HelloFrame = z.infer<typeof HelloFrameSchema>
 export type AskFrame = z.infer<typeof AskFrameSchema>

@@ -6,7 +6,7 @@ import type { Question } from '../../shared/tool-input'
 import { validateAskInput, validateToolInput, type ValidatedAsk } from '../../shared/validate-input'
 import { version } from '../../package.json'
 import type { CliIo, Command } from '../io'
-import { EXIT, printError } from '../io'
+import { EXIT, printError, readAll } from '../io'
 import { exitCodeFor } from './exit-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { errorMessage } from '../../shared/describe-error'
@@ -36,12 +36,6 @@ Exit codes: 0 answered, 2 invalid input, 3 dismissed, 4 no companion (or it went
 
 class UsageError extends Error {}
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
-  return Buffer.concat(chunks).toString('utf8')
-}
-
 interface Parsed {
   help: boolean
   /** The questions, validated here (the command line is where they enter) and not again. */
@@ -58,7 +52,7 @@ interface Parsed {
 function validated(args: unknown, from: 'tool' | 'flags'): ValidatedAsk {
   const check = from === 'tool' ? validateToolInput(args, UNCAPPED_LIMITS) : validateAskInput(args, UNCAPPED_LIMITS)
   if (!check.ok) throw new UsageError(check.message)
-  return check.input
+  return check.value
 }
 
 /** The text of `--detail` or `--detail-file` (never both), or undefined. */

@@ -65,7 +65,7 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const stopWatch = watchParent(deps.ppid, abort, judged.program === 'ssh')
     const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version })
     try {
-      const answer = await client.ask(checked.input, { signal: controller.signal, ...(receiver ? { title: receiver } : {}) })
+      const answer = await client.ask(checked.value, { signal: controller.signal, ...(receiver ? { title: receiver } : {}) })
       const first = answer.answers[0] ?? { selected: [] }
       if (kind === 'secret' || kind === 'username') memory.answered(prompt, deps.now())
       return finish(outcomeOf(kind, first), io)

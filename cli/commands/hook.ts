@@ -1,10 +1,10 @@
 import { errorMessage } from '../../shared/describe-error'
-import { HARNESS_NAMES, isHarness } from '../hooks/harness-names'
+import { HOOK_HARNESS_IDS, isHookHarnessId } from '../../integrations/ids'
 import { noCompanionReason } from '../hooks/no-companion'
 import type { CliIo, Command } from '../io'
-import { EXIT, printError } from '../io'
+import { EXIT, printError, readAll } from '../io'
 
-const HELP = `Usage: ask-user hook <${HARNESS_NAMES.join('|')}> [EVENT_JSON]
+const HELP = `Usage: ask-user hook <${HOOK_HARNESS_IDS.join('|')}> [EVENT_JSON]
 
 The command a harness's hook runs: it reads one hook event (JSON) on stdin, or from its last argument
 (Codex's notify), asks the person through the running companion and prints exactly the JSON the
@@ -20,18 +20,13 @@ const STDIN_TIMEOUT_MS = 10_000
 /** How often the hook checks that the harness that started it is still alive. */
 const PARENT_CHECK_MS = 500
 
-async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = []
-  const timeout = AbortSignal.any([signal, AbortSignal.timeout(STDIN_TIMEOUT_MS)])
-  return new Promise<string>((resolve, reject) => {
-    const fail = (): void => reject(new Error(signal.aborted ? 'interrupted while reading the event' : `no event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`))
-    timeout.addEventListener('abort', fail, { once: true })
-    stream.on('data', (chunk: Buffer | string) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
-    stream.once('error', reject)
-    stream.once('end', () => {
-      timeout.removeEventListener('abort', fail)
-      resolve(Buffer.concat(chunks).toString('utf8'))
-    })
+/** The event on stdin, or an error saying why it never came (interrupted, or nothing within the limit). */
+async function readEvent(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+  const timeout = AbortSignal.timeout(STDIN_TIMEOUT_MS)
+  return readAll(stream, AbortSignal.any([signal, timeout])).catch((error: unknown) => {
+    if (signal.aborted) throw new Error('interrupted while reading the event')
+    if (timeout.aborted) throw new Error(`no event on stdin within ${STDIN_TIMEOUT_MS / 1000} s`)
+    throw error
   })
 }
 
@@ -56,8 +51,8 @@ export const run: Command = async (args, io) => {
     io.stdout.write(HELP)
     return EXIT.OK
   }
-  if (harness === undefined || !isHarness(harness) || extra !== undefined) {
-    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HARNESS_NAMES.join(', ')}`)
+  if (harness === undefined || !isHookHarnessId(harness) || extra !== undefined) {
+    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HOOK_HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const controller = new AbortController()
@@ -67,7 +62,7 @@ export const run: Command = async (args, io) => {
   try {
     let event: unknown
     try {
-      event = JSON.parse(argument ?? (await readAll(io.stdin, controller.signal))) as unknown
+      event = JSON.parse(argument ?? (await readEvent(io.stdin, controller.signal))) as unknown
     } catch (error) {
       note(io, harness, errorMessage(error))
       return EXIT.OK

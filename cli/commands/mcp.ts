@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { DEFAULT_PROGRESS_INTERVAL_MS } from '../../agent/progress'
+import { DEFAULT_PROGRESS_INTERVAL_MS } from '../mcp/progress'
 import { version } from '../../package.json'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'

@@ -1,16 +1,27 @@
-// `ask-user relay init|add-agent`: set up a self-hosted relay and give agents their relay file.
+// `ask-user relay init|add-agent|pair|join|devices|remove`: set up a self-hosted relay, give agents their
+// relay file, pair more devices and manage the roster.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resolveHome } from '../../core/home'
 import { EXIT, printError, type CliIo, type Command } from '../io'
+import { hostname } from 'node:os'
 import { addAgent } from '../relay/add-agent'
 import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
+import { joinRelay } from '../relay/join'
+import { pairDevice } from '../relay/pair'
+import { listRoster, removeMember } from '../relay/roster-commands'
+import { lineReader } from '../relay/stdin-lines'
+import { RelayCliError } from '../relay/errors'
 
 const HELP = `Usage:
   ask-user relay init --self-hosted DIR --origin https://PWA [--url URL] [--host H] [--client-port N]
                       [--ws-port N] (--tls-cert FILE --tls-key FILE | --loopback)
   ask-user relay add-agent NAME --out FILE [--ttl 12h] [--url URL]
+  ask-user relay pair                 (on the first desktop)
+  ask-user relay join [--name NAME]   (on the new device; reads the pairing line from stdin)
+  ask-user relay devices
+  ask-user relay remove NAME
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
@@ -20,6 +31,13 @@ relay on 127.0.0.1 without TLS, for trying it on this machine only.
 add-agent writes ONE new file FILE (mode 600; an existing file or a link is refused) with the relay URL,
 the agent's credential (valid for --ttl, at most 30d) and keys, and the pinned root key; the agent is
 added to the roster. Give that file to the agent only.
+
+pair prints a one-time line (valid 5 minutes). Give it to \`ask-user relay join\` on the new device through
+its stdin (paste it; never as an argument). Both terminals then show the same 6-digit code: type yes on
+the first desktop only if they match. The device is added to the roster and gets its own credential.
+
+devices lists the roster after checking its signature; remove NAME takes a member out of the roster
+(re-signed and published): from then on nothing it answers is accepted.
 `
 
 /** Dispatches `relay init` and `relay add-agent`; errors print `Error: CODE: message` on stderr. */
@@ -32,6 +50,10 @@ export const run: Command = async (args, io) => {
   try {
     if (sub === 'init') return await runInit(rest, io)
     if (sub === 'add-agent') return await runAddAgent(rest, io)
+    if (sub === 'pair') return await runPair(rest, io)
+    if (sub === 'join') return await runJoin(rest, io)
+    if (sub === 'devices') return await runDevices(rest, io)
+    if (sub === 'remove') return await runRemove(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? EXIT.INVALID_INPUT : 1
@@ -94,5 +116,78 @@ async function runAddAgent(args: string[], io: CliIo): Promise<number> {
   const added = await addAgent({ home: resolveHome(io.env), name: positionals[0]!, out, ttl: values.ttl, url: values.url })
   const expires = new Date(added.credsExpiresAt * 1000).toISOString()
   io.stderr.write(`Wrote the relay file of agent "${positionals[0]}" to ${out} (mode 600; credential valid until ${expires}). Roster version ${added.rosterVersion}.\n`)
+  return EXIT.OK
+}
+
+async function runPair(args: string[], io: CliIo): Promise<number> {
+  parseArgs({ args, strict: true, allowPositionals: false, options: {} })
+  const input = lineReader(io.stdin)
+  try {
+    const paired = await pairDevice({
+      home: resolveHome(io.env),
+      showLine: (line) => {
+        io.stderr.write('Give this one-time line to `ask-user relay join` on the new device (paste it into its input; it expires in 5 minutes):\n')
+        io.stdout.write(`${line}\n`)
+      },
+      confirm: async (request, code) => {
+        io.stdout.write(`Confirmation code: ${code}\n`)
+        io.stderr.write(`Pair "${request.member.name}"? Type yes only if the new device shows the same code: `)
+        return (await input.next())?.trim().toLowerCase() === 'yes'
+      },
+    })
+    io.stderr.write(`Paired "${paired.member.name}". Roster version ${paired.rosterVersion}.\n`)
+    return EXIT.OK
+  } finally {
+    input.close()
+  }
+}
+
+async function runJoin(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' } } })
+  const input = lineReader(io.stdin)
+  let line: string | undefined
+  try {
+    io.stderr.write('Paste the line from `ask-user relay pair` on the first desktop:\n')
+    line = await input.next()
+  } finally {
+    input.close()
+  }
+  if (line === undefined || line.trim() === '') throw new RelayCliError('RELAY_NO_LINE', 'No pairing line was given; paste the line from `ask-user relay pair` into this command\'s input.')
+  const joined = await joinRelay({
+    home: resolveHome(io.env),
+    line,
+    name: values.name ?? (hostname().trim().slice(0, 100) || 'device'),
+    showCode: (code) => {
+      io.stdout.write(`Confirmation code: ${code}\n`)
+      io.stderr.write('Confirm on the first desktop only if it shows the same code.\n')
+    },
+  })
+  io.stderr.write(`Joined as "${joined.member.name}". Roster version ${joined.rosterVersion}.\n`)
+  return EXIT.OK
+}
+
+async function runDevices(args: string[], io: CliIo): Promise<number> {
+  parseArgs({ args, strict: true, allowPositionals: false, options: {} })
+  const { roster, rows } = await listRoster(resolveHome(io.env))
+  const day = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '))
+  io.stdout.write(`Roster version ${roster.version}, signed by the root key, valid until ${day(roster.expiresAt)}\n`)
+  io.stdout.write(`${['NAME', 'ROLE', 'ADDED', 'LAST RENEWAL'].join('\t')}\n`)
+  for (const row of rows) io.stdout.write(`${[row.name, row.role, day(row.addedAt), day(row.renewedAt)].join('\t')}\n`)
+  return EXIT.OK
+}
+
+async function runRemove(args: string[], io: CliIo): Promise<number> {
+  const { positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: {} })
+  if (positionals.length !== 1) {
+    printError(io, 'relay remove needs exactly one NAME (see `ask-user relay devices`)')
+    return EXIT.INVALID_INPUT
+  }
+  const removed = await removeMember(resolveHome(io.env), positionals[0]!)
+  io.stderr.write(`Removed "${positionals[0]}". Roster version ${removed.rosterVersion} is published; nothing it answers is accepted from now on.\n`)
+  io.stderr.write(
+    removed.credentialRevoked
+      ? 'Its relay credential is revoked: the relay refuses it from now on.\n'
+      : 'Its relay credential was not revoked here (an agent, or the relay did not take the update); it lapses at its expiry.\n',
+  )
   return EXIT.OK
 }

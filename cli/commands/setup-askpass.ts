@@ -1,5 +1,6 @@
 import { connectInfo, resolveHome } from '../../core'
-import { askpassPath, askpassPlan, askpassVariables, ASKPASS_CLIENTS, isAskpassClient, MEMORY_LINE, shellBlock } from '../../shared/askpass-setup'
+import { askpassPath, askpassVariables, MEMORY_LINE, shellBlock } from '../../integrations/askpass'
+import { ASKPASS_HARNESSES } from '../../integrations/index'
 import { errorMessage } from '../../shared/describe-error'
 import type { CliIo } from '../io'
 import { EXIT, printError } from '../io'
@@ -19,8 +20,9 @@ interface Flags {
  * (printed; written with --write). Idempotent; --print shows, --remove takes them out.
  */
 export async function runAskpassSetup(client: string | undefined, extra: string | undefined, flags: Flags, io: CliIo): Promise<number> {
-  const targets = [...ASKPASS_CLIENTS, 'shell']
-  if (client === undefined || extra !== undefined || !(client === 'shell' || isAskpassClient(client))) {
+  const targets = [...ASKPASS_HARNESSES.map((harness) => harness.id), 'shell']
+  const target = client === 'shell' ? 'shell' : ASKPASS_HARNESSES.find((harness) => harness.id === client)
+  if (client === undefined || extra !== undefined || target === undefined) {
     const what = client === undefined ? 'which client?' : extra !== undefined ? `unexpected argument "${extra}"` : `"${client}" has no environment setting for its agent's commands`
     printError(io, `${what}; --askpass works with ${targets.join(', ')} (use \`ask-user setup shell --askpass\` for any other)`)
     return EXIT.INVALID_INPUT
@@ -37,7 +39,7 @@ export async function runAskpassSetup(client: string | undefined, extra: string 
   }
   const variables = askpassVariables(helper, info, Boolean(io.env['DISPLAY']))
   try {
-    if (client === 'shell') {
+    if (target === 'shell') {
       const path = profileFile(io.env)
       if (flags.remove) return done(io, [await editProfile(path, undefined)])
       const block = shellBlock(variables)
@@ -47,7 +49,7 @@ export async function runAskpassSetup(client: string | undefined, extra: string 
       }
       return done(io, [await editProfile(path, block), `note: for agents that run commands in a terminal, add to the agent's memory file: ${MEMORY_LINE}`])
     }
-    const plan = askpassPlan(client, variables)
+    const plan = target.askpass(variables)
     if (flags.print) {
       const lines = plan.steps.map((step) => (step.kind === 'toml' ? `# ${step.file} [${step.table}]\n${Object.entries(step.keys).map(([k, v]) => `${k} = ${v}`).join('\n')}` : step.kind === 'json' ? `# ${step.file} ${step.path.join('.')} = ${JSON.stringify(step.value)}` : ''))
       io.stdout.write(`${[...lines, ...plan.notes.map((note) => `# ${note}`)].join('\n')}\n`)

@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util'
 import { connectInfo, resolveHome } from '../../core'
-import { connectBlocks, hookGroup } from '../../shared/connect'
+import { stepBlock } from '../../integrations/connect-blocks'
+import { hookCommand } from '../../integrations/hook-command'
+import { HARNESS_IDS, HOOK_HARNESS_IDS, isHarnessId, isHookHarnessId, type HookHarnessId } from '../../integrations/ids'
+import { ASKPASS_HARNESSES, HARNESS_BY_ID, hooksOf } from '../../integrations/index'
+import type { SetupPlan } from '../../integrations/setup-steps'
+import type { ConnectInfo } from '../../shared/connect'
 import { errorMessage } from '../../shared/describe-error'
-import { isSetupClient, setupPlan, SETUP_CLIENTS } from '../../shared/setup-plan'
-import { HOOK_CLIENTS, hookNotes, hookSteps, isHookClient } from '../../shared/setup-hooks'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { applyPlan } from '../setup/apply'
@@ -11,18 +14,18 @@ import { installedScript } from './serve'
 import { runAskpassSetup } from './setup-askpass'
 
 const HELP = `Usage: ask-user setup <client> [--hooks] [--print] [--remove]
-       ask-user setup <client> --askpass [--print] [--remove]   (claude-code, codex)
+       ask-user setup <client> --askpass [--print] [--remove]   (${ASKPASS_HARNESSES.map((harness) => harness.id).join(', ')})
        ask-user setup shell --askpass [--write] [--remove]
 
 Adds this install's ask-user as an MCP server to a client's user-level configuration, so that agents
-in every project can ask you: ${SETUP_CLIENTS.join(', ')}.
+in every project can ask you: ${HARNESS_IDS.join(', ')}.
 It runs the client's own \`mcp add\` where the client has one (which must then be on PATH) and edits
 its config file for what that command cannot set: the companion's ASK_USER_HOME, a day of tool
 timeout, and the allow-list or trust entry that spares a prompt on every question. It uses the
 absolute path of this install, never npx. Running it again changes nothing; it says what it changed.
 
   --hooks   also answer the client's permission prompts and native questions from the inbox
-            (${HOOK_CLIENTS.join(', ')}): adds \`ask-user hook <client>\` to its hooks, beside any
+            (${HOOK_HARNESS_IDS.join(', ')}): adds \`ask-user hook <client>\` to its hooks, beside any
             hooks of yours, or for opencode writes a plugin file
   --print   show the commands and file entries, change nothing
   --remove  take the entries out again (with --hooks, the hooks too)
@@ -60,9 +63,9 @@ export const run: Command = async (args, io) => {
   }
   const [client, extra] = positionals
   if (values.askpass) return runAskpassSetup(client, extra, values, io)
-  if (client === undefined || extra !== undefined || !isSetupClient(client)) {
+  if (client === undefined || extra !== undefined || !isHarnessId(client)) {
     const what = client === undefined ? 'which client?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown client "${client}"`
-    printError(io, `${what}; one of ${SETUP_CLIENTS.join(', ')}`)
+    printError(io, `${what}; one of ${HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const info = connectInfo({ platform: process.platform, home: resolveHome(io.env), env: io.env, script: installedScript(), node: process.execPath })
@@ -70,19 +73,15 @@ export const run: Command = async (args, io) => {
     printError(io, 'cannot tell how agents should run this ask-user (no installed script or app launcher found)')
     return 1
   }
-  if (values.hooks && !isHookClient(client)) {
-    printError(io, `${client} has no hooks ask-user can answer; --hooks works for ${HOOK_CLIENTS.join(', ')}`)
+  if (values.hooks && !isHookHarnessId(client)) {
+    printError(io, `${client} has no hooks ask-user can answer; --hooks works for ${HOOK_HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
-  const mcp = setupPlan(client, info)
-  const hooks = values.hooks && isHookClient(client) ? hookSteps(client, info) : []
-  const plan = { steps: [...mcp.steps, ...hooks], notes: [...mcp.notes, ...(values.hooks && isHookClient(client) ? hookNotes(client) : [])] }
+  const mcp = HARNESS_BY_ID[client].mcp(info)
+  const hooks = values.hooks && isHookHarnessId(client) ? hookPlan(client, info) : { steps: [], notes: [] }
+  const plan = { steps: [...mcp.steps, ...hooks.steps], notes: [...mcp.notes, ...hooks.notes] }
   if (values.print) {
-    const [, ...blocks] = connectBlocks(client, info)
-    const hookText = hooks.map((step) =>
-      step.kind === 'hook' ? `# ${step.file}\n${JSON.stringify({ hooks: { [step.event]: [hookGroup(step)] } }, null, 2)}` : step.kind === 'file' ? `# ${step.file}\n${step.text}` : '',
-    )
-    const text = [...blocks.map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text)), ...hookText]
+    const text = plan.steps.map((step) => stepBlock(step, info)).map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
     io.stdout.write(`${[...text, ...plan.notes.map((note) => `# ${note}`)].join('\n\n')}\n`)
     return EXIT.OK
   }
@@ -94,4 +93,10 @@ export const run: Command = async (args, io) => {
     printError(io, errorMessage(error))
     return 1
   }
+}
+
+/** The hook entries of `id` for this install, each running `ask-user hook <id>`, and the notes `--hooks` prints. */
+function hookPlan(id: HookHarnessId, info: ConnectInfo): SetupPlan {
+  const hooks = hooksOf(id)
+  return { steps: hooks.steps(hookCommand(id, info)), notes: [...hooks.notes] }
 }

@@ -2,13 +2,15 @@
 // plan. cli/commands/hook.ts imports it only once a companion may be running.
 import { errorMessage } from '../../shared/describe-error'
 import { hookCompanion } from './companion'
-import { HARNESSES, type EventSource, type HarnessName } from './harnesses'
-import type { HookWork } from './plan'
+import type { EventSource } from '../../integrations/harness'
+import type { HookHarnessId } from '../../integrations/ids'
+import { hooksOf } from '../../integrations/index'
+import type { HookWork } from '../../integrations/hook-work'
 import { runHookPlan, type HookOutcome } from './run-hook'
 
 /** Maps one parsed event of `harness` and carries it out against the companion `env` finds. Never throws. */
 export async function answerHookEvent(
-  harness: HarnessName,
+  harness: HookHarnessId,
   event: unknown,
   from: EventSource,
   env: NodeJS.ProcessEnv,
@@ -17,7 +19,7 @@ export async function answerHookEvent(
 ): Promise<HookOutcome> {
   let work: HookWork
   try {
-    work = HARNESSES[harness](event, from)
+    work = hooksOf(harness).map(event, from)
   } catch (error) {
     return { note: errorMessage(error) }
   }

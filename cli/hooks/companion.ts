@@ -2,8 +2,8 @@ import { AskUserClient } from '../../agent/client'
 import type { Answer } from '../../shared/answer'
 import type { ValidatedAsk } from '../../shared/validate-input'
 import { version } from '../../package.json'
-import type { ApprovalDecision, ApprovalRequest, Notice } from './contract'
-import type { HookAgent } from './plan'
+import type { ApprovalDecision, ApprovalRequest, Notice } from '../../shared/approval'
+import type { HookAgent } from '../../integrations/hook-work'
 
 /** What a hook needs of the companion: one approval, one ask or one notice, then close. */
 export interface HookCompanion {

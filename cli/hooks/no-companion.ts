@@ -6,9 +6,6 @@ import { join, resolve } from 'node:path'
 import { START_HINT } from '../../agent/start-hint'
 import { companionHome, ENDPOINT_FILE } from '../../shared/home-folder'
 
-/** The discovery file's name (re-exported for the tests). */
-export const DISCOVERY_FILE = ENDPOINT_FILE
-
 /**
  * The reason there is no companion when `ASK_USER_URL` is unset and no discovery file exists in the
  * companion's home: exactly the message the client's discovery gives then. Undefined when a companion
@@ -19,9 +16,9 @@ export async function noCompanionReason(env: NodeJS.ProcessEnv, platform: NodeJS
   if (url !== undefined && url.trim() !== '') return undefined
   const home = companionHome(env, platform, { userHome: homedir(), resolvePath: resolve })
   try {
-    await stat(join(home, DISCOVERY_FILE))
+    await stat(join(home, ENDPOINT_FILE))
     return undefined
   } catch {
-    return `no Ask User Companion is running (no ${DISCOVERY_FILE} in ${home}); ${START_HINT}`
+    return `no Ask User Companion is running (no ${ENDPOINT_FILE} in ${home}); ${START_HINT}`
   }
 }

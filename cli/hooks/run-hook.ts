@@ -1,7 +1,7 @@
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { validateAskInput } from '../../shared/validate-input'
 import type { HookCompanion } from './companion'
-import type { HookPlan } from './plan'
+import type { HookPlan } from '../../integrations/hook-work'
 
 /** What a hook run ends with: the exact stdout text (or none) and a one-line reason for stderr. */
 export interface HookOutcome {
@@ -31,7 +31,7 @@ export async function runHookPlan(plan: HookPlan, companion: () => HookCompanion
       case 'ask': {
         const checked = validateAskInput({ questions: plan.questions }, UNCAPPED_LIMITS)
         if (!checked.ok) return { note: checked.message }
-        const stdout = plan.output(await open.ask(checked.input, { signal }))
+        const stdout = plan.output(await open.ask(checked.value, { signal }))
         return stdout === undefined ? {} : { stdout }
       }
     }

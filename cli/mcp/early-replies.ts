@@ -1,9 +1,9 @@
 // The replies `ask-user mcp` can give before the MCP SDK and zod have loaded: `initialize` and
-// `tools/list`, from values precomputed at build time (agent/mcp-precomputed.json). Anything this module
+// `tools/list`, from values precomputed at build time (cli/mcp/mcp-precomputed.json). Anything this module
 // is not sure the SDK would answer in exactly the same bytes it leaves to the SDK (`handover`), so a
 // session's wire is the same whichever side answered.
-import precomputed from '../../agent/mcp-precomputed.json'
-import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from '../../agent/mcp-identity'
+import precomputed from './mcp-precomputed.json'
+import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-identity'
 
 /** A JSON-RPC request id as the SDK accepts it: a string or a (safe) integer. */
 export type RequestId = string | number

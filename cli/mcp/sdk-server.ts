@@ -1,9 +1,9 @@
-// The MCP server proper (the SDK's, agent/mcp-server.ts) on the streams the handover gives it. This
+// The MCP server proper (the SDK's, cli/mcp/mcp-server.ts) on the streams the handover gives it. This
 // module is what loads zod and the MCP SDK; `ask-user mcp` imports it once the early replies are out.
 import type { Readable, Writable } from 'node:stream'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { AskUserClient } from '../../agent/client'
-import { createAskUserMcpServer } from '../../agent/mcp-server'
+import { createAskUserMcpServer } from './mcp-server'
 import { version } from '../../package.json'
 import type { CliIo } from '../io'
 import { EXIT } from '../io'

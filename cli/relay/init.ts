@@ -3,14 +3,18 @@
 import { lstat } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { ensurePrivateDir, isErrnoCode } from '../../core/private-files'
+import { ensurePrivateDir, isErrnoCode, writeFileAtomic } from '../../core/private-files'
 import { generateMemberIdentity, generateRootIdentity, loadRootKeys, signRoster } from '../../relay/crypto'
+import { mintAdminCredential } from '../../relay/nats/credentials'
 import { initSelfHosted } from '../../relay/nats/init'
 import { saveRelayKeys } from '../../relay/nats/keys-file'
 import type { ServerConfigOptions } from '../../relay/nats/server-config'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { RelayCliError } from './errors'
-import { relayInitExists, saveRelayState } from './state'
+import { RELAY_FILES, relayInitExists, saveRelayState } from './state'
+
+/** How long the setup credential init leaves for the first connection lives: 24 hours. */
+export const SETUP_CREDENTIAL_TTL_SECONDS = 86_400
 
 /** What {@link initRelay} needs; `now` (ms) is injectable for tests. */
 export interface InitRelayOptions {
@@ -40,6 +44,8 @@ export async function initRelay(options: InitRelayOptions): Promise<string> {
   const init = await initSelfHosted(options.dir, options.server)
   await ensurePrivateDir(options.home)
   await saveRelayKeys(options.home, init.companionKeys)
+  // The account seed itself stays on the printed sheet; the first connection uses this and deletes it.
+  await writeFileAtomic(join(options.home, RELAY_FILES.setup), await mintAdminCredential(init.accountSeed, SETUP_CREDENTIAL_TTL_SECONDS, options.now))
   const root = await generateRootIdentity()
   const desktop = await generateMemberIdentity(options.desktopName ?? defaultDesktopName(), 'desktop')
   const roster = await signRoster(await loadRootKeys(root.secret), { version: 1, members: [desktop.member], now: (options.now ?? Date.now)() })

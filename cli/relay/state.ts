@@ -16,7 +16,20 @@ export const RELAY_FILES = {
   roster: 'relay-roster.json',
   settings: 'relay-settings.json',
   natsKeys: RELAY_KEYS_FILE,
+  /** A short-lived admin credential from init, used once by the first connection to make the buckets. */
+  setup: 'relay-setup.creds',
 } as const
+
+/** What `relay join` leaves in a paired device's home, besides the roster and the settings. */
+export const DEVICE_FILES = {
+  /** Its member keys (the first desktop keeps `relay-desktop.json` instead). */
+  device: 'relay-device.json',
+  /** Its NATS credential from the desktop. */
+  deviceCreds: 'relay-device-creds.json',
+} as const
+
+/** On the first desktop, written at the first pairing: when each device's credential was last minted. */
+export const RENEWALS_FILE = 'relay-renewals.json'
 
 const Base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
 
@@ -35,7 +48,7 @@ export const StoredRosterSchema = z.strictObject({ v: z.literal(1), bytes: Base6
 
 /** True when any relay file is already in `home` (init refuses then, so nothing is overwritten). */
 export async function relayInitExists(home: string): Promise<boolean> {
-  for (const name of Object.values(RELAY_FILES)) {
+  for (const name of [...Object.values(RELAY_FILES), ...Object.values(DEVICE_FILES)]) {
     try {
       // lstat, not stat: a link left where a file goes counts as "there" too.
       await lstat(join(home, name))
@@ -66,6 +79,51 @@ export async function saveRoster(home: string, roster: SignedRoster): Promise<vo
   await writeFileAtomic(join(home, RELAY_FILES.roster), json(StoredRosterSchema.parse(stored)))
 }
 
+/** A paired device's NATS credential as stored (0600): the `.creds` text, its user name and expiry. */
+export const DeviceCredsSchema = z.strictObject({ v: z.literal(1), creds: z.string().min(1), natsName: z.string().min(1), expiresAt: z.int().min(0) })
+export type DeviceCreds = z.infer<typeof DeviceCredsSchema>
+
+/** The desktop's record of each paired device's last credential (member id → mint time in ms, nkey), and the revoked users. */
+export const RenewalsSchema = z.strictObject({
+  v: z.literal(1),
+  devices: z.record(z.string(), z.strictObject({ renewedAt: z.int().min(0), expiresAt: z.int().min(0), nkey: z.string() })),
+  /** Revoked NATS users: user public key → seconds since the epoch (every push carries them all). */
+  revoked: z.record(z.string(), z.int().min(0)).optional(),
+})
+export type Renewals = z.infer<typeof RenewalsSchema>
+
+/** Writes `value` as the 0600 JSON file `name` in `home` after checking it against `schema`. */
+export async function saveJson<T>(home: string, name: string, schema: z.ZodType<T>, value: T): Promise<void> {
+  await writeFileAtomic(join(home, name), json(schema.parse(value)))
+}
+
+/** Reads the renewals record; an absent file is an empty record. */
+export async function loadRenewals(home: string): Promise<Renewals> {
+  try {
+    await lstat(join(home, RENEWALS_FILE))
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) return { v: 1, devices: {} }
+  }
+  return readJson(home, RENEWALS_FILE, RenewalsSchema)
+}
+
+/** Reads this machine's own member keys: the desktop's, or a paired device's. */
+export async function loadOwnMember(home: string, which: 'desktop' | 'device'): Promise<MemberSecret> {
+  return readJson(home, which === 'desktop' ? RELAY_FILES.desktop : DEVICE_FILES.device, MemberSecretSchema)
+}
+
+/** Reads a paired device's NATS credential. */
+export async function loadDeviceCreds(home: string): Promise<DeviceCreds> {
+  return readJson(home, DEVICE_FILES.deviceCreds, DeviceCredsSchema)
+}
+
+/** Reads the roster and the settings (every relay home has both). */
+export async function loadRosterAndSettings(home: string): Promise<{ roster: SignedRoster; settings: RelaySettings }> {
+  const stored = await readJson(home, RELAY_FILES.roster, StoredRosterSchema)
+  const settings = await readJson(home, RELAY_FILES.settings, RelaySettingsSchema)
+  return { roster: { bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')) }, settings }
+}
+
 async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
   let text: string
   try {
@@ -91,8 +149,5 @@ async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Pr
 /** Reads the root secret, the roster and the settings back (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
 export async function loadRelayState(home: string): Promise<{ root: RootSecret; roster: SignedRoster; settings: RelaySettings }> {
   const root = await readJson(home, RELAY_FILES.root, RootSecretSchema)
-  const stored = await readJson(home, RELAY_FILES.roster, StoredRosterSchema)
-  const settings = await readJson(home, RELAY_FILES.settings, RelaySettingsSchema)
-  const roster = { bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')) }
-  return { root, roster, settings }
+  return { root, ...(await loadRosterAndSettings(home)) }
 }

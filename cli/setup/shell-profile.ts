@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { SHELL_BLOCK_END, SHELL_BLOCK_START } from '../../shared/askpass-setup'
+import { SHELL_BLOCK_END, SHELL_BLOCK_START } from '../../integrations/askpass'
 import { readText, userHome, writeText } from './client-files'
 
 /** The profile a login shell of `$SHELL` reads: ~/.zshrc for zsh, ~/.bashrc for bash, else ~/.profile. */

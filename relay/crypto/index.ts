@@ -1,6 +1,6 @@
 // relay/crypto's public surface, as a table of contents. Everything else in this folder is internal.
 export { RelayCryptoError, RelayCryptoCodeSchema, isRelayCryptoError, type RelayCryptoCode } from './errors'
-export { randomToken, type Bytes } from './encoding'
+export { randomToken, toBase64url, fromBase64url, type Bytes } from './encoding'
 export {
   generateMemberIdentity,
   loadMemberKeys,
@@ -23,9 +23,11 @@ export {
   type SignedRoster,
 } from './roster'
 export { newReplyKey, type ReplyKey } from './reply-key'
+export { sealToKey, openSealedBox, type SealedBox } from './sealed-box'
 export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
 export { sealAnswer, acceptAnswer, type AcceptedAnswer } from './answer-envelope'
 export {
+  Key32Schema,
   MemberSchema,
   MemberSecretSchema,
   RootSecretSchema,

@@ -36,6 +36,8 @@ export const MemberSchema = z.strictObject({
   suite: MemberSuiteSchema,
   hpkePublic: Key32Schema,
   signPublic: Key32Schema,
+  /** When the desktop added it to the roster (ms since the epoch); absent for members added before it was recorded. */
+  addedAt: z.int().min(0).optional(),
 })
 export type Member = z.infer<typeof MemberSchema>
 

@@ -52,20 +52,36 @@ export interface RoleSigner {
  */
 export async function mintRoleCredential(signer: RoleSigner, role: Role, name: string, ttlSeconds: number): Promise<MintedCredential> {
   checkName(name)
+  const user = createUser()
+  const { jwt, expiresAt } = await mintRoleJwt(signer, role, name, user.getPublicKey(), ttlSeconds)
+  return { creds: new TextDecoder().decode(fmtCreds(jwt, user)), userPublicKey: user.getPublicKey(), name, role, expiresAt }
+}
+
+/**
+ * Mints only the user JWT of `role` for a NATS user key made elsewhere (`userPublicKey`, `U…`): a paired
+ * device keeps its own nkey seed and never sends it. Same limits and refusals as {@link mintRoleCredential}.
+ */
+export async function mintRoleJwt(
+  signer: RoleSigner,
+  role: Role,
+  name: string,
+  userPublicKey: string,
+  ttlSeconds: number,
+): Promise<{ jwt: string; expiresAt: number }> {
+  checkName(name)
   const max = ROLE_TEMPLATES[role].maxTtlSeconds
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > max) {
     throw new RelayNatsError('RELAY_BAD_TTL', `A ${role} credential lives 1 s to ${max / 86_400} days; pick a shorter TTL and renew it.`)
   }
   const nowSeconds = Math.floor((signer.now?.() ?? Date.now()) / 1000)
-  const user = createUser()
   const jwt = await encodeUser(
     name,
-    user,
+    userPublicKey,
     signer.accountPublicKey,
     {},
     { algorithm: Algorithms.v2, scopedUser: true, signer: fromSeed(new TextEncoder().encode(signer.signingSeed)), exp: nowSeconds + ttlSeconds },
   )
-  return { creds: new TextDecoder().decode(fmtCreds(jwt, user)), userPublicKey: user.getPublicKey(), name, role, expiresAt: nowSeconds + ttlSeconds }
+  return { jwt, expiresAt: nowSeconds + ttlSeconds }
 }
 
 /** An agent's credential: asks under its own name, reads only its own answers. */

@@ -43,7 +43,7 @@ export async function initSelfHosted(dir: string, options: ServerConfigOptions):
     '1. Install nats-server 2.12.3 or newer (never an older one on a reachable host; see docs/relay.md).',
     `2. Copy this folder to the relay host, keeping it private (chmod 700), and start: nats-server -c ${configPath}`,
     '3. Open the client port and the WebSocket port in the firewall; both use TLS.',
-    '4. Back on the desktop, create the buckets with the recovery sheet at hand.',
+    '4. Back on the desktop, within 24 hours, run `ask-user relay pair` to add a device: its first connection makes the buckets and publishes the roster.',
     '',
   ].join('\n')
   await writeFileAtomic(join(dir, 'RUN.txt'), steps)

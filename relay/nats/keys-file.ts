@@ -16,7 +16,7 @@ export const RelayKeysSchema = z
     v: z.literal(1),
     accountPublicKey: z.string().regex(/^A[A-Z2-7]{55}$/),
     operatorSigningSeed: seed('O'),
-    roleSigningSeeds: z.object({ agent: seed('A'), device: seed('A'), desktop: seed('A') }).strict(),
+    roleSigningSeeds: z.object({ agent: seed('A'), device: seed('A'), desktop: seed('A'), pair: seed('A') }).strict(),
     systemUserCreds: z.string().min(1),
   })
   .strict()

@@ -18,7 +18,7 @@ export const BUCKETS = {
 } as const
 
 /** The roles a scoped signing key exists for. */
-export const ROLES = ['agent', 'device', 'desktop'] as const
+export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
 
 const SELF = '{{name()}}'
@@ -88,11 +88,27 @@ const DESKTOP: RoleTemplate = {
   maxTtlSeconds: 7 * DAY,
 }
 
+// A pairing line's bearer credential, named by the pairing id: it writes the request and reads the
+// reply of that one pairing, nothing else, and lives only as long as the line (RELAY.md §4.5).
+const PAIR: RoleTemplate = {
+  pub: [
+    `$KV.pair.req.${SELF}`,
+    `${JS}.DIRECT.GET.KV_pair.$KV.pair.resp.${SELF}`,
+    `${JS}.CONSUMER.CREATE.KV_pair.*.$KV.pair.resp.${SELF}`,
+    `${JS}.CONSUMER.DELETE.KV_pair.*`,
+    `${JS}.INFO`,
+  ],
+  sub: [`_INBOX.${SELF}.>`],
+  connectionTypes: ['STANDARD', 'WEBSOCKET'],
+  maxTtlSeconds: 10 * 60,
+}
+
 /** The template of every role. Frozen: a caller cannot widen a role at run time. */
 export const ROLE_TEMPLATES: Readonly<Record<Role, Readonly<RoleTemplate>>> = Object.freeze({
   agent: Object.freeze(AGENT),
   device: Object.freeze(DEVICE),
   desktop: Object.freeze(DESKTOP),
+  pair: Object.freeze(PAIR),
 })
 
 /** The template in the shape `@nats-io/jwt`'s `newScopedSigner` signs into the account JWT. */

@@ -19,6 +19,9 @@ function sessionStore(): Storage | undefined {
 }
 
 clock.start()
-links.use(getBridge())
-const store = new InboxStore(getBridge(), { storage: sessionStore() })
+// The page's one bridge has two users: the store (every frame and every send) and `links` (opening a
+// link from agent text goes through main in Electron). Components never see it.
+const bridge = getBridge()
+links.use(bridge)
+const store = new InboxStore(bridge, { storage: sessionStore() })
 export default mount(App, { target, props: { store } })

@@ -2,7 +2,6 @@
 // arrivals never change the card on screen (the original attack: another agent's approval arriving
 // ~50 ms before a click on "Allow once").
 import { cleanup, screen, within } from '@testing-library/svelte'
-import { userEvent } from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { Ask } from '../../shared/ask'
@@ -134,24 +133,27 @@ describe('arming', () => {
 })
 
 describe('the card on screen holds', () => {
-  it('a settled card leaves only once focus and pointer are off it and 1 s after the last input', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const { bridge, clock } = await renderArming([makeAsk({ askId: 'S' }), makeAsk({ askId: 'T' })])
-    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) })
+  it('a settled card says so for lingerMs on the view clock, then leaves only once focus and pointer are off it and 1 s after the last input', async () => {
+    const { bridge, user, clock } = await renderArming([makeAsk({ askId: 'S' }), makeAsk({ askId: 'T' })])
     const card = screen.getByTestId('ask-view')
     await user.hover(card)
     await user.click(screen.getByRole('textbox'))
     await bridge.emit({ type: 'ask/settled', askId: 'S', outcome: 'aborted' })
     expect(screen.getByTestId('settled-notice')).toBeTruthy()
-    await vi.advanceTimersByTimeAsync(2500) // lingerMs: it has said how it ended; now the hold decides
+    await clock.advance(2499)
+    expect(shownId()).toBe('S') // still saying how it ended
+    await clock.advance(1) // lingerMs (2500) is up: now the hold decides
     expect(shownId()).toBe('S')
+    await user.keyboard('{Shift}') // an input in the card: the quiet second starts again
     ;(document.activeElement as HTMLElement).blur()
     await clock.advance(0)
     expect(shownId()).toBe('S') // the pointer is still over it
     await user.unhover(card)
     await clock.advance(0)
     expect(shownId()).toBe('S') // less than 1 s since the last input
-    await clock.advance(1000)
+    await clock.advance(999)
+    expect(shownId()).toBe('S')
+    await clock.advance(1)
     expect(shownId()).toBe('T')
   })
 })

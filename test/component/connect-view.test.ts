@@ -2,6 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import { HARNESSES } from '../../integrations/index'
 import type { ConnectInfo } from '../../shared/connect'
 import { renderInbox } from './setup'
 
@@ -37,6 +38,18 @@ describe('Connect an agent', () => {
     await user.click(claude.getAllByRole('button', { name: 'Copy Claude Code' })[0]!)
     expect(await navigator.clipboard.readText()).toBe(command!.textContent)
     expect(claude.getAllByTestId('copy')[0]!.textContent?.trim()).toBe('Copied')
+  })
+
+  it('lists the registry’s harnesses by their one display name, then the shell and passwords', async () => {
+    const { bridge, user } = await renderInbox([])
+    await bridge.emit({ type: 'snapshot', pending: [], connect: info })
+    await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
+
+    const sections = screen.getAllByTestId('harness')
+    expect(sections.map((s) => s.dataset['harness'])).toEqual([...HARNESSES.map((harness) => harness.id), 'shell', 'askpass'])
+    const headings = sections.slice(0, HARNESSES.length).map((section) => within(section).getByRole('heading').textContent)
+    expect(headings).toEqual(HARNESSES.map((harness) => harness.name))
+    expect(headings).toContain('Codex')
   })
 
   it('says what to do when the companion does not report its command line, in Chinese too', async () => {

@@ -75,3 +75,31 @@ describe('drafts', () => {
     expect(bridge.answered.at(-1)).toMatchObject({ askId: 'dr', answers: [{ id: 'targets', selected: ['docs'] }, { id: 'notes', selected: [] }] })
   })
 })
+
+describe('a stored draft that is not well formed', () => {
+  const notes = () => makeAsk({ askId: 'bad', questions: [{ id: 'notes', question: 'Notes?' }] })
+
+  it.each([
+    ['not JSON', '{"selected": ['],
+    ['not a list', JSON.stringify({ selected: [], custom: 'x', skipped: false })],
+    ['a label that is not a string', JSON.stringify([{ selected: [7], custom: '', skipped: false }])],
+    ['no skipped flag', JSON.stringify([{ selected: [], custom: 'x' }])],
+    ['a question that is not an object', JSON.stringify(['keep me'])],
+  ])('(%s) is dropped, and the card starts empty', async (_, stored) => {
+    sessionStorage.setItem('ask-user.draft.bad', stored)
+    const { user, bridge } = await renderInbox([notes()])
+    expect(screen.getByTestId('ask-view').dataset.askId).toBe('bad')
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox').value).toBe('')
+    expect(sessionStorage.getItem('ask-user.draft.bad')).toBeNull()
+    await user.type(screen.getByRole('textbox'), 'fresh')
+    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    expect(bridge.answered[0]!.answers).toEqual([{ id: 'notes', selected: [], custom: 'fresh' }])
+  })
+
+  it('a question left untouched (null, a hole in the list) loads as empty, the rest as stored', async () => {
+    sessionStorage.setItem('ask-user.draft.dr', JSON.stringify([null, { selected: [], custom: 'kept', skipped: false }]))
+    await renderInbox([ask()])
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'docs' }).checked).toBe(false)
+    expect(screen.getAllByRole<HTMLTextAreaElement>('textbox')[1]!.value).toBe('kept')
+  })
+})

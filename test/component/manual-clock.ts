@@ -1,5 +1,5 @@
 // A ViewClock the test drives: frames run on `frame()`, timers on `advance(ms)`; nothing runs by itself.
-import type { ViewClock } from '../../renderer/src/state/arming.svelte'
+import type { ViewClock } from '../../renderer/src/state/view-clock'
 import { tick } from 'svelte'
 
 export class ManualClock implements ViewClock {

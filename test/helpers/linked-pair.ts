@@ -1,6 +1,7 @@
 // Test helper: two transports linked in memory (as the MCP SDK's InMemoryTransport.createLinkedPair),
 // so protocol tests run both ends of the agent socket without an HTTP server or a socket.
-import { ABNORMAL_CLOSURE, type Transport, type TransportMessage } from '../../shared/transport'
+import type { Transport, TransportMessage } from '../../shared/transport'
+import { CloseCode } from '../../shared/wire'
 
 /** One end of a linked pair: a {@link Transport} plus what a test needs to play a misbehaving peer. */
 export interface LinkedTransport extends Transport {
@@ -42,7 +43,7 @@ export function createLinkedPair(): [LinkedTransport, LinkedTransport] {
       send: (text) => deliver({ kind: 'text', text }),
       sendBinary: () => deliver({ kind: 'binary' }),
       close: (code, reason) => finish(code, reason),
-      drop: () => finish(ABNORMAL_CLOSURE, ''),
+      drop: () => finish(CloseCode.ABNORMAL_CLOSURE, ''),
     }
   }
   const a: LinkedTransport = makeEnd(() => b)

@@ -25,11 +25,16 @@ export class DraftStorage {
     this.#storage = storage
   }
 
-  /** The stored draft of an ask; undefined when there is none or it is not a well-formed draft. */
+  /**
+   * The stored draft of an ask; undefined when there is none, or when it is not a well-formed draft
+   * (`QuestionDraftSchema`): that one is dropped from storage, and the card starts empty.
+   */
   load(askId: string): AskDraft | undefined {
     try {
       if (!this.#storedIds().has(askId)) return undefined
-      return parseDraft(this.#storage?.getItem(draftKey(askId)) ?? null)
+      const draft = parseDraft(this.#storage?.getItem(draftKey(askId)) ?? null)
+      if (draft === undefined) this.remove(askId)
+      return draft
     } catch {
       return undefined
     }

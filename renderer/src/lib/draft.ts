@@ -1,12 +1,17 @@
-/** What the person has done so far with one question. */
-export interface QuestionDraft {
+import { z } from 'zod'
+
+/** What the person has done so far with one question (as kept in memory and in sessionStorage). */
+export const QuestionDraftSchema = z.object({
   /** Picked option labels (raw labels, "(Recommended)" included). */
-  selected: string[]
+  selected: z.array(z.string()),
   /** Text typed into the free-form field, as typed. */
-  custom: string
+  custom: z.string(),
   /** "Skip this question" is on: the answer is `{id, selected: []}` whatever else is drafted. */
-  skipped: boolean
-}
+  skipped: z.boolean(),
+})
+
+/** What the person has done so far with one question. */
+export type QuestionDraft = z.infer<typeof QuestionDraftSchema>
 
 /** A draft for a whole ask, one entry per question index (missing entries are empty). */
 export type AskDraft = QuestionDraft[]
@@ -28,26 +33,18 @@ export function draftHasContent(draft: AskDraft | undefined): boolean {
   return !!draft && draft.some(questionTouched)
 }
 
-function isQuestionDraft(value: unknown): value is QuestionDraft {
-  if (typeof value !== 'object' || value === null) return false
-  const v = value as Record<string, unknown>
-  return (
-    Array.isArray(v.selected) &&
-    v.selected.every((label) => typeof label === 'string') &&
-    typeof v.custom === 'string' &&
-    typeof v.skipped === 'boolean'
-  )
-}
+/** A stored ask draft: one entry per question index, `null` for a question never touched (a hole in the array). */
+const StoredDraftSchema = z.array(QuestionDraftSchema.nullable().transform((draft) => draft ?? { ...EMPTY_QUESTION_DRAFT, selected: [] }))
 
 /** Parses a stored draft (JSON text from storage); undefined when it is not a well-formed draft. */
 export function parseDraft(text: string | null): AskDraft | undefined {
   if (text === null) return undefined
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(text)
-    if (!Array.isArray(value)) return undefined
-    const drafts = value.map((entry) => (entry === null ? { ...EMPTY_QUESTION_DRAFT, selected: [] } : entry))
-    return drafts.every(isQuestionDraft) ? drafts : undefined
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
+  const parsed = StoredDraftSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
 }

@@ -1,32 +1,7 @@
+import { browserViewClock, type ViewClock } from './view-clock'
+
 /** How long a card shown without the person's own click on it ignores decisions, in ms, from its first frame. */
 export const ARMING_MS = 600
-
-/** The timers arming and holding use; injectable so tests drive them with fake timers. */
-export interface ViewClock {
-  /** Milliseconds since some fixed point (only differences are used). */
-  now(): number
-  /** Runs `run` at the next frame (once the card is laid out and about to be painted); returns a cancel. */
-  afterPaint(run: () => void): () => void
-  /** Runs `run` after `ms`; returns a cancel. */
-  after(ms: number, run: () => void): () => void
-}
-
-/**
- * The browser's clock, its globals read at each call (so fake timers installed later still apply).
- * Where there is no `requestAnimationFrame` (no layout), the next task stands for the frame.
- */
-export const browserViewClock: ViewClock = {
-  now: () => Date.now(),
-  afterPaint(run) {
-    if (typeof requestAnimationFrame !== 'function') return browserViewClock.after(0, run)
-    const frame = requestAnimationFrame(() => run())
-    return () => cancelAnimationFrame(frame)
-  },
-  after(ms, run) {
-    const timer = setTimeout(run, ms)
-    return () => clearTimeout(timer)
-  },
-}
 
 /**
  * Whether one card's decision and send controls act yet. A card the person did not open themselves

@@ -1,25 +1,31 @@
+import { browserViewClock, type ViewClock } from './view-clock'
+
 /** Runs `run` once soon; returns a function that cancels it. */
 export type FrameScheduler = (run: () => void) => () => void
 
+/** How long a burst waits for a frame before it is applied anyway, in ms. */
+export const FRAME_TIMEOUT_MS = 100
+
 /**
- * The next animation frame, or 100 ms if frames do not come first (a hidden window gets no frames but
- * must still keep its list and title count current).
+ * The next animation frame of `clock`, or {@link FRAME_TIMEOUT_MS} if frames do not come first (a
+ * hidden window gets no frames but must still keep its list and title count current).
  */
-export const nextFrame: FrameScheduler = (run) => {
-  let done = false
-  const once = (): void => {
-    if (done) return
-    done = true
-    if (frame !== undefined) cancelAnimationFrame(frame)
-    clearTimeout(timer)
-    run()
-  }
-  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(once) : undefined
-  const timer = setTimeout(once, 100)
-  return () => {
-    done = true
-    if (frame !== undefined) cancelAnimationFrame(frame)
-    clearTimeout(timer)
+export function nextFrame(clock: ViewClock = browserViewClock): FrameScheduler {
+  return (run) => {
+    let done = false
+    const cancel = (): void => {
+      done = true
+      cancelFrame()
+      cancelTimer()
+    }
+    const once = (): void => {
+      if (done) return
+      cancel()
+      run()
+    }
+    const cancelFrame = clock.afterPaint(once)
+    const cancelTimer = clock.after(FRAME_TIMEOUT_MS, once)
+    return cancel
   }
 }
 
@@ -27,7 +33,7 @@ export const nextFrame: FrameScheduler = (run) => {
 export const SYNC_PER_FRAME = 2
 
 /**
- * Applies items (asks arriving as `question/added`) in order, cheaply in bursts: the first
+ * Applies items (asks arriving as `ask/added`) in order, cheaply in bursts: the first
  * {@link SYNC_PER_FRAME} of a frame are applied at once, each alone (a lone new ask shows without
  * delay); any more wait and are applied together, in one call, when the frame ends. `flush` applies
  * what waits at once (before any frame that may refer to those items).
@@ -39,7 +45,7 @@ export class BurstQueue<T> {
   #appliedThisFrame = 0
   #cancel: (() => void) | undefined
 
-  constructor(apply: (items: T[]) => void, schedule: FrameScheduler = nextFrame) {
+  constructor(apply: (items: T[]) => void, schedule: FrameScheduler = nextFrame()) {
     this.#apply = apply
     this.#schedule = schedule
   }

@@ -1,4 +1,4 @@
-import { browserViewClock, type ViewClock } from './arming.svelte'
+import { browserViewClock, type ViewClock } from './view-clock'
 
 /** How long after the person's last input in the card on screen it may not change, in ms. */
 export const QUIET_MS = 1000

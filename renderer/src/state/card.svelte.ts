@@ -29,7 +29,7 @@ export class CardState {
   /** The person's unsent draft, one entry per question index (missing entries are untouched). */
   draft = $state<AskDraft>([])
   /**
-   * A `question/resolved` outcome that arrived while this window's own send was in flight: it may be
+   * A `ask/settled` outcome that arrived while this window's own send was in flight: it may be
    * another window's, and tells how the ask ended if the companion then refuses ours as `NOT_PENDING`.
    * Never rendered.
    */
@@ -59,6 +59,37 @@ export class CardState {
   /** No longer editable or sendable: settled, or this window's send is in flight. */
   get locked(): boolean {
     return this.settlement !== undefined || this.sending
+  }
+
+  /**
+   * Starts a send of this window (answer, decision or dismissal): false, and the card marked offline,
+   * when the window is not connected (nothing may be sent then).
+   */
+  startSend(connected: boolean): boolean {
+    this.offline = !connected
+    if (!connected) return false
+    this.rejection = undefined
+    this.sending = true
+    return true
+  }
+
+  /** No send of this window is in flight any more (a new connection: its replies will not come). */
+  sendEnded(): void {
+    this.sending = false
+    this.outcomeWhileSending = undefined
+  }
+
+  /**
+   * The companion refused this window's send: returns how the ask ended when it did (the settlement
+   * that raced ours, or `gone` for `NOT_PENDING`); otherwise the card shows `reason` and stays pending.
+   */
+  sendRefused(code: string, reason: string): Settlement | undefined {
+    const raced = this.outcomeWhileSending
+    this.sendEnded()
+    if (raced) return raced
+    if (code === 'NOT_PENDING') return 'gone'
+    this.rejection = reason
+    return undefined
   }
 
   /**

@@ -15,9 +15,9 @@ describe('validateAsk (the agent side checks questions once, where they enter)',
     expect((await thrown(() => validateAsk({ questions: [] }))).code).toBe('EMPTY_QUESTIONS')
   })
 
-  it('returns the arguments themselves, and leaves the caps to the companion unless given', async () => {
+  it('returns the arguments as given (extra keys kept), and leaves the caps to the companion unless given', async () => {
     const sixty = { questions: Array.from({ length: 60 }, (_, i) => ({ id: `q${i}`, question: '?', extra: i })) }
-    expect(validateAsk(sixty)).toBe(sixty)
+    expect(validateAsk(sixty)).toEqual(sixty)
     expect((await thrown(() => validateAsk(sixty, DEFAULT_LIMITS))).code).toBe('LIMIT_EXCEEDED')
   })
 

@@ -16,11 +16,11 @@ const SECRET = 'hunter2-secret-value'
 describe('the secret flag at the two boundaries', () => {
   it('the tool boundary drops it, as every unknown question key', () => {
     const check = validateToolInput(SECRET_ASK)
-    expect(check.ok && check.input.questions[0]).toEqual({ id: 'pw', question: '[sudo] password for u:' })
+    expect(check.ok && check.value.questions[0]).toEqual({ id: 'pw', question: '[sudo] password for u:' })
   })
   it('a protocol client keeps it; with options, or not a boolean, it is INVALID_ARGS', () => {
     const check = validateAskInput(SECRET_ASK)
-    expect(check.ok && check.input.questions[0]).toEqual(SECRET_ASK.questions[0])
+    expect(check.ok && check.value.questions[0]).toEqual(SECRET_ASK.questions[0])
     expect(validateAskInput({ questions: [{ id: 'a', question: 'q', secret: true, options: [{ label: 'x' }] }] })).toEqual({
       ok: false, code: 'INVALID_ARGS', message: 'invalid arguments: "questions[0].secret" is only allowed on a question with no options',
     })
@@ -35,7 +35,7 @@ describe('a secret ask in the companion', () => {
   const secretAsk = (): ValidatedAsk => {
     const check = validateAskInput(SECRET_ASK)
     if (!check.ok) throw new Error(check.message)
-    return check.input
+    return check.value
   }
 
   it('goes only to windows that declare secrets=masked, cannot be skipped, and history keeps "answered" only', async () => {

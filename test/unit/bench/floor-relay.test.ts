@@ -1,5 +1,5 @@
 // The bench's floor relays are the yardsticks of docs/performance.md: their window replies must be what
-// the figures say they are (v1's two frames, or the proposed batched `questions/settled`).
+// the figures say they are (v1's two frames, or none).
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { startFloorRelay, type FloorRelay } from '../../../bench/floor-relay'
@@ -24,7 +24,7 @@ async function open(url: string): Promise<{ ws: WebSocket; frames: FrameQueue<Fr
 const ask = (id: string): string => JSON.stringify({ type: 'ask', id, questions: [{ id: 'q1', question: 'Go?', options: [{ label: 'A' }] }] })
 const answer = (askId: string): string => JSON.stringify({ type: 'answer', askId, answers: [{ id: 'q1', selected: ['A'] }] })
 
-async function connect(windowReplies?: 'v1' | 'batched'): Promise<{ agent: Awaited<ReturnType<typeof open>>; window: Awaited<ReturnType<typeof open>> }> {
+async function connect(windowReplies?: 'v1'): Promise<{ agent: Awaited<ReturnType<typeof open>>; window: Awaited<ReturnType<typeof open>> }> {
   relay = await startFloorRelay(windowReplies ? { windowReplies } : {})
   const window = await open(relay.uiUrl)
   await window.frames.next((f) => f.type === 'snapshot')
@@ -43,22 +43,6 @@ describe('the floor relay', () => {
     expect(await agent.frames.next()).toEqual({ type: 'answer', id: 'k1', answers: [{ id: 'q1', selected: ['A'] }] })
     expect(await window.frames.next()).toEqual({ type: 'question/resolved', askId: added.ask.askId, outcome: 'answered' })
     expect(await window.frames.next()).toEqual({ type: 'accepted', askId: added.ask.askId, outcome: 'answered' })
-  })
-
-  it('with batched replies sends the settlements ahead of the next frame, or after the deadline', async () => {
-    const { agent, window } = await connect('batched')
-    agent.ws.send(ask('k1'))
-    const first = await window.frames.next((f) => f.type === 'question/added')
-    // The agent asks again as soon as it has its answer: the settlement goes just before that ask.
-    agent.ws.once('message', () => agent.ws.send(ask('k2')))
-    window.ws.send(answer(first.ask.askId))
-    expect(await window.frames.next()).toEqual({ type: 'questions/settled', items: [{ askId: first.ask.askId, outcome: 'answered', accepted: true }] })
-    const second = await window.frames.next()
-    expect(second).toMatchObject({ type: 'question/added', ask: { askId: expect.stringMatching(/\.k2$/) } })
-    // Nothing follows it: the last settlement comes on its own once the deadline passes.
-    window.ws.send(answer(second.ask.askId))
-    expect(await window.frames.next()).toEqual({ type: 'questions/settled', items: [{ askId: second.ask.askId, outcome: 'answered', accepted: true }] })
-    expect(window.frames.frames.filter((f) => f.type === 'accepted' || f.type === 'question/resolved')).toEqual([])
   })
 
   it('with no replies sends the window nothing after an answer', async () => {

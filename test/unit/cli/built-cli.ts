@@ -7,7 +7,7 @@ import { join } from 'node:path'
 export const ROOT = join(__dirname, '..', '..', '..')
 export const BIN = join(ROOT, 'bin', 'ask-user.js')
 const BUILT = join(ROOT, 'out', 'main', 'cli.js')
-const SOURCES = ['agent', 'cli', 'shared', 'core', 'package.json']
+const SOURCES = ['agent', 'cli', 'shared', 'integrations', 'core', 'relay', 'package.json']
 const LOCK = join(tmpdir(), 'ask-user-companion-build.lock')
 
 function newestSource(path: string): number {
@@ -25,7 +25,7 @@ function isFresh(): boolean {
 }
 
 /**
- * Builds with `electron-vite build` unless out/main/cli.js is newer than every agent/cli/shared/core
+ * Builds with `electron-vite build` unless out/main/cli.js is newer than every agent/cli/shared/integrations/core
  * source. Test files running in parallel take turns through a lock folder, so only one builds.
  */
 export async function ensureBuilt(timeoutMs = 120_000): Promise<void> {

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SetupClient } from '../../../shared/setup-plan'
+import { HARNESS_IDS, type HarnessId } from '../../../integrations/ids'
 import { startCodexAppServer } from '../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { installPublished, registryUnreachable, type Installed, type PublishedClient } from '../../helpers/published-client'
@@ -16,7 +16,7 @@ import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { BIN, ensureBuilt } from './built-cli'
 
 /** The versions docs/integrations.md names as tested. */
-const CLIENTS: Record<Exclude<SetupClient, 'cursor'>, PublishedClient> = {
+const CLIENTS: Record<Exclude<HarnessId, 'cursor'>, PublishedClient> = {
   'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
@@ -37,7 +37,7 @@ for (const client of [INSPECTOR, ...Object.values(CLIENTS)]) {
 const inspector = installed.get(INSPECTOR.pkg)!
 
 /** Why a client's tests are skipped, or undefined. */
-function skipReason(client: SetupClient): string | undefined {
+function skipReason(client: HarnessId): string | undefined {
   if (!inspector.ok) return inspector.reason
   if (client === 'cursor') return undefined
   const got = installed.get(CLIENTS[client].pkg)!
@@ -58,13 +58,13 @@ interface World {
   ui: UiClient
   /** Runs `command args` in the project folder with the world's environment (plus `extra`). */
   run(command: string, args: string[], extra?: Record<string, string>): Promise<ProcessResult>
-  setup(client: SetupClient, ...flags: string[]): Promise<ProcessResult>
+  setup(client: HarnessId, ...flags: string[]): Promise<ProcessResult>
   /** Calls the tool once through `call` while the window answers "pnpm"; resolves with what `call` printed. */
   answered(call: () => Promise<ProcessResult>): Promise<ProcessResult>
   cleanup(): Promise<void>
 }
 
-async function world(client: SetupClient): Promise<World> {
+async function world(client: HarnessId): Promise<World> {
   const home = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-home-`))
   const project = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-project-`))
   const got = client === 'cursor' ? undefined : installed.get(CLIENTS[client].pkg)
@@ -117,7 +117,7 @@ async function json(path: string): Promise<Record<string, unknown>> {
 
 beforeAll(() => ensureBuilt(), 120_000)
 
-const cases: SetupClient[] = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor']
+const cases: readonly HarnessId[] = HARNESS_IDS
 for (const client of cases) {
   const reason = skipReason(client)
   describe.skipIf(reason !== undefined)(`ask-user setup ${client}${reason ? ` (skipped: ${reason})` : ''}`, { timeout: 90_000 }, () => {
@@ -156,9 +156,9 @@ for (const client of cases) {
 
 const GEMINI_NOTE = 'note: Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.\n'
 const CURSOR_NOTE = 'note: Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.\n'
-const NOTES: Record<SetupClient, string> = { 'claude-code': '', codex: '', gemini: GEMINI_NOTE, qwen: '', opencode: '', cursor: CURSOR_NOTE }
+const NOTES: Record<HarnessId, string> = { 'claude-code': '', codex: '', gemini: GEMINI_NOTE, qwen: '', opencode: '', cursor: CURSOR_NOTE }
 
-const EXPECTED_SETUP: Record<SetupClient, (home: string, companion: string) => string> = {
+const EXPECTED_SETUP: Record<HarnessId, (home: string, companion: string) => string> = {
   'claude-code': (home, companion) =>
     `ran: claude mcp add-json --scope user ask-user '${JSON.stringify({ type: 'stdio', command: BIN, args: ['mcp'], env: { ASK_USER_HOME: companion } })}'\n` +
     `${home}/.claude/settings.json: added "mcp__ask-user__ask_user_question" to permissions.allow\n`,
@@ -172,7 +172,7 @@ const EXPECTED_SETUP: Record<SetupClient, (home: string, companion: string) => s
   cursor: (home) => `${home}/.cursor/mcp.json: set mcpServers.ask-user\n${CURSOR_NOTE}`,
 }
 
-const CHECKS: Record<SetupClient, (w: World) => Promise<void>> = {
+const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
   async 'claude-code'(w) {
     const list = await w.run('claude', ['mcp', 'list'])
     expect(plain(list.stdout)).toContain(`ask-user: ${BIN} mcp - ✔ Connected`)
@@ -235,7 +235,7 @@ const CHECKS: Record<SetupClient, (w: World) => Promise<void>> = {
   },
 }
 
-const REMOVED: Record<SetupClient, (w: World) => Promise<void>> = {
+const REMOVED: Record<HarnessId, (w: World) => Promise<void>> = {
   async 'claude-code'(w) {
     expect((await json(join(w.home, '.claude.json')))['mcpServers'] ?? {}).toEqual({})
     expect(await json(join(w.home, '.claude', 'settings.json'))).toEqual({ permissions: { allow: [] } })

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
-import { connectBlocks } from '../../../shared/connect'
+import { connectBlocks } from '../../../integrations/connect-blocks'
+import { HARNESS_BY_ID } from '../../../integrations/index'
 import { BIN } from './built-cli'
 import { memoryIo } from './memory-io'
 
@@ -26,7 +27,7 @@ async function setup(...args: string[]): Promise<{ code: number; out: string; er
 describe('ask-user setup (in-process)', () => {
   it('--print shows what the panel shows after its setup line, and the notes, changing nothing', async () => {
     const printed = await setup('cursor', '--print')
-    const [, entry] = connectBlocks('cursor', info)
+    const [, entry] = connectBlocks(HARNESS_BY_ID.cursor, info)
     expect(printed).toEqual({
       code: 0,
       err: '',

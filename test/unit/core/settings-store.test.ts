@@ -25,7 +25,7 @@ describe('settings store', () => {
     await writeFile(join(home, 'settings.json'), '{"port": "x"}')
     const invalid = await loadSettings(home)
     expect(invalid.settings).toEqual(DEFAULT_SETTINGS)
-    expect(invalid.warning).toMatch(/has invalid settings \(port: /)
+    expect(invalid.warning).toMatch(/has invalid settings \("port" must be a number\); using default settings$/)
   })
   it('saves atomically with mode 0600 and reads back', async () => {
     const settings = { ...DEFAULT_SETTINGS, theme: 'dark' as const, historyLimit: 5 }

@@ -27,7 +27,7 @@ async function accepted(): Promise<{ ws: WebSocket; stream: Socket; client: WebS
 
 describe('frame decoding', () => {
   it('decodes ws buffers as UTF-8 text', () => {
-    expect(parseJsonFrame(frameText([Buffer.from('{"type":'), Buffer.from('"y"}')]))).toEqual({ ok: true, frame: { type: 'y' } })
+    expect(parseJsonFrame(frameText([Buffer.from('{"type":'), Buffer.from('"y"}')]))).toEqual({ ok: true, value: { type: 'y' } })
     expect(parseJsonFrame(frameText(new TextEncoder().encode('{"type":"z"}').buffer as ArrayBuffer))).toMatchObject({ ok: true })
     expect(frameText(Buffer.from('é'))).toBe('é')
   })

@@ -29,6 +29,15 @@ describe('layering import rules', () => {
     ['agent/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['agent/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
     ['electron/preload/x.ts', "import { WebSocket } from 'ws'\nexport const x = WebSocket\n"],
+    // integrations/ is runtime-free and, of ours, imports only shared/; the contract and the agent side never import it.
+    ['integrations/x.ts', "import { readFileSync } from 'node:fs'\nexport const x = readFileSync\n"],
+    ['integrations/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
+    ['integrations/x.ts', "import { EXIT } from '../cli/io'\nexport const x = EXIT\n"],
+    ['integrations/x.ts', "import { AskUserClient } from '../agent/client'\nexport const x = AskUserClient\n"],
+    ['shared/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    ['agent/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    ['core/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    ['electron/preload/x.ts', "import { HARNESSES } from '../../integrations/index'\nexport const x = HARNESSES\n"],
   ])('%s may not import: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toHaveLength(1)
   })
@@ -38,6 +47,9 @@ describe('layering import rules', () => {
     ['core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
     ['cli/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['electron/main/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
+    ['integrations/x.ts', "import { z } from 'zod'\nimport type { ConnectInfo } from '../shared/connect'\nexport const x = (info: ConnectInfo) => [z, info]\n"],
+    ['cli/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    ['renderer/src/x.ts', "import { HARNESSES } from '../../integrations/index'\nexport const x = HARNESSES\n"],
   ])('%s may import: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([])
   })

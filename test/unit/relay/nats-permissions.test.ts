@@ -18,6 +18,8 @@ const NAMES: Record<Role, { self: string; other: string }> = {
   agent: { self: 'agent1', other: 'agent2' },
   device: { self: 'laptop1', other: 'agent2' },
   desktop: { self: 'desk1', other: 'agent2' },
+  // A pairing credential is named by its pairing id; the matrix's `req.pair1` probe is its own request.
+  pair: { self: 'pair1', other: 'pair2' },
 }
 
 /** Runs one probe; 'denied' only for the server's permission violation, 'allowed' for any other answer. */
@@ -91,6 +93,7 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('device', 'kv-create', /a\.agent2\./)).toEqual([true, true])
     expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false])
     expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true])
+    expect(rows.filter((r) => r.role === 'pair' && r.allowed).map((r) => r.probe.subject)).toEqual(['$KV.pair.req.pair1', '_INBOX.pair1.x'])
     for (const role of ['agent', 'device', 'desktop'] as const) {
       for (const op of ['legacy-consumer-create', 'stream-delete', 'stream-purge', 'message-delete'] as const) expect(allowed(role, op, /./)).toEqual([false])
       expect(allowed(role, 'subscribe', /^_INBOX\.>$|^\$KV/)).toEqual([false, false])
@@ -99,7 +102,7 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
 
   it('the server enforces every row of the matrix, for every role', async () => {
     const mismatches: string[] = []
-    for (const role of ['agent', 'device', 'desktop'] as const) {
+    for (const role of ['agent', 'device', 'desktop', 'pair'] as const) {
       const cred = await mintRoleCredential(signer(role), role, NAMES[role].self, 300)
       const nc = await connectAs(cred.creds, NAMES[role].self)
       for (const row of permissionMatrix(NAMES).filter((r: MatrixRow) => r.role === role)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { BurstQueue, SYNC_PER_FRAME } from '../../../renderer/src/state/burst-queue'
+import { BurstQueue, FRAME_TIMEOUT_MS, nextFrame, SYNC_PER_FRAME } from '../../../renderer/src/state/burst-queue'
+import { ManualClock } from '../../component/manual-clock'
 
 /** A scheduler the test ends frames with, by hand. */
 function manualFrames(): { schedule: (run: () => void) => () => void; end: () => void; pending: () => number } {
@@ -78,5 +79,39 @@ describe('BurstQueue', () => {
     expect(frames.pending()).toBe(0)
     frames.end()
     expect(calls.flat()).toHaveLength(SYNC_PER_FRAME)
+  })
+})
+
+describe('nextFrame', () => {
+  it('runs once at the next frame of its clock, and not again when the timeout passes', async () => {
+    const clock = new ManualClock()
+    let runs = 0
+    nextFrame(clock)(() => runs++)
+    expect(runs).toBe(0)
+    await clock.frame()
+    expect(runs).toBe(1)
+    await clock.advance(FRAME_TIMEOUT_MS)
+    expect(runs).toBe(1)
+  })
+
+  it('runs once after FRAME_TIMEOUT_MS when no frame comes (a hidden window), and not again at a later frame', async () => {
+    const clock = new ManualClock()
+    let runs = 0
+    nextFrame(clock)(() => runs++)
+    await clock.advance(FRAME_TIMEOUT_MS - 1)
+    expect(runs).toBe(0)
+    await clock.advance(1)
+    expect(runs).toBe(1)
+    await clock.frame()
+    expect(runs).toBe(1)
+  })
+
+  it('a cancelled run never runs', async () => {
+    const clock = new ManualClock()
+    let runs = 0
+    nextFrame(clock)(() => runs++)()
+    await clock.frame()
+    await clock.advance(FRAME_TIMEOUT_MS)
+    expect(runs).toBe(0)
   })
 })

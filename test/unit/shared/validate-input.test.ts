@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { describeArgumentIssues, formatPath, invalidArgumentsMessage } from '../../../shared/argument-errors'
 import { DEFAULT_LIMITS, LimitsSchema } from '../../../shared/limits'
 import { EMPTY_QUESTIONS_MESSAGE, validateAskInput, validateToolInput } from '../../../shared/validate-input'
 
@@ -62,25 +61,13 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
       other: 'kept',
     })
     expect(check.ok).toBe(true)
-    if (check.ok) expect(check.input).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
+    if (check.ok) expect(check.value).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
   })
 
   it('drops detail and intent from the model whatever their shape (no INVALID_ARGS for them)', () => {
     const check = validateToolInput({ questions: [{ id: 'a', question: 'q', detail: 5, intent: 'plan' }] })
-    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+    expect(check).toEqual({ ok: true, value: { questions: [{ id: 'a', question: 'q' }] } })
   })
-  it('formatPath and invalidArgumentsMessage shape paths and messages', () => {
-    expect(formatPath(['questions', 0, 'options', 2, 'label'])).toBe('questions[0].options[2].label')
-    expect(formatPath([])).toBe('')
-    expect(invalidArgumentsMessage(['a', 'b'])).toBe('invalid arguments: a; b')
-  })
-
-  it('describes other issue kinds with their path and zod message', () => {
-    const issues = [{ code: 'custom', path: ['questions', 0], message: 'bad', input: 1 }] as const
-    expect(describeArgumentIssues({}, issues as never)).toEqual(['"questions[0]": bad'])
-    expect(describeArgumentIssues({}, [{ code: 'custom', path: [], message: 'top', input: 1 }] as never)).toEqual(['top'])
-  })
-
   it('never throws on arbitrary JSON, and any refusal has a known code (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
@@ -179,10 +166,10 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
     intent: { kind: 'plan-review', approve: 'Approve' },
   }
 
-  it('keeps detail and a plan-review intent, returning the input itself', () => {
+  it('keeps detail and a plan-review intent', () => {
     const input = { questions: [planQuestion] }
     const check = validateAskInput(input)
-    expect(check.ok && check.input).toBe(input)
+    expect(check.ok && check.value).toEqual(input)
   })
 
   it('refuses an approve label that is not one of the options with INVALID_ARGS', () => {
@@ -208,9 +195,26 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
     })
   })
 
+  it('lists every extras problem of every question, key by key: detail, secret, intent', () => {
+    const options = [{ label: 'Go' }]
+    const questions = [
+      { id: 'a', question: 'q', options, detail: null, secret: true, intent: { kind: 'plan-review', approve: 'Stop' } },
+      { id: 'b', question: 'q', secret: 'yes', intent: {} },
+    ]
+    expect(validateAskInput({ questions })).toEqual({
+      ok: false,
+      code: 'INVALID_ARGS',
+      message:
+        'invalid arguments: "questions[0].detail" must be a string; ' +
+        '"questions[0].secret" is only allowed on a question with no options; ' +
+        '"questions[0].intent.approve" must be one of the question\'s option labels; "Stop" is not; ' +
+        '"questions[1].secret" must be a boolean; missing required property "questions[1].intent.kind"',
+    })
+  })
+
   it('ignores an intent of an unknown kind (the question is an ordinary one)', () => {
     const check = validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }] })
-    expect(check).toEqual({ ok: true, input: { questions: [{ id: 'a', question: 'q' }] } })
+    expect(check).toEqual({ ok: true, value: { questions: [{ id: 'a', question: 'q' }] } })
   })
 
   it('caps detail like every text field (LIMIT_EXCEEDED)', () => {

@@ -12,6 +12,13 @@ describe('wire frames v1', () => {
     expect(AgentFrameSchema.safeParse({ type: 'nope' }).success).toBe(false)
   })
 
+  it('leaves a payload to its own check: an ask, approve or notice without one is still a frame', () => {
+    // the core words a missing `questions` as the tool does (INVALID_ARGS), not as a bad frame
+    expect(AgentFrameSchema.safeParse({ type: 'ask', id: 'x' }).success).toBe(true)
+    expect(AgentFrameSchema.safeParse({ type: 'approve', id: 'x' }).success).toBe(true)
+    expect(AgentFrameSchema.safeParse({ type: 'notice' }).success).toBe(true)
+  })
+
   it('accepts the companion frames and refuses malformed ones', () => {
     const ok = [
       { type: 'welcome', protocol: 1, server: { name: 's', version: '1' } },
@@ -25,6 +32,8 @@ describe('wire frames v1', () => {
       { type: 'answer', id: 'x', answers: [{ id: 'q' }] },
       { type: 'cancelled', id: 'x', code: 'ASK_ABORTED', message: 'm' },
       { type: 'error', code: 'MADE_UP', message: 'm' },
+      // never sent: shutdown fails each pending ask with ASK_ABORTED
+      { type: 'error', code: 'SHUTTING_DOWN', message: 'm' },
     ]
     for (const frame of bad) expect(CompanionFrameSchema.safeParse(frame).success).toBe(false)
   })

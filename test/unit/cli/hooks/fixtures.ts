@@ -4,14 +4,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Answer } from '../../../../shared/answer'
-import type { ApprovalDecision } from '../../../../cli/hooks/contract'
-
-export const HARNESS_NAMES = ['claude-code', 'codex', 'gemini', 'opencode'] as const
-export type HarnessName = (typeof HARNESS_NAMES)[number]
+import type { ApprovalDecision } from '../../../../shared/approval'
+import { HOOK_HARNESS_IDS, type HookHarnessId } from '../../../../integrations/ids'
 
 /** One fixture: the event (stdin, or Codex notify's argument), the person's part, and the exact stdout. */
 export interface HookFixture {
-  harness: HarnessName
+  harness: HookHarnessId
   name: string
   event?: unknown
   argument?: unknown
@@ -27,7 +25,7 @@ export interface HookFixture {
 const ROOT = join(__dirname, '..', '..', '..', 'fixtures', 'hooks')
 
 export function hookFixtures(): HookFixture[] {
-  return HARNESS_NAMES.flatMap((harness) =>
+  return HOOK_HARNESS_IDS.flatMap((harness) =>
     readdirSync(join(ROOT, harness))
       .filter((file) => file.endsWith('.json'))
       .map((file) => ({ harness, name: file.replace(/\.json$/, ''), ...(JSON.parse(readFileSync(join(ROOT, harness, file), 'utf8')) as Omit<HookFixture, 'harness' | 'name'>) })),

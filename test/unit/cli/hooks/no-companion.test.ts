@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { discoverEndpoint } from '../../../../agent/discovery'
-import { DISCOVERY_FILE, noCompanionReason } from '../../../../cli/hooks/no-companion'
+import { noCompanionReason } from '../../../../cli/hooks/no-companion'
 import { ENDPOINT_FILE } from '../../../../shared/endpoint'
 
 let dir: string
@@ -21,10 +21,6 @@ const discoveryMessage = (env: NodeJS.ProcessEnv): Promise<string> =>
   )
 
 describe('noCompanionReason', () => {
-  it('names the discovery file as shared/endpoint.ts does', () => {
-    expect(DISCOVERY_FILE).toBe(ENDPOINT_FILE)
-  })
-
   it.each([
     ['ASK_USER_HOME', (d: string) => ({ ASK_USER_HOME: join(d, 'home') })],
     ['the XDG default', (d: string) => ({ HOME: d, XDG_CONFIG_HOME: join(d, 'config') })],

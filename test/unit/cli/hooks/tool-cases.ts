@@ -1,10 +1,7 @@
 // Test helper: every approval-producing tool of every harness (a valid input, the fields its card
 // renders, the hook call), for the "no input field is ever dropped" properties.
-import { claudeCodeHook } from '../../../../cli/hooks/claude-code'
-import { codexHook } from '../../../../cli/hooks/codex'
-import { geminiHook } from '../../../../cli/hooks/gemini'
-import { opencodeHook } from '../../../../cli/hooks/opencode'
-import type { HookWork } from '../../../../cli/hooks/plan'
+import { hooksOf } from '../../../../integrations/index'
+import type { HookWork } from '../../../../integrations/hook-work'
 import type { ApprovalRequest } from '../../../../shared/approval'
 
 /** One tool of one harness: a valid input, the keys its action renders, and the hook call. */
@@ -17,12 +14,12 @@ export interface ToolCase {
 }
 
 export const claude = (tool: string) => (input: Record<string, unknown>) =>
-  claudeCodeHook({ session_id: 's1', cwd: '/p', hook_event_name: 'PermissionRequest', tool_name: tool, tool_input: input })
-export const codex = (input: Record<string, unknown>) => codexHook({ session_id: 's1', cwd: '/p', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: input }, 'stdin')
+  hooksOf('claude-code').map({ session_id: 's1', cwd: '/p', hook_event_name: 'PermissionRequest', tool_name: tool, tool_input: input }, 'stdin')
+export const codex = (input: Record<string, unknown>) => hooksOf('codex').map({ session_id: 's1', cwd: '/p', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: input }, 'stdin')
 export const gemini = (tool: string) => (input: Record<string, unknown>) =>
-  geminiHook({ session_id: 's1', cwd: '/p', hook_event_name: 'BeforeTool', tool_name: tool, tool_input: input })
+  hooksOf('gemini').map({ session_id: 's1', cwd: '/p', hook_event_name: 'BeforeTool', tool_name: tool, tool_input: input }, 'stdin')
 export const opencode = (permission: string, patterns: string[]) => (metadata: Record<string, unknown>) =>
-  opencodeHook({ type: 'permission.asked', directory: '/p', properties: { id: 'per_1', sessionID: 'ses_1', permission, patterns, metadata } })
+  hooksOf('opencode').map({ type: 'permission.asked', directory: '/p', properties: { id: 'per_1', sessionID: 'ses_1', permission, patterns, metadata } }, 'stdin')
 
 /** Every approval-producing tool of every harness, with the input fields its card renders. */
 export const TOOL_CASES: ToolCase[] = [

@@ -1,0 +1,99 @@
+// The first desktop's connection to its relay, for the commands that change the roster. The first one
+// after init also makes the buckets with the setup credential init left (then deletes it), and every one
+// publishes the stored, root-signed roster to `roster.current`, so agents and devices read the latest.
+import type { NatsConnection } from '@nats-io/transport-node'
+import { join } from 'node:path'
+import { isErrnoCode, readPrivateFile, removeFile } from '../../core/private-files'
+import type { MemberSecret, RootSecret, SignedRoster } from '../../relay/crypto'
+import { createBuckets } from '../../relay/nats/buckets'
+import { mintDeviceCredential } from '../../relay/nats/credentials'
+import { loadRelayKeys, type RelayKeys } from '../../relay/nats/keys-file'
+import type { CheckServerOptions } from '../../relay/nats/server-version'
+import { BUCKETS } from '../../relay/nats/templates'
+import { connectRelay, putEntry } from '../../relay/pairing'
+import { RelayCliError } from './errors'
+import { loadOwnMember, loadRelayState, RELAY_FILES, type RelaySettings } from './state'
+
+/**
+ * Server checks of the relay commands. A server on a literal loopback address (the person's own
+ * `relay init --loopback` trial) may run a nats-server below the advisory floors: the advisories need
+ * network reach. Any other server must be at or above them (relay/nats checkServer).
+ */
+export const CLI_SERVER_CHECKS: CheckServerOptions = { allowOutdatedLoopback: true }
+
+/** How long the desktop's own credential for one command lives. */
+const DESKTOP_SESSION_SECONDS = 3_600
+
+/** An open desktop connection and the state the commands need with it. */
+export interface DesktopLink {
+  nc: NatsConnection
+  url: string
+  root: RootSecret
+  roster: SignedRoster
+  settings: RelaySettings
+  keys: RelayKeys
+  desktop: MemberSecret
+}
+
+/** The stored-roster JSON published at `roster.current` (the same shape as the desktop's file). */
+export function rosterRecord(roster: SignedRoster): Uint8Array {
+  const record = { v: 1, bytes: Buffer.from(roster.bytes).toString('base64url'), signature: Buffer.from(roster.signature).toString('base64url') }
+  return new TextEncoder().encode(JSON.stringify(record))
+}
+
+/**
+ * Connects as this desktop (a fresh 1-hour desktop credential), making the buckets first when init's
+ * setup credential is still there, and publishes the stored roster. Throws `RELAY_NOT_INITIALIZED`,
+ * `RELAY_NO_URL`, `RELAY_SETUP_EXPIRED`, a URL or server refusal, or the connection's error.
+ */
+export async function openDesktopLink(home: string, now: () => number = Date.now): Promise<DesktopLink> {
+  const state = await loadRelayState(home)
+  const keys = await loadRelayKeys(home)
+  const desktop = await loadOwnMember(home, 'desktop')
+  const url = state.settings.url
+  if (url === undefined) throw new RelayCliError('RELAY_NO_URL', 'No relay URL is known; run `ask-user relay init` with --url, or set "url" in relay-settings.json.')
+  await makeBucketsOnce(home, url)
+  const credential = await mintDeviceCredential(
+    { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.desktop, now },
+    desktop.member.id,
+    'desktop',
+    DESKTOP_SESSION_SECONDS,
+  )
+  const nc = await connectRelay(url, credential.creds, desktop.member.id, CLI_SERVER_CHECKS)
+  try {
+    await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(state.roster))
+  } catch (error) {
+    await nc.close()
+    throw error
+  }
+  return { nc, url, ...state, keys, desktop }
+}
+
+async function makeBucketsOnce(home: string, url: string): Promise<void> {
+  const path = join(home, RELAY_FILES.setup)
+  let creds: string
+  try {
+    creds = await readPrivateFile(path)
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) return
+    throw error
+  }
+  let nc: NatsConnection
+  try {
+    nc = await connectRelay(url, creds, 'ask-user-admin', CLI_SERVER_CHECKS)
+  } catch (error) {
+    if (/authorization violation|expired/i.test(String(error))) {
+      throw new RelayCliError(
+        'RELAY_SETUP_EXPIRED',
+        'The setup credential from `relay init` has expired before the buckets were made; run `ask-user relay init` again into an empty home and folder.',
+      )
+    }
+    throw error
+  }
+  try {
+    await createBuckets(nc)
+  } finally {
+    await nc.close()
+  }
+  await removeFile(path)
+}

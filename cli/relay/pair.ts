@@ -1,0 +1,65 @@
+// `ask-user relay pair` on the first desktop: one pairing line, one confirmed device, added to the
+// re-signed roster (version + 1) and given its own 7-day credential, sealed to it.
+import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
+import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
+import { BUCKETS } from '../../relay/nats/templates'
+import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, putEntry, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
+import { openDesktopLink, rosterRecord } from './desktop-link'
+import { RelayCliError } from './errors'
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
+
+/** A device credential lives 7 days; the desktop renews it. */
+export const DEVICE_CREDENTIAL_SECONDS = 7 * 86_400
+
+/** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
+export interface PairDeviceOptions {
+  home: string
+  /** Shows the one-time line to the person (stdout in the terminal). */
+  showLine: (line: string) => void
+  /** Shows the device's name and the 6-digit code and resolves with the person's decision. */
+  confirm: (request: PairRequestBody, code: string) => Promise<boolean>
+  ttlMs?: number
+  now?: () => number
+}
+
+/**
+ * Pairs one device. Returns it and the new roster version. Refuses with the pairing codes
+ * (`RELAY_PAIR_*`), `RELAY_NAME_TAKEN` (a member of that name exists; `relay remove` works by name) and
+ * the desktop link's codes. Nothing changes unless the person confirmed and every check passed.
+ */
+export async function pairDevice(options: PairDeviceOptions): Promise<{ member: Member; rosterVersion: number }> {
+  const now = options.now ?? Date.now
+  const link = await openDesktopLink(options.home, now)
+  try {
+    const pairId = newPairId()
+    const ttlMs = options.ttlMs ?? PAIR_OFFER_TTL_MS
+    const signer = (role: 'pair' | 'device') => ({ accountPublicKey: link.keys.accountPublicKey, signingSeed: link.keys.roleSigningSeeds[role], now })
+    const pairCredential = await mintRoleCredential(signer('pair'), 'pair', pairId, Math.ceil(ttlMs / 1000) + 60)
+    const offer = createPairOffer({ url: link.url, rootPublicKey: link.settings.rootPublicKey, pairId, creds: pairCredential.creds, now: now(), ttlMs })
+    options.showLine(formatPairLine(offer))
+    let result: { member: Member; rosterVersion: number } | undefined
+    await runDesktopPairing(link.nc, offer, {
+      now,
+      confirm: options.confirm,
+      grant: async (request) => {
+        const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, { highestSeenVersion: 0, now: now() })
+        if (current.members.some((member) => member.name === request.member.name)) {
+          throw new RelayCliError('RELAY_NAME_TAKEN', `The roster already lists "${request.member.name}"; join again with another --name.`)
+        }
+        const member: Member = { ...request.member, addedAt: now() }
+        const next = await renewRoster(await loadRootKeys(link.root), current, { now: now(), members: [...current.members, member] })
+        const credential = await mintRoleJwt(signer('device'), 'device', member.id, request.nkey, DEVICE_CREDENTIAL_SECONDS)
+        await putEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(next))
+        await saveRoster(options.home, next)
+        const renewals = await loadRenewals(options.home)
+        renewals.devices[member.id] = { renewedAt: now(), expiresAt: credential.expiresAt * 1000, nkey: request.nkey }
+        await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
+        result = { member, rosterVersion: next.roster.version }
+        return { jwt: credential.jwt, natsName: member.id, credsExpiresAt: credential.expiresAt, roster: next }
+      },
+    })
+    return result!
+  } finally {
+    await link.nc.close()
+  }
+}

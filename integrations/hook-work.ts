@@ -1,0 +1,38 @@
+import type { Answer } from '../shared/answer'
+import type { Question } from '../shared/tool-input'
+import type { ApprovalDecision, ApprovalRequest, Notice } from '../shared/approval'
+
+/** Who the hook speaks for, as the inbox shows it. */
+export interface HookAgent {
+  /** The harness's name, e.g. "Claude Code". */
+  name: string
+  /** The agent's working folder (from the event). */
+  cwd?: string
+  /** A short session label, so that two sessions of one harness are two agents. */
+  title?: string
+}
+
+/**
+ * What one harness event asks of the companion, and how the answer becomes the harness's stdout:
+ * - `approve`: an approval card; `output` turns the decision into the exact stdout text, or
+ *   undefined for "print nothing" (the harness then asks in its own way);
+ * - `ask`: a question card (tool questions); `output` turns the answers into stdout text;
+ * - `notice`: a fire-and-forget notice, nothing printed;
+ * - `pass`: nothing to do for this event (nothing printed), with the reason for stderr.
+ */
+export type HookPlan =
+  | { kind: 'approve'; request: ApprovalRequest; output: (decision: ApprovalDecision) => string | undefined }
+  | { kind: 'ask'; questions: Question[]; output: (answers: Answer[]) => string | undefined }
+  | { kind: 'notice'; notice: Notice }
+  | { kind: 'pass'; reason: string }
+
+/** One event, mapped: who asks and what. */
+export interface HookWork {
+  agent: HookAgent
+  plan: HookPlan
+}
+
+/** The event is not what the harness documents: the hook prints nothing and says why on stderr. */
+export class HookInputError extends Error {
+  override readonly name = 'HookInputError'
+}

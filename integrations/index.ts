@@ -1,0 +1,43 @@
+// The registry: every harness's record, in the order of HARNESS_IDS. `ask-user setup`, `ask-user
+// hook`, the Connect panel and the help texts read this, never a list of their own.
+import { claudeCode } from './claude-code'
+import { codex } from './codex'
+import { cursor } from './cursor'
+import { gemini } from './gemini'
+import type { Harness, HookSupport } from './harness'
+import { HARNESS_IDS, type HarnessId, type HookHarnessId } from './ids'
+import { opencode } from './opencode'
+import { qwen } from './qwen'
+
+/**
+ * The Connect notes' i18n keys, as the records name them: the renderer passes them to its `t(key)`,
+ * so a record naming a key that the messages lack does not compile.
+ */
+export type ConnectNoteKey = (typeof claudeCode | typeof codex | typeof gemini | typeof qwen | typeof opencode | typeof cursor)['connectNote']
+
+/** A registered record: its key is its id, its note key is literal, and it has hooks exactly when ids.ts says so. */
+export type RegisteredHarness = Harness & { connectNote: ConnectNoteKey }
+type Registered<Id extends HarnessId> = RegisteredHarness & { id: Id } & (Id extends HookHarnessId ? { hooks: HookSupport } : { hooks?: undefined })
+
+/** Every harness by id. The type checks each record against HARNESS_IDS and HOOK_HARNESS_IDS. */
+export const HARNESS_BY_ID: { readonly [Id in HarnessId]: Registered<Id> } = {
+  'claude-code': claudeCode,
+  codex,
+  gemini,
+  qwen,
+  opencode,
+  cursor,
+}
+
+/** Every harness, in the order of HARNESS_IDS (the order the help text and the Connect panel use). */
+export const HARNESSES: readonly RegisteredHarness[] = HARNESS_IDS.map((id) => HARNESS_BY_ID[id])
+
+/** The hook support of a harness that has hooks. */
+export function hooksOf(id: HookHarnessId): HookSupport {
+  return HARNESS_BY_ID[id].hooks
+}
+
+/** The harnesses whose agent's commands get an environment setting (`ask-user setup <id> --askpass`). */
+export const ASKPASS_HARNESSES: readonly (RegisteredHarness & { askpass: NonNullable<Harness['askpass']> })[] = HARNESSES.filter(
+  (harness): harness is RegisteredHarness & { askpass: NonNullable<Harness['askpass']> } => harness.askpass !== undefined,
+)

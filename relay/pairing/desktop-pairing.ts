@@ -1,0 +1,100 @@
+// The first desktop's side of pairing over the `pair` bucket: wait for the one request of this pairing,
+// check its MAC, let the person compare the 6-digit code and confirm, then grant. A second request for
+// the same pairing is an alarm: someone else holds the line (or the relay meddles), so nothing is granted.
+import type { NatsConnection } from '@nats-io/transport-node'
+import type { SignedRoster } from '../crypto'
+import { BUCKETS } from '../nats/templates'
+import { RelayPairingError } from './errors'
+import { createEntry, getEntry, watchKey } from './relay-link'
+import { checkPairRequest, confirmationCode } from './request'
+import { declinePairResponse, sealPairGrant } from './response'
+import type { PairOffer, PairRequestBody } from './schemas'
+
+/** What the desktop grants a confirmed device: its credential and the re-signed roster that lists it. */
+export interface PairGrantInput {
+  jwt: string
+  natsName: string
+  credsExpiresAt: number
+  roster: SignedRoster
+}
+
+/** The hooks the caller (terminal or window) provides; `now` is injectable for tests. */
+export interface DesktopPairingHooks {
+  /** Shows the request's device name and code and resolves with the person's decision. */
+  confirm: (request: PairRequestBody, code: string) => Promise<boolean>
+  /** Adds the device to the roster and mints its credential; called only after confirmation. A refusal here is passed on (and the device told no). */
+  grant: (request: PairRequestBody) => Promise<PairGrantInput>
+  now?: () => number
+}
+
+/**
+ * Runs one pairing for `offer` through `nc` (a desktop connection) and returns the paired request.
+ * Refuses with `RELAY_PAIR_EXPIRED` (no request in time), `RELAY_PAIR_SECOND_REQUEST` (the alarm),
+ * `RELAY_PAIR_DECLINED` (the person said no) or a request refusal (`RELAY_PAIR_MAC`, `RELAY_PAIR_REPLAY`,
+ * …); every refusal after a request arrived is also written as a decline, so the device stops waiting.
+ */
+export async function runDesktopPairing(nc: NatsConnection, offer: PairOffer, hooks: DesktopPairingHooks): Promise<PairRequestBody> {
+  const now = hooks.now ?? Date.now
+  const requestKey = `req.${offer.pairId}`
+  const decline = (): Promise<boolean> => createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, declinePairResponse(offer.pairId)).catch(() => false)
+
+  let settle!: (entry: { value: Uint8Array; revision: number }) => void
+  let alarm!: (error: RelayPairingError) => void
+  const first = new Promise<{ value: Uint8Array; revision: number }>((resolve) => (settle = resolve))
+  const second = new Promise<never>((_, reject) => (alarm = reject))
+  second.catch(() => undefined)
+  let seen = 0
+  const watch = await watchKey(nc, BUCKETS.pair, requestKey, (entry) => {
+    seen += 1
+    if (seen === 1) settle({ value: entry.value, revision: entry.revision })
+    else alarm(secondRequest())
+  })
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RelayPairingError('RELAY_PAIR_EXPIRED', 'No device joined before the pairing line expired; run `ask-user relay pair` again.')),
+      Math.max(0, offer.expiresAt - now()),
+    )
+  })
+  expired.catch(() => undefined)
+  try {
+    const entry = await Promise.race([first, expired])
+    let request: PairRequestBody
+    try {
+      request = await checkPairRequest(offer, entry.value, now())
+    } catch (error) {
+      await decline()
+      throw error
+    }
+    const confirmed = await Promise.race([hooks.confirm(request, confirmationCode(offer, entry.value)), second, expired]).catch(async (error: unknown) => {
+      await decline()
+      throw error
+    })
+    if (!confirmed) {
+      await decline()
+      throw new RelayPairingError('RELAY_PAIR_DECLINED', `Pairing "${request.member.name}" was declined; nothing was paired.`)
+    }
+    // The watch may lag: read the key again so a request written meanwhile is not missed.
+    if ((await getEntry(nc, BUCKETS.pair, requestKey))?.revision !== entry.revision) {
+      await decline()
+      throw secondRequest()
+    }
+    const grant = await hooks.grant(request).catch(async (error: unknown) => {
+      await decline()
+      throw error
+    })
+    const response = await sealPairGrant({ offer, request, storedRequest: entry.value, ...grant })
+    await createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, response)
+    return request
+  } finally {
+    clearTimeout(timer)
+    watch.stop()
+  }
+}
+
+function secondRequest(): RelayPairingError {
+  return new RelayPairingError(
+    'RELAY_PAIR_SECOND_REQUEST',
+    'ALARM: a second device answered the same pairing line, so someone else has seen it. Nothing was paired; check where the line was shown, then run `ask-user relay pair` again.',
+  )
+}

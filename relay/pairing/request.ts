@@ -1,0 +1,79 @@
+// The new device's pairing request: its member record and NATS nkey, MAC'd with the offer's secret so a
+// relay that swaps the keys on the way is caught (RELAY.md §4.5, the slopus/happy#1503 failure).
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { fromBase64url, memberIdFor, type Member } from '../crypto'
+import { RelayPairingError } from './errors'
+import { PairRequestBodySchema, StoredPairRequestSchema, type PairOffer, type PairRequestBody } from './schemas'
+
+/** How far a request's `created` may lie before the offer was issued (clock skew between machines). */
+export const PAIR_CLOCK_SKEW_MS = 5 * 60_000
+
+function mac(secret: string, body: string): Buffer {
+  return createHmac('sha256', Buffer.from(secret, 'base64url')).update(body, 'utf8').digest()
+}
+
+/** SHA-256 of a stored request's exact bytes (base64url): what the grant and the confirmation code bind. */
+export function requestDigest(stored: Uint8Array): string {
+  return createHash('sha256').update(stored).digest('base64url')
+}
+
+/** The exact bytes the new device writes to `req.<pairId>` for `member` (role `device`) and its `nkey`. */
+export function makePairRequest(offer: PairOffer, member: Member, nkey: string, now: number): Uint8Array {
+  const body = JSON.stringify(PairRequestBodySchema.parse({ v: 1, t: 'pair-request', pairId: offer.pairId, member, nkey, created: now }))
+  return new TextEncoder().encode(JSON.stringify({ body, mac: mac(offer.secret, body).toString('base64url') }))
+}
+
+/**
+ * Checks a stored request against the desktop's own `offer` at `now` (ms) and returns its body.
+ * Refuses with `RELAY_PAIR_REQUEST_INVALID` (not a request, a member record whose id does not name its
+ * key, or not a device), `RELAY_PAIR_REPLAY` (made for another pairing), `RELAY_PAIR_EXPIRED` (the offer
+ * expired, or the request predates it) and `RELAY_PAIR_MAC` (not made with this offer's secret: keys
+ * swapped on the way, or a forgery).
+ */
+export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now: number): Promise<PairRequestBody> {
+  const invalid = new RelayPairingError('RELAY_PAIR_REQUEST_INVALID', 'The pairing request is malformed; nothing was paired. Run `ask-user relay pair` again.')
+  let outer: unknown
+  let inner: unknown
+  try {
+    outer = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(stored))
+    const parsedOuter = StoredPairRequestSchema.safeParse(outer)
+    inner = parsedOuter.success ? JSON.parse(parsedOuter.data.body) : undefined
+  } catch {
+    throw invalid
+  }
+  const envelope = StoredPairRequestSchema.safeParse(outer)
+  const body = PairRequestBodySchema.safeParse(inner)
+  if (!envelope.success || !body.success) throw invalid
+  if (body.data.pairId !== offer.pairId) {
+    throw new RelayPairingError('RELAY_PAIR_REPLAY', 'The pairing request was made for another pairing (replayed); nothing was paired. Run `ask-user relay pair` again.')
+  }
+  if (now >= offer.expiresAt || body.data.created < offer.issuedAt - PAIR_CLOCK_SKEW_MS) {
+    throw new RelayPairingError('RELAY_PAIR_EXPIRED', 'The pairing expired before the request was checked; run `ask-user relay pair` again and join within 5 minutes.')
+  }
+  const expected = mac(offer.secret, envelope.data.body)
+  const given = Buffer.from(fromBase64url(envelope.data.mac) ?? new Uint8Array())
+  if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
+    throw new RelayPairingError(
+      'RELAY_PAIR_MAC',
+      'The pairing request does not carry this pairing line\'s MAC: its keys were changed on the way or it was forged. Nothing was paired; run `ask-user relay pair` again.',
+    )
+  }
+  const { member } = body.data
+  if (member.role !== 'device' || (await memberIdFor(fromBase64url(member.signPublic)!)) !== member.id) throw invalid
+  return body.data
+}
+
+/**
+ * The 6-digit confirmation code both screens show: from SHA-256("ask-user-sas-v1" | secret | request
+ * digest | root public key). Equal codes prove both sides saw the same request under the same root key.
+ */
+export function confirmationCode(offer: PairOffer, stored: Uint8Array): string {
+  const digest = createHash('sha256')
+    .update('ask-user-sas-v1')
+    .update(Buffer.from(offer.secret, 'base64url'))
+    .update(Buffer.from(requestDigest(stored), 'base64url'))
+    .update(Buffer.from(offer.rootPublicKey, 'base64url'))
+    .digest()
+  return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0')
+}
+
