@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
-import type { AgentInfo, Ask, AskKind, AskpassMark, QuestionAsk } from '../shared/ask'
+import type { AgentInfo, Ask, AskpassMark, QuestionAsk } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
 import { Listeners } from '../shared/listeners'
@@ -27,6 +27,16 @@ export interface AskOwner {
 
 /** Why a window's answer or dismissal was refused. */
 export type Refusal = { ok: false; code: 'NOT_PENDING' | 'INVALID_ANSWER'; reason: string }
+
+/**
+ * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
+ * for it is not the kind it takes), saying which frame to send instead. A v1 window reads v1's wording
+ * (core/ui-v1.ts).
+ */
+export const WRONG_KIND_REASON = {
+  answer: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
+  decide: 'this ask has questions: send ask/answer with answers, not a decision',
+} as const
 
 /**
  * A listener for settled asks (history, windows, the Electron tray); `delivered` is false when the
@@ -119,12 +129,13 @@ export class Registry {
    * Submits a person's answers to a question ask: checked against the answer rules, then settles the
    * ask as answered; `delivered` is false when the agent's socket was closing as it was sent. An answer
    * to an ask whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed
-   * to the `undelivered` listeners, so history keeps it. An approval is not a question ask: `NOT_PENDING`.
+   * to the `undelivered` listeners, so history keeps it. Answers to an approval are refused `INVALID_ANSWER`
+   * ({@link WRONG_KIND_REASON}): the ask stays pending, only the reply was wrong.
    */
   answer(askId: string, answers: Answer[]): { ok: true; delivered: boolean } | Refusal {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (ask.kind !== 'question') return notPending(askId, 'question')
+    if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.answer }
     const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
@@ -143,12 +154,12 @@ export class Registry {
    * Submits the person's decision on an approval: refused `INVALID_ANSWER` for an `always` the request
    * did not offer or a deny message over the `textChars` cap; then settles the approval as decided. A
    * decision for an approval whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON});
-   * a question ask is not an approval: `NOT_PENDING`.
+   * a decision on a question ask is refused `INVALID_ANSWER` ({@link WRONG_KIND_REASON}).
    */
   decide(askId: string, decision: ApprovalDecision): { ok: true; delivered: boolean } | Refusal {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (ask.kind !== 'approval') return notPending(askId, 'approval')
+    if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.decide }
     const problem = decisionProblem(ask.approval, decision)
     if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', reason: problem }
     if (decision.behavior === 'deny' && decision.message !== undefined && decision.message.length > this.maxCustomChars) {
@@ -232,8 +243,6 @@ export class Registry {
 }
 
 /** `kind`: the reply expected a pending ask of that kind (an answer, a question ask; a decision, an approval). */
-function notPending(askId: string, kind?: AskKind): Refusal {
-  if (kind === undefined) return { ok: false, code: 'NOT_PENDING', reason: `ask ${askId} is not pending (already settled or unknown)` }
-  const other = kind === 'question' ? 'an approval: send ask/decide' : 'a question ask: send ask/answer'
-  return { ok: false, code: 'NOT_PENDING', reason: `ask ${askId} is not a pending ${kind === 'question' ? 'question ask' : 'approval'} (it is ${other})` }
+function notPending(askId: string): Refusal {
+  return { ok: false, code: 'NOT_PENDING', reason: `ask ${askId} is not pending (already settled or unknown)` }
 }

@@ -15,6 +15,7 @@ import {
   type UiServerFrame,
 } from '../shared/ui'
 import { toV1Ask, toV1HistoryEntry, v1Outcome, V1AskSchema, V1HistoryEntrySchema, V1OutcomeSchema } from './ask-v1'
+import { WRONG_KIND_REASON } from './registry'
 import { checkWindowFrame, type WindowFrameCheck, type WindowFrameRule } from './ui-frames'
 
 /** v1's subprotocol with the window credential in `Authorization: Bearer` or a `token.` subprotocol. */
@@ -93,10 +94,17 @@ export const RELOAD_NOTICE: InboxNotice = {
   receivedAt: 0,
 }
 
+/** v1's words for a reply of the wrong kind (they name no frame; v2's name the one to send). */
+const V1_WRONG_KIND_REASONS: ReadonlyMap<string, string> = new Map([
+  [WRONG_KIND_REASON.answer, 'this ask is an approval: send a decision (allow or deny), not answers'],
+  [WRONG_KIND_REASON.decide, 'this ask has questions: send answers, not a decision'],
+])
+
 /**
  * The v1 frame a v2 frame stands for: asks in v1's shape (an approval with `questions: []`), v1's names
- * (`question/added`, `question/resolved`, `accepted`, `rejected`) and outcome `answered` for a decided
- * approval. `reload`: add {@link RELOAD_NOTICE} to a snapshot (an old tab of our own page).
+ * (`question/added`, `question/resolved`, `accepted`, `rejected`), v1's wording for a reply of the wrong
+ * kind, and outcome `answered` for a decided approval. `reload`: add {@link RELOAD_NOTICE} to a snapshot
+ * (an old tab of our own page).
  */
 export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame {
   switch (frame.type) {
@@ -117,7 +125,7 @@ export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame {
     case 'ask/accepted':
       return { type: 'accepted', askId: frame.askId, outcome: v1Outcome(frame.outcome), ...(frame.undelivered ? { undelivered: true as const } : {}) }
     case 'ask/rejected':
-      return { type: 'rejected', askId: frame.askId, code: frame.code, reason: frame.reason }
+      return { type: 'rejected', askId: frame.askId, code: frame.code, reason: V1_WRONG_KIND_REASONS.get(frame.reason) ?? frame.reason }
     case 'history':
       return { type: 'history', entries: frame.entries.map(toV1HistoryEntry), ...(frame.more !== undefined ? { more: frame.more } : {}) }
     case 'notice/added':

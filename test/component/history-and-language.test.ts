@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { I18n, i18n, langFromNavigator } from '../../renderer/src/i18n/i18n.svelte'
 import { en, zh } from '../../renderer/src/i18n/messages'
 import type { ApprovalDecision } from '../../shared/approval'
-import type { HistoryEntry } from '../../shared/ask'
+import type { HistoryEntry, QuestionHistoryEntry } from '../../shared/ask'
 import { makeApproval, makeAsk } from './fake-bridge'
 import { renderInbox } from './setup'
 
@@ -79,7 +79,7 @@ describe('history of approvals', () => {
 })
 
 describe('history pages', () => {
-  const entry = (n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+  const entry = (n: number, extra: Partial<QuestionHistoryEntry> = {}): QuestionHistoryEntry => ({
     ...makeAsk({ questions: [{ id: 'q', question: `Question ${n}?` }] }),
     askId: `h${n}`,
     outcome: 'cancelled',

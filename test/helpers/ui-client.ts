@@ -1,5 +1,5 @@
 // Test helper: a scripted window over the UI channel (`/v1/ui`), as a script written against v1 would
-// be (v1 is still served; tests of v2's own frames live in test/unit/core/ui-v2.test.ts).
+// be (v1 is still served; tests of v2's own frames talk to the hub: test/unit/core/ui-channel.test.ts).
 import { WebSocket } from 'ws'
 import type { Answer } from '../../shared/answer'
 import type { V1Ask as Ask } from '../../core/ask-v1'

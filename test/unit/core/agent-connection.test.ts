@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { ErrorFrame } from '../../../shared/wire'
 import { startCore, type CoreHarness, type CoreOptions, type PairAgent } from './core-harness'
 import { askFrame, poll } from './raw-agent'
+import { asQuestion } from '../../helpers/ask-kinds'
 
 let core: CoreHarness | undefined
 afterEach(() => {
@@ -205,7 +206,7 @@ describe('extra keys in questions', () => {
     )
     await poll(() => pending().length).toBe(1)
     const window = attachWindow()
-    expect(window.snapshot.pending[0]?.questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
+    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
     void window.answer(window.snapshot.pending[0]!.askId, [{ id: 'q', selected: ['a'] }])
     expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'deep', answers: [{ id: 'q', selected: ['a'] }] })
   })
@@ -226,7 +227,7 @@ describe('detail and intent (protocol v1 clients may send them)', () => {
     agent.send({ type: 'ask', id: 'p1', questions: [{ ...plan, extra: 1 }] })
     await poll(() => pending().length).toBe(1)
     const window = attachWindow()
-    expect(window.snapshot.pending[0]?.questions).toEqual([plan])
+    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([plan])
   })
 
   it('refuses an approve label that is not an option with INVALID_ARGS; drops an unknown kind', async () => {
@@ -242,7 +243,7 @@ describe('detail and intent (protocol v1 clients may send them)', () => {
     agent.send({ type: 'ask', id: 'p3', questions: [{ ...plan, intent: { kind: 'newer-kind', x: 1 } }] })
     await poll(() => pending().length).toBe(1)
     const { intent: _none, ...ordinary } = plan
-    expect(attachWindow().snapshot.pending[0]?.questions).toEqual([ordinary])
+    expect(asQuestion(attachWindow().snapshot.pending[0]!).questions).toEqual([ordinary])
   })
 
   it('caps detail with textChars (LIMIT_EXCEEDED)', async () => {

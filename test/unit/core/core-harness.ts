@@ -1,6 +1,7 @@
 // The companion's protocol objects wired in memory, as companion.ts wires them but without an HTTP
 // server: a registry, the window hub, agents over linked transports, windows attached to the hub.
 import type { Answer } from '../../../shared/answer'
+import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry } from '../../../shared/ask'
 import { DEFAULT_LIMITS, type Limits } from '../../../shared/limits'
 import type { UiServerFrame } from '../../../shared/ui'
@@ -37,6 +38,8 @@ export interface HubWindow {
   nextAsk(predicate?: (ask: Ask) => boolean): Promise<Ask>
   /** Sends an `answer` and resolves with the `accepted` or `rejected` reply for that askId. */
   answer(askId: string, answers: Answer[]): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
+  /** Sends an `ask/decide` and resolves with the `accepted` or `rejected` reply. */
+  decide(askId: string, decision: ApprovalDecision): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
   /** Sends a `dismiss` and resolves with the `accepted` or `rejected` reply. */
   dismiss(askId: string): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
   /** Hands any value to the hub, as a window would send it. */
@@ -156,6 +159,11 @@ function attachWindow(hub: WindowHub): HubWindow {
     answer: (askId, answers) => {
       const result = reply(askId)
       session.receive({ type: 'ask/answer', askId, answers })
+      return result
+    },
+    decide: (askId, decision) => {
+      const result = reply(askId)
+      session.receive({ type: 'ask/decide', askId, decision })
       return result
     },
     dismiss: (askId) => {

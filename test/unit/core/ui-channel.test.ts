@@ -65,6 +65,30 @@ describe('UI channel', () => {
     ui.close()
   })
 
+  it('refuses a reply of the wrong kind with INVALID_ANSWER naming the frame to send; both asks stay pending', async () => {
+    const { helloAgent, attachWindow, pending } = start()
+    const ui = attachWindow()
+    const agent = await helloAgent()
+    agent.send({ type: 'approve', id: 'p1', approval: { tool: 'Bash', action: { kind: 'command', command: 'npm test' } } })
+    const approval = await ui.nextAsk()
+    agent.send(askFrame('a1'))
+    const question = await ui.nextAsk()
+    expect(await ui.answer(approval.askId, [{ id: 'q1', selected: [] }])).toEqual({
+      type: 'ask/rejected', askId: approval.askId, code: 'INVALID_ANSWER',
+      reason: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
+    })
+    expect(await ui.decide(question.askId, { behavior: 'allow' })).toEqual({
+      type: 'ask/rejected', askId: question.askId, code: 'INVALID_ANSWER',
+      reason: 'this ask has questions: send ask/answer with answers, not a decision',
+    })
+    expect(pending().map((ask) => ask.kind)).toEqual(['approval', 'question'])
+    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toEqual({ type: 'ask/accepted', askId: approval.askId, outcome: 'decided' })
+    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({
+      type: 'ask/settled', askId: approval.askId, outcome: 'decided', decision: { behavior: 'allow' },
+    })
+    ui.close()
+  })
+
   it('dismiss sends cancelled ASK_CANCELLED to the agent', async () => {
     const { helloAgent, attachWindow } = start()
     const ui = attachWindow()

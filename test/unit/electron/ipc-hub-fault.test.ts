@@ -39,7 +39,7 @@ describe('IPC relay after a fault in the core', () => {
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(window.webContents), { type: 'history/get' })
     await vi.waitFor(() => expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot']))
     expect(hub.size).toBe(1)
-    registry.add({ agent: { name: 'agent' }, title: undefined, questions: [{ id: 'q1', question: 'Go?' }], wireId: 'w1', owner: { settled: () => true } })
+    registry.add({ kind: 'question', agent: { name: 'agent' }, title: undefined, questions: [{ id: 'q1', question: 'Go?' }], wireId: 'w1', owner: { settled: () => true } })
     expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot', 'ask/added'])
     expect(warnings.join('\n')).toContain('Invalid string length')
   })
