@@ -20,7 +20,7 @@ export const SECRETS_MASKED_QUERY = 'secrets=masked'
 /**
  * Frame types that change who may answer (pairing a device, removing one, relay settings, mirroring
  * local asks elsewhere). A window credential lets a page or script answer; it never lets it hand
- * that power on: these are refused from every UI-channel window (`rejected FORBIDDEN`), and are taken
+ * that power on: these are refused from every UI-channel window (`ask/rejected FORBIDDEN`), and are taken
  * only from the desktop app's own window (its privileged IPC) or from `ask-user` in a terminal.
  */
 export const ANSWERER_CHANGES: ReadonlySet<string> = new Set(['devices/pair', 'devices/remove', 'relay/settings', 'relay/mirror-local'])
