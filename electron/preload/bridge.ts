@@ -1,4 +1,4 @@
-import { FocusAskRequestSchema, IPC_CHANNELS } from '../../shared/ipc'
+import { IPC_CHANNELS, type FocusAskRequest } from '../../shared/ipc'
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
 import { Listeners } from '../../shared/listeners'
 import type { UiClientFrame, UiServerFrame } from '../../shared/ui'
@@ -38,11 +38,11 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
     setStatus('open')
     frameListeners.emit(payload as UiServerFrame)
   })
+  // Likewise a focus request (ipc-hub.ts sends `{askId}`): main is more privileged, so it is not parsed again.
   ipc.on(IPC_CHANNELS.focusAsk, (_event, payload: unknown) => {
-    const parsed = FocusAskRequestSchema.safeParse(payload)
-    if (!parsed.success) return
-    if (focusListeners.size === 0) heldFocus = parsed.data.askId
-    focusListeners.emit(parsed.data.askId)
+    const { askId } = payload as FocusAskRequest
+    if (focusListeners.size === 0) heldFocus = askId
+    focusListeners.emit(askId)
   })
 
   return {
