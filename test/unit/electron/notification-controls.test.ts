@@ -6,6 +6,7 @@ import type { Controls } from '../../../electron/main/notification-controls'
 import { answerFor } from '../../../electron/main/notification-input'
 import { truncate } from '../../../electron/main/notification-text'
 import { parseActivation } from '../../../electron/main/windows-toast'
+import { approvalAsk } from '../../helpers/ask-kinds'
 
 const options = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `Option ${i + 1}` }))
 const labels = (n: number) => options(n).map((o) => o.label)
@@ -36,7 +37,7 @@ const table: Array<[string, Ask, Controls, Controls]> = [
   ['an unverified askpass mark', ask([single(2)], { askpass: { receiver: 'node', verified: false } }), none('askpass'), none('askpass')],
   // the name is the agent's own text: it changes nothing
   ['an agent calling itself ask-user-askpass', ask([single(2)], { agent: { name: 'ask-user-askpass' } }), buttons(2), buttons(2)],
-  ['an approval', ask([], { kind: 'approval', questions: undefined, approval: { tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } } }), none('approval'), none('approval')],
+  ['an approval', approvalAsk({ tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } }), none('approval'), none('approval')],
   ['no questions', ask([]), none('several-questions'), none('several-questions')],
 ]
 
