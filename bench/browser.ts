@@ -54,7 +54,7 @@ export interface InboxResult {
   nextAskMarkdownMs?: Summary
   /** The page's JavaScript heap after a forced GC, with this inbox on screen. */
   jsHeapBytes?: number
-  /** Bytes and frames the page received until the last ask arrived (the snapshot and the question/added after it). */
+  /** Bytes and frames the page received until the last ask arrived (the snapshot and the ask/added after it). */
   snapshot?: { bytes: number; frames: number }
   /** From the snapshot to the top bar counting every ask (the bounded snapshot's rest applied), per load. */
   snapshotToAllAsksMs?: Summary
@@ -177,8 +177,8 @@ function pageProbe(selectors: { row: string; view: string }): void {
         if (bench.snapshotAt === null && typeof e.data === 'string' && e.data.startsWith('{"type":"snapshot"')) {
           bench.snapshotAt = performance.now()
         }
-        // What the inbox arrives in: the snapshot and the question/added frames that follow it.
-        if (typeof e.data === 'string' && (e.data.startsWith('{"type":"snapshot"') || e.data.startsWith('{"type":"question/added"'))) {
+        // What the inbox arrives in: the snapshot and the ask/added frames that follow it.
+        if (typeof e.data === 'string' && (e.data.startsWith('{"type":"snapshot"') || e.data.startsWith('{"type":"ask/added"'))) {
           bench.wire.frames++
           bench.wire.bytes += e.data.length
         }
@@ -239,7 +239,7 @@ export async function runBrowser(
     const shown = new Map<string, { askId: string; qid: string; label: string }>()
     uiWs.on('message', (data) => {
       const f = parse(data)
-      if (f.type === 'question/added') {
+      if (f.type === 'ask/added') {
         const q = f.ask.questions[0]
         shown.set(q.question, { askId: f.ask.askId, qid: q.id, label: q.options[0].label })
       }
@@ -283,7 +283,7 @@ export async function runBrowser(
       if (id === undefined) {
         keyboardFallbacks++
         const s = shown.get(text)
-        if (s) uiWs.send(JSON.stringify({ type: 'answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
+        if (s) uiWs.send(JSON.stringify({ type: 'ask/answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
         await withTimeout(gotAnswer, 5_000, `answer to visible ask ${i}`).catch(() => failures++)
       }
       await page
@@ -300,7 +300,7 @@ export async function runBrowser(
     let target = 0
     let reached: (() => void) | undefined
     uiWs.on('message', (data) => {
-      if (parse(data).type === 'question/added' && ++shownCount >= target) reached?.()
+      if (parse(data).type === 'ask/added' && ++shownCount >= target) reached?.()
     })
     let agentSeq = 0
     /** Adds `agents` agents × 50 asks and waits until the scripted window has seen them all. */
@@ -433,7 +433,7 @@ async function measureInbox(
       toFirstScreen.push(r.domAt - r.snapshotAt)
       toFrame.push(r.frameAt - r.snapshotAt)
       navigationTo.push(r.domAt)
-      // Every ask in: the top bar's count (the rest of a bounded snapshot arrives as question/added).
+      // Every ask in: the top bar's count (the rest of a bounded snapshot arrives as ask/added).
       const done = await p
         .waitForFunction(() => (window as any).__bench.inbox.allInAt !== undefined, undefined, { timeout: 60_000 })
         .then(() => p.evaluate(() => {

@@ -38,9 +38,9 @@ export async function runCli(server: ServerChild, opts: { runs: number; root: st
   const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
-    if (f.type === 'question/added') {
+    if (f.type === 'ask/added') {
       const q = f.ask.questions[0]
-      window.send(JSON.stringify({ type: 'answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
+      window.send(JSON.stringify({ type: 'ask/answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
     }
   })
   const home = mkdtempSync(join(tmpdir(), 'ask-user-bench-cli-'))

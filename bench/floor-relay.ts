@@ -14,7 +14,7 @@ export interface FloorRelay {
 
 /**
  * `windowReplies: 'v1'`: on an answer the relay also sends the answering window what protocol v1
- * requires, `question/resolved` then `accepted`, in one write as the companion does (ws-transport.ts).
+ * requires, `ask/settled` then `ask/accepted`, in one write as the companion does (ws-transport.ts).
  * The difference between the two floors is what those frames cost a relay that does nothing else.
  */
 const streamOf = (ws: WebSocket): { cork(): void; uncork(): void } => (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
@@ -39,7 +39,7 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): P
       ws.send('{"type":"snapshot","pending":[]}')
       ws.on('message', (data) => {
         const f = JSON.parse(String(data))
-        if (f.type !== 'answer') return
+        if (f.type !== 'ask/answer') return
         const askId = String(f.askId)
         const dot = askId.indexOf('.')
         const agent = agents.get(Number(askId.slice(0, dot)))
@@ -47,8 +47,8 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): P
         if (options.windowReplies === 'v1') {
           const stream = streamOf(ws)
           stream.cork()
-          for (const w of windows) w.send(JSON.stringify({ type: 'question/resolved', askId, outcome: 'answered' }))
-          ws.send(JSON.stringify({ type: 'accepted', askId, outcome: 'answered' }))
+          for (const w of windows) w.send(JSON.stringify({ type: 'ask/settled', askId, outcome: 'answered' }))
+          ws.send(JSON.stringify({ type: 'ask/accepted', askId, outcome: 'answered' }))
           process.nextTick(() => stream.uncork())
         }
       })
@@ -65,8 +65,8 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): P
         ws.send('{"type":"welcome","protocol":1,"server":{"name":"floor","version":"0"}}')
       } else if (f.type === 'ask') {
         const frame = JSON.stringify({
-          type: 'question/added',
-          ask: { askId: `${conn}.${f.id}`, agent: { name }, questions: f.questions, receivedAt: Date.now() },
+          type: 'ask/added',
+          ask: { askId: `${conn}.${f.id}`, kind: 'question', agent: { name }, questions: f.questions, receivedAt: Date.now() },
         })
         for (const w of windows) w.send(frame)
       }

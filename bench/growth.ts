@@ -85,7 +85,7 @@ async function measure(asks: number, start: () => Promise<ServerChild>): Promise
           if (f.type === 'snapshot') {
             snapshot = { bytes: size, asks: f.pending.length }
             seen += f.pending.length
-          } else if (f.type === 'question/added') seen++
+          } else if (f.type === 'ask/added') seen++
           if (seen >= asks) resolve()
         })
       }),

@@ -14,7 +14,7 @@ export interface RoundTripResult {
   ratioP99: number
   /**
    * CPU time of the server process per measured ask (user + system), µs; `floorV1` is the floor relay
-   * that also sends the answering window v1's `question/resolved` and `accepted` (when measured).
+   * that also sends the answering window `ask/settled` and `ask/accepted` (when measured).
    */
   serverCpuPerAskUs: { floor: number; core: number; floorV1?: number }
   warmup: number
@@ -37,10 +37,10 @@ async function connectPair(server: ServerChild): Promise<Pair> {
   // The scripted window answers every question at once with the first offered label.
   window.on('message', (data) => {
     const f = parse(data)
-    if (f.type === 'question/added') {
+    if (f.type === 'ask/added') {
       const q = f.ask.questions[0]
-      window.send(JSON.stringify({ type: 'answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
-    } else if (f.type === 'rejected') {
+      window.send(JSON.stringify({ type: 'ask/answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
+    } else if (f.type === 'ask/rejected') {
       const w = waiting
       waiting = undefined
       w?.reject(new Error(`window answer rejected: ${JSON.stringify(f)}`))

@@ -58,11 +58,11 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
   const errorSamples: string[] = []
   window.on('message', (data) => {
     const f = parse(data)
-    if (f.type === 'question/added') {
+    if (f.type === 'ask/added') {
       const q = f.ask.questions[0]
       shown.push({ askId: f.ask.askId, qid: q.id, label: q.options[0].label })
       if (shown.length >= total) onShown?.()
-    } else if (f.type === 'rejected') {
+    } else if (f.type === 'ask/rejected') {
       rejected++
       if (errorSamples.length < 5) errorSamples.push(JSON.stringify(f))
     }
@@ -135,7 +135,7 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
   const cpu0 = await server.cpuMicros()
   const t2 = performance.now()
   for (const s of shuffle([...shown])) {
-    window.send(JSON.stringify({ type: 'answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
+    window.send(JSON.stringify({ type: 'ask/answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
   }
   // Bounded wait: done when all are answered, or no progress for 10 s, or 60 s in all.
   let last = -1

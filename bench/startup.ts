@@ -97,8 +97,8 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
   const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
-    if (f.type === 'question/added' && f.ask.approval) {
-      window.send(JSON.stringify({ type: 'decide', askId: f.ask.askId, decision: { behavior: 'allow' } }))
+    if (f.type === 'ask/added' && f.ask.kind === 'approval') {
+      window.send(JSON.stringify({ type: 'ask/decide', askId: f.ask.askId, decision: { behavior: 'allow' } }))
     }
   })
   const home = mkdtempSync(join(tmpdir(), 'ask-user-bench-startup-'))

@@ -89,8 +89,9 @@ export class AgentConnection implements AskOwner {
     this.asks.delete(wireId)
     switch (settlement.outcome) {
       case 'answered':
-        if (settlement.decision) return this.send({ type: 'decision', id: wireId, decision: settlement.decision })
         return this.send({ type: 'answer', id: wireId, answers: settlement.answers })
+      case 'decided':
+        return this.send({ type: 'decision', id: wireId, decision: settlement.decision })
       case 'cancelled':
         return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })
       case 'aborted':
@@ -190,7 +191,7 @@ export class AgentConnection implements AskOwner {
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
     const questions = input.value.questions.map(askQuestionFields)
-    const ask = this.ctx.registry.add({ agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
+    const ask = this.ctx.registry.add({ kind: 'question', agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 
@@ -202,7 +203,7 @@ export class AgentConnection implements AskOwner {
     if (!request.ok) return this.sendError(request.code, request.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
-    const ask = this.ctx.registry.add({ agent: this.agent, title: frame.title, questions: [], approval: request.value, wireId: frame.id, owner: this })
+    const ask = this.ctx.registry.add({ kind: 'approval', agent: this.agent, title: frame.title, approval: request.value, wireId: frame.id, owner: this })
     this.asks.set(frame.id, ask.askId)
   }
 

@@ -10,7 +10,7 @@ type WithJson = Ask & { [JSON_TEXT]?: string }
 
 /**
  * `JSON.stringify(ask)`, computed once per ask and shared by everything that sends or stores it
- * (`question/added` to every window, snapshot chunks, the history line): an ask is serialized once,
+ * (`ask/added` to every window, snapshot chunks, the history line): an ask is serialized once,
  * not once per use.
  */
 export function askJson(ask: Ask): string {

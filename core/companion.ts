@@ -20,12 +20,14 @@ import { Registry } from './registry'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
 import { createTokenCheck, newToken } from './token'
-import { WindowHub } from './ui-channel'
+import { WindowHub, type WindowSession } from './ui-channel'
 import { WindowAccess } from './window-access'
 import type { Redeemer } from './window-access'
 import { removeWindowFile, writeWindowFile } from './window-file'
 import type { IncomingMessage } from 'node:http'
 import type { CompanionStatus } from '../shared/endpoint'
+import { errorMessage } from '../shared/describe-error'
+import { Listeners } from '../shared/listeners'
 
 /** Options of {@link startCompanion}; every field is optional. */
 export interface CompanionOptions {
@@ -70,11 +72,11 @@ export interface CompanionOptions {
   askpassHelper?: HelperIdentity
 }
 
-/** A non-socket window (Electron IPC): frames from the window go to `receive()`; `close()` detaches. */
-export interface WindowHandle {
-  receive(frame: unknown): void
-  close(): void
-}
+/**
+ * A non-socket window (Electron IPC): frames from the window go to `receive()`, checked by the caller
+ * at its edge (core/ui-frames.ts `parseWindowFrame`); `close()` detaches.
+ */
+export type WindowHandle = WindowSession
 
 /** A running companion. */
 export interface Companion {
@@ -103,14 +105,22 @@ export interface Companion {
    * called when handling one of its frames threw: the handle is closed by then (attach again).
    */
   attachWindow(send: (frame: UiServerFrame) => void, options?: { onFault?: (error: unknown) => void }): WindowHandle
-  on(event: 'added', listener: (ask: Ask) => void): () => void
-  on(event: 'resolved', listener: (askId: string, outcome: Outcome) => void): () => void
-  /** A new notice on the board (an agent waits for input, or its turn ended). */
-  on(event: 'notice', listener: (notice: InboxNotice) => void): () => void
+  /** Subscribes to one of the {@link CompanionEvents}; returns the unsubscribe function. */
+  on<E extends keyof CompanionEvents>(event: E, listener: (...args: CompanionEvents[E]) => void): () => void
   /** The newest settled asks (default: the whole kept history), newest first. */
   history(limit?: number): Promise<HistoryEntry[]>
   /** Graceful shutdown; idempotent (later calls return the same promise). */
   close(): Promise<void>
+}
+
+/** What the companion tells its host about, with each event's arguments. */
+export interface CompanionEvents {
+  /** A new pending ask. */
+  added: [ask: Ask]
+  /** A pending ask was settled, and how. */
+  resolved: [askId: string, outcome: Outcome]
+  /** A new notice on the board (an agent waits for input, or its turn ended). */
+  notice: [notice: InboxNotice]
 }
 
 const SHUTDOWN_GRACE_MS = 2_000
@@ -154,6 +164,17 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     if (entry) history.record(entry)
   })
   const notices = new NoticeBoard(now, warn)
+  const report = (error: unknown): void => warn(`listener failed: ${errorMessage(error)}`)
+  const events: { [E in keyof CompanionEvents]: Listeners<CompanionEvents[E]> } = {
+    added: new Listeners(report),
+    resolved: new Listeners(report),
+    notice: new Listeners(report),
+  }
+  registry.onAdded((ask) => events.added.emit(ask))
+  registry.onResolved((ask, settlement) => events.resolved.emit(ask.askId, settlement.outcome))
+  notices.onChange((change) => {
+    if ('added' in change) events.notice.emit(change.added)
+  })
   const hub = new WindowHub({ registry, notices, history: (request) => history.page(request), warn, ...(options.connect ? { connect: options.connect } : {}) })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
@@ -240,17 +261,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     pending: () => registry.pending(),
     notices: () => notices.list(),
     attachWindow: (send, attach) => hub.attach((frame) => send(frame), attach?.onFault ? { onFault: attach.onFault } : {}),
-    on: ((event: 'added' | 'resolved' | 'notice', listener: (...args: never[]) => void) => {
-      if (event === 'added') return registry.onAdded(listener as (ask: Ask) => void)
-      if (event === 'notice') {
-        const added = listener as (notice: InboxNotice) => void
-        return notices.onChange((change) => {
-          if ('added' in change) added(change.added)
-        })
-      }
-      const resolved = listener as (askId: string, outcome: Outcome) => void
-      return registry.onResolved((ask, settlement) => resolved(ask.askId, settlement.outcome))
-    }) as Companion['on'],
+    on: (event, listener) => events[event].add(listener),
     history: (limit) => history.read(limit),
     close: () => (closing ??= shutdown()),
   }

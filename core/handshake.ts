@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import { AGENT_PATH, AGENT_SUBPROTOCOL } from '../shared/wire'
 import { TOKEN_SUBPROTOCOL_PREFIX, UI_PATH, UI_SUBPROTOCOL } from '../shared/ui'
 import { AGENT_PROOF_SUBPROTOCOL, offeredNonce, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
+import { UI_V1_PROOF_SUBPROTOCOL, UI_V1_SUBPROTOCOL } from './ui-v1'
 
 /** Which endpoint an upgrade request is for. */
 export type Route = 'agent' | 'ui'
@@ -71,9 +72,10 @@ export function requestPath(req: IncomingMessage): string {
  *   subprotocol `ask-user.v1.proof` with one valid `nonce.<nonce>` (accepted, to be proven on the
  *   socket), or `ask-user.v1` with the right bearer token (else 401); neither subprotocol → 426;
  * - UI channel: `Origin` present and not the companion's own → 403; bad `Host` → 403; then either
- *   `ask-user.ui.v1.proof` with a nonce, or `ask-user.ui.v1` with the window credential in
+ *   `ask-user.ui.v2.proof` with a nonce, or `ask-user.ui.v2` with the window credential in
  *   `Authorization: Bearer` or an offered `token.<credential>` subprotocol (else 401: the agent token
- *   never opens a window); neither → 426.
+ *   never opens a window); v1's pair (`ask-user.ui.v1.proof`, `ask-user.ui.v1`, deprecated) the same
+ *   way; none of them → 426.
  */
 export function checkUpgrade(req: IncomingMessage, ctx: HandshakeContext): UpgradeDecision {
   const path = requestPath(req)
@@ -91,8 +93,10 @@ export function checkUpgrade(req: IncomingMessage, ctx: HandshakeContext): Upgra
     if (origin !== undefined && !isOwnOrigin(origin, ctx.port)) return refuse(403, 'foreign Origin')
     if (!isLoopbackHost(req.headers.host)) return refuse(403, 'Host must be 127.0.0.1, localhost or [::1]')
     const protocols = offeredProtocols(req)
-    if (protocols.includes(UI_PROOF_SUBPROTOCOL)) return withProof('ui', protocols)
-    if (!protocols.includes(UI_SUBPROTOCOL)) return refuse(426, `subprotocol ${UI_PROOF_SUBPROTOCOL} or ${UI_SUBPROTOCOL} required`)
+    if (protocols.includes(UI_PROOF_SUBPROTOCOL) || protocols.includes(UI_V1_PROOF_SUBPROTOCOL)) return withProof('ui', protocols)
+    if (!protocols.includes(UI_SUBPROTOCOL) && !protocols.includes(UI_V1_SUBPROTOCOL)) {
+      return refuse(426, `subprotocol ${UI_PROOF_SUBPROTOCOL} or ${UI_SUBPROTOCOL} required`)
+    }
     const fromProtocol = protocols.find((item) => item.startsWith(TOKEN_SUBPROTOCOL_PREFIX))
     const presented = bearerToken(req) ?? fromProtocol?.slice(TOKEN_SUBPROTOCOL_PREFIX.length)
     if (!ctx.windowMatches(presented)) {

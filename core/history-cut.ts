@@ -14,7 +14,8 @@ export function utf8Bytes(text: string): number {
 /**
  * A history line of at most `maxBytes` UTF-8 bytes: `line` itself when it fits, else the same entry
  * with `truncated: true` and every text longer than some bound cut with {@link CUT_MARK} (the longest
- * bound that fits), else only its envelope (askId, agent, title, times, outcome). The result is always
+ * bound that fits), else only its envelope (askId, kind, agent, title, times, outcome, an approval's
+ * decision). The result is always
  * a valid {@link HistoryEntry}, so a cut line loads again after a restart. `line` is our own
  * serialization of a validated entry.
  */
@@ -32,18 +33,17 @@ export function boundedHistoryLine(line: string, maxBytes: number): string {
 
 /** Only what identifies the entry: the last resort for one whose structure alone is too long. */
 function envelope(entry: HistoryEntry): HistoryEntry {
-  const kept: HistoryEntry = {
+  const common = {
     askId: entry.askId,
     agent: { name: cutText(entry.agent.name, ENVELOPE_CHARS) },
-    questions: [],
+    ...(entry.title !== undefined ? { title: cutText(entry.title, ENVELOPE_CHARS) } : {}),
     receivedAt: entry.receivedAt,
-    outcome: entry.outcome,
     settledAt: entry.settledAt,
-    truncated: true,
+    ...(entry.undelivered ? { undelivered: true as const } : {}),
+    truncated: true as const,
   }
-  if (entry.title !== undefined) kept.title = cutText(entry.title, ENVELOPE_CHARS)
-  if (entry.undelivered) kept.undelivered = true
-  return kept
+  if (entry.kind === 'question') return { ...common, kind: 'question', questions: [], outcome: entry.outcome }
+  return { ...common, kind: 'approval', outcome: entry.outcome, ...(entry.decision !== undefined ? { decision: entry.decision } : {}) }
 }
 
 /** A deep copy of `value` with every string longer than `chars` cut to `chars` plus the mark. */

@@ -1,5 +1,7 @@
 import type { Answer } from '../shared/answer'
-import { HistoryEntrySchema, type Ask, type HistoryEntry } from '../shared/ask'
+import type { ApprovalDecision } from '../shared/approval'
+import type { Ask, HistoryEntry, Outcome, QuestionAsk } from '../shared/ask'
+import { readHistoryEntry } from './history-upgrade'
 import { askJsonWith } from './ask-json'
 import { appendPrivateFile, isErrnoCode, readPrivateFileTail, writeFileAtomic } from './private-files'
 import { RecentLines } from './recent-lines'
@@ -206,9 +208,11 @@ export class HistoryStore {
   }
 }
 
-/** The history entry of a settled ask: the ask, how it ended and when, and the answers when answered. */
+/** The history entry of a settled ask: the ask, how it ended and when, and the answers or the decision. */
 export function historyEntry(ask: Ask, settlement: Settlement, settledAt: number, delivered = true): HistoryEntry {
-  return { ...ask, ...settledFields(ask, settlement, settledAt, delivered) }
+  // The registry settles a question ask only as answered and an approval only as decided, so the
+  // fields match the ask's kind.
+  return { ...ask, ...settledFields(ask, settlement, settledAt, delivered) } as HistoryEntry
 }
 
 /** `JSON.stringify(historyEntry(…))`, from the ask's cached JSON (what the store appends). */
@@ -217,12 +221,20 @@ export function historyLine(ask: Ask, settlement: Settlement, settledAt: number,
 }
 
 /** What a history entry adds to its ask. */
-function settledFields(ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean): Omit<HistoryEntry, keyof Ask> {
-  const fields: Omit<HistoryEntry, keyof Ask> = { outcome: settlement.outcome, settledAt }
-  if (settlement.outcome === 'answered' && settlement.decision) fields.decision = settlement.decision
+type SettledFields = {
+  outcome: Outcome
+  settledAt: number
+  answers?: Answer[]
+  decision?: ApprovalDecision
+  undelivered?: true
+}
+
+function settledFields(ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean): SettledFields {
+  const fields: SettledFields = { outcome: settlement.outcome, settledAt }
+  if (settlement.outcome === 'decided') fields.decision = settlement.decision
   // A secret ask keeps its question and "answered", never the value (nor a reference to it).
   else if (settlement.outcome === 'answered' && !hasSecret(ask)) fields.answers = settlement.answers
-  if (settlement.outcome === 'answered' && !delivered) fields.undelivered = true
+  if ((settlement.outcome === 'answered' || settlement.outcome === 'decided') && !delivered) fields.undelivered = true
   return fields
 }
 
@@ -230,22 +242,27 @@ function settledFields(ask: Ask, settlement: Settlement, settledAt: number, deli
  * The history entry of a late answer: its agent had gone; the person's answer is kept, undelivered.
  * Undefined for a secret ask: an undelivered secret is dropped, not kept.
  */
-export function undeliveredEntry(ask: Ask, answers: Answer[], at: number): HistoryEntry | undefined {
+export function undeliveredEntry(ask: QuestionAsk, answers: Answer[], at: number): HistoryEntry | undefined {
   if (hasSecret(ask)) return undefined
   return { ...ask, outcome: 'agent-gone', settledAt: at, answers, undelivered: true }
 }
 
-/** Parses JSONL history text, skipping blank, torn and invalid lines. */
+/**
+ * Parses JSONL history text, skipping blank, torn and invalid lines; a line of an earlier version is
+ * upgraded to today's shape (history-upgrade.ts).
+ */
 export function parseEntries(text: string): HistoryEntry[] {
   const entries: HistoryEntry[] = []
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
+    let value: unknown
     try {
-      const parsed = HistoryEntrySchema.safeParse(JSON.parse(line))
-      if (parsed.success) entries.push(parsed.data)
+      value = JSON.parse(line)
     } catch {
-      // a torn line from a crash mid-write: skipped
+      continue // a torn line from a crash mid-write: skipped
     }
+    const entry = readHistoryEntry(value)
+    if (entry) entries.push(entry)
   }
   return entries
 }

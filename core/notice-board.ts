@@ -3,6 +3,7 @@ import { agentKey } from '../shared/agent-key'
 import type { Notice } from '../shared/approval'
 import type { AgentInfo, InboxNotice } from '../shared/ask'
 import { errorMessage } from '../shared/describe-error'
+import { Listeners } from '../shared/listeners'
 
 /** Notices kept per agent (name, pid, cwd, title): the oldest beyond this are dropped. */
 export const NOTICES_PER_AGENT = 20
@@ -20,12 +21,14 @@ export type NoticeChange = { added: InboxNotice } | { removed: string }
  */
 export class NoticeBoard {
   private readonly notices = new Map<string, InboxNotice>()
-  private readonly listeners = new Set<(change: NoticeChange) => void>()
+  private readonly listeners: Listeners<[change: NoticeChange]>
 
   constructor(
     private readonly now: () => number,
-    private readonly warn: (message: string) => void,
-  ) {}
+    warn: (message: string) => void,
+  ) {
+    this.listeners = new Listeners((error) => warn(`notice listener failed: ${errorMessage(error)}`))
+  }
 
   /** The notices, oldest first. */
   list(): InboxNotice[] {
@@ -54,17 +57,10 @@ export class NoticeBoard {
 
   /** Subscribes to changes; returns the unsubscribe function. */
   onChange(listener: (change: NoticeChange) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.listeners.add(listener)
   }
 
   private tell(change: NoticeChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change)
-      } catch (error) {
-        this.warn(`notice listener failed: ${errorMessage(error)}`)
-      }
-    }
+    this.listeners.emit(change)
   }
 }

@@ -2,18 +2,19 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
-import type { AgentInfo, Ask, AskpassMark } from '../shared/ask'
+import type { AgentInfo, Ask, AskpassMark, QuestionAsk } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
+import { Listeners } from '../shared/listeners'
 import { hasSecret } from '../shared/question-extras'
 
 /**
- * How an ask ended, with what its owner needs to tell the agent. An approval is `answered` with the
- * person's `decision` (and no answers).
+ * How an ask ended, with what its owner needs to tell the agent: a question ask is `answered` with
+ * the person's answers, an approval `decided` with the person's decision.
  */
 export type Settlement =
-  | { outcome: 'answered'; answers: Answer[]; decision?: undefined }
-  | { outcome: 'answered'; answers: []; decision: ApprovalDecision }
+  | { outcome: 'answered'; answers: Answer[] }
+  | { outcome: 'decided'; decision: ApprovalDecision }
   | { outcome: 'cancelled' }
   | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
   | { outcome: 'agent-gone' }
@@ -28,13 +29,23 @@ export interface AskOwner {
 export type Refusal = { ok: false; code: 'NOT_PENDING' | 'INVALID_ANSWER'; reason: string }
 
 /**
+ * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
+ * for it is not the kind it takes), saying which frame to send instead. A v1 window reads v1's wording
+ * (core/ui-v1.ts).
+ */
+export const WRONG_KIND_REASON = {
+  answer: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
+  decide: 'this ask has questions: send ask/answer with answers, not a decision',
+} as const
+
+/**
  * A listener for settled asks (history, windows, the Electron tray); `delivered` is false when the
  * outcome could not be sent to the agent (its socket was closing).
  */
 export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean) => void
 
 /** A listener for an answer that came too late: its agent had gone (kept in history as undelivered). */
-export type UndeliveredListener = (ask: Ask, answers: Answer[], at: number) => void
+export type UndeliveredListener = (ask: QuestionAsk, answers: Answer[], at: number) => void
 
 /** What the person is told when their answer arrives just after the agent disconnected. */
 export const AGENT_GONE_REASON = 'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
@@ -53,24 +64,16 @@ interface Entry {
   owner: AskOwner
 }
 
-/** What an agent connection hands over to register an ask. */
-export interface NewAsk {
-  agent: AgentInfo
-  title?: string
-  questions: AskQuestion[]
-  /** Present for an approval (then `questions` is empty). */
-  approval?: ApprovalRequest
-  /** The companion's own finding that the ask comes from its askpass helper (never from the agent's frame). */
-  askpass?: AskpassMark
-  wireId: string
-  owner: AskOwner
-}
-
-/** Why an `answer` to an approval, or a `decide` on a question ask, is refused. */
-export const WRONG_KIND_REASON = {
-  answer: 'this ask is an approval: send a decision (allow or deny), not answers',
-  decide: 'this ask has questions: send answers, not a decision',
-} as const
+/** What an agent connection hands over to register an ask: a question ask or an approval. */
+export type NewAsk = { agent: AgentInfo; title?: string; wireId: string; owner: AskOwner } & (
+  | {
+      kind: 'question'
+      questions: AskQuestion[]
+      /** The companion's own finding that the ask comes from its askpass helper (never from the agent's frame). */
+      askpass?: AskpassMark
+    }
+  | { kind: 'approval'; approval: ApprovalRequest }
+)
 
 /**
  * The pending asks of the whole companion, oldest first. Mints `askId`s, guarantees exactly one
@@ -80,9 +83,9 @@ export const WRONG_KIND_REASON = {
  */
 export class Registry {
   private readonly entries = new Map<string, Entry>()
-  private readonly added = new Set<(ask: Ask) => void>()
-  private readonly resolved = new Set<ResolvedListener>()
-  private readonly undelivered = new Set<UndeliveredListener>()
+  private readonly added: Listeners<[ask: Ask]>
+  private readonly resolved: Listeners<Parameters<ResolvedListener>>
+  private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
   /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
   private readonly gone = new Map<string, { ask: Ask; at: number }>()
 
@@ -91,7 +94,12 @@ export class Registry {
     private readonly warn: (message: string) => void,
     /** Longest custom answer accepted from a window (the `textChars` cap). */
     private readonly maxCustomChars = Number.POSITIVE_INFINITY,
-  ) {}
+  ) {
+    const report = (error: unknown): void => warn(`listener failed: ${errorMessage(error)}`)
+    this.added = new Listeners(report)
+    this.resolved = new Listeners(report)
+    this.undelivered = new Listeners(report)
+  }
 
   /** Number of pending asks. */
   get size(): number {
@@ -105,27 +113,29 @@ export class Registry {
 
   /** Registers a validated ask, mints its `askId` and tells the `added` listeners. */
   add(input: NewAsk): Ask {
-    const ask: Ask = { askId: randomUUID(), agent: input.agent, questions: input.questions, receivedAt: this.now() }
-    if (input.title !== undefined) ask.title = input.title
-    if (input.approval !== undefined) ask.approval = input.approval
-    if (input.askpass !== undefined) ask.askpass = input.askpass
+    const askId = randomUUID()
+    const title = input.title !== undefined ? { title: input.title } : {}
+    const receivedAt = this.now()
+    const ask: Ask =
+      input.kind === 'question'
+        ? { askId, kind: 'question', agent: input.agent, ...title, questions: input.questions, ...(input.askpass !== undefined ? { askpass: input.askpass } : {}), receivedAt }
+        : { askId, kind: 'approval', agent: input.agent, ...title, approval: input.approval, receivedAt }
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
-    for (const listener of this.added) this.notify(listener, ask, undefined, undefined, undefined)
+    this.added.emit(ask)
     return ask
   }
 
   /**
-   * Submits a person's answer: checked against the answer rules, then settles the ask as answered;
-   * `delivered` is false when the agent's socket was closing as it was sent. An answer to an ask whose
-   * agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed to the
-   * `undelivered` listeners, so history keeps it.
+   * Submits a person's answers to a question ask: checked against the answer rules, then settles the
+   * ask as answered; `delivered` is false when the agent's socket was closing as it was sent. An answer
+   * to an ask whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed
+   * to the `undelivered` listeners, so history keeps it. Answers to an approval are refused `INVALID_ANSWER`
+   * ({@link WRONG_KIND_REASON}): the ask stays pending, only the reply was wrong.
    */
   answer(askId: string, answers: Answer[]): { ok: true; delivered: boolean } | Refusal {
-    const entry = this.entries.get(askId)
-    this.forgetOldGone()
-    const ask = entry?.ask ?? this.gone.get(askId)?.ask
+    const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (ask.approval) return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.answer }
+    if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.answer }
     const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
@@ -134,24 +144,22 @@ export class Registry {
     if (!entry) {
       this.gone.delete(askId)
       const at = this.now()
-      for (const listener of this.undelivered) this.notify(listener, ask, canonical, at, undefined)
+      this.undelivered.emit(ask, canonical, at)
       return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
     }
     return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
   }
 
   /**
-   * Submits the person's decision on an approval: refused `INVALID_ANSWER` for a question ask, an
-   * `always` the request did not offer, or a deny message over the `textChars` cap; then settles the
-   * ask as answered. A decision for an approval whose agent has just gone is refused `NOT_PENDING`
-   * ({@link AGENT_GONE_REASON}).
+   * Submits the person's decision on an approval: refused `INVALID_ANSWER` for an `always` the request
+   * did not offer or a deny message over the `textChars` cap; then settles the approval as decided. A
+   * decision for an approval whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON});
+   * a decision on a question ask is refused `INVALID_ANSWER` ({@link WRONG_KIND_REASON}).
    */
   decide(askId: string, decision: ApprovalDecision): { ok: true; delivered: boolean } | Refusal {
-    const entry = this.entries.get(askId)
-    this.forgetOldGone()
-    const ask = entry?.ask ?? this.gone.get(askId)?.ask
+    const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (!ask.approval) return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.decide }
+    if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.decide }
     const problem = decisionProblem(ask.approval, decision)
     if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', reason: problem }
     if (decision.behavior === 'deny' && decision.message !== undefined && decision.message.length > this.maxCustomChars) {
@@ -162,7 +170,7 @@ export class Registry {
       decision.behavior === 'allow'
         ? { behavior: 'allow', ...(decision.always === true ? { always: true as const } : {}) }
         : { behavior: 'deny', ...(decision.message !== undefined && decision.message !== '' ? { message: decision.message } : {}) }
-    return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: [], decision: canonical }) === 'delivered' }
+    return { ok: true, delivered: this.settle(askId, { outcome: 'decided', decision: canonical }) === 'delivered' }
   }
 
   /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. */
@@ -183,14 +191,20 @@ export class Registry {
     const delivered = this.tellOwner(entry, settlement)
     // A secret ask is not remembered for a late answer: nothing holds it once it is settled.
     if (settlement.outcome === 'agent-gone' && !hasSecret(entry.ask)) this.rememberGone(entry.ask)
-    for (const listener of this.resolved) this.notify(listener, entry.ask, settlement, settledAt, delivered)
+    this.resolved.emit(entry.ask, settlement, settledAt, delivered)
     return delivered ? 'delivered' : 'undelivered'
+  }
+
+  /** The pending ask `askId`, or the one whose agent has just gone (then `entry` is undefined). */
+  private find(askId: string): { entry: Entry | undefined; ask: Ask | undefined } {
+    this.forgetOldGone()
+    const entry = this.entries.get(askId)
+    return { entry, ask: entry?.ask ?? this.gone.get(askId)?.ask }
   }
 
   /** Subscribes to late answers (their agent had gone); returns the unsubscribe function. */
   onUndelivered(listener: UndeliveredListener): () => void {
-    this.undelivered.add(listener)
-    return () => this.undelivered.delete(listener)
+    return this.undelivered.add(listener)
   }
 
   private rememberGone(ask: Ask): void {
@@ -209,14 +223,12 @@ export class Registry {
 
   /** Subscribes to new asks; returns the unsubscribe function. */
   onAdded(listener: (ask: Ask) => void): () => void {
-    this.added.add(listener)
-    return () => this.added.delete(listener)
+    return this.added.add(listener)
   }
 
   /** Subscribes to settlements; returns the unsubscribe function. */
   onResolved(listener: ResolvedListener): () => void {
-    this.resolved.add(listener)
-    return () => this.resolved.delete(listener)
+    return this.resolved.add(listener)
   }
 
   // An owner that throws is reported and counted as told: the settlement stands and the windows still hear of it.
@@ -228,17 +240,9 @@ export class Registry {
       return true
     }
   }
-
-  /** Calls a listener with up to four arguments; an error is reported, never thrown. */
-  private notify<A, B, C, D>(listener: (a: A, b: B, c: C, d: D) => void, a: A, b: B, c: C, d: D): void {
-    try {
-      listener(a, b, c, d)
-    } catch (error) {
-      this.warn(`listener failed: ${errorMessage(error)}`)
-    }
-  }
 }
 
+/** `kind`: the reply expected a pending ask of that kind (an answer, a question ask; a decision, an approval). */
 function notPending(askId: string): Refusal {
   return { ok: false, code: 'NOT_PENDING', reason: `ask ${askId} is not pending (already settled or unknown)` }
 }

@@ -4,7 +4,7 @@ import { askJson } from './ask-json'
 /**
  * The bound of one `snapshot` frame, in bytes of JSON (UTF-8): the oldest pending asks up to this
  * size go in the snapshot, or exactly one ask when that one alone is larger. Every later chunk of
- * `question/added` frames is bounded the same way before the pager waits for the window to read.
+ * `ask/added` frames is bounded the same way before the pager waits for the window to read.
  * 256 KiB rather than 1 MiB: a window validates and applies the snapshot before its first screen, and
  * at 1 MiB (~3,700 typical asks) that made a 10,000-ask inbox's first screen 1.7–1.9× a 1,000-ask
  * one's; at 256 KiB (~930) it is flat (docs/performance.md, "Inbox window at 10,000 asks").
@@ -37,15 +37,15 @@ export function takeBounded(queue: readonly Ask[], from: number, bound: number, 
   return at
 }
 
-/** `question/added` as JSON, from the ask's JSON (the same text `JSON.stringify` of the frame gives). */
-export const addedJson = (askText: string): string => `{"type":"question/added","ask":${askText}}`
+/** `ask/added` as JSON, from the ask's JSON (the same text `JSON.stringify` of the frame gives). */
+export const addedJson = (askText: string): string => `{"type":"ask/added","ask":${askText}}`
 
 /**
- * The rest of an inbox that did not fit in a window's snapshot, sent as `question/added` frames in
+ * The rest of an inbox that did not fit in a window's snapshot, sent as `ask/added` frames in
  * arrival order, a bounded chunk at a time. While it lasts, the hub routes that window's broadcasts
  * through it, so the window's view stays exactly the registry's: an ask added meanwhile joins the
  * end of the queue; an ask resolved before it was sent is dropped from the queue and its
- * `question/resolved` is not sent (the window never heard of it); any other frame passes at once.
+ * `ask/settled` is not sent (the window never heard of it); any other frame passes at once.
  */
 export class SnapshotBacklog {
   private readonly queue: Ask[]

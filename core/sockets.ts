@@ -5,11 +5,13 @@ import type { Notice } from '../shared/approval'
 import type { AgentInfo } from '../shared/ask'
 import type { Limits } from '../shared/limits'
 import type { Transport } from '../shared/transport'
-import { UI_SUBPROTOCOL, type RejectedFrame } from '../shared/ui'
+import { UI_SUBPROTOCOL, type UiServerFrame } from '../shared/ui'
 import { AGENT_SUBPROTOCOL, CloseCode } from '../shared/wire'
 import type { CompanionStatus } from '../shared/endpoint'
 import { AGENT_PROOF_SUBPROTOCOL, StatusRequestFrameSchema, UI_PROOF_SUBPROTOCOL } from '../shared/proof'
 import { runProofStage } from './proof-stage'
+import { parseWindowFrame, rejected } from './ui-frames'
+import { parseV1WindowFrame, toV1Frame, UI_V1_PROOF_SUBPROTOCOL, UI_V1_SUBPROTOCOL } from './ui-v1'
 import { AgentConnection, type AgentContext, type PeerCheck } from './agent-connection'
 import { askpassMarkOf, type HelperIdentity } from './askpass-mark'
 import { BINARY_FRAME_MESSAGE, decodeJson } from './frames'
@@ -98,7 +100,7 @@ export class SocketEndpoints {
     const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
     // The handshake already checked what was offered; the proof subprotocol wins when both are.
     this.agentServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL) })
-    this.uiServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(UI_PROOF_SUBPROTOCOL) ? UI_PROOF_SUBPROTOCOL : UI_SUBPROTOCOL) })
+    this.uiServer = new WebSocketServer({ ...common, handleProtocols: (offered) => UI_PROTOCOLS_PREFERRED.find((protocol) => offered.has(protocol)) ?? false })
   }
 
   /** The HTTP server's 'upgrade' handler. Never throws. */
@@ -116,7 +118,7 @@ export class SocketEndpoints {
       if (decision.proof === undefined) this.ctx.authenticated(socket)
       else this.ctx.proving(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
-      const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url) }
+      const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url), fromPage: req.headers.origin !== undefined }
       const proof = decision.proof
       const peerPort = req.socket.remotePort
       server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, { proof, peerPort }))
@@ -164,7 +166,7 @@ export class SocketEndpoints {
   private accepted(
     ws: WebSocket,
     stream: Duplex,
-    window: { masksSecrets: boolean } | undefined,
+    window: WindowUpgrade | undefined,
     { proof, peerPort }: { proof: { clientNonce: string } | undefined; peerPort: number | undefined },
   ): void {
     if (this.closing) return ws.close(CloseCode.GOING_AWAY, 'companion shutting down')
@@ -173,7 +175,7 @@ export class SocketEndpoints {
     if (window) this.windowQueues.track(ws)
     const transport = window ? wsTransport(ws, this.windowQueues) : wsTransport(ws)
     const open = (proven: Transport): void => {
-      if (window) this.openWindow(ws, proven, window.masksSecrets)
+      if (window) this.openWindow(ws, proven, window)
       else if (proof) this.openProvenAgent(proven, peerPort)
       else this.openAgent(proven, peerPort)
     }
@@ -225,12 +227,19 @@ export class SocketEndpoints {
   }
 
   /**
-   * A window over the UI socket: this only turns text into JSON (binary and non-JSON frames are
-   * refused here); the hub's session checks the frame itself, as it does for IPC windows.
+   * A window over the UI socket: its frames are checked here, once (ui-frames.ts; binary, non-JSON and
+   * invalid frames get `ask/rejected INVALID_FRAME`), and handed to the hub typed. A window that chose
+   * v1 (deprecated) has its frames translated both ways here (ui-v1.ts); one with an `Origin` is an old
+   * tab of our own page (a foreign Origin never gets this far) and is told to reload.
    */
-  private openWindow(ws: WebSocket, transport: Transport, masksSecrets: boolean): void {
-    const session = this.ctx.hub.attach((_frame, json) => void transport.send(json), {
-      masksSecrets,
+  private openWindow(ws: WebSocket, transport: Transport, window: WindowUpgrade): void {
+    const v1 = ws.protocol === UI_V1_SUBPROTOCOL || ws.protocol === UI_V1_PROOF_SUBPROTOCOL
+    const parse = v1 ? parseV1WindowFrame : parseWindowFrame
+    const send: (frame: UiServerFrame, json: string) => void = v1
+      ? (frame) => void transport.send(JSON.stringify(toV1Frame(frame, window.fromPage)))
+      : (_frame, json) => void transport.send(json)
+    const session = this.ctx.hub.attach(send, {
+      masksSecrets: window.masksSecrets,
       whenWritable: (resume) => whenDrained(ws, resume),
       onFault: () => transport.close(CloseCode.INTERNAL_ERROR, 'internal error'),
     })
@@ -239,13 +248,27 @@ export class SocketEndpoints {
       this.windowSockets.delete(ws)
       session.close()
     }
+    const refuse = (frame: UiServerFrame): void => send(frame, JSON.stringify(frame))
     transport.onmessage = (message) => {
-      if (message.kind === 'binary') return sendRejected(transport, BINARY_FRAME_MESSAGE)
+      if (message.kind === 'binary') return refuse(rejected('', 'INVALID_FRAME', BINARY_FRAME_MESSAGE))
       const decoded = decodeJson(message.text)
-      if (!decoded.ok) return sendRejected(transport, decoded.message)
-      session.receive(decoded.value)
+      if (!decoded.ok) return refuse(rejected('', 'INVALID_FRAME', decoded.message))
+      const checked = parse(decoded.value)
+      if (!checked.ok) return refuse(checked.rejected)
+      session.receive(checked.frame)
     }
   }
+}
+
+/** The UI channel's subprotocols, the one chosen first when a client offers several (v2 before v1, the proof first). */
+const UI_PROTOCOLS_PREFERRED = [UI_PROOF_SUBPROTOCOL, UI_SUBPROTOCOL, UI_V1_PROOF_SUBPROTOCOL, UI_V1_SUBPROTOCOL]
+
+/** What the upgrade of a window's socket said about it. */
+interface WindowUpgrade {
+  /** It declared `secrets=masked`. */
+  masksSecrets: boolean
+  /** It sent an `Origin` (a page of ours: the handshake refuses every other). */
+  fromPage: boolean
 }
 
 function isStatusRequest(text: string): boolean {
@@ -260,9 +283,4 @@ function isStatusRequest(text: string): boolean {
 function declaresMasking(url: string | undefined): boolean {
   const query = url?.split('?')[1]
   return query !== undefined && new URLSearchParams(query).get('secrets') === 'masked'
-}
-
-function sendRejected(transport: Transport, reason: string): void {
-  const frame: RejectedFrame = { type: 'rejected', askId: '', code: 'INVALID_FRAME', reason }
-  transport.send(JSON.stringify(frame))
 }

@@ -4,7 +4,7 @@ import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { NoticeBoard } from './notice-board'
 import type { Registry, Settlement } from './registry'
-import { parseWindowFrame, rejected } from './ui-frames'
+import { rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
 import { askJson } from './ask-json'
@@ -48,10 +48,10 @@ interface AttachedWindow {
 /** A connected window, whatever carries it (WebSocket or Electron IPC). */
 export interface WindowSession {
   /**
-   * A frame from the window, JSON-decoded but unchecked: this is where it is checked, once
-   * (ui-frames.ts); malformed frames get `rejected INVALID_FRAME`.
+   * A frame from the window, already checked once at its transport's edge (ui-frames.ts
+   * `parseWindowFrame`: the UI socket in core/sockets.ts, Electron IPC in electron/main/ipc-hub.ts).
    */
-  receive(frame: unknown): void
+  receive(frame: UiClientFrame): void
   /** Detaches the window; it gets no more frames. Idempotent. */
   close(): void
 }
@@ -74,10 +74,11 @@ export interface HubContext {
 export const DEFAULT_HISTORY_PAGE = 100
 
 /**
- * The UI channel: the set of attached windows. Each gets a `snapshot` when it attaches, then every
- * `question/added` and `question/resolved`; its `answer`, `dismiss` and `history/get` frames are
- * checked and answered with `accepted` (with the outcome), `rejected` or `history`. State lives in the registry, so a
- * window that reloads loses nothing.
+ * The UI channel (v2 frames; a v1 window's edge translates, see ui-v1.ts): the set of attached windows.
+ * Each gets a `snapshot` when it attaches, then every `ask/added`, `ask/settled` and notice change;
+ * its `ask/answer`, `ask/decide`, `ask/dismiss`, `notice/dismiss` and `history/get` frames are answered
+ * with `ask/accepted` (with the outcome), `ask/rejected` or `history`. State lives in the registry, so
+ * a window that reloads loses nothing.
  */
 export class WindowHub {
   /** Attached windows, each with whether it masks secret questions. */
@@ -86,10 +87,8 @@ export class WindowHub {
 
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
-      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'question/added', ask }, hasSecret(ask), ask)),
-      ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
-        this.broadcast({ type: 'question/resolved', askId: ask.askId, outcome: settlement.outcome }, hasSecret(ask), undefined, ask.askId),
-      ),
+      ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
+      ctx.registry.onResolved((ask: Ask, settlement: Settlement) => this.broadcast(settledFrame(ask.askId, settlement), hasSecret(ask), undefined, ask.askId)),
       ...(ctx.notices
         ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }, false))]
         : []),
@@ -104,7 +103,7 @@ export class WindowHub {
   /**
    * Attaches a window: sends it a snapshot at once, then every broadcast, until `close()`. The
    * snapshot carries the oldest pending asks up to the size bound (or one ask when that one is
-   * larger); the rest follow as `question/added` frames in order, a bounded chunk each time the
+   * larger); the rest follow as `ask/added` frames in order, a bounded chunk each time the
    * window has read the last (see `whenWritable`), so no window is cut off by its own snapshot.
    */
   attach(send: WindowSend, options: AttachOptions = {}): WindowSession {
@@ -139,7 +138,7 @@ export class WindowHub {
     const pump = (): void => {
       const backlog = state.backlog
       if (!open || !backlog) return
-      for (const item of backlog.next(bound)) this.deliver(send, { type: 'question/added', ask: item.ask }, addedJson(item.json))
+      for (const item of backlog.next(bound)) this.deliver(send, { type: 'ask/added', ask: item.ask }, addedJson(item.json))
       if (backlog.done) state.backlog = undefined
       else whenWritable(pump)
     }
@@ -164,7 +163,7 @@ export class WindowHub {
       receive: (frame) => {
         if (!open) return
         try {
-          this.handle(frame, deliver, fault)
+          this.dispatch(frame, deliver, fault)
         } catch (error) {
           fault(error)
         }
@@ -204,28 +203,21 @@ export class WindowHub {
     }
   }
 
-  /** Answers one frame; a throw (here, or later in its asynchronous reply) goes to `fault`. */
-  private handle(value: unknown, reply: (frame: UiServerFrame) => void, fault: (error: unknown) => void): void {
-    const checked = parseWindowFrame(value)
-    if (!checked.ok) return reply(checked.rejected)
-    this.dispatch(checked.frame, reply, fault)
-  }
-
   private dispatch(frame: UiClientFrame, reply: (frame: UiServerFrame) => void, fault: (error: unknown) => void): void {
     switch (frame.type) {
-      case 'answer': {
+      case 'ask/answer': {
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
-        return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
+        return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
-      case 'decide': {
+      case 'ask/decide': {
         const result = this.ctx.registry.decide(frame.askId, frame.decision)
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
-        return reply({ type: 'accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
+        return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'decided', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
-      case 'dismiss': {
+      case 'ask/dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
-        return reply(result.ok ? { type: 'accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))
+        return reply(result.ok ? { type: 'ask/accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))
       }
       case 'notice/dismiss':
         if (!this.ctx.notices?.remove(frame.noticeId)) reply(rejected(frame.noticeId, 'NOT_PENDING', `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`))
@@ -246,4 +238,9 @@ export class WindowHub {
       }
     }
   }
+}
+
+/** The `ask/settled` frame of a settlement: a decided approval carries the decision. */
+function settledFrame(askId: string, settlement: Settlement): UiServerFrame {
+  return { type: 'ask/settled', askId, outcome: settlement.outcome, ...(settlement.outcome === 'decided' ? { decision: settlement.decision } : {}) }
 }

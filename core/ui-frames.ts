@@ -1,4 +1,7 @@
+import type { z } from 'zod'
 import {
+  ANSWERER_CHANGES,
+  UiAnswerFrameSchema,
   UiDecideFrameSchema,
   UiDismissFrameSchema,
   UiHistoryRequestFrameSchema,
@@ -8,62 +11,66 @@ import {
   type UiClientFrame,
 } from '../shared/ui'
 import { checkObjectFrame } from './frames'
-import { checkAnswerFrame } from './answer-frame'
 import { invalidFrameMessage } from '../shared/issue-wording'
-import { ANSWERER_CHANGES } from '../shared/ui'
 
-/** A window's frame after its one check: the typed frame, or the `rejected` reply it gets instead. */
-export type WindowFrameCheck = { ok: true; frame: UiClientFrame } | { ok: false; rejected: RejectedFrame }
+/** A window's frame after its one check: the typed frame, or the `ask/rejected` reply it gets instead. */
+export type WindowFrameCheck<F = UiClientFrame> = { ok: true; frame: F } | { ok: false; rejected: RejectedFrame }
+
+/** How one frame type is checked: its schema, and which member names what it is about (for a refusal). */
+export interface WindowFrameRule<F> {
+  schema: z.ZodType<F>
+  subject: 'askId' | 'noticeId' | undefined
+}
+
+/** The UI channel v2's window frames. */
+const RULES: Record<UiClientFrame['type'], WindowFrameRule<UiClientFrame>> = {
+  'ask/answer': { schema: UiAnswerFrameSchema, subject: 'askId' },
+  'ask/decide': { schema: UiDecideFrameSchema, subject: 'askId' },
+  'ask/dismiss': { schema: UiDismissFrameSchema, subject: 'askId' },
+  'notice/dismiss': { schema: UiNoticeDismissFrameSchema, subject: 'noticeId' },
+  'history/get': { schema: UiHistoryRequestFrameSchema, subject: undefined },
+}
 
 /**
- * The one check of a frame from a window, whatever carried it (the UI socket decodes JSON first; IPC
- * hands over the structured clone): a JSON object with a string `type`, a known type, and that type's
- * schema. A refusal is `rejected INVALID_FRAME`, with the frame's `askId` when it had a string one.
+ * The one check of a v2 frame from a window, at its transport's edge (the UI socket decodes JSON first;
+ * IPC hands over the structured clone): a JSON object with a string `type`, a known type, and that
+ * type's schema. A refusal is `ask/rejected INVALID_FRAME` with what the frame named (its `askId`, or a
+ * `notice/dismiss`'s `noticeId`) when that is a string; a frame that would change who may answer is
+ * `FORBIDDEN`.
  */
 export function parseWindowFrame(value: unknown): WindowFrameCheck {
+  return checkWindowFrame(value, RULES)
+}
+
+/** {@link parseWindowFrame} against another table of frame types (UI channel v1's, ui-v1.ts). */
+export function checkWindowFrame<F>(value: unknown, rules: Record<string, WindowFrameRule<F>>): WindowFrameCheck<F> {
   const checked = checkObjectFrame(value)
   if (!checked.ok) return refuse('', checked.message)
   const raw = checked.value
-  const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
-  switch (raw['type']) {
-    case 'answer': {
-      const frame = checkAnswerFrame(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('answer frame', raw, frame.error.issues))
-    }
-    case 'decide': {
-      const frame = UiDecideFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('decide frame', raw, frame.error.issues))
-    }
-    case 'dismiss': {
-      const frame = UiDismissFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(askId, invalidFrameMessage('dismiss frame', raw, frame.error.issues))
-    }
-    case 'notice/dismiss': {
-      const noticeId = typeof raw['noticeId'] === 'string' ? raw['noticeId'] : ''
-      const frame = UiNoticeDismissFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse(noticeId, invalidFrameMessage('notice/dismiss frame', raw, frame.error.issues))
-    }
-    case 'history/get': {
-      const frame = UiHistoryRequestFrameSchema.safeParse(raw)
-      return frame.success ? { ok: true, frame: frame.data } : refuse('', invalidFrameMessage('history/get frame', raw, frame.error.issues))
-    }
-    default:
-      if (typeof raw['type'] === 'string' && ANSWERER_CHANGES.has(raw['type'])) {
-        return {
-          ok: false,
-          rejected: rejected(askId, 'FORBIDDEN',
-            `${raw['type']} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`),
-        }
+  const type = raw['type'] as string
+  const rule = Object.hasOwn(rules, type) ? rules[type] : undefined
+  if (rule === undefined) {
+    const askId = typeof raw['askId'] === 'string' ? raw['askId'] : ''
+    if (ANSWERER_CHANGES.has(type)) {
+      return {
+        ok: false,
+        rejected: rejected(askId, 'FORBIDDEN',
+          `${type} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`),
       }
-      return refuse(askId, `unknown frame type ${JSON.stringify(raw['type'])}`)
+    }
+    return refuse(askId, `unknown frame type ${JSON.stringify(type)}`)
   }
+  const frame = rule.schema.safeParse(raw)
+  if (frame.success) return { ok: true, frame: frame.data }
+  const subject = rule.subject !== undefined && typeof raw[rule.subject] === 'string' ? (raw[rule.subject] as string) : ''
+  return refuse(subject, invalidFrameMessage(`${type} frame`, raw, frame.error.issues))
 }
 
-/** A `rejected` reply. */
+/** An `ask/rejected` reply. */
 export function rejected(askId: string, code: RejectionCode, reason: string): RejectedFrame {
-  return { type: 'rejected', askId, code, reason }
+  return { type: 'ask/rejected', askId, code, reason }
 }
 
-function refuse(askId: string, reason: string): WindowFrameCheck {
+function refuse(askId: string, reason: string): { ok: false; rejected: RejectedFrame } {
   return { ok: false, rejected: rejected(askId, 'INVALID_FRAME', reason) }
 }

@@ -25,40 +25,53 @@ export const AskpassMarkSchema = z.object({
 })
 export type AskpassMark = z.infer<typeof AskpassMarkSchema>
 
-/** A pending ask as windows see it. `askId` is minted by the companion and unique for its lifetime. */
-export const AskSchema = z.object({
+/** What every pending ask carries, whatever its kind. `askId` is minted by the companion and unique for its lifetime. */
+const AskCommon = {
   askId: z.string(),
   agent: AgentInfoSchema,
   title: z.string().optional(),
-  /** The questions with the contract's fields only (the tool's, `detail`, a plan-review `intent`). */
-  questions: z.array(AskQuestionSchema),
-  /** Present on an approval (a permission prompt); its `questions` is then empty. */
-  approval: ApprovalRequestSchema.optional(),
-  /** Present only on an ask the companion traced to its own askpass helper ({@link AskpassMarkSchema}). */
-  askpass: AskpassMarkSchema.optional(),
   /** Epoch milliseconds when the companion received the ask. */
   receivedAt: z.number(),
+}
+
+/** An ask with questions (the `ask_user` tool, askpass): the person answers each question. */
+export const QuestionAskSchema = z.object({
+  ...AskCommon,
+  kind: z.literal('question'),
+  /** The questions with the contract's fields only (the tool's, `detail`, a plan-review `intent`). */
+  questions: z.array(AskQuestionSchema),
+  /** Present only on an ask the companion traced to its own askpass helper ({@link AskpassMarkSchema}). */
+  askpass: AskpassMarkSchema.optional(),
 })
+export type QuestionAsk = z.infer<typeof QuestionAskSchema>
+
+/** An approval (a harness's permission prompt): the person decides, allow or deny; there are no questions. */
+export const ApprovalAskSchema = z.object({
+  ...AskCommon,
+  kind: z.literal('approval'),
+  approval: ApprovalRequestSchema,
+})
+export type ApprovalAsk = z.infer<typeof ApprovalAskSchema>
+
+/** A pending ask as windows see it: a question ask or an approval, told apart by `kind`. */
+export const AskSchema = z.discriminatedUnion('kind', [QuestionAskSchema, ApprovalAskSchema])
 export type Ask = z.infer<typeof AskSchema>
+export type AskKind = Ask['kind']
 
 /**
- * How an ask ended: the person answered; the person dismissed it (`ASK_CANCELLED`); the agent
- * cancelled it or the companion shut down (`aborted`); the agent's connection went away (`agent-gone`).
+ * How an ask ended: the person answered its questions (`answered`) or decided an approval
+ * (`decided`); the person dismissed it (`ASK_CANCELLED`); the agent cancelled it or the companion
+ * shut down (`aborted`); the agent's connection went away (`agent-gone`).
  */
-export const OutcomeSchema = z.enum(['answered', 'cancelled', 'aborted', 'agent-gone'])
+export const OutcomeSchema = z.enum(['answered', 'decided', 'cancelled', 'aborted', 'agent-gone'])
 export type Outcome = z.infer<typeof OutcomeSchema>
 
-/** One settled ask, as kept in the history file (one JSON object per line). */
-export const HistoryEntrySchema = AskSchema.extend({
-  outcome: OutcomeSchema,
+/** What every history entry adds to its ask. */
+const SettledCommon = {
   /** Epoch milliseconds when the ask was settled. */
   settledAt: z.number(),
-  /** Present when `outcome` is `answered`. */
-  answers: z.array(AnswerSchema).optional(),
-  /** Present when an approval was `answered`: the person's decision. */
-  decision: ApprovalDecisionSchema.optional(),
   /**
-   * The person's answer never reached the agent: it was sent as the agent's socket closed, or arrived
+   * The person's reply never reached the agent: it was sent as the agent's socket closed, or arrived
    * just after (then `outcome` is `agent-gone` and `answers` holds what the person submitted).
    */
   undelivered: z.literal(true).optional(),
@@ -67,7 +80,30 @@ export const HistoryEntrySchema = AskSchema.extend({
    * "…", or, when even that was too long, only its envelope is kept (agent, title, times, outcome).
    */
   truncated: z.literal(true).optional(),
+}
+
+/** A settled question ask. An envelope-only entry (`truncated`) may have lost its questions. */
+export const QuestionHistoryEntrySchema = QuestionAskSchema.extend({
+  ...SettledCommon,
+  questions: z.array(AskQuestionSchema),
+  outcome: OutcomeSchema.exclude(['decided']),
+  /** Present when `outcome` is `answered` (or a late answer, `agent-gone` + `undelivered`); never for a secret ask. */
+  answers: z.array(AnswerSchema).optional(),
 })
+export type QuestionHistoryEntry = z.infer<typeof QuestionHistoryEntrySchema>
+
+/** A settled approval; `decision` is present when `outcome` is `decided`. An envelope-only entry has no `approval`. */
+export const ApprovalHistoryEntrySchema = ApprovalAskSchema.extend({
+  ...SettledCommon,
+  approval: ApprovalRequestSchema.optional(),
+  outcome: OutcomeSchema.exclude(['answered']),
+  /** The person's decision (when `outcome` is `decided`). */
+  decision: ApprovalDecisionSchema.optional(),
+})
+export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntrySchema>
+
+/** One settled ask, as kept in the history file (one JSON object per line) and sent to windows. */
+export const HistoryEntrySchema = z.discriminatedUnion('kind', [QuestionHistoryEntrySchema, ApprovalHistoryEntrySchema])
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
 /** A notice as windows see it: the agent told the person something; there is nothing to answer. */

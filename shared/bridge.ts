@@ -1,6 +1,6 @@
 import type { Answer } from './answer'
 import type { ApprovalDecision } from './approval'
-import type { UiServerFrame } from './ui'
+import type { UiClientFrame, UiServerFrame } from './ui'
 
 /**
  * Connection state of a window's bridge to the companion. The served page adds: `signed-out` (it holds
@@ -24,17 +24,17 @@ export type PageAccessState =
  * `satisfies CompanionBridge`.
  *
  * Contract: the first `onFrame` listener triggers delivery of a `snapshot` frame (and a new snapshot
- * after every reconnect); every later state change arrives as `question/*`, `accepted`, `rejected`
- * or `history` frames. Calls made while the host is unreachable are dropped and the status says so.
+ * after every reconnect); every later state change arrives as `ask/*`, `notice/*` or `history`
+ * frames (UI channel v2, shared/ui.ts). Calls made while the host is unreachable are dropped and the status says so.
  */
 export interface CompanionBridge {
-  /** Submits the person's answer to a pending ask; the reply is an `accepted` or `rejected` frame. */
+  /** Submits the person's answers to a pending question ask; the reply is `ask/accepted` or `ask/rejected`. */
   answer(askId: string, answers: Answer[]): void
-  /** Sends the person's decision on a pending approval; the reply is an `accepted` or `rejected` frame. */
+  /** Sends the person's decision on a pending approval; the reply is `ask/accepted` or `ask/rejected`. */
   decide(askId: string, decision: ApprovalDecision): void
   /** Clears a notice from every window; the reply is the broadcast `notice/removed`. */
   dismissNotice(noticeId: string): void
-  /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `accepted` or `rejected`. */
+  /** Dismisses a pending ask (the agent gets `ASK_CANCELLED`); the reply is `ask/accepted` or `ask/rejected`. */
   dismiss(askId: string): void
   /**
    * Asks for one page of settled asks, newest first (`before`: the page after that askId); the reply
@@ -64,4 +64,22 @@ export interface CompanionBridge {
    * full URL before the system browser opens it. Without it, the page confirms and opens a new tab.
    */
   openLink?(url: string): void
+}
+
+/** The calls of a bridge that each send one frame to the companion. */
+export type FrameCalls = Pick<CompanionBridge, 'answer' | 'decide' | 'dismiss' | 'dismissNotice' | 'requestHistory'>
+
+/**
+ * The frame-sending calls of a bridge over `send`, whatever carries the frames (the preload's IPC, the
+ * page's WebSocket): each call builds its one v2 frame. Pure; no zod at run time (the preload stays lean).
+ */
+export function frameCalls(send: (frame: UiClientFrame) => void): FrameCalls {
+  return {
+    answer: (askId, answers) => send({ type: 'ask/answer', askId, answers }),
+    decide: (askId, decision) => send({ type: 'ask/decide', askId, decision }),
+    dismiss: (askId) => send({ type: 'ask/dismiss', askId }),
+    dismissNotice: (noticeId) => send({ type: 'notice/dismiss', noticeId }),
+    requestHistory: (limit, before) =>
+      send({ type: 'history/get', ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) }),
+  }
 }

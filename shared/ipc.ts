@@ -3,12 +3,13 @@ import { z } from 'zod'
 /**
  * IPC channels between the Electron main process and the question window's preload. Main listens only
  * on the renderer → main channels below (it drops every other channel and every foreign sender); the
- * payload of `send` is a `UiClientFrame` (ui.ts), parsed again in main.
+ * payload of `send` is a `UiClientFrame` (ui.ts), parsed once in main (the renderer is less privileged);
+ * `uiFrame` payloads come from main and are not parsed again in the preload.
  */
 export const IPC_CHANNELS = {
   /** renderer → main, no payload: attach this window to the companion; a `snapshot` frame follows. */
   subscribe: 'companion:subscribe',
-  /** renderer → main: one `UiClientFrame` (`answer`, `dismiss`, `history/get`). */
+  /** renderer → main: one `UiClientFrame` (`ask/answer`, `ask/decide`, `ask/dismiss`, `notice/dismiss`, `history/get`). */
   send: 'companion:send',
   /** main → renderer: one `UiServerFrame`. */
   uiFrame: 'companion:ui-frame',

@@ -14,8 +14,8 @@ import { z } from 'zod'
 
 /** The agent endpoint's subprotocol with the proof (our clients); `ask-user.v1` + bearer stays for others. */
 export const AGENT_PROOF_SUBPROTOCOL = 'ask-user.v1.proof'
-/** The UI channel's subprotocol with the proof (the served page, `ask-user` scripts). */
-export const UI_PROOF_SUBPROTOCOL = 'ask-user.ui.v1.proof'
+/** The UI channel v2's subprotocol with the proof (the served page, `ask-user` scripts). */
+export const UI_PROOF_SUBPROTOCOL = 'ask-user.ui.v2.proof'
 /** Prefix of the offered subprotocol that carries the client's nonce. */
 export const NONCE_SUBPROTOCOL_PREFIX = 'nonce.'
 /** A nonce: 32 random bytes, base64url without padding (43 characters; a valid subprotocol token). */

@@ -47,8 +47,8 @@ export function isSecretQuestion(question: { secret?: unknown }): boolean {
 }
 
 /** True when any question of the ask is secret: then its answers are never kept or shown again. */
-export function hasSecret(ask: { questions: readonly { secret?: unknown }[] }): boolean {
-  return ask.questions.some(isSecretQuestion)
+export function hasSecret(ask: { kind?: string; questions?: readonly { secret?: unknown }[] }): boolean {
+  return ask.questions?.some(isSecretQuestion) ?? false
 }
 
 /** True when the question is a plan review whose approve label is one of its options. */

@@ -4,8 +4,12 @@ import { ApprovalDecisionSchema } from './approval'
 import { AskSchema, HistoryEntrySchema, InboxNoticeSchema, OutcomeSchema } from './ask'
 import { ConnectInfoSchema } from './connect'
 
-/** UI channel between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC). */
-export const UI_SUBPROTOCOL = 'ask-user.ui.v1'
+/**
+ * UI channel v2 between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC), the
+ * legacy form with the window credential in a `token.` subprotocol (scripts). The frames below are v2's;
+ * v1 (`ask-user.ui.v1`, deprecated) is translated at the companion's edge (core/ui-v1.ts).
+ */
+export const UI_SUBPROTOCOL = 'ask-user.ui.v2'
 /** Path of the UI channel. */
 export const UI_PATH = '/v1/ui'
 /**
@@ -16,7 +20,7 @@ export const SECRETS_MASKED_QUERY = 'secrets=masked'
 /**
  * Frame types that change who may answer (pairing a device, removing one, relay settings, mirroring
  * local asks elsewhere). A window credential lets a page or script answer; it never lets it hand
- * that power on: these are refused from every UI-channel window (`rejected FORBIDDEN`), and are taken
+ * that power on: these are refused from every UI-channel window (`ask/rejected FORBIDDEN`), and are taken
  * only from the desktop app's own window (its privileged IPC) or from `ask-user` in a terminal.
  */
 export const ANSWERER_CHANGES: ReadonlySet<string> = new Set(['devices/pair', 'devices/remove', 'relay/settings', 'relay/mirror-local'])
@@ -24,6 +28,7 @@ export const ANSWERER_CHANGES: ReadonlySet<string> = new Set(['devices/pair', 'd
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
 
 // companion → window
+/** The inbox as it is when the window attaches (and after every reconnect). */
 export const SnapshotFrameSchema = z.object({
   type: z.literal('snapshot'),
   pending: z.array(AskSchema),
@@ -33,7 +38,7 @@ export const SnapshotFrameSchema = z.object({
   notices: z.array(InboxNoticeSchema).optional(),
   /**
    * Present when the snapshot is bounded (docs/protocol.md §9): the `receivedAt` of the newest ask that
-   * follows as the snapshot's rest. A `question/added` of an ask received up to then is part of the
+   * follows as the snapshot's rest. An `ask/added` of an ask received up to then is part of the
    * inbox as it was at connect, not a new arrival.
    */
   restUntil: z.number().optional(),
@@ -42,17 +47,21 @@ export const SnapshotFrameSchema = z.object({
 export const NoticeAddedFrameSchema = z.object({ type: z.literal('notice/added'), notice: InboxNoticeSchema })
 /** A notice left the inbox (a window cleared it, or the per-agent / total cap dropped it). */
 export const NoticeRemovedFrameSchema = z.object({ type: z.literal('notice/removed'), noticeId: z.string() })
-export const QuestionAddedFrameSchema = z.object({ type: z.literal('question/added'), ask: AskSchema })
-export const QuestionResolvedFrameSchema = z.object({
-  type: z.literal('question/resolved'),
+/** A new pending ask (or, after a bounded snapshot, one of the inbox's rest: see `restUntil`). */
+export const AskAddedFrameSchema = z.object({ type: z.literal('ask/added'), ask: AskSchema })
+/** A pending ask left the inbox, and how; a decided approval carries the person's `decision`. */
+export const AskSettledFrameSchema = z.object({
+  type: z.literal('ask/settled'),
   askId: z.string(),
   outcome: OutcomeSchema,
+  /** Present when `outcome` is `decided`. */
+  decision: ApprovalDecisionSchema.optional(),
 })
-/** How a window's own send settled its ask: `answered` for an `answer`, `cancelled` for a `dismiss`. */
-export const AcceptedOutcomeSchema = OutcomeSchema.extract(['answered', 'cancelled'])
-/** Reply to this window's `answer` or `dismiss`: the ask is settled, and how. */
+/** How a window's own send settled its ask: `answered` for `ask/answer`, `decided` for `ask/decide`, `cancelled` for `ask/dismiss`. */
+export const AcceptedOutcomeSchema = OutcomeSchema.extract(['answered', 'decided', 'cancelled'])
+/** Reply to this window's `ask/answer`, `ask/decide` or `ask/dismiss`: the ask is settled, and how. */
 export const AcceptedFrameSchema = z.object({
-  type: z.literal('accepted'),
+  type: z.literal('ask/accepted'),
   askId: z.string(),
   outcome: AcceptedOutcomeSchema,
   /** The ask is settled but its agent's socket closed as the answer was sent: it is kept in history only. */
@@ -64,8 +73,12 @@ export const AcceptedFrameSchema = z.object({
  */
 export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME', 'FORBIDDEN'])
 export type RejectionCode = z.infer<typeof RejectionCodeSchema>
+/**
+ * Reply to a window's frame that was refused. `askId` names what the frame was about: the ask, the
+ * notice of a `notice/dismiss`, or '' when the frame named neither (it could not be read).
+ */
 export const RejectedFrameSchema = z.object({
-  type: z.literal('rejected'),
+  type: z.literal('ask/rejected'),
   askId: z.string(),
   code: RejectionCodeSchema,
   /** Human-readable reason, shown to the person. */
@@ -82,8 +95,8 @@ export const HistoryFrameSchema = z.object({
 })
 export const UiServerFrameSchema = z.discriminatedUnion('type', [
   SnapshotFrameSchema,
-  QuestionAddedFrameSchema,
-  QuestionResolvedFrameSchema,
+  AskAddedFrameSchema,
+  AskSettledFrameSchema,
   NoticeAddedFrameSchema,
   NoticeRemovedFrameSchema,
   AcceptedFrameSchema,
@@ -91,8 +104,8 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
   HistoryFrameSchema,
 ])
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
-export type QuestionAddedFrame = z.infer<typeof QuestionAddedFrameSchema>
-export type QuestionResolvedFrame = z.infer<typeof QuestionResolvedFrameSchema>
+export type AskAddedFrame = z.infer<typeof AskAddedFrameSchema>
+export type AskSettledFrame = z.infer<typeof AskSettledFrameSchema>
 export type NoticeAddedFrame = z.infer<typeof NoticeAddedFrameSchema>
 export type NoticeRemovedFrame = z.infer<typeof NoticeRemovedFrameSchema>
 export type AcceptedOutcome = z.infer<typeof AcceptedOutcomeSchema>
@@ -102,19 +115,21 @@ export type HistoryFrame = z.infer<typeof HistoryFrameSchema>
 export type UiServerFrame = z.infer<typeof UiServerFrameSchema>
 
 // window → companion
+/** The person's answers to a question ask; replied `ask/accepted` (`answered`) or `ask/rejected`. */
 export const UiAnswerFrameSchema = z.object({
-  type: z.literal('answer'),
+  type: z.literal('ask/answer'),
   askId: z.string(),
   answers: z.array(AnswerSchema),
 })
-/** The person's decision on an approval ask; answered like `answer` with `accepted` or `rejected`. */
+/** The person's decision on an approval; replied `ask/accepted` (`decided`) or `ask/rejected`. */
 export const UiDecideFrameSchema = z.object({
-  type: z.literal('decide'),
+  type: z.literal('ask/decide'),
   askId: z.string(),
   decision: ApprovalDecisionSchema,
 })
-export const UiDismissFrameSchema = z.object({ type: z.literal('dismiss'), askId: z.string() })
-/** Clears one notice from every window; answered with the broadcast `notice/removed` (or `rejected NOT_PENDING`). */
+/** The person dismisses an ask (the agent gets `ASK_CANCELLED`); replied `ask/accepted` (`cancelled`) or `ask/rejected`. */
+export const UiDismissFrameSchema = z.object({ type: z.literal('ask/dismiss'), askId: z.string() })
+/** Clears one notice from every window; answered with the broadcast `notice/removed` (or `ask/rejected NOT_PENDING`). */
 export const UiNoticeDismissFrameSchema = z.object({ type: z.literal('notice/dismiss'), noticeId: z.string() })
 /**
  * Asks for one page of settled asks, newest first; answered with one `history` frame. Without `before`:
@@ -125,11 +140,6 @@ export const UiHistoryRequestFrameSchema = z.object({
   limit: z.number().int().min(1).max(1000).optional(),
   before: z.string().max(200).optional(),
 })
-/** The `history/get` frame for a page of `limit` entries after `before` (each optional). */
-export function historyRequest(limit?: number, before?: string): UiHistoryRequestFrame {
-  return { type: 'history/get', ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) }
-}
-
 export const UiClientFrameSchema = z.discriminatedUnion('type', [
   UiAnswerFrameSchema,
   UiDecideFrameSchema,

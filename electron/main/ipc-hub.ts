@@ -34,9 +34,9 @@ export interface IpcHubOptions {
 /**
  * Listens on the `companion:` channels only, and only to our window's main frame showing our page:
  * a message from another webContents, a sub-frame or a foreign origin is dropped. `companion:send`
- * payloads are checked with the UI channel's own check (`parseWindowFrame`) before they reach the core,
- * so a refusal reads the same as on the UI socket; an invalid one is refused
- * (with a `rejected` frame when it names an ask, so the window is not left waiting).
+ * payloads are checked here, once, with the UI channel's own check (`parseWindowFrame`, as the UI
+ * socket does at its edge) and reach the core typed; a refusal reads the same as on the UI socket (an
+ * `ask/rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
  * renderer loses nothing; a fault of the core while handling the window's frame re-attaches it too. `companion:open-link` URLs pass the URL gate again here (absolute http/https
  * only), whatever the renderer checked, before `openLink` asks the person.
@@ -100,7 +100,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
 
   const onSend = (event: Electron.IpcMainEvent, payload: unknown): void => {
     if (!trusted(event)) return
-    // The same check, in the same words, as a window on the UI socket gets (core/ui-frames.ts).
+    // The one check of this frame (the core takes it typed), in the same words as on the UI socket.
     const parsed = parseWindowFrame(payload)
     if (!parsed.ok) {
       refuse(`invalid frame: ${parsed.rejected.reason}`)

@@ -1,4 +1,5 @@
 import type { Ask } from '../../shared'
+import { isSecretQuestion } from '../../shared/question-extras'
 import type { Platform } from './electron-api'
 
 /** Most buttons a notification offers (Windows toasts hold five actions; macOS gets the same rule). */
@@ -23,19 +24,6 @@ export type Controls =
   | { kind: 'reply'; question: string }
   | { kind: 'none'; reason: NoControlsReason }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
-
-/**
- * Reads a field that other parts of the contract may or may not declare yet (`approval` on an ask,
- * `secret` on a question): present and not `undefined`/`null`/`false`. A narrow guard, so this
- * compiles whether or not the field is in the schema.
- */
-function flagged(value: unknown, field: string): boolean {
-  if (!isRecord(value)) return false
-  const read = value[field]
-  return read !== undefined && read !== null && read !== false
-}
-
 /**
  * Which answer controls the notification of `ask` gets on `platform` (issue 18):
  * - buttons: exactly one single-select question with 1–5 options, no `detail`, no `intent`;
@@ -47,11 +35,11 @@ function flagged(value: unknown, field: string): boolean {
  */
 export function controlsFor(ask: Ask, platform: Platform): Controls {
   if (platform !== 'darwin' && platform !== 'win32') return { kind: 'none', reason: 'platform' }
-  if (flagged(ask, 'approval')) return { kind: 'none', reason: 'approval' }
+  if (ask.kind === 'approval') return { kind: 'none', reason: 'approval' }
   if (ask.askpass !== undefined) return { kind: 'none', reason: 'askpass' }
   const [question, ...more] = ask.questions
   if (!question || more.length > 0) return { kind: 'none', reason: 'several-questions' }
-  if (flagged(question, 'secret')) return { kind: 'none', reason: 'secret' }
+  if (isSecretQuestion(question)) return { kind: 'none', reason: 'secret' }
   if (question.detail !== undefined || question.intent !== undefined) return { kind: 'none', reason: 'detail' }
   const options = question.options ?? []
   if (options.length === 0) return { kind: 'reply', question: question.question }

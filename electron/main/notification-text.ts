@@ -72,7 +72,7 @@ export function markedQuestion(text: string): string {
  * reorders or hides text cannot pass for another in a button.
  */
 export function askNotificationText(ask: Ask): { title: string; body: string } {
-  if (ask.approval) return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(markedLabel(approvalLine(ask.agent.name, ask.approval)), BODY_LIMIT) }
+  if (ask.kind === 'approval') return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(markedLabel(approvalLine(ask.agent.name, ask.approval)), BODY_LIMIT) }
   const first = ask.questions[0]
   const question = first ? markedQuestion(first.question) : ''
   const text = first ? (first.header ? `${markedLabel(first.header)}: ${question}` : question) : markedLabel(ask.title ?? '')
@@ -93,7 +93,7 @@ export function controlsText(controls: Controls): { buttons: string[]; placehold
 
 /** Title and body of one notification for a burst of asks: "3 questions from 2 agents". */
 export function burstNotificationText(asks: readonly Ask[], strings: Strings): { title: string; body: string } {
-  const questions = asks.reduce((sum, ask) => sum + Math.max(1, ask.questions.length), 0)
+  const questions = asks.reduce((sum, ask) => sum + (ask.kind === 'question' ? Math.max(1, ask.questions.length) : 1), 0)
   const agents = new Set(asks.map((ask) => agentKey(ask.agent))).size
   return { title: strings.appName, body: strings.burst(questions, agents) }
 }

@@ -4,9 +4,9 @@ import { sameAgent } from '../../shared'
 import type { Ask, Settings } from '../../shared'
 import type { DesktopCompanion } from './companion'
 import type { Platform } from './electron-api'
-import { answerFor } from './notification-answer'
-import type { NotificationInput } from './notification-answer'
-import { sendAnswer } from './notification-answering'
+import { answerFor } from './notification-input'
+import type { NotificationInput } from './notification-input'
+import { sendAnswer } from './notification-send'
 import { controlsFor } from './notification-controls'
 import type { Controls } from './notification-controls'
 import { ActivationLedger } from './notification-ledger'
@@ -68,7 +68,7 @@ interface Shown {
  * arriving within that window of the first are shown together as one notification without controls
  * ("3 questions from 2 agents"); an ask settled before its notification is due is left out.
  *
- * A button or reply answers through the window's path (notification-answering.ts), but only once the
+ * A button or reply answers through the window's path (notification-send.ts), but only once the
  * notification has been shown `armingMs` (600): one sooner opens the window at the ask and sends
  * nothing (a press meant for the notification that was there before). An ask no longer
  * pending gets a "no longer waiting" follow-up and nothing is sent; an empty reply or a button that was

@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS, SettingsSchema } from '../../shared'
 import type { Settings } from '../../shared'
 import type { SettingsPersistence } from './companion'
 import { errorMessage } from '../../shared/describe-error'
+import { Listeners } from '../../shared/listeners'
 
 /** The person's settings as the main process holds them, saved through the core on every change. */
 export interface SettingsStore {
@@ -34,7 +35,7 @@ export async function openSettingsStore(
     warn(`settings could not be read, using the defaults: ${errorMessage(error)}`)
     current = DEFAULT_SETTINGS
   }
-  const listeners = new Set<(settings: Settings, previous: Settings) => void>()
+  const listeners = new Listeners<[settings: Settings, previous: Settings]>((error) => warn(`a settings listener failed: ${errorMessage(error)}`))
   // Saves run one after another, so the file always ends with the newest settings.
   let saving: Promise<void> = Promise.resolve()
   return {
@@ -42,7 +43,7 @@ export async function openSettingsStore(
     async update(patch) {
       const previous = current
       current = SettingsSchema.parse({ ...current, ...patch })
-      for (const listener of listeners) listener(current, previous)
+      listeners.emit(current, previous)
       const next = current
       saving = saving.then(() =>
         persistence.save(next).catch((error: Error) => warn(`settings could not be saved: ${error.message}`)),
@@ -50,9 +51,6 @@ export async function openSettingsStore(
       await saving
       return next
     },
-    onChange(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    onChange: (listener) => listeners.add(listener),
   }
 }

@@ -76,7 +76,7 @@ export function trayMenuTemplate(
 
 /** "Claude Code — Database: Which database should we use?", cut to 60 characters. */
 export function askMenuLabel(ask: Ask): string {
-  if (ask.approval) return truncate(plainLabel(approvalLine(ask.agent.name, ask.approval)), 60)
+  if (ask.kind === 'approval') return truncate(plainLabel(approvalLine(ask.agent.name, ask.approval)), 60)
   const first = ask.questions[0]
   const what = first?.header !== undefined ? plainLabel(first.header) : first ? plainQuestion(first.question) : plainLabel(ask.title ?? '')
   const name = plainLabel(ask.agent.name)

@@ -5,7 +5,7 @@
 // reaches only `Notification.handleActivation` (after the toast left the screen, or after a restart)
 // still names its notification.
 import type * as Electron from 'electron'
-import type { NotificationInput } from './notification-answer'
+import type { NotificationInput } from './notification-input'
 
 /** The fixed toast activator CLSID (set before the first toast; stable across versions and installs). */
 export const TOAST_ACTIVATOR_CLSID = '{D7CB5865-D168-4A5A-AA89-43B0F68B8B3E}'

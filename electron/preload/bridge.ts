@@ -1,6 +1,7 @@
-import { FocusAskRequestSchema, IPC_CHANNELS } from '../../shared/ipc'
-import { historyRequest, UiServerFrameSchema } from '../../shared/ui'
-import type { Answer, ApprovalDecision, BridgeStatus, CompanionBridge, UiClientFrame, UiServerFrame } from '../../shared'
+import { IPC_CHANNELS, type FocusAskRequest } from '../../shared/ipc'
+import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
+import { Listeners } from '../../shared/listeners'
+import type { UiClientFrame, UiServerFrame } from '../../shared/ui'
 
 /** The two `ipcRenderer` methods the bridge uses (Electron's `ipcRenderer` has them). */
 export interface IpcRendererLike {
@@ -10,15 +11,17 @@ export interface IpcRendererLike {
 
 /**
  * The `window.companion` bridge over IPC: task-named functions only, no raw `ipcRenderer`. Frames
- * from main are parsed with the shared schemas before they reach the page. The first `onFrame`
+ * from main are handed to the page as they are: main is the more privileged side and built them from
+ * the core's typed frames, so they are not parsed again here (main parses what the page sends). The
+ * first `onFrame`
  * listener subscribes this window to the companion (main answers with a `snapshot`); the status is
  * `connecting` until that first frame arrives, then `open`. A focus request that arrives before any
  * `onFocusAsk` listener is kept and handed to the first one.
  */
 export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
-  const frameListeners = new Set<(frame: UiServerFrame) => void>()
-  const statusListeners = new Set<(status: BridgeStatus) => void>()
-  const focusListeners = new Set<(askId: string) => void>()
+  const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
+  const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
+  const focusListeners = new Listeners<[askId: string]>(reportListenerError)
   let status: BridgeStatus = 'connecting'
   let subscribed = false
   let heldFocus: string | undefined
@@ -27,65 +30,55 @@ export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Require
   const setStatus = (next: BridgeStatus): void => {
     if (next === status) return
     status = next
-    for (const listener of statusListeners) listener(next)
+    statusListeners.emit(next)
   }
 
+  // Main sends only UiServerFrames on this channel (ipc-hub.ts); the type is its contract, not a check.
   ipc.on(IPC_CHANNELS.uiFrame, (_event, payload: unknown) => {
-    const parsed = UiServerFrameSchema.safeParse(payload)
-    if (!parsed.success) return
     setStatus('open')
-    for (const listener of frameListeners) listener(parsed.data)
+    frameListeners.emit(payload as UiServerFrame)
   })
+  // Likewise a focus request (ipc-hub.ts sends `{askId}`): main is more privileged, so it is not parsed again.
   ipc.on(IPC_CHANNELS.focusAsk, (_event, payload: unknown) => {
-    const parsed = FocusAskRequestSchema.safeParse(payload)
-    if (!parsed.success) return
-    if (focusListeners.size === 0) heldFocus = parsed.data.askId
-    for (const listener of focusListeners) listener(parsed.data.askId)
+    const { askId } = payload as FocusAskRequest
+    if (focusListeners.size === 0) heldFocus = askId
+    focusListeners.emit(askId)
   })
 
   return {
-    answer(askId: string, answers: Answer[]) {
-      send({ type: 'answer', askId, answers })
-    },
-    decide(askId: string, decision: ApprovalDecision) {
-      send({ type: 'decide', askId, decision })
-    },
-    dismiss(askId: string) {
-      send({ type: 'dismiss', askId })
-    },
-    dismissNotice(noticeId: string) {
-      send({ type: 'notice/dismiss', noticeId })
-    },
+    ...frameCalls(send),
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })
     },
     reportShown(askId: string | undefined) {
       ipc.send(IPC_CHANNELS.shown, { askId: askId ?? null })
     },
-    requestHistory(limit?: number, before?: string) {
-      send(historyRequest(limit, before))
-    },
     onFrame(listener) {
-      frameListeners.add(listener)
+      const off = frameListeners.add(listener)
       if (!subscribed) {
         subscribed = true
         ipc.send(IPC_CHANNELS.subscribe)
       }
-      return () => void frameListeners.delete(listener)
+      return off
     },
     onStatus(listener) {
-      statusListeners.add(listener)
+      const off = statusListeners.add(listener)
       listener(status)
-      return () => void statusListeners.delete(listener)
+      return off
     },
     onFocusAsk(listener) {
-      focusListeners.add(listener)
+      const off = focusListeners.add(listener)
       if (heldFocus !== undefined) {
         const askId = heldFocus
         heldFocus = undefined
         listener(askId)
       }
-      return () => void focusListeners.delete(listener)
+      return off
     },
   }
+}
+
+/** A page's listener threw: the bridge goes on for the others; the console keeps the error. */
+function reportListenerError(error: unknown): void {
+  console.error('ask-user: a bridge listener failed', error)
 }

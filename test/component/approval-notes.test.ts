@@ -7,7 +7,7 @@ import ApprovalBody from '../../renderer/src/components/ApprovalBody.svelte'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { ApprovalRequest } from '../../shared/approval'
 import { claude, requestOf, TOOL_CASES, withKey } from '../unit/cli/hooks/tool-cases'
-import { makeAsk } from './fake-bridge'
+import { makeApproval } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => {
@@ -43,7 +43,7 @@ describe('any extra key of tool_input shows on the card (property, per harness a
 describe('the approval card in the inbox', () => {
   it('shows the warnings above the command and the other fields below it', async () => {
     const approval = requestOf(claude('Bash')({ command: 'make deploy', dangerouslyDisableSandbox: true, run_in_background: true, timeout: 600000 }))
-    await renderInbox([makeAsk({ askId: 'bash', questions: [], approval })])
+    await renderInbox([makeApproval(approval, { askId: 'bash' })])
     const card = screen.getByTestId('approval-card')
     const warnings = within(card).getAllByTestId('approval-warning')
     expect(warnings.map((w) => w.dataset.code)).toEqual(['OUTSIDE_SANDBOX', 'RUNS_IN_BACKGROUND'])
@@ -65,7 +65,7 @@ describe('the approval card in the inbox', () => {
         { code: 'SOME_FUTURE_FLAG', message: 'A flag from a newer hook.' },
       ],
     }
-    await renderInbox([makeAsk({ askId: 'edit', questions: [], approval })])
+    await renderInbox([makeApproval(approval, { askId: 'edit' })])
     i18n.lang = 'zh'
     await Promise.resolve()
     const texts = () => screen.getAllByTestId('approval-warning').map((w) => w.textContent)

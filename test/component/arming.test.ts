@@ -5,7 +5,7 @@ import { cleanup, screen, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import type { Ask } from '../../shared/ask'
-import { makeAsk } from './fake-bridge'
+import { makeApproval, makeAsk } from './fake-bridge'
 import { ManualClock } from './manual-clock'
 import { renderInbox } from './setup'
 
@@ -16,13 +16,7 @@ afterEach(() => {
 })
 
 const approval = (askId: string, agentName: string, command: string, receivedAt: number): Ask =>
-  makeAsk({
-    askId,
-    agent: { name: agentName, pid: agentName.length },
-    receivedAt,
-    questions: [{ id: 'approve', question: `Run ${command}?` }],
-    approval: { tool: 'Bash', action: { kind: 'command', command } },
-  })
+  makeApproval({ tool: 'Bash', action: { kind: 'command', command } }, { askId, agent: { name: agentName, pid: agentName.length }, receivedAt })
 
 /** Renders with arming on (600 ms) and a clock the test drives. */
 async function renderArming(pending: Ask[]) {
@@ -41,7 +35,7 @@ describe('arming', () => {
     await clock.frame()
     await clock.advance(600)
     // Another agent's approval, which sorts above A, arrives ~50 ms before the click.
-    await bridge.emit({ type: 'question/added', ask: approval('B', 'codex', 'rm -rf ~', now) })
+    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', now) })
     await clock.advance(50)
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['B', 'A'])
     expect(shownId()).toBe('A')
@@ -54,7 +48,7 @@ describe('arming', () => {
 
   it('a card that arrives is armed 600 ms after its first frame; until then its decisions do nothing and say why', async () => {
     const { bridge, user, clock } = await renderArming([])
-    await bridge.emit({ type: 'question/added', ask: approval('B', 'codex', 'rm -rf ~', Date.now()) })
+    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', Date.now()) })
     expect(allowOnce().getAttribute('aria-disabled')).toBe('true')
     expect(screen.getByTestId('arming').textContent).toBe('Just arrived: its buttons work in a moment')
     expect(allowOnce().getAttribute('aria-describedby')).toBe(screen.getByTestId('arming').id)
@@ -80,7 +74,7 @@ describe('arming', () => {
   it('says it is arming in Chinese too', async () => {
     const { bridge } = await renderArming([])
     i18n.lang = 'zh'
-    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'Q' }) })
+    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'Q' }) })
     expect(screen.getByTestId('arming').textContent).toBe('刚刚出现：按钮稍后即可使用')
     i18n.lang = 'en'
   })
@@ -108,8 +102,8 @@ describe('arming', () => {
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'A')!)
     await user.click(allowOnce())
     expect(bridge.decided).toEqual([{ askId: 'A', decision: { behavior: 'allow' } }])
-    await bridge.emit({ type: 'accepted', askId: 'A', outcome: 'answered' })
-    await bridge.emit({ type: 'question/added', ask: approval('C', 'gemini', 'whoami', now) })
+    await bridge.emit({ type: 'ask/accepted', askId: 'A', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/added', ask: approval('C', 'gemini', 'whoami', now) })
     await bridge.focusAsk('C')
     expect(shownId()).toBe('C')
     await user.click(allowOnce())
@@ -126,7 +120,7 @@ describe('arming', () => {
     await user.click(screen.getByRole('radio', { name: /^npm/ }))
     await user.keyboard('{Enter}')
     expect(bridge.answered.map((sent) => sent.askId)).toEqual(['A'])
-    await bridge.emit({ type: 'accepted', askId: 'A', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/accepted', askId: 'A', outcome: 'answered' })
     expect(shownId()).toBe('B')
     // The second Enter of the double press lands on B, which the person has not seen yet.
     await user.keyboard('{Enter}')
@@ -144,7 +138,7 @@ describe('the card on screen holds', () => {
     const card = screen.getByTestId('ask-view')
     await user.hover(card)
     await user.click(screen.getByRole('textbox'))
-    await bridge.emit({ type: 'question/resolved', askId: 'S', outcome: 'aborted' })
+    await bridge.emit({ type: 'ask/settled', askId: 'S', outcome: 'aborted' })
     expect(screen.getByTestId('settled-notice')).toBeTruthy()
     await clock.advance(2499)
     expect(shownId()).toBe('S') // still saying how it ended

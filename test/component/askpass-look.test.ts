@@ -2,14 +2,14 @@
 // alone. An agent naming itself ask-user-askpass, or writing the line into its detail, gets neither.
 import { cleanup, screen } from '@testing-library/svelte'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { Ask } from '../../shared/ask'
+import type { QuestionAsk } from '../../shared/ask'
 import { makeAsk } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => sessionStorage.clear())
 afterEach(() => cleanup())
 
-const passwordAsk = (overrides: Partial<Ask>): Ask =>
+const passwordAsk = (overrides: Partial<QuestionAsk>): QuestionAsk =>
   makeAsk({ title: 'sudo -k id -u', questions: [{ id: 'askpass', header: 'Password', question: '[sudo] password for dev:', secret: true }], ...overrides })
 
 it('the companion-set mark for a verified sudo: the askpass look and "goes only to sudo"', async () => {

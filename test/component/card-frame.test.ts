@@ -3,18 +3,13 @@
 // stable-card, answer-form and settled-elsewhere).
 import { cleanup, screen, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeAsk } from './fake-bridge'
+import { makeApproval } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => sessionStorage.clear())
 afterEach(cleanup)
 
-const approval = () =>
-  makeAsk({
-    askId: 'ap',
-    questions: [{ id: 'approve', question: 'Run npm test?' }],
-    approval: { tool: 'Bash', action: { kind: 'command', command: 'npm test' } },
-  })
+const approval = () => makeApproval({ tool: 'Bash', action: { kind: 'command', command: 'npm test' } }, { askId: 'ap' })
 
 describe('the card frame of an approval', () => {
   it('says it is offline, then why the companion refused, each once, in the approval card', async () => {
@@ -31,7 +26,7 @@ describe('the card frame of an approval', () => {
     await bridge.setStatus('open')
     await user.click(within(card).getByRole('button', { name: 'Allow once' }))
     expect(bridge.decided).toEqual([{ askId: 'ap', decision: { behavior: 'allow' } }])
-    await bridge.emit({ type: 'rejected', askId: 'ap', code: 'INVALID_ANSWER', reason: 'not now' })
+    await bridge.emit({ type: 'ask/rejected', askId: 'ap', code: 'INVALID_ANSWER', reason: 'not now' })
     expect(within(card).getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['The companion refused this answer: not now'])
   })
 
@@ -39,7 +34,7 @@ describe('the card frame of an approval', () => {
     const { bridge } = await renderInbox([approval()])
     const card = screen.getByTestId('approval-card')
     expect(card.lastElementChild?.textContent).toContain('Ctrl+Enter deny with the reason')
-    await bridge.emit({ type: 'question/resolved', askId: 'ap', outcome: 'aborted' })
+    await bridge.emit({ type: 'ask/settled', askId: 'ap', outcome: 'aborted' })
     const notice = within(card).getByTestId('settled-notice')
     // The wording of an approval's ending is the approvals work's (issue 29 item 3); the frame only places it.
     expect(notice.textContent).not.toBe('')

@@ -51,7 +51,7 @@ describe('drafts', () => {
     const [, notes] = screen.getAllByTestId('question')
     await user.click(within(notes!).getByRole('button', { name: 'Skip this question' }))
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
-    await bridge.emit({ type: 'accepted', askId: 'dr', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/accepted', askId: 'dr', outcome: 'answered' })
     expect(sessionStorage.getItem('ask-user.draft.dr')).toBeNull()
     cleanup()
 
@@ -65,7 +65,7 @@ describe('drafts', () => {
     await user.click(screen.getByRole('checkbox', { name: 'docs' }))
     // The window reconnects to a large inbox: this ask is not in the snapshot, it follows as question/added.
     await bridge.emit({ type: 'snapshot', pending: [makeAsk({ askId: 'older', receivedAt: 1 })] })
-    await bridge.emit({ type: 'question/added', ask: ask() })
+    await bridge.emit({ type: 'ask/added', ask: ask() })
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'dr')!)
     expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'docs' }).checked).toBe(true)
     expect(screen.getByTestId('pending-count').textContent).toBe('2 pending')

@@ -2,7 +2,8 @@
 import { tick } from 'svelte'
 import type { Answer } from '../../shared/answer'
 import type { ApprovalDecision } from '../../shared/approval'
-import type { Ask } from '../../shared/ask'
+import type { ApprovalRequest } from '../../shared/approval'
+import type { ApprovalAsk, Ask, QuestionAsk } from '../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../shared/bridge'
 import type { UiServerFrame } from '../../shared/ui'
 
@@ -74,10 +75,11 @@ export class FakeBridge implements CompanionBridge {
 let counter = 0
 
 /** An ask with sensible defaults; `questions` is the tool input as an agent would send it. */
-export function makeAsk(overrides: Partial<Ask> = {}): Ask {
+export function makeAsk(overrides: Partial<QuestionAsk> = {}): QuestionAsk {
   counter += 1
   return {
     askId: `ask-${counter}`,
+    kind: 'question',
     agent: { name: 'claude-code', cwd: '/home/dev/project', pid: 4242 },
     questions: [
       {
@@ -94,4 +96,10 @@ export function makeAsk(overrides: Partial<Ask> = {}): Ask {
     receivedAt: Date.now() - 65_000,
     ...overrides,
   }
+}
+
+/** An approval with sensible defaults around `approval`. */
+export function makeApproval(approval: ApprovalRequest, overrides: Partial<ApprovalAsk> = {}): ApprovalAsk {
+  counter += 1
+  return { askId: `ask-${counter}`, kind: 'approval', agent: { name: 'claude-code', cwd: '/home/dev/project', pid: 4242 }, approval, receivedAt: Date.now(), ...overrides }
 }

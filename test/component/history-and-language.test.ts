@@ -3,8 +3,9 @@ import { tick } from 'svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { I18n, i18n, langFromNavigator } from '../../renderer/src/i18n/i18n.svelte'
 import { en, zh } from '../../renderer/src/i18n/messages'
-import type { HistoryEntry } from '../../shared/ask'
-import { makeAsk } from './fake-bridge'
+import type { ApprovalDecision } from '../../shared/approval'
+import type { HistoryEntry, QuestionHistoryEntry } from '../../shared/ask'
+import { makeApproval, makeAsk } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => sessionStorage.clear())
@@ -45,13 +46,40 @@ describe('history', () => {
     expect(within(items[0]!).getByText('tests, docs, “release notes”')).toBeTruthy()
     expect(within(items[0]!).getByText('skipped')).toBeTruthy()
     expect(within(items[1]!).getByText('Dismissed')).toBeTruthy()
-    await bridge.emit({ type: 'question/resolved', askId: 'elsewhere', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/settled', askId: 'elsewhere', outcome: 'answered' })
     expect(bridge.historyRequests).toEqual([200, 200])
   })
 })
 
+describe('history of approvals', () => {
+  const decided = (askId: string, decision: ApprovalDecision): HistoryEntry => ({
+    ...makeApproval({ tool: 'Bash', action: { kind: 'command', command: 'npm test' } }),
+    askId,
+    outcome: 'decided',
+    settledAt: Date.now(),
+    decision,
+  })
+
+  it('badges each decision as the decision, never "Answered", in English and Chinese', async () => {
+    const { bridge, user } = await renderInbox([])
+    await user.click(screen.getByRole('button', { name: 'History' }))
+    await bridge.emit({
+      type: 'history',
+      entries: [decided('d1', { behavior: 'deny', message: 'Keep the TTL' }), decided('d2', { behavior: 'allow' }), decided('d3', { behavior: 'allow', always: true })],
+    })
+    const badges = (): string[] => screen.getAllByTestId('history-badge').map((badge) => badge.textContent ?? '')
+    expect(badges()).toEqual(['Denied', 'Allowed once', 'Always allowed'])
+    expect(screen.getByTestId('history-decision').textContent).toBe('Keep the TTL')
+    expect(screen.queryByText('Answered')).toBeNull()
+    i18n.lang = 'zh'
+    await tick()
+    expect(badges()).toEqual(['已拒绝', '已允许一次', '已始终允许'])
+    expect(screen.queryByText('已回答')).toBeNull()
+  })
+})
+
 describe('history pages', () => {
-  const entry = (n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
+  const entry = (n: number, extra: Partial<QuestionHistoryEntry> = {}): QuestionHistoryEntry => ({
     ...makeAsk({ questions: [{ id: 'q', question: `Question ${n}?` }] }),
     askId: `h${n}`,
     outcome: 'cancelled',
@@ -76,7 +104,7 @@ describe('history pages', () => {
     ])
     expect(screen.queryByRole('button', { name: 'Show older' })).toBeNull()
     // A settlement refreshes the newest page; the older pages loaded stay below it.
-    await bridge.emit({ type: 'question/resolved', askId: 'h0', outcome: 'cancelled' })
+    await bridge.emit({ type: 'ask/settled', askId: 'h0', outcome: 'cancelled' })
     expect(bridge.historyBefore).toEqual([undefined, 'h2', undefined])
     await bridge.emit({ type: 'history', entries: [entry(0), entry(1)], more: true })
     expect(screen.getAllByTestId('history-entry')).toHaveLength(5)

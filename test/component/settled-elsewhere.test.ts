@@ -13,7 +13,7 @@ describe('settled elsewhere', () => {
   it('a card with a draft stays with the notice until closed', async () => {
     const { bridge, user } = await renderInbox([makeAsk({ askId: 's1' })])
     await user.type(screen.getByRole('textbox'), 'half an answer')
-    await bridge.emit({ type: 'question/resolved', askId: 's1', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/settled', askId: 's1', outcome: 'answered' })
     const notice = screen.getByTestId('settled-notice')
     expect(notice.textContent).toContain('Answered in another window.')
     expect(notice.textContent).toContain('Your draft is kept below')
@@ -35,7 +35,7 @@ describe('settled elsewhere', () => {
       lingerMs: 1000,
     })
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('s2')
-    await bridge.emit({ type: 'question/resolved', askId: 's2', outcome: 'aborted' })
+    await bridge.emit({ type: 'ask/settled', askId: 's2', outcome: 'aborted' })
     expect(screen.getByTestId('settled-notice').textContent).toContain('The agent withdrew this question.')
     expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
     await vi.advanceTimersByTimeAsync(1000)
@@ -49,7 +49,7 @@ describe('settled elsewhere', () => {
 
   it('an ask not on screen and without a draft leaves at once', async () => {
     const { bridge } = await renderInbox([makeAsk({ askId: 'a' }), makeAsk({ askId: 'b', receivedAt: Date.now() })])
-    await bridge.emit({ type: 'question/resolved', askId: 'b', outcome: 'agent-gone' })
+    await bridge.emit({ type: 'ask/settled', askId: 'b', outcome: 'agent-gone' })
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['a'])
   })
 
@@ -57,9 +57,9 @@ describe('settled elsewhere', () => {
     const { bridge, user } = await renderInbox([makeAsk({ askId: 'race' })])
     await user.click(screen.getByRole('radio', { name: 'npm' }))
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
-    await bridge.emit({ type: 'question/resolved', askId: 'race', outcome: 'answered' })
+    await bridge.emit({ type: 'ask/settled', askId: 'race', outcome: 'answered' })
     expect(screen.queryByTestId('settled-notice')).toBeNull()
-    await bridge.emit({ type: 'rejected', askId: 'race', code: 'NOT_PENDING', reason: 'not pending' })
+    await bridge.emit({ type: 'ask/rejected', askId: 'race', code: 'NOT_PENDING', reason: 'not pending' })
     expect(screen.getByTestId('settled-notice').textContent).toContain('Answered in another window.')
     expect(screen.getByRole<HTMLInputElement>('radio', { name: 'npm' }).checked).toBe(true)
   })
@@ -67,7 +67,7 @@ describe('settled elsewhere', () => {
   it('new asks appear live and the count follows', async () => {
     const { bridge } = await renderInbox([])
     expect(screen.getByTestId('empty-inbox')).toBeTruthy()
-    await bridge.emit({ type: 'question/added', ask: makeAsk({ askId: 'n1' }) })
+    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'n1' }) })
     expect(screen.getByTestId('pending-count').textContent).toBe('1 pending')
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('n1')
   })

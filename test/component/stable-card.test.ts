@@ -14,7 +14,7 @@ describe('the card on screen', () => {
     await user.click(box)
     await user.keyboard('go with plan ')
     await bridge.emit({
-      type: 'question/added',
+      type: 'ask/added',
       ask: makeAsk({
         askId: 'other',
         receivedAt: now,

@@ -48,7 +48,7 @@ afterEach(() => {
 function connect() {
   const bridge = createWebSocketBridge({
     url: 'ws://127.0.0.1:1234/v1/ui',
-    protocols: ['ask-user.ui.v1', 'token.abc'],
+    protocols: ['ask-user.ui.v2', 'token.abc'],
     WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
   })
   const frames: UiServerFrame[] = []
@@ -76,7 +76,7 @@ describe('WebSocket bridge', () => {
     credential = 'C'.repeat(43)
     bridge.retry()
     const socket = FakeSocket.sockets[0]!
-    expect(socket.protocols[0]).toBe('ask-user.ui.v1.proof')
+    expect(socket.protocols[0]).toBe('ask-user.ui.v2.proof')
     const clientNonce = socket.protocols[1]!.slice('nonce.'.length)
     expect(clientNonce).toMatch(/^[\w-]{43}$/)
     socket.open()
@@ -120,26 +120,26 @@ describe('WebSocket bridge', () => {
     subscribe()
     const socket = FakeSocket.sockets[0]!
     expect(socket.url).toBe('ws://127.0.0.1:1234/v1/ui')
-    expect(socket.protocols).toEqual(['ask-user.ui.v1', 'token.abc'])
+    expect(socket.protocols).toEqual(['ask-user.ui.v2', 'token.abc'])
     bridge.answer('a1', [{ id: 'q', selected: [] }]) // not open yet: dropped
     socket.open()
     expect(statuses).toEqual(['connecting', 'open'])
     socket.message('{"type":"snapshot","pending":[]}')
     socket.message('not json')
     socket.message('{"type":"snapshot"}')
-    socket.message('{"type":"question/resolved","askId":"a1","outcome":"exploded"}')
-    socket.message('{"type":"accepted","askId":"a1"}')
-    socket.message('{"type":"accepted","askId":"a1","outcome":"aborted"}')
-    socket.message('{"type":"accepted","askId":"a1","outcome":"cancelled"}')
+    socket.message('{"type":"ask/settled","askId":"a1","outcome":"exploded"}')
+    socket.message('{"type":"ask/accepted","askId":"a1"}')
+    socket.message('{"type":"ask/accepted","askId":"a1","outcome":"aborted"}')
+    socket.message('{"type":"ask/accepted","askId":"a1","outcome":"cancelled"}')
     socket.message(new ArrayBuffer(4))
-    expect(frames).toEqual([{ type: 'snapshot', pending: [] }, { type: 'accepted', askId: 'a1', outcome: 'cancelled' }])
+    expect(frames).toEqual([{ type: 'snapshot', pending: [] }, { type: 'ask/accepted', askId: 'a1', outcome: 'cancelled' }])
     bridge.answer('a1', [{ id: 'q', selected: ['x'] }])
     bridge.dismiss('a2')
     bridge.requestHistory(50)
     bridge.requestHistory()
     expect(socket.sent.map((text) => JSON.parse(text))).toEqual([
-      { type: 'answer', askId: 'a1', answers: [{ id: 'q', selected: ['x'] }] },
-      { type: 'dismiss', askId: 'a2' },
+      { type: 'ask/answer', askId: 'a1', answers: [{ id: 'q', selected: ['x'] }] },
+      { type: 'ask/dismiss', askId: 'a2' },
       { type: 'history/get', limit: 50 },
       { type: 'history/get' },
     ])

@@ -74,7 +74,9 @@ test('deny with a reason: Deny… opens the field, Esc goes back, Ctrl+Enter sen
   await page.keyboard.press('Control+Enter')
   expect(await decided).toEqual({ behavior: 'deny', message: 'edit src/lib.ts instead' })
   await page.getByRole('button', { name: 'History' }).click()
-  await expect(page.getByTestId('history-decision')).toHaveText('Denied: edit src/lib.ts instead')
+  // History badges the decision itself, never "Answered", with the reason below it.
+  await expect(page.getByTestId('history-badge')).toHaveText('Denied')
+  await expect(page.getByTestId('history-decision')).toHaveText('edit src/lib.ts instead')
 })
 
 test('withdrawn: the agent cancels and the card says so, with nothing left to press', async ({ page, agent, openInbox }) => {

@@ -1,8 +1,9 @@
-// Test helper: a scripted window over the UI channel (`/v1/ui`), as a browser tab or script would be.
+// Test helper: a scripted window over the UI channel (`/v1/ui`), as a script written against v1 would
+// be (v1 is still served; tests of v2's own frames talk to the hub: test/unit/core/ui-channel.test.ts).
 import { WebSocket } from 'ws'
 import type { Answer } from '../../shared/answer'
-import type { Ask } from '../../shared/ask'
-import { UI_SUBPROTOCOL, UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../shared/ui'
+import type { V1Ask as Ask } from '../../core/ask-v1'
+import { UI_V1_SUBPROTOCOL as UI_SUBPROTOCOL, V1ServerFrameSchema as UiServerFrameSchema, type V1ClientFrame as UiClientFrame, type V1ServerFrame as UiServerFrame } from '../../core/ui-v1'
 
 type FrameOf<T extends UiServerFrame['type']> = Extract<UiServerFrame, { type: T }>
 

@@ -1,7 +1,6 @@
-import type { Answer } from '../../../shared/answer'
-import type { ApprovalDecision } from '../../../shared/approval'
-import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
-import { historyRequest, UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
+import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../../shared/bridge'
+import { Listeners } from '../../../shared/listeners'
+import { UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
 import { answerProof, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
 
 /** Close code of a window whose credential was rotated (core/sockets.ts). */
@@ -17,7 +16,7 @@ export interface WebSocketBridgeOptions {
    * `undefined` from it: the page is signed out and does not connect.
    */
   credential?: () => string | undefined
-  /** Without `credential`: the subprotocols as they are (`ask-user.ui.v1`, a script's `token.<…>`). */
+  /** Without `credential`: the subprotocols as they are (`ask-user.ui.v2`, a script's `token.<…>`). */
   protocols?: string[]
   /** Told when the companion signed this window out (4401: credential rotated, or 4403: proof refused). */
   onSignedOut?: () => void
@@ -39,8 +38,8 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   const initialDelay = options.initialDelayMs ?? 250
   const maxDelay = options.maxDelayMs ?? 5000
   const Impl = options.WebSocketImpl ?? WebSocket
-  const frameListeners = new Set<(frame: UiServerFrame) => void>()
-  const statusListeners = new Set<(status: BridgeStatus) => void>()
+  const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
+  const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
   let status: BridgeStatus = 'connecting'
   let socket: WebSocket | undefined
   let started = false
@@ -49,7 +48,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   const setStatus = (next: BridgeStatus): void => {
     if (next === status) return
     status = next
-    for (const listener of [...statusListeners]) listener(next)
+    statusListeners.emit(next)
   }
 
   const receive = (data: unknown): void => {
@@ -62,7 +61,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
     }
     const parsed = UiServerFrameSchema.safeParse(json)
     if (!parsed.success) return
-    for (const listener of [...frameListeners]) listener(parsed.data)
+    frameListeners.emit(parsed.data)
   }
 
   const connect = (): void => {
@@ -133,23 +132,24 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
         connect()
       }
     },
-    answer: (askId: string, answers: Answer[]) => send({ type: 'answer', askId, answers }),
-    decide: (askId: string, decision: ApprovalDecision) => send({ type: 'decide', askId, decision }),
-    dismiss: (askId: string) => send({ type: 'dismiss', askId }),
-    dismissNotice: (noticeId: string) => send({ type: 'notice/dismiss', noticeId }),
-    requestHistory: (limit?: number, before?: string) => send(historyRequest(limit, before)),
+    ...frameCalls(send),
     onFrame(listener) {
-      frameListeners.add(listener)
+      const off = frameListeners.add(listener)
       if (!started) {
         started = true
         connect()
       }
-      return () => frameListeners.delete(listener)
+      return off
     },
     onStatus(listener) {
-      statusListeners.add(listener)
+      const off = statusListeners.add(listener)
       listener(status)
-      return () => statusListeners.delete(listener)
+      return off
     },
   }
+}
+
+/** A window's listener threw: the bridge goes on for the others; the console keeps the error. */
+function reportListenerError(error: unknown): void {
+  console.error('ask-user: a frame or status listener failed', error)
 }

@@ -1,5 +1,5 @@
 import { agentKey } from '../../../shared/agent-key'
-import type { AgentInfo, Ask } from '../../../shared/ask'
+import type { AgentInfo, Ask, HistoryEntry } from '../../../shared/ask'
 import { approvalSummary } from '../../../shared/approval'
 
 export { agentKey } from '../../../shared/agent-key'
@@ -49,8 +49,8 @@ export function displayOrder(groups: readonly AgentGroup[]): string[] {
 }
 
 /** A one-line summary of an ask for the list: its title, else the first question's header or text. */
-export function askSummary(ask: Ask): string {
-  if (ask.approval) return ask.title ?? approvalSummary(ask.approval)
+export function askSummary(ask: Ask | HistoryEntry): string {
+  if (ask.kind === 'approval') return ask.title ?? (ask.approval ? approvalSummary(ask.approval) : ask.askId)
   const first = ask.questions[0]
   return ask.title ?? first?.header ?? first?.question ?? ask.askId
 }

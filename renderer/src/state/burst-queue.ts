@@ -33,7 +33,7 @@ export function nextFrame(clock: ViewClock = browserViewClock): FrameScheduler {
 export const SYNC_PER_FRAME = 2
 
 /**
- * Applies items (asks arriving as `question/added`) in order, cheaply in bursts: the first
+ * Applies items (asks arriving as `ask/added`) in order, cheaply in bursts: the first
  * {@link SYNC_PER_FRAME} of a frame are applied at once, each alone (a lone new ask shows without
  * delay); any more wait and are applied together, in one call, when the frame ends. `flush` applies
  * what waits at once (before any frame that may refer to those items).

@@ -29,7 +29,7 @@ export class CardState {
   /** The person's unsent draft, one entry per question index (missing entries are untouched). */
   draft = $state<AskDraft>([])
   /**
-   * A `question/resolved` outcome that arrived while this window's own send was in flight: it may be
+   * A `ask/settled` outcome that arrived while this window's own send was in flight: it may be
    * another window's, and tells how the ask ended if the companion then refuses ours as `NOT_PENDING`.
    * Never rendered.
    */
@@ -37,7 +37,7 @@ export class CardState {
   /** True when the person has picked, typed or skipped anything (a draft worth keeping). */
   readonly hasDraft = $derived(draftHasContent(this.draft))
   /** The answers the draft makes and what the answer rules say about them; the window's only check. */
-  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.questions, this.draft))
+  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.kind === 'question' ? this.ask.questions : [], this.draft))
 
   readonly #storage: DraftStorage
   readonly #secret: boolean
@@ -151,7 +151,7 @@ export class CardState {
   }
 
   #multi(index: number): boolean {
-    const question = this.ask.questions[index]
+    const question = this.ask.kind === 'question' ? this.ask.questions[index] : undefined
     return question !== undefined && isMultiSelect(question)
   }
 

@@ -63,11 +63,11 @@ export class InboxStore {
   /** Keeps the card on screen while the person is on it (the card view lets it watch its element). */
   readonly hold: CardHold
 
-  /** `question/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
+  /** `ask/added` frames of a burst (thousands after a bounded snapshot), applied once per frame. */
   readonly #added: BurstQueue<Ask>
   readonly #settings: InboxSettings
   #seq = 0
-  /** From a bounded snapshot: asks received up to then that arrive as `question/added` are its rest, not new. */
+  /** From a bounded snapshot: asks received up to then that arrive as `ask/added` are its rest, not new. */
   #restUntil: number | undefined
 
   constructor(bridge: CompanionBridge, options: InboxOptions = {}) {
@@ -182,7 +182,7 @@ export class InboxStore {
 
   /** Applies one frame from the companion. */
   #apply(frame: UiServerFrame): void {
-    if (frame.type === 'question/added') return this.#added.push(frame.ask)
+    if (frame.type === 'ask/added') return this.#added.push(frame.ask)
     // Every other frame may refer to an ask of the burst: the burst goes first, in order.
     this.#added.flush()
     switch (frame.type) {
@@ -199,13 +199,13 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
-      case 'question/resolved':
+      case 'ask/settled':
         this.#outcomes.resolved(frame.askId, frame.outcome)
         if (this.view === 'history') this.#history.update()
         return
-      case 'accepted':
+      case 'ask/accepted':
         return this.#announce(this.#outcomes.accepted(frame.askId, frame.outcome, frame.undelivered === true))
-      case 'rejected':
+      case 'ask/rejected':
         return this.#announce(this.#outcomes.rejected(frame.askId, frame.code, frame.reason))
       case 'history':
         return this.#history.receive(frame.entries, frame.more ?? false)

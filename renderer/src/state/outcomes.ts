@@ -35,10 +35,10 @@ export class CardOutcomes {
     this.#rules = rules
   }
 
-  /** The ask was settled (`question/resolved`), by this window's send or elsewhere. */
+  /** The ask was settled (`ask/settled`), by this window's send or elsewhere. */
   resolved(askId: string, outcome: Outcome): void {
     const card = this.#list.madeCard(askId)
-    // Our own send in flight: `accepted` or `rejected` decides, and says whose settlement this was.
+    // Our own send in flight: `ask/accepted` or `ask/rejected` decides, and says whose settlement this was.
     if (card?.sending) card.outcomeWhileSending = outcome
     else this.#settle(askId, outcome)
   }
@@ -49,7 +49,8 @@ export class CardOutcomes {
     if (!card?.sending) return undefined
     this.remove(askId)
     if (undelivered) return 'announceUndelivered'
-    if (outcome === 'answered') return card.ask.approval ? 'announceDecided' : 'announceSent'
+    if (outcome === 'decided') return 'announceDecided'
+    if (outcome === 'answered') return 'announceSent'
     return 'announceDismissed'
   }
 

@@ -5,7 +5,7 @@
 // in arrival order, over a real socket.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { V1ServerFrame as UiServerFrame } from '../../../core/ui-v1'
 import { SNAPSHOT_BYTES } from '../../../core/snapshot-pager'
 import { MAX_BUFFERED_BYTES } from '../../../core/ws-transport'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'

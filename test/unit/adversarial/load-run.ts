@@ -4,7 +4,7 @@
 import { WebSocket } from 'ws'
 import type { Companion } from '../../../core'
 import { CompanionFrameSchema, type CompanionFrame } from '../../../shared/wire'
-import { UiServerFrameSchema } from '../../../shared/ui'
+import { V1ServerFrameSchema as UiServerFrameSchema } from '../../../core/ui-v1'
 
 /** What one load run counted. Every ask made ends as exactly one of answered/dismissed/withdrawn/gone. */
 export interface LoadFigures {

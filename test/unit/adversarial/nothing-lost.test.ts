@@ -25,7 +25,7 @@ it('an answer sent as the agent\'s socket closes: accepted with undelivered, his
   const ask = await window.nextAsk()
   agent.transport.close(1000, 'bye') // the companion's end learns of it on the next microtask
   const reply = await window.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
-  expect(reply).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'answered', undelivered: true })
+  expect(reply).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'answered', undelivered: true })
   expect(agent.frames.filter((frame) => frame.type === 'answer')).toEqual([])
   const history = (await core.hub['ctx'].history({ limit: 10 })).entries
   expect(history).toMatchObject([{ askId: ask.askId, outcome: 'answered', answers: [{ id: 'q1', selected: ['SQLite'] }], undelivered: true }])
@@ -56,8 +56,8 @@ it('a late answer that breaks the answer rules is refused INVALID_ANSWER and not
   agent.send(askFrame('a1'))
   const ask = await window.nextAsk()
   agent.transport.drop()
-  await window.nextFrame((frame) => frame.type === 'question/resolved')
-  expect(await window.answer(ask.askId, [{ id: 'q1', selected: ['MongoDB'] }])).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER' })
+  await window.nextFrame((frame) => frame.type === 'ask/settled')
+  expect(await window.answer(ask.askId, [{ id: 'q1', selected: ['MongoDB'] }])).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
   expect((await core.hub['ctx'].history({ limit: 10 })).entries).toMatchObject([{ askId: ask.askId, outcome: 'agent-gone' }])
 })
 
@@ -66,7 +66,7 @@ it('remembers at most 32 asks whose agent left, for at most 30 s (a late answer 
   const registry = new Registry(() => now, () => undefined)
   const owner = { settled: (): boolean => true }
   const questions = [{ id: 'q1', question: 'Which?' }]
-  const asks = Array.from({ length: 34 }, (_, i) => registry.add({ agent: { name: 'x' }, questions, wireId: `w${i}`, owner }))
+  const asks = Array.from({ length: 34 }, (_, i) => registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: `w${i}`, owner }))
   for (const ask of asks.slice(0, 33)) registry.settle(ask.askId, { outcome: 'agent-gone' })
   const skip = [{ id: 'q1', selected: [] }]
   expect(registry.answer(asks[0]!.askId, skip)).toMatchObject({ code: 'NOT_PENDING', reason: `ask ${asks[0]!.askId} is not pending (already settled or unknown)` })

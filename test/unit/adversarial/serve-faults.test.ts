@@ -7,7 +7,9 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, expect, it } from 'vitest'
-import type { HistoryFrame } from '../../../shared/ui'
+import type { V1ServerFrame } from '../../../core/ui-v1'
+
+type HistoryFrame = Extract<V1ServerFrame, { type: 'history' }>
 import { EndpointFileSchema } from '../../../shared/wire'
 import { WindowFileSchema } from '../../../shared/window-link'
 import { BIN, ensureBuilt } from '../cli/built-cli'

@@ -6,9 +6,9 @@ import { askSummary } from '../../../renderer/src/lib/group-asks'
 import type { Ask } from '../../../shared/ask'
 
 const approval = (command: string): Ask => ({
+  kind: 'approval',
   askId: 'k',
   agent: { name: 'Claude Code' },
-  questions: [],
   approval: { tool: 'Bash', action: { kind: 'command', command } },
   receivedAt: 0,
 })

@@ -1,11 +1,14 @@
 // Approvals through the real companion: agent socket → registry → window socket → agent, on port 0.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { WebSocket } from 'ws'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ApprovalRequest } from '../../../shared/approval'
 import { NOTICES_PER_AGENT } from '../../../core/notice-board'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { V1ServerFrame as UiServerFrame } from '../../../core/ui-v1'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { asApproval } from '../../helpers/ask-kinds'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { askFrame, helloAgent, type RawAgent } from '../core/raw-agent'
 
@@ -43,9 +46,19 @@ describe('an approval through the companion', () => {
     await agent.next((f) => f.type === 'decision')
     expect(texts.at(-1)).toBe('{"type":"decision","id":"p1","decision":{"behavior":"allow","always":true}}')
     expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: ask.askId, outcome: 'answered' })
+    // The companion and its history file (read flushes it) keep it as what it is: an approval, decided.
     const [entry] = await tc.companion.history()
-    expect(entry).toMatchObject({ askId: ask.askId, outcome: 'answered', approval: npmTest, decision: { behavior: 'allow', always: true } })
-    expect(entry?.answers).toBeUndefined()
+    const decided = { askId: ask.askId, kind: 'approval', outcome: 'decided', approval: npmTest, decision: { behavior: 'allow', always: true } }
+    expect(entry).toMatchObject(decided)
+    expect(entry).not.toHaveProperty('questions')
+    expect(entry).not.toHaveProperty('answers')
+    const [line] = (await readFile(join(tc.home, 'history.jsonl'), 'utf8')).split('\n')
+    expect(JSON.parse(line!)).toMatchObject(decided)
+    // A v1 window reads it as v1 always showed a decision: no questions, outcome `answered`.
+    ui.send({ type: 'history/get' })
+    const page = await ui.nextFrame<Extract<UiServerFrame, { type: 'history' }>>((f) => f.type === 'history')
+    expect(page.entries[0]).toMatchObject({ askId: ask.askId, questions: [], outcome: 'answered', approval: npmTest, decision: { behavior: 'allow', always: true } })
+    expect(page.entries[0]).not.toHaveProperty('kind')
   })
 
   it('sends a deny with its reason, and keeps the reason in history', async () => {
@@ -55,7 +68,7 @@ describe('an approval through the companion', () => {
     expect(await ui.decide(ask.askId, { behavior: 'deny', message: 'use make clean' })).toMatchObject({ type: 'accepted' })
     await agent.next((f) => f.type === 'decision')
     expect(texts.at(-1)).toBe('{"type":"decision","id":"p2","decision":{"behavior":"deny","message":"use make clean"}}')
-    expect((await tc.companion.history())[0]?.decision).toEqual({ behavior: 'deny', message: 'use make clean' })
+    expect(asApproval((await tc.companion.history())[0]!).decision).toEqual({ behavior: 'deny', message: 'use make clean' })
   })
 
   it('dismissal is ASK_CANCELLED; an agent cancel and a closed socket withdraw it; never a default decision', async () => {
@@ -75,7 +88,7 @@ describe('an approval through the companion', () => {
     agent.socket.close()
     expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === gone.askId)).toMatchObject({ outcome: 'agent-gone' })
     expect(await ui.decide(gone.askId, { behavior: 'allow' })).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
-    const outcomes = (await tc.companion.history()).map((e) => [e.outcome, e.decision])
+    const outcomes = (await tc.companion.history()).map((e) => [e.outcome, asApproval(e).decision])
     expect(outcomes).toEqual([['agent-gone', undefined], ['aborted', undefined], ['cancelled', undefined]])
   })
 
@@ -85,8 +98,13 @@ describe('an approval through the companion', () => {
     const approval = await ui.nextAsk()
     agent.send(askFrame('q'))
     const question = await ui.nextAsk()
-    expect(await ui.answer(approval.askId, [])).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER', reason: expect.stringMatching(/approval/) })
-    expect(await ui.decide(question.askId, { behavior: 'allow' })).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER' })
+    // v1's words, byte for byte (scripts may match them); v2's name the frame to send (ui-channel.test.ts).
+    expect(await ui.answer(approval.askId, [])).toEqual({
+      type: 'rejected', askId: approval.askId, code: 'INVALID_ANSWER', reason: 'this ask is an approval: send a decision (allow or deny), not answers',
+    })
+    expect(await ui.decide(question.askId, { behavior: 'allow' })).toEqual({
+      type: 'rejected', askId: question.askId, code: 'INVALID_ANSWER', reason: 'this ask has questions: send answers, not a decision',
+    })
     expect(await ui.decide(approval.askId, { behavior: 'allow', always: true })).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER', reason: expect.stringMatching(/always/) })
     expect(await ui.decide(approval.askId, { behavior: 'maybe' })).toMatchObject({ type: 'rejected', code: 'INVALID_FRAME', reason: expect.stringMatching(/^invalid decide frame: "decision\.behavior" must be/) })
     const long = 'x'.repeat(DEFAULT_LIMITS.textChars + 1)

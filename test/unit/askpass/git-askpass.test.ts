@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GIT_HTTP_BACKEND, startGitServer, type GitServer } from './git-http-server'
+import { asQuestion } from '../../helpers/ask-kinds'
 import { expectSecretKept, HELPER, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
 
 const SECRET = 'correct-horse-7391'
@@ -64,7 +65,7 @@ describe.skipIf(missing)('git clone over HTTP with GIT_ASKPASS=ask-user-askpass,
     await expectSecretKept(inbox, SECRET)
     const entry = (await inbox.test.companion.history()).find((e) => e.askId === password.askId)
     expect(entry).toMatchObject({ outcome: 'answered' })
-    expect(entry?.answers).toBeUndefined()
+    expect(entry && asQuestion(entry).answers).toBeUndefined()
   })
 
   it("a wrong password fails with git's own message", async () => {

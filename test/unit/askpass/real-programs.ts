@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import type { Ask } from '../../../shared/ask'
+import type { V1Ask as Ask } from '../../../core/ask-v1'
 import { SECRETS_MASKED_QUERY } from '../../../shared/ui'
 import { connectInfo } from '../../../core/connect-info'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
@@ -107,7 +107,7 @@ export async function expectSecretKept(inbox: Inbox, secret: string): Promise<vo
   const plainAsks = inbox.plain.frames.flatMap((frame) => (frame.type === 'question/added' ? [frame.ask] : frame.type === 'snapshot' ? frame.pending : []))
   expect(plainAsks.some((ask) => ask.questions.some((question) => question.secret === true))).toBe(false)
   for (const entry of await inbox.test.companion.history()) {
-    if (entry.questions.some((question) => question.secret === true)) expect(entry.answers).toBeUndefined()
+    if (entry.kind === 'question' && entry.questions.some((question) => question.secret === true)) expect(entry.answers).toBeUndefined()
   }
 }
 

@@ -9,6 +9,7 @@ import { SECRETS_MASKED_QUERY } from '../../../shared/ui'
 import { validateAskInput, validateToolInput, type ValidatedAsk } from '../../../shared/validate-input'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
+import { asQuestion } from '../../helpers/ask-kinds'
 
 const SECRET_ASK = { questions: [{ id: 'pw', question: '[sudo] password for u:', secret: true }] }
 const SECRET = 'hunter2-secret-value'
@@ -57,7 +58,7 @@ describe('a secret ask in the companion', () => {
     expect(plain.frames.map((frame) => frame.type)).toEqual(['snapshot'])
     const [entry] = await companion.history()
     expect(entry).toMatchObject({ askId: ask.askId, outcome: 'answered', questions: SECRET_ASK.questions })
-    expect(entry?.answers).toBeUndefined()
+    expect(entry && asQuestion(entry).answers).toBeUndefined()
     expect(await readFile(join(test.home, 'history.jsonl'), 'utf8')).not.toContain(SECRET)
     await client.close()
     await Promise.all([masked.close(), plain.close(), late.close()])
@@ -78,7 +79,7 @@ describe('a secret ask in the companion', () => {
     expect(reply.type === 'rejected' && reply.reason).not.toBe(AGENT_GONE_REASON)
     const entries = await companion.history()
     expect(entries.map((entry) => entry.outcome)).not.toContain('answered')
-    expect(entries.every((entry) => entry.answers === undefined && entry.undelivered === undefined)).toBe(true)
+    expect(entries.every((entry) => asQuestion(entry).answers === undefined && entry.undelivered === undefined)).toBe(true)
     expect(await readFile(join(test.home, 'history.jsonl'), 'utf8')).not.toContain(SECRET)
     expect(companion.pending()).toEqual([])
     await masked.close()

@@ -1,5 +1,5 @@
 // The bench's floor relays are the yardsticks of docs/performance.md: their window replies must be what
-// the figures say they are (v1's two frames, or none).
+// the figures say they are (the two a companion sends, ask/settled and ask/accepted, or none).
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { startFloorRelay, type FloorRelay } from '../../../bench/floor-relay'
@@ -22,7 +22,7 @@ async function open(url: string): Promise<{ ws: WebSocket; frames: FrameQueue<Fr
 }
 
 const ask = (id: string): string => JSON.stringify({ type: 'ask', id, questions: [{ id: 'q1', question: 'Go?', options: [{ label: 'A' }] }] })
-const answer = (askId: string): string => JSON.stringify({ type: 'answer', askId, answers: [{ id: 'q1', selected: ['A'] }] })
+const answer = (askId: string): string => JSON.stringify({ type: 'ask/answer', askId, answers: [{ id: 'q1', selected: ['A'] }] })
 
 async function connect(windowReplies?: 'v1'): Promise<{ agent: Awaited<ReturnType<typeof open>>; window: Awaited<ReturnType<typeof open>> }> {
   relay = await startFloorRelay(windowReplies ? { windowReplies } : {})
@@ -35,24 +35,24 @@ async function connect(windowReplies?: 'v1'): Promise<{ agent: Awaited<ReturnTyp
 }
 
 describe('the floor relay', () => {
-  it('with v1 replies sends the answering window question/resolved then accepted', async () => {
+  it('with v1 replies sends the answering window ask/settled then ask/accepted', async () => {
     const { agent, window } = await connect('v1')
     agent.ws.send(ask('k1'))
-    const added = await window.frames.next((f) => f.type === 'question/added')
+    const added = await window.frames.next((f) => f.type === 'ask/added')
     window.ws.send(answer(added.ask.askId))
     expect(await agent.frames.next()).toEqual({ type: 'answer', id: 'k1', answers: [{ id: 'q1', selected: ['A'] }] })
-    expect(await window.frames.next()).toEqual({ type: 'question/resolved', askId: added.ask.askId, outcome: 'answered' })
-    expect(await window.frames.next()).toEqual({ type: 'accepted', askId: added.ask.askId, outcome: 'answered' })
+    expect(await window.frames.next()).toEqual({ type: 'ask/settled', askId: added.ask.askId, outcome: 'answered' })
+    expect(await window.frames.next()).toEqual({ type: 'ask/accepted', askId: added.ask.askId, outcome: 'answered' })
   })
 
   it('with no replies sends the window nothing after an answer', async () => {
     const { agent, window } = await connect()
     agent.ws.send(ask('k1'))
-    const added = await window.frames.next((f) => f.type === 'question/added')
+    const added = await window.frames.next((f) => f.type === 'ask/added')
     window.ws.send(answer(added.ask.askId))
     await agent.frames.next((f) => f.type === 'answer')
     agent.ws.send(ask('k2'))
-    await window.frames.next((f) => f.type === 'question/added')
-    expect(window.frames.frames.map((f) => f.type)).toEqual(['snapshot', 'question/added', 'question/added'])
+    await window.frames.next((f) => f.type === 'ask/added')
+    expect(window.frames.frames.map((f) => f.type)).toEqual(['snapshot', 'ask/added', 'ask/added'])
   })
 })

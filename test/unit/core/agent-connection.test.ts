@@ -6,6 +6,7 @@ import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { ErrorFrame } from '../../../shared/wire'
 import { startCore, type CoreHarness, type CoreOptions, type PairAgent } from './core-harness'
 import { askFrame, poll } from './raw-agent'
+import { asQuestion } from '../../helpers/ask-kinds'
 
 let core: CoreHarness | undefined
 afterEach(() => {
@@ -145,8 +146,8 @@ describe('answers, dismissals and shutdown', () => {
     const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await window.nextAsk()
-    expect(await window.answer(ask.askId, [{ selected: ['SQLite'], id: 'q1' }])).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'answered' })
-    expect(await window.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
+    expect(await window.answer(ask.askId, [{ selected: ['SQLite'], id: 'q1' }])).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'answered' })
+    expect(await window.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
     expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
     expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
   })
@@ -173,8 +174,8 @@ describe('cancellation', () => {
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     agent.send({ type: 'cancel', id: 'a1' })
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: ask.askId, outcome: 'aborted' })
-    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
+    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({ type: 'ask/settled', askId: ask.askId, outcome: 'aborted' })
+    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
   })
   for (const how of ['close', 'drop'] as const) {
     it(`a transport ${how} resolves every pending ask as agent-gone`, async () => {
@@ -187,7 +188,7 @@ describe('cancellation', () => {
       if (how === 'close') agent.transport.close(1000, 'done')
       else agent.transport.drop()
       for (const askId of ids) {
-        expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === askId)).toMatchObject({ outcome: 'agent-gone' })
+        expect(await ui.nextFrame((f) => f.type === 'ask/settled' && f.askId === askId)).toMatchObject({ outcome: 'agent-gone' })
       }
       expect(pending()).toEqual([])
     })
@@ -205,7 +206,7 @@ describe('extra keys in questions', () => {
     )
     await poll(() => pending().length).toBe(1)
     const window = attachWindow()
-    expect(window.snapshot.pending[0]?.questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
+    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
     void window.answer(window.snapshot.pending[0]!.askId, [{ id: 'q', selected: ['a'] }])
     expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'deep', answers: [{ id: 'q', selected: ['a'] }] })
   })
@@ -226,7 +227,7 @@ describe('detail and intent (protocol v1 clients may send them)', () => {
     agent.send({ type: 'ask', id: 'p1', questions: [{ ...plan, extra: 1 }] })
     await poll(() => pending().length).toBe(1)
     const window = attachWindow()
-    expect(window.snapshot.pending[0]?.questions).toEqual([plan])
+    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([plan])
   })
 
   it('refuses an approve label that is not an option with INVALID_ARGS; drops an unknown kind', async () => {
@@ -242,7 +243,7 @@ describe('detail and intent (protocol v1 clients may send them)', () => {
     agent.send({ type: 'ask', id: 'p3', questions: [{ ...plan, intent: { kind: 'newer-kind', x: 1 } }] })
     await poll(() => pending().length).toBe(1)
     const { intent: _none, ...ordinary } = plan
-    expect(attachWindow().snapshot.pending[0]?.questions).toEqual([ordinary])
+    expect(asQuestion(attachWindow().snapshot.pending[0]!).questions).toEqual([ordinary])
   })
 
   it('caps detail with textChars (LIMIT_EXCEEDED)', async () => {
@@ -264,11 +265,11 @@ describe('custom answers', () => {
     const window = attachWindow()
     const askId = window.snapshot.pending[0]!.askId
     expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'x'.repeat(21) }])).toMatchObject({
-      type: 'rejected',
+      type: 'ask/rejected',
       code: 'INVALID_ANSWER',
       reason: 'answer 1 ("q"): the custom answer has 21 characters; at most 20 are allowed',
     })
     expect(pending()).toHaveLength(1)
-    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'because' }])).toMatchObject({ type: 'accepted' })
+    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'because' }])).toMatchObject({ type: 'ask/accepted' })
   })
 })

@@ -1,12 +1,14 @@
 // The companion's protocol objects wired in memory, as companion.ts wires them but without an HTTP
 // server: a registry, the window hub, agents over linked transports, windows attached to the hub.
 import type { Answer } from '../../../shared/answer'
+import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry } from '../../../shared/ask'
 import { DEFAULT_LIMITS, type Limits } from '../../../shared/limits'
 import type { UiServerFrame } from '../../../shared/ui'
 import { CompanionFrameSchema, type CompanionFrame } from '../../../shared/wire'
 import { AgentConnection } from '../../../core/agent-connection'
 import { historyEntry, undeliveredEntry } from '../../../core/history'
+import { parseWindowFrame } from '../../../core/ui-frames'
 import { Registry } from '../../../core/registry'
 import { WindowHub } from '../../../core/ui-channel'
 import { createFrameQueue } from '../../helpers/frame-queue'
@@ -35,9 +37,11 @@ export interface HubWindow {
   nextFrame<T extends UiServerFrame = UiServerFrame>(predicate: (frame: UiServerFrame) => boolean, timeoutMs?: number): Promise<T>
   nextAsk(predicate?: (ask: Ask) => boolean): Promise<Ask>
   /** Sends an `answer` and resolves with the `accepted` or `rejected` reply for that askId. */
-  answer(askId: string, answers: Answer[]): Promise<FrameOf<'accepted'> | FrameOf<'rejected'>>
+  answer(askId: string, answers: Answer[]): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
+  /** Sends an `ask/decide` and resolves with the `accepted` or `rejected` reply. */
+  decide(askId: string, decision: ApprovalDecision): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
   /** Sends a `dismiss` and resolves with the `accepted` or `rejected` reply. */
-  dismiss(askId: string): Promise<FrameOf<'accepted'> | FrameOf<'rejected'>>
+  dismiss(askId: string): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
   /** Hands any value to the hub, as a window would send it. */
   send(frame: unknown): void
   close(): void
@@ -143,26 +147,36 @@ function attachWindow(hub: WindowHub): HubWindow {
   if (first?.type !== 'snapshot') throw new Error('the hub sent no snapshot first')
   void queue.next((frame) => frame.type === 'snapshot')
   const reply = (askId: string) =>
-    queue.next<FrameOf<'accepted'> | FrameOf<'rejected'>>(
-      (frame) => (frame.type === 'accepted' || frame.type === 'rejected') && frame.askId === askId,
+    queue.next<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>(
+      (frame) => (frame.type === 'ask/accepted' || frame.type === 'ask/rejected') && frame.askId === askId,
     )
   return {
     snapshot: first,
     frames: queue.frames,
     nextFrame: (predicate, timeoutMs) => queue.next(predicate, timeoutMs),
     nextAsk: async (predicate = () => true) =>
-      (await queue.next<FrameOf<'question/added'>>((frame) => frame.type === 'question/added' && predicate(frame.ask))).ask,
+      (await queue.next<FrameOf<'ask/added'>>((frame) => frame.type === 'ask/added' && predicate(frame.ask))).ask,
     answer: (askId, answers) => {
       const result = reply(askId)
-      session.receive({ type: 'answer', askId, answers })
+      session.receive({ type: 'ask/answer', askId, answers })
+      return result
+    },
+    decide: (askId, decision) => {
+      const result = reply(askId)
+      session.receive({ type: 'ask/decide', askId, decision })
       return result
     },
     dismiss: (askId) => {
       const result = reply(askId)
-      session.receive({ type: 'dismiss', askId })
+      session.receive({ type: 'ask/dismiss', askId })
       return result
     },
-    send: (frame) => session.receive(frame),
+    // What a transport's edge does before the hub: the one check (ui-frames.ts), a refusal sent back.
+    send: (frame) => {
+      const checked = parseWindowFrame(frame)
+      if (checked.ok) session.receive(checked.frame)
+      else queue.push(checked.rejected)
+    },
     close: () => {
       session.close()
       queue.end()

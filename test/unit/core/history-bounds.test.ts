@@ -7,10 +7,11 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { HistoryStore } from '../../../core/history'
 import { CUT_MARK } from '../../../core/history-cut'
-import { HistoryEntrySchema, type HistoryEntry } from '../../../shared/ask'
+import { HistoryEntrySchema, type QuestionHistoryEntry } from '../../../shared/ask'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { V1ServerFrame as UiServerFrame } from '../../../core/ui-v1'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { asQuestion } from '../../helpers/ask-kinds'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent, poll } from './raw-agent'
 
@@ -26,8 +27,9 @@ afterEach(async () => {
 })
 
 /** An entry of about `chars` characters of question text. */
-const entry = (n: number, chars = 100): HistoryEntry => ({
+const entry = (n: number, chars = 100): QuestionHistoryEntry => ({
   askId: `ask-${n}`,
+  kind: 'question',
   agent: { name: 'flooder' },
   questions: [{ id: 'q1', question: `${n} ${'x'.repeat(chars)}` }],
   receivedAt: n,
@@ -50,7 +52,7 @@ describe('history byte bounds', () => {
     const [small, wide, long] = await store.read()
     expect(small).toEqual(entry(3, 10)) // within the bound: as it was
     expect(long).toMatchObject({ askId: 'ask-1', truncated: true, outcome: 'aborted' })
-    expect(long!.questions[0]!.question.endsWith(CUT_MARK)).toBe(true)
+    expect(asQuestion(long!).questions[0]!.question.endsWith(CUT_MARK)).toBe(true)
     expect(wide).toMatchObject({ askId: 'ask-2', truncated: true })
     const reloaded = new HistoryStore(path, { enabled: true, limit: 100, entryBytes: 2048, warn: () => undefined })
     await reloaded.init()

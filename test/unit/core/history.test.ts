@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { HistoryStore } from '../../../core/history'
-import type { HistoryEntry } from '../../../shared/ask'
+import type { HistoryEntry, QuestionHistoryEntry } from '../../../shared/ask'
 import { startTestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent } from './raw-agent'
@@ -14,8 +14,9 @@ beforeEach(async () => {
 })
 afterEach(() => rm(home, { recursive: true, force: true }))
 
-const entry = (n: number): HistoryEntry => ({
+const entry = (n: number): QuestionHistoryEntry => ({
   askId: `ask-${n}`,
+  kind: 'question',
   agent: { name: 'a' },
   questions: [{ id: 'q1', question: `question ${n}` }],
   receivedAt: n,
@@ -101,7 +102,7 @@ describe('HistoryStore', () => {
     const path = join(home, 'history.jsonl')
     const store = new HistoryStore(path, { enabled: true, limit: 10, warn: () => undefined })
     await store.init()
-    const plan: HistoryEntry = {
+    const plan: QuestionHistoryEntry = {
       ...entry(1),
       questions: [{ id: 'q1', question: 'Approve?', detail: '1. step', options: [{ label: 'Yes' }], intent: { kind: 'plan-review', approve: 'Yes' } }],
       answers: [{ id: 'q1', selected: ['Yes'] }],
@@ -134,7 +135,7 @@ describe('history through the companion', () => {
       await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
       const history = await companion.history()
       if (enabled) {
-        expect(history).toEqual([{ ...ask, outcome: 'answered', settledAt: expect.any(Number), answers: [{ id: 'q1', selected: ['SQLite'] }] }])
+        expect(history).toEqual([{ ...ask, kind: 'question', outcome: 'answered', settledAt: expect.any(Number), answers: [{ id: 'q1', selected: ['SQLite'] }] }])
       } else {
         expect(history).toEqual([])
         await expect(stat(join(h, 'history.jsonl'))).rejects.toThrow()

@@ -14,8 +14,8 @@ function setup() {
 describe('Registry', () => {
   it('mints unique askIds, keeps pending oldest first, stamps receivedAt', () => {
     const { registry, owner } = setup()
-    const a = registry.add({ agent: { name: 'x' }, questions, wireId: '1', owner })
-    const b = registry.add({ agent: { name: 'x' }, title: 't', questions, wireId: '2', owner })
+    const a = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: '1', owner })
+    const b = registry.add({ kind: 'question', agent: { name: 'x' }, title: 't', questions, wireId: '2', owner })
     expect(a.askId).not.toBe(b.askId)
     expect(a).toMatchObject({ receivedAt: 1000 })
     expect(a).not.toHaveProperty('title')
@@ -26,7 +26,7 @@ describe('Registry', () => {
     const { registry, owner, settled } = setup()
     const resolved = vi.fn()
     registry.onResolved(resolved)
-    const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
+    const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])).toEqual({ ok: true, delivered: true })
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A'] }])).toMatchObject({ ok: false, code: 'NOT_PENDING' })
     expect(registry.dismiss(ask.askId)).toMatchObject({ ok: false, code: 'NOT_PENDING' })
@@ -37,14 +37,14 @@ describe('Registry', () => {
 
   it('canonicalizes answers (key order, no unused custom)', () => {
     const { registry, owner, settled } = setup()
-    const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
+    const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     registry.answer(ask.askId, [{ custom: 'mine', selected: [], id: 'q1' }])
     expect(JSON.stringify(settled[0]![1])).toBe('{"outcome":"answered","answers":[{"id":"q1","selected":[],"custom":"mine"}]}')
   })
 
   it('refuses rule-breaking answers with INVALID_ANSWER and keeps the ask pending', () => {
     const { registry, owner } = setup()
-    const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
+    const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A', 'B'] }])).toEqual({
       ok: false,
       code: 'INVALID_ANSWER',
@@ -61,7 +61,7 @@ describe('Registry', () => {
       throw new Error('boom')
     })
     registry.onResolved(second)
-    const ask = registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
+    const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(registry.dismiss(ask.askId)).toEqual({ ok: true })
     expect(settled).toHaveLength(1)
     expect(second).toHaveBeenCalledWith(ask, { outcome: 'cancelled' }, 1000, true)
@@ -73,7 +73,7 @@ describe('Registry', () => {
     const added = vi.fn()
     const off = registry.onAdded(added)
     off()
-    registry.add({ agent: { name: 'x' }, questions, wireId: 'w', owner })
+    registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(added).not.toHaveBeenCalled()
   })
 })

@@ -16,6 +16,7 @@ const owner = { deliver: () => true, deliverDecision: () => true, settled: () =>
 
 function newAsk(n: number, textLength = 100, extra: Partial<AskQuestion> = {}): NewAsk {
   return {
+    kind: 'question',
     agent: { name: 'bulk', pid: 1 },
     title: `ask ${n}`,
     questions: [{ id: 'q', question: `${n} ${'x'.repeat(textLength)}`, options: [], multiSelect: false, ...extra }],
@@ -65,7 +66,7 @@ function setUp(bound: number): { registry: Registry; hub: WindowHub; warnings: s
 
 /** The titles of the asks a window was told of, in order (snapshot first, then question/added). */
 function titlesSeen(frames: UiServerFrame[]): string[] {
-  return frames.flatMap((f) => (f.type === 'snapshot' ? f.pending.map((a) => a.title ?? '') : f.type === 'question/added' ? [f.ask.title ?? ''] : []))
+  return frames.flatMap((f) => (f.type === 'snapshot' ? f.pending.map((a) => a.title ?? '') : f.type === 'ask/added' ? [f.ask.title ?? ''] : []))
 }
 
 const bytes = (asks: readonly Ask[]): number => asks.reduce((sum, ask) => sum + Buffer.byteLength(JSON.stringify(ask)), 0)
@@ -91,7 +92,7 @@ describe('bounded snapshot', () => {
 
   it('question/added text is the same as JSON.stringify of the frame', () => {
     const ask = new Registry(Date.now, () => undefined).add(newAsk(1))
-    expect(addedJson(JSON.stringify(ask))).toBe(JSON.stringify({ type: 'question/added', ask }))
+    expect(addedJson(JSON.stringify(ask))).toBe(JSON.stringify({ type: 'ask/added', ask }))
   })
 
   it('SnapshotBacklog sends in order, skips what was dropped, and takes new asks at the end', () => {
@@ -135,7 +136,7 @@ describe('bounded snapshot', () => {
       const before = window.frames.length
       if (!window.step()) break
       chunks++
-      const chunk = window.frames.slice(before).map((f) => (f.type === 'question/added' ? f.ask : undefined))
+      const chunk = window.frames.slice(before).map((f) => (f.type === 'ask/added' ? f.ask : undefined))
       expect(chunk.every((ask) => ask !== undefined)).toBe(true)
       expect(bytes(chunk as Ask[])).toBeLessThanOrEqual(bound)
     }
@@ -170,13 +171,13 @@ describe('bounded snapshot', () => {
     const seen = titlesSeen(window.frames)
     expect(sent).toBeLessThan(15)
     expect(seen).toEqual([...asks.map((a) => a.title ?? '').filter((t) => t !== 'ask 15'), 'ask 99'])
-    const resolved = window.frames.filter((f) => f.type === 'question/resolved')
-    expect(resolved).toEqual([{ type: 'question/resolved', askId: inSnapshot.askId, outcome: 'cancelled' }])
+    const resolved = window.frames.filter((f) => f.type === 'ask/settled')
+    expect(resolved).toEqual([{ type: 'ask/settled', askId: inSnapshot.askId, outcome: 'cancelled' }])
     // Once the backlog is sent, the window is an ordinary one again.
     const late = registry.add(newAsk(100, 10))
-    expect(window.frames.at(-1)).toEqual({ type: 'question/added', ask: late })
+    expect(window.frames.at(-1)).toEqual({ type: 'ask/added', ask: late })
     registry.dismiss(late.askId)
-    expect(window.frames.at(-1)).toEqual({ type: 'question/resolved', askId: late.askId, outcome: 'cancelled' })
+    expect(window.frames.at(-1)).toEqual({ type: 'ask/settled', askId: late.askId, outcome: 'cancelled' })
   })
 
   it('other windows are not held back by one that is still reading its inbox', () => {
@@ -186,7 +187,7 @@ describe('bounded snapshot', () => {
     const fast = attach()
     while (fast.step());
     const added = registry.add(newAsk(50, 10))
-    expect(fast.frames.at(-1)).toEqual({ type: 'question/added', ask: added })
+    expect(fast.frames.at(-1)).toEqual({ type: 'ask/added', ask: added })
     expect(titlesSeen(slow.frames)).not.toContain('ask 50')
     while (slow.step());
     expect(titlesSeen(slow.frames)).toEqual([...Array.from({ length: 10 }, (_, n) => `ask ${n}`), 'ask 50'])

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { ErrorFrame } from '../../../shared/wire'
-import type { UiServerFrame } from '../../../shared/ui'
+import type { V1ServerFrame as UiServerFrame } from '../../../core/ui-v1'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent, poll } from './raw-agent'

@@ -40,11 +40,11 @@ describe('UI channel', () => {
     const [ask1, ask2] = await Promise.all([w1.nextAsk(), w2.nextAsk()])
     expect(ask1).toEqual(ask2)
     const first = await w1.answer(ask1.askId, [{ id: 'q1', selected: ['SQLite'] }])
-    expect(first).toEqual({ type: 'accepted', askId: ask1.askId, outcome: 'answered' })
+    expect(first).toEqual({ type: 'ask/accepted', askId: ask1.askId, outcome: 'answered' })
     const second = await w2.answer(ask1.askId, [{ id: 'q1', selected: ['Postgres (Recommended)'] }])
-    expect(second).toMatchObject({ type: 'rejected', askId: ask1.askId, code: 'NOT_PENDING' })
+    expect(second).toMatchObject({ type: 'ask/rejected', askId: ask1.askId, code: 'NOT_PENDING' })
     for (const w of [w1, w2]) {
-      expect(await w.nextFrame((f) => f.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: ask1.askId, outcome: 'answered' })
+      expect(await w.nextFrame((f) => f.type === 'ask/settled')).toEqual({ type: 'ask/settled', askId: ask1.askId, outcome: 'answered' })
     }
     expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
     expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
@@ -59,9 +59,33 @@ describe('UI channel', () => {
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     const reply = await ui.answer(ask.askId, [{ id: 'q1', selected: ['MySQL'] }])
-    expect(reply).toEqual({ type: 'rejected', askId: ask.askId, code: 'INVALID_ANSWER', reason: 'answer 1 ("q1"): "MySQL" is not one of the options' })
+    expect(reply).toEqual({ type: 'ask/rejected', askId: ask.askId, code: 'INVALID_ANSWER', reason: 'answer 1 ("q1"): "MySQL" is not one of the options' })
     expect(pending()).toHaveLength(1)
-    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({ type: 'accepted' })
+    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({ type: 'ask/accepted' })
+    ui.close()
+  })
+
+  it('refuses a reply of the wrong kind with INVALID_ANSWER naming the frame to send; both asks stay pending', async () => {
+    const { helloAgent, attachWindow, pending } = start()
+    const ui = attachWindow()
+    const agent = await helloAgent()
+    agent.send({ type: 'approve', id: 'p1', approval: { tool: 'Bash', action: { kind: 'command', command: 'npm test' } } })
+    const approval = await ui.nextAsk()
+    agent.send(askFrame('a1'))
+    const question = await ui.nextAsk()
+    expect(await ui.answer(approval.askId, [{ id: 'q1', selected: [] }])).toEqual({
+      type: 'ask/rejected', askId: approval.askId, code: 'INVALID_ANSWER',
+      reason: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
+    })
+    expect(await ui.decide(question.askId, { behavior: 'allow' })).toEqual({
+      type: 'ask/rejected', askId: question.askId, code: 'INVALID_ANSWER',
+      reason: 'this ask has questions: send ask/answer with answers, not a decision',
+    })
+    expect(pending().map((ask) => ask.kind)).toEqual(['approval', 'question'])
+    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toEqual({ type: 'ask/accepted', askId: approval.askId, outcome: 'decided' })
+    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({
+      type: 'ask/settled', askId: approval.askId, outcome: 'decided', decision: { behavior: 'allow' },
+    })
     ui.close()
   })
 
@@ -71,21 +95,21 @@ describe('UI channel', () => {
     const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
-    expect(await ui.dismiss(ask.askId)).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'cancelled' })
+    expect(await ui.dismiss(ask.askId)).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'cancelled' })
     expect(await agent.next((f) => f.type === 'cancelled')).toEqual({
       type: 'cancelled', id: 'a1', code: 'ASK_CANCELLED', message: 'the user cancelled ask_user_question',
     })
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toMatchObject({ outcome: 'cancelled' })
-    expect(await ui.dismiss(ask.askId)).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
+    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toMatchObject({ outcome: 'cancelled' })
+    expect(await ui.dismiss(ask.askId)).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
     ui.close()
   })
 
   it('rejects malformed frames with INVALID_FRAME and keeps going', async () => {
     const ui = start().attachWindow()
-    const isRejected = (f: UiServerFrame): boolean => f.type === 'rejected'
+    const isRejected = (f: UiServerFrame): boolean => f.type === 'ask/rejected'
     ui.send('nope')
-    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'rejected', askId: '', code: 'INVALID_FRAME', reason: 'a frame must be a JSON object' })
-    ui.send({ type: 'answer', askId: 'x', answers: 'no' })
+    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'ask/rejected', askId: '', code: 'INVALID_FRAME', reason: 'a frame must be a JSON object' })
+    ui.send({ type: 'ask/answer', askId: 'x', answers: 'no' })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'x', code: 'INVALID_FRAME' })
     ui.send({ type: 'launch' })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: '', code: 'INVALID_FRAME', reason: 'unknown frame type "launch"' })
@@ -93,7 +117,7 @@ describe('UI channel', () => {
     expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME', reason: 'a frame needs a string "type"' })
     ui.send({ type: 'history/get', limit: 0 })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
-    ui.send({ type: 'answer', askId: 'unknown', answers: [] })
+    ui.send({ type: 'ask/answer', askId: 'unknown', answers: [] })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'unknown', code: 'NOT_PENDING' })
     ui.close()
   })
@@ -140,21 +164,19 @@ describe('attachWindow (IPC windows) and events', () => {
     agent.send(askFrame('a1'))
     await poll(() => added.length).toBe(1)
     const askId = added[0]!.askId
-    expect(frames[1]).toEqual({ type: 'question/added', ask: added[0] })
-    window.receive({ type: 'answer', askId, answers: [{ id: 'q1', selected: [] }] })
+    expect(frames[1]).toEqual({ type: 'ask/added', ask: added[0] })
+    window.receive({ type: 'ask/answer', askId, answers: [{ id: 'q1', selected: [] }] })
     expect(frames.slice(2)).toEqual([
-      { type: 'question/resolved', askId, outcome: 'answered' },
-      { type: 'accepted', askId, outcome: 'answered' },
+      { type: 'ask/settled', askId, outcome: 'answered' },
+      { type: 'ask/accepted', askId, outcome: 'answered' },
     ])
     expect(resolved).toEqual([[askId, 'answered']])
-    window.receive('garbage')
-    expect(frames.at(-1)).toMatchObject({ type: 'rejected', code: 'INVALID_FRAME' })
     window.close()
     offAdded()
     offResolved()
     agent.send(askFrame('a2'))
     await poll(() => t!.companion.pending().length).toBe(1)
-    expect(frames).toHaveLength(5)
+    expect(frames).toHaveLength(4)
     expect(added).toHaveLength(1)
   })
 })

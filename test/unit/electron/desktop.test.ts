@@ -305,14 +305,14 @@ describe('IPC relay', () => {
     const askId = snapshot.pending[0]!.askId
 
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), {
-      type: 'answer',
+      type: 'ask/answer',
       askId,
       answers: [{ id: 'q1', selected: ['SQLite'] }],
     })
     expect(await a.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
-    await until(() => frames().some((f: any) => f.type === 'accepted'), 'accepted frame')
-    expect(frames()).toContainEqual({ type: 'accepted', askId, outcome: 'answered' })
-    expect(frames()).toContainEqual({ type: 'question/resolved', askId, outcome: 'answered' })
+    await until(() => frames().some((f: any) => f.type === 'ask/accepted'), 'accepted frame')
+    expect(frames()).toContainEqual({ type: 'ask/accepted', askId, outcome: 'answered' })
+    expect(frames()).toContainEqual({ type: 'ask/settled', askId, outcome: 'answered' })
   })
 
   it('refuses IPC from a sub-frame, another webContents or a foreign page', async () => {
@@ -321,7 +321,7 @@ describe('IPC relay', () => {
     a.send(askFrame('w1'))
     await until(() => desktop!.companion.pending().length === 1, 'pending ask')
     const askId = desktop!.companion.pending()[0]!.askId
-    const answer = { type: 'answer', askId, answers: [{ id: 'q1', selected: ['SQLite'] }] }
+    const answer = { type: 'ask/answer', askId, answers: [{ id: 'q1', selected: ['SQLite'] }] }
     const contents = win().webContents
 
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(contents, new FakeFrame(contents.mainFrame.url)))
@@ -348,11 +348,11 @@ describe('IPC relay', () => {
     await until(() => desktop!.companion.pending().length === 1, 'pending ask')
     const askId = desktop!.companion.pending()[0]!.askId
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
-    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'answer', askId, answers: 'SQLite' })
+    fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'ask/answer', askId, answers: 'SQLite' })
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'shell', command: 'rm -rf /' })
-    expect(frames().slice(1)).toEqual([{ type: 'rejected', askId, code: 'INVALID_FRAME', reason: 'invalid answer frame: "answers" must be an array' }])
+    expect(frames().slice(1)).toEqual([{ type: 'ask/rejected', askId, code: 'INVALID_FRAME', reason: 'invalid ask/answer frame: "answers" must be an array' }])
     expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
-      'ipc: refused: invalid frame: invalid answer frame: "answers" must be an array',
+      'ipc: refused: invalid frame: invalid ask/answer frame: "answers" must be an array',
       'ipc: refused: invalid frame: unknown frame type "shell"',
     ])
     expect(desktop!.companion.pending()).toHaveLength(1)

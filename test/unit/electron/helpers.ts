@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Ask, InboxNotice, Outcome, UiServerFrame } from '../../../shared'
+import type { Ask, InboxNotice, Outcome, QuestionAsk, UiServerFrame } from '../../../shared'
 import type { DesktopCompanion, WindowAttachment } from '../../../electron/main/companion'
 import type { TrayIconPaths } from '../../../electron/main/icon-paths'
 
@@ -78,9 +78,10 @@ export class ScriptedCompanion implements DesktopCompanion {
 
 let counter = 0
 /** A pending ask as the companion would mint it. */
-export function makeAsk(agent: string, question = 'Which database?', extra: Partial<Ask> = {}): Ask {
+export function makeAsk(agent: string, question = 'Which database?', extra: Partial<Omit<QuestionAsk, 'kind'>> = {}): QuestionAsk {
   counter += 1
   return {
+    kind: 'question',
     askId: `ask-${counter}`,
     agent: { name: agent, pid: 100 + counter },
     questions: [{ id: 'q1', header: 'Database', question, options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }],

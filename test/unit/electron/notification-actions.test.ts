@@ -58,7 +58,7 @@ async function ask(id: string, extra: Record<string, unknown>, fresh = false): P
 }
 
 const answersAtAgent = (): string[] => raw.filter((text) => text.includes('"type":"answer"'))
-const resolvedInWindow = (): UiServerFrame[] => windowFrames.filter((frame) => frame.type === 'question/resolved')
+const resolvedInWindow = (): UiServerFrame[] => windowFrames.filter((frame) => frame.type === 'ask/settled')
 
 beforeEach(async () => {
   resetFakeElectron()
@@ -118,8 +118,8 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     note.pressButton(1)
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
     expect(answersAtAgent()).toEqual(['{"type":"answer","id":"a1","answers":[{"id":"go","selected":["No"]}]}'])
-    await until(() => resolvedInWindow().length === 1, 'question/resolved')
-    expect(resolvedInWindow()).toEqual([{ type: 'question/resolved', askId: expect.any(String), outcome: 'answered' }])
+    await until(() => resolvedInWindow().length === 1, 'ask/settled')
+    expect(resolvedInWindow()).toEqual([{ type: 'ask/settled', askId: expect.any(String), outcome: 'answered' }])
     expect(companion.pending()).toEqual([])
     expect(note.closed).toBe(true)
     if (platform === 'darwin') expect(FakeNotification.removed).toEqual([note.id])
@@ -134,7 +134,7 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     note.sendReply('  feature/notify-actions \n')
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
     expect(answersAtAgent()).toEqual(['{"type":"answer","id":"r1","answers":[{"id":"name","selected":[],"custom":"feature/notify-actions"}]}'])
-    await until(() => resolvedInWindow().length === 1, 'question/resolved')
+    await until(() => resolvedInWindow().length === 1, 'ask/settled')
     expect(note.closed).toBe(true)
   })
 
@@ -193,7 +193,7 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     const note = await ask('a5', YES_NO)
     const askId = companion.pending()[0]!.askId
     const other = companion.attachWindow(() => undefined)
-    other.receive({ type: 'answer', askId, answers: [{ id: 'go', selected: ['Yes'] }] })
+    other.receive({ type: 'ask/answer', askId, answers: [{ id: 'go', selected: ['Yes'] }] })
     expect(note.closed).toBe(true)
     if (platform === 'darwin') expect(FakeNotification.removed).toEqual([note.id])
     await until(() => answersAtAgent().length === 1, 'the window\'s answer at the agent')

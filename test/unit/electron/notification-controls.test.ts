@@ -3,14 +3,15 @@ import { describe, expect, it } from 'vitest'
 import type { Ask } from '../../../shared'
 import { controlsFor } from '../../../electron/main/notification-controls'
 import type { Controls } from '../../../electron/main/notification-controls'
-import { answerFor } from '../../../electron/main/notification-answer'
+import { answerFor } from '../../../electron/main/notification-input'
 import { truncate } from '../../../electron/main/notification-text'
 import { parseActivation } from '../../../electron/main/windows-toast'
+import { approvalAsk } from '../../helpers/ask-kinds'
 
 const options = (n: number) => Array.from({ length: n }, (_, i) => ({ label: `Option ${i + 1}` }))
 const labels = (n: number) => options(n).map((o) => o.label)
 const ask = (questions: unknown[], extra: Record<string, unknown> = {}): Ask =>
-  ({ askId: 'a', agent: { name: 'Claude Code' }, questions, receivedAt: 0, ...extra }) as Ask
+  ({ askId: 'a', kind: 'question', agent: { name: 'Claude Code' }, questions, receivedAt: 0, ...extra }) as Ask
 const single = (n: number, extra: Record<string, unknown> = {}) => ({ id: 'q', question: 'Proceed?', options: options(n), ...extra })
 const free = (extra: Record<string, unknown> = {}) => ({ id: 'q', question: 'Branch name?', ...extra })
 
@@ -36,7 +37,7 @@ const table: Array<[string, Ask, Controls, Controls]> = [
   ['an unverified askpass mark', ask([single(2)], { askpass: { receiver: 'node', verified: false } }), none('askpass'), none('askpass')],
   // the name is the agent's own text: it changes nothing
   ['an agent calling itself ask-user-askpass', ask([single(2)], { agent: { name: 'ask-user-askpass' } }), buttons(2), buttons(2)],
-  ['an approval', ask([single(2)], { approval: { command: 'rm -rf build' } }), none('approval'), none('approval')],
+  ['an approval', approvalAsk({ tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } }), none('approval'), none('approval')],
   ['no questions', ask([]), none('several-questions'), none('several-questions')],
 ]
 

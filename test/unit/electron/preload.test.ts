@@ -34,16 +34,16 @@ describe('preload', () => {
     bridge.requestHistory()
     bridge.requestHistory(5)
     expect(fake.ipcRenderer.send.mock.calls).toEqual([
-      [IPC_CHANNELS.send, { type: 'answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
-      [IPC_CHANNELS.send, { type: 'dismiss', askId: 'a2' }],
-      [IPC_CHANNELS.send, { type: 'decide', askId: 'a3', decision: { behavior: 'deny', message: 'no' } }],
+      [IPC_CHANNELS.send, { type: 'ask/answer', askId: 'a1', answers: [{ id: 'q1', selected: ['Yes'] }] }],
+      [IPC_CHANNELS.send, { type: 'ask/dismiss', askId: 'a2' }],
+      [IPC_CHANNELS.send, { type: 'ask/decide', askId: 'a3', decision: { behavior: 'deny', message: 'no' } }],
       [IPC_CHANNELS.send, { type: 'notice/dismiss', noticeId: 'n1' }],
       [IPC_CHANNELS.send, { type: 'history/get' }],
       [IPC_CHANNELS.send, { type: 'history/get', limit: 5 }],
     ])
   })
 
-  it('subscribes on the first onFrame only, delivers parsed frames and reports the status', () => {
+  it('subscribes on the first onFrame only, delivers main\'s frames as they are (main is trusted) and reports the status', () => {
     const bridge = createIpcBridge(ipcRenderer())
     const statuses: string[] = []
     bridge.onStatus((s) => void statuses.push(s))
@@ -51,7 +51,6 @@ describe('preload', () => {
     const off = bridge.onFrame((f) => void got.push(f))
     bridge.onFrame(() => undefined)
     expect(fake.ipcRenderer.send.mock.calls).toEqual([[IPC_CHANNELS.subscribe]])
-    fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, { type: 'evil', html: '<img>' })
     fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, snapshot)
     expect(got).toEqual([snapshot])
     expect(statuses).toEqual(['connecting', 'open'])
@@ -63,7 +62,6 @@ describe('preload', () => {
   it('hands a focus request made before any listener to the first one', () => {
     const bridge = createIpcBridge(ipcRenderer())
     fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a7' })
-    fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 42 })
     const focused: string[] = []
     bridge.onFocusAsk((id) => void focused.push(id))
     fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a8' })

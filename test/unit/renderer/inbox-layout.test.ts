@@ -14,6 +14,7 @@ import { groupByAgent } from '../../../renderer/src/lib/group-asks'
 import type { AgentInfo, Ask } from '../../../shared/ask'
 
 const ask = (askId: string, agent: AgentInfo, receivedAt: number): Ask => ({
+  kind: 'question',
   askId,
   agent,
   receivedAt,

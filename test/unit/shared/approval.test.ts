@@ -82,7 +82,7 @@ describe('notices', () => {
 })
 
 describe('frames', () => {
-  it('carry approve, notice, decision and decide', () => {
+  it('carry approve, notice, decision and ask/decide', () => {
     expect(AgentFrameSchema.parse({ type: 'approve', id: 'a1', approval: bash }).type).toBe('approve')
     expect(AgentFrameSchema.parse({ type: 'notice', notice: { kind: 'info', text: 'hi' } }).type).toBe('notice')
     expect(CompanionFrameSchema.parse({ type: 'decision', id: 'a1', decision: { behavior: 'deny', message: 'not now' } })).toEqual({
@@ -90,7 +90,7 @@ describe('frames', () => {
       id: 'a1',
       decision: { behavior: 'deny', message: 'not now' },
     })
-    expect(UiClientFrameSchema.parse({ type: 'decide', askId: 'k', decision: { behavior: 'allow' } }).type).toBe('decide')
+    expect(UiClientFrameSchema.parse({ type: 'ask/decide', askId: 'k', decision: { behavior: 'allow' } }).type).toBe('ask/decide')
   })
   it('summarise an approval in one line', () => {
     expect(approvalSummary(bash)).toBe('run: npm test')

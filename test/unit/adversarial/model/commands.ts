@@ -88,14 +88,14 @@ class Settle implements Command {
     const ask = pick(m.asks, this.n)!
     const view = r.windows[window]!
     const before = view.replies.length
-    view.send(this.kind === 'answer' ? { type: 'answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] } : { type: 'dismiss', askId: ask.askId })
+    view.send(this.kind === 'answer' ? { type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] } : { type: 'ask/dismiss', askId: ask.askId })
     await flush()
     const reply = view.replies.slice(before)
     if (ask.outcome === undefined) {
-      expect(reply).toEqual([{ type: 'accepted', askId: ask.askId, outcome: this.kind === 'answer' ? 'answered' : 'cancelled' }])
+      expect(reply).toEqual([{ type: 'ask/accepted', askId: ask.askId, outcome: this.kind === 'answer' ? 'answered' : 'cancelled' }])
       ask.outcome = this.kind === 'answer' ? 'answered' : 'cancelled'
     } else {
-      expect(reply).toMatchObject([{ type: 'rejected', askId: ask.askId, code: 'NOT_PENDING' }])
+      expect(reply).toMatchObject([{ type: 'ask/rejected', askId: ask.askId, code: 'NOT_PENDING' }])
     }
     await step(m, r)
   }
@@ -174,8 +174,8 @@ class Race implements Command {
     const act = (rival: string, slot: number): void => {
       order.push(rival)
       const view = r.windows[windows[slot % windows.length]!]!
-      if (rival === 'answer') view.send({ type: 'answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
-      else if (rival === 'dismiss') view.send({ type: 'dismiss', askId: ask.askId })
+      if (rival === 'answer') view.send({ type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
+      else if (rival === 'dismiss') view.send({ type: 'ask/dismiss', askId: ask.askId })
       else if (rival === 'cancel') r.agents[ask.agent]!.send({ type: 'cancel', id: ask.wireId })
       else r.agents[ask.agent]!.transport.drop()
     }

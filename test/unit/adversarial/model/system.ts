@@ -5,6 +5,7 @@ import { expect } from 'vitest'
 import type { Ask, Outcome } from '../../../../shared/ask'
 import type { UiServerFrame } from '../../../../shared/ui'
 import { startCore, type CoreHarness, type PairAgent } from '../../core/core-harness'
+import { parseWindowFrame } from '../../../../core/ui-frames'
 
 /** One ask as the model knows it; `outcome` unset while pending. */
 export interface ModelAsk {
@@ -31,8 +32,11 @@ export class WindowView {
     this.session = core.hub.attach((frame) => this.receive(frame))
   }
 
+  /** What a transport's edge does: the one check (ui-frames.ts), a refusal kept as a reply. */
   send(frame: unknown): void {
-    this.session.receive(frame)
+    const checked = parseWindowFrame(frame)
+    if (checked.ok) this.session.receive(checked.frame)
+    else this.replies.push(checked.rejected)
   }
 
   close(): void {
@@ -41,8 +45,8 @@ export class WindowView {
 
   private receive(frame: UiServerFrame): void {
     if (frame.type === 'snapshot') for (const ask of frame.pending) this.list.set(ask.askId, ask)
-    else if (frame.type === 'question/added') this.list.set(frame.ask.askId, frame.ask)
-    else if (frame.type === 'question/resolved') this.list.delete(frame.askId)
+    else if (frame.type === 'ask/added') this.list.set(frame.ask.askId, frame.ask)
+    else if (frame.type === 'ask/settled') this.list.delete(frame.askId)
     else this.replies.push(frame)
   }
 }

@@ -15,7 +15,7 @@ export type InputAnswer = { ok: true; answers: Answer[] } | { ok: false; refusal
  * The companion still checks the answer (answer rules) when it arrives, as for a window.
  */
 export function answerFor(ask: Ask, controls: Controls, input: NotificationInput): InputAnswer {
-  const question = ask.questions[0]
+  const question = ask.kind === 'question' ? ask.questions[0] : undefined
   if (!question) return { ok: false, refusal: 'no-controls' }
   if (input.kind === 'action') {
     if (controls.kind !== 'buttons') return { ok: false, refusal: 'no-controls' }
