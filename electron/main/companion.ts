@@ -1,8 +1,5 @@
-import type { Companion, WindowHandle } from '../../core'
+import type { Companion } from '../../core'
 import type { Settings } from '../../shared'
-
-/** One window's link to the companion's UI channel: the core's `WindowHandle`. */
-export type WindowAttachment = WindowHandle
 
 /**
  * What the desktop shell uses of the companion core: its home, the pending asks and their events, a

@@ -3,7 +3,8 @@ import { IPC_CHANNELS, OpenLinkRequestSchema, ShownAskReportSchema } from '../..
 import { safeLinkUrl } from '../../shared/markdown/url-gate'
 import { parseWindowFrame } from '../../core/ui-frames'
 import type { UiServerFrame } from '../../shared'
-import type { DesktopCompanion, WindowAttachment } from './companion'
+import type { WindowHandle } from '../../core'
+import type { DesktopCompanion } from './companion'
 
 /** The relay between the question window (IPC) and the companion's UI channel. */
 export interface IpcHub {
@@ -45,7 +46,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const { ipcMain, window, companion } = options
   const contents = window.webContents
   const refuse = options.onRefused ?? ((reason: string) => console.warn(`ipc: refused: ${reason}`))
-  let attachment: WindowAttachment | undefined
+  let attachment: WindowHandle | undefined
   let pendingFocus: string | undefined
   let shown: string | undefined
 

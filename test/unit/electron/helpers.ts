@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Ask, InboxNotice, Outcome, QuestionAsk, UiServerFrame } from '../../../shared'
-import type { DesktopCompanion, WindowAttachment } from '../../../electron/main/companion'
+import type { WindowHandle } from '../../../core'
+import type { DesktopCompanion } from '../../../electron/main/companion'
 import type { TrayIconPaths } from '../../../electron/main/icon-paths'
 
 /** Polls `check` until it returns true; rejects after `timeoutMs` with `what` in the message. */
@@ -45,7 +46,7 @@ export class ScriptedCompanion implements DesktopCompanion {
   pending(): Ask[] {
     return [...this.asks]
   }
-  attachWindow(send: (frame: UiServerFrame) => void): WindowAttachment {
+  attachWindow(send: (frame: UiServerFrame) => void): WindowHandle {
     send({ type: 'snapshot', pending: this.pending() })
     return { receive: () => undefined, close: () => undefined }
   }

@@ -105,7 +105,7 @@ describe('ask-user mcp --progress-interval', () => {
   it('keeps a waiting call alive past the SDK client timeout (resetTimeoutOnProgress), then answers', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', '--progress-interval', '0.05'],
+      args: [BIN, 'mcp', '--progress-interval', '0.1'],
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home },
     })
@@ -116,15 +116,16 @@ describe('ask-user mcp --progress-interval', () => {
       let reached: () => void = () => {}
       const enough = new Promise<void>((resolve) => (reached = resolve))
       const call = patient.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, undefined, {
-        timeout: 250,
+        // Generous for a busy machine: one stall of a second would fail the call, not the point tested.
+        timeout: 1_000,
         resetTimeoutOnProgress: true,
         onprogress: (p) => {
           expect(p.message).toMatch(/^the person has not answered yet \(waiting \d+ s\)$/)
-          if (++progressed === 12) reached()
+          if (++progressed === 25) reached()
         },
       })
       const ask = await ui.nextAsk()
-      await enough // 12 × 50 ms: more than twice the client's 250 ms timeout
+      await enough // 25 × 100 ms: more than twice the client's 1 s timeout
       await ui.answer(ask.askId, [{ id: 'pkg', selected: ['npm'] }])
       expect(await call).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }] })
     } finally {
