@@ -3,11 +3,8 @@
 /** Stable codes of the relay commands themselves (relay/nats and relay/crypto have their own). */
 export type RelayCliCode =
   | 'RELAY_ALREADY_INITIALIZED'
-  | 'RELAY_NOT_INITIALIZED'
   | 'RELAY_NAME_TAKEN'
   | 'RELAY_NO_URL'
-  | 'RELAY_BAD_STATE'
-  | 'RELAY_SETUP_EXPIRED'
   | 'RELAY_NO_SUCH_MEMBER'
   | 'RELAY_CANNOT_REMOVE_DESKTOP'
   | 'RELAY_NO_LINE'

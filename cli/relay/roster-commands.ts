@@ -3,11 +3,11 @@
 import { loadRootKeys, renewRoster, verifyRoster, type Roster } from '../../relay/crypto'
 import { BUCKETS } from '../../relay/nats/templates'
 import { putEntry } from '../../relay/pairing'
-import { openDesktopLink, rosterRecord } from './desktop-link'
+import { openDesktopLink, rosterRecord } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
 import { pushRevocations } from './revoke'
-import { loadRenewals, loadRosterAndSettings, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
-import type { DesktopLink } from './desktop-link'
+import { loadRenewals, loadRosterAndSettings, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
+import type { DesktopLink } from '../../relay/home/desktop-link'
 
 /** One row of `relay devices`. Times are ms since the epoch, or undefined when not recorded. */
 export interface RosterRow {

@@ -4,14 +4,14 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { join } from 'node:path'
 import { isErrnoCode, readPrivateFile, removeFile } from '../../core/private-files'
-import type { MemberSecret, RootSecret, SignedRoster } from '../../relay/crypto'
-import { createBuckets } from '../../relay/nats/buckets'
-import { mintDeviceCredential } from '../../relay/nats/credentials'
-import { loadRelayKeys, type RelayKeys } from '../../relay/nats/keys-file'
-import type { CheckServerOptions } from '../../relay/nats/server-version'
-import { BUCKETS } from '../../relay/nats/templates'
-import { connectRelay, putEntry } from '../../relay/pairing'
-import { RelayCliError } from './errors'
+import type { MemberSecret, RootSecret, SignedRoster } from '../crypto'
+import { createBuckets } from '../nats/buckets'
+import { mintDeviceCredential } from '../nats/credentials'
+import { loadRelayKeys, type RelayKeys } from '../nats/keys-file'
+import type { CheckServerOptions } from '../nats/server-version'
+import { BUCKETS } from '../nats/templates'
+import { connectRelay, putEntry } from '../pairing'
+import { RelayHomeError } from './errors'
 import { loadOwnMember, loadRelayState, RELAY_FILES, type RelaySettings } from './state'
 
 /**
@@ -51,7 +51,7 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
   const keys = await loadRelayKeys(home)
   const desktop = await loadOwnMember(home, 'desktop')
   const url = state.settings.url
-  if (url === undefined) throw new RelayCliError('RELAY_NO_URL', 'No relay URL is known; run `ask-user relay init` with --url, or set "url" in relay-settings.json.')
+  if (url === undefined) throw new RelayHomeError('RELAY_NO_URL', 'No relay URL is known; run `ask-user relay init` with --url, or set "url" in relay-settings.json.')
   await makeBucketsOnce(home, url)
   const credential = await mintDeviceCredential(
     { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.desktop, now },
@@ -83,7 +83,7 @@ async function makeBucketsOnce(home: string, url: string): Promise<void> {
     nc = await connectRelay(url, creds, 'ask-user-admin', CLI_SERVER_CHECKS)
   } catch (error) {
     if (/authorization violation|expired/i.test(String(error))) {
-      throw new RelayCliError(
+      throw new RelayHomeError(
         'RELAY_SETUP_EXPIRED',
         'The setup credential from `relay init` has expired before the buckets were made; run `ask-user relay init` again into an empty home and folder.',
       )
