@@ -3,13 +3,11 @@
 import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
 import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
 import { BUCKETS } from '../../relay/nats/templates'
+import { DEVICE_CREDENTIAL_SECONDS } from '../../relay/renewal'
 import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, putEntry, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
 import { openDesktopLink, rosterRecord } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
-
-/** A device credential lives 7 days; the desktop renews it. */
-export const DEVICE_CREDENTIAL_SECONDS = 7 * 86_400
 
 /** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
 export interface PairDeviceOptions {

@@ -43,10 +43,11 @@ export function rosterRecord(roster: SignedRoster): Uint8Array {
 
 /**
  * Connects as this desktop (a fresh 1-hour desktop credential), making the buckets first when init's
- * setup credential is still there, and publishes the stored roster. Throws `RELAY_NOT_INITIALIZED`,
+ * setup credential is still there, and publishes the stored roster. `server` relaxes the version checks
+ * only for a literal loopback address (the default). Throws `RELAY_NOT_INITIALIZED`,
  * `RELAY_NO_URL`, `RELAY_SETUP_EXPIRED`, a URL or server refusal, or the connection's error.
  */
-export async function openDesktopLink(home: string, now: () => number = Date.now): Promise<DesktopLink> {
+export async function openDesktopLink(home: string, now: () => number = Date.now, server: CheckServerOptions = CLI_SERVER_CHECKS): Promise<DesktopLink> {
   const state = await loadRelayState(home)
   const keys = await loadRelayKeys(home)
   const desktop = await loadOwnMember(home, 'desktop')
@@ -59,7 +60,7 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
     'desktop',
     DESKTOP_SESSION_SECONDS,
   )
-  const nc = await connectRelay(url, credential.creds, desktop.member.id, CLI_SERVER_CHECKS)
+  const nc = await connectRelay(url, credential.creds, desktop.member.id, server)
   try {
     await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(state.roster))
   } catch (error) {

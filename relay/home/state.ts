@@ -60,6 +60,20 @@ export async function relayInitExists(home: string): Promise<boolean> {
   return false
 }
 
+/**
+ * Which side of a relay `home` holds: `desktop` (it has the root key: it signs rosters and mints
+ * credentials), `device` (a home `relay join` made) or `none`. Only the file names are looked at.
+ */
+export async function relayRole(home: string): Promise<'desktop' | 'device' | 'none'> {
+  const exists = (name: string): Promise<boolean> =>
+    lstat(join(home, name)).then(
+      () => true,
+      (error: unknown) => !isErrnoCode(error, 'ENOENT'),
+    )
+  if (await exists(RELAY_FILES.root)) return 'desktop'
+  return (await exists(DEVICE_FILES.device)) ? 'device' : 'none'
+}
+
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 /** Writes the root secret, this desktop's keys, the roster and the settings (home must already be 0700). */
