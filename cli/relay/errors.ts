@@ -20,9 +20,4 @@ export class RelayCliError extends Error {
   }
 }
 
-/** `CODE: message` for any error that has a stable code, else the message; never the error's data. */
-export function describeRelayError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ${message}` : message
-}
+export { describeRelayError } from '../../relay/home/errors'

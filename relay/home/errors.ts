@@ -14,3 +14,14 @@ export class RelayHomeError extends Error {
     super(message)
   }
 }
+
+/**
+ * `CODE: message` for any error that has a stable code (once, also when the message already starts
+ * with it), else the message; never the error's data.
+ */
+export function describeRelayError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string' || !/^[A-Z][A-Z0-9_]+$/.test(code) || message.startsWith(`${code}: `)) return message
+  return `${code}: ${message}`
+}

@@ -3,7 +3,7 @@
 // picks up the credential the desktop renewed for it, so it never needs the desktop to be online.
 import type { NatsConnection } from '@nats-io/transport-node'
 import { loadMemberKeys, verifyRoster, verifyRosterSignature, type Roster } from '../crypto'
-import { RelayHomeError } from '../home/errors'
+import { describeRelayError, RelayHomeError } from '../home/errors'
 import { DEVICE_FILES, DeviceCredsSchema, loadDeviceCreds, loadOwnMember, loadRosterAndSettings, saveJson, saveRoster, StoredRosterSchema } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
@@ -22,11 +22,6 @@ export interface DeviceConnection {
   warnings: string[]
 }
 
-const describe = (error: unknown): string => {
-  const code = (error as { code?: unknown } | null)?.code
-  const message = error instanceof Error ? error.message : String(error)
-  return typeof code === 'string' ? `${code}: ${message}` : message
-}
 
 /**
  * Connects the device whose relay state is in `home`. Throws `RELAY_CREDENTIAL_EXPIRED` when the relay
@@ -66,7 +61,7 @@ export async function connectDevice(home: string, options: { now?: () => number;
         if (fresh.version > roster.version) await saveRoster(home, signed)
         roster = fresh
       } catch (error) {
-        warnings.push(`The relay's roster was refused (${describe(error)}); this device keeps roster version ${roster.version}.`)
+        warnings.push(`The relay's roster was refused (${describeRelayError(error)}); this device keeps roster version ${roster.version}.`)
       }
     }
     let credentialRenewed = false
@@ -81,7 +76,7 @@ export async function connectDevice(home: string, options: { now?: () => number;
           credentialExpiresAt = opened.expiresAt
         }
       } catch (error) {
-        warnings.push(`The renewed relay credential was refused (${describe(error)}); this device keeps the one it has.`)
+        warnings.push(`The renewed relay credential was refused (${describeRelayError(error)}); this device keeps the one it has.`)
       }
     }
     return { nc, roster, credentialRenewed, credentialExpiresAt, warnings }

@@ -4,6 +4,7 @@
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { CLI_SERVER_CHECKS, openDesktopLink } from '../home/desktop-link'
+import { describeRelayError } from '../home/errors'
 import { loadDeviceCreds, loadRelayState, loadRenewals, loadRosterAndSettings, relayRole, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { connectDevice } from './device-connect'
@@ -45,11 +46,6 @@ export interface RelayStartOptions {
   server?: CheckServerOptions
 }
 
-const describe = (error: unknown): string => {
-  const code = (error as { code?: unknown } | null)?.code
-  const message = error instanceof Error ? error.message : String(error)
-  return typeof code === 'string' ? `${code}: ${message}` : message
-}
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
 
 /**
@@ -78,14 +74,14 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
   try {
     link = await openDesktopLink(home, now, options.server ?? CLI_SERVER_CHECKS)
   } catch (error) {
-    return { ...result, warnings: rosterWarnings(previous, now()), problem: describe(error) }
+    return { ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
   }
   try {
     const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
     await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
     return { ...result, published: true, devicesRenewed: renewed.renewed.map((member) => member.name) }
   } catch (error) {
-    return { ...result, published: true, problem: describe(error) }
+    return { ...result, published: true, problem: describeRelayError(error) }
   } finally {
     await link.nc.close()
   }
@@ -113,7 +109,7 @@ async function renewOnDevice(home: string, options: RelayStartOptions): Promise<
       expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS
         ? [`This device's relay credential ${expiresAt <= now() ? 'expired' : 'expires'} on ${day(expiresAt)}; start the first desktop so it renews it, then connect again.`]
         : []
-    return { role: 'device', rosterVersion: roster.version, credentialRenewed: false, credentialExpiresAt: expiresAt, warnings, problem: describe(error) }
+    return { role: 'device', rosterVersion: roster.version, credentialRenewed: false, credentialExpiresAt: expiresAt, warnings, problem: describeRelayError(error) }
   }
   await connection.nc.close()
   const expiresAt = connection.credentialExpiresAt * 1000
