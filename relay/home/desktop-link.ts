@@ -4,15 +4,15 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { join } from 'node:path'
 import { isErrnoCode, readPrivateFile, removeFile } from '../../core/private-files'
-import type { MemberSecret, RootSecret, SignedRoster } from '../crypto'
+import { verifyRosterSignature, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
 import { createBuckets } from '../nats/buckets'
 import { mintDeviceCredential } from '../nats/credentials'
 import { loadRelayKeys, type RelayKeys } from '../nats/keys-file'
 import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
-import { connectRelay, putEntry } from '../pairing'
+import { connectRelay, getEntry, putEntry } from '../pairing'
 import { RelayHomeError } from './errors'
-import { loadOwnMember, loadRelayState, RELAY_FILES, type RelaySettings } from './state'
+import { loadOwnMember, loadRelayState, RELAY_FILES, saveRoster, StoredRosterSchema, type RelaySettings } from './state'
 
 /**
  * Server checks of the relay commands. A server on a literal loopback address (the person's own
@@ -43,9 +43,11 @@ export function rosterRecord(roster: SignedRoster): Uint8Array {
 
 /**
  * Connects as this desktop (a fresh 1-hour desktop credential), making the buckets first when init's
- * setup credential is still there, and publishes the stored roster. `server` relaxes the version checks
+ * setup credential is still there, and publishes the stored roster (or, when the relay holds a newer
+ * root-signed one, stores that instead: `roster` is the current one either way). `server` relaxes the version checks
  * only for a literal loopback address (the default). Throws `RELAY_NOT_INITIALIZED`,
- * `RELAY_NO_URL`, `RELAY_SETUP_EXPIRED`, a URL or server refusal, or the connection's error.
+ * `RELAY_NO_URL`, `RELAY_SETUP_EXPIRED`, `ROSTER_SIGNATURE` (the stored roster is damaged), a URL or
+ * server refusal, or the connection's error.
  */
 export async function openDesktopLink(home: string, now: () => number = Date.now, server: CheckServerOptions = CLI_SERVER_CHECKS): Promise<DesktopLink> {
   const state = await loadRelayState(home)
@@ -62,12 +64,46 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
   )
   const nc = await connectRelay(url, credential.creds, desktop.member.id, server)
   try {
-    await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(state.roster))
+    const roster = await syncRoster(home, nc, state.roster, state.settings.rootPublicKey)
+    return { nc, url, ...state, roster, keys, desktop }
   } catch (error) {
     await nc.close()
     throw error
   }
-  return { nc, url, ...state, keys, desktop }
+}
+
+// The relay's roster wins when it is root-signed and newer than the stored one (the home was restored
+// from an older backup): publishing the stored one, or signing on top of it, would bring back removed
+// members and be refused as a rollback by everyone who saw the newer one. Anything that does not verify
+// is the relay's doing and is overwritten by the stored roster.
+async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster, rootPublicKey: string): Promise<SignedRoster> {
+  const storedVersion = (await verifyRosterSignature(stored.bytes, stored.signature, rootPublicKey)).version
+  const published = await getEntry(nc, BUCKETS.roster, 'current')
+  const record = published === undefined ? undefined : parseRosterRecord(published.value)
+  if (record !== undefined) {
+    const relayVersion = await verifyRosterSignature(record.bytes, record.signature, rootPublicKey).then(
+      (roster) => roster.version,
+      () => undefined,
+    )
+    if (relayVersion !== undefined && relayVersion > storedVersion) {
+      await saveRoster(home, record)
+      return record
+    }
+  }
+  await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(stored))
+  return stored
+}
+
+/** Reads a record published at `roster.current` ({@link rosterRecord}'s shape); `undefined` when malformed. */
+export function parseRosterRecord(value: Uint8Array): SignedRoster | undefined {
+  let data: unknown
+  try {
+    data = JSON.parse(new TextDecoder().decode(value))
+  } catch {
+    return undefined
+  }
+  const parsed = StoredRosterSchema.safeParse(data)
+  return parsed.success ? { bytes: new Uint8Array(Buffer.from(parsed.data.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(parsed.data.signature, 'base64url')) } : undefined
 }
 
 async function makeBucketsOnce(home: string, url: string): Promise<void> {

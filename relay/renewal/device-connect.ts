@@ -3,8 +3,9 @@
 // picks up the credential the desktop renewed for it, so it never needs the desktop to be online.
 import type { NatsConnection } from '@nats-io/transport-node'
 import { loadMemberKeys, verifyRoster, verifyRosterSignature, type Roster } from '../crypto'
+import { parseRosterRecord } from '../home/desktop-link'
 import { describeRelayError, RelayHomeError } from '../home/errors'
-import { DEVICE_FILES, DeviceCredsSchema, loadDeviceCreds, loadOwnMember, loadRosterAndSettings, saveJson, saveRoster, StoredRosterSchema } from '../home/state'
+import { DEVICE_FILES, DeviceCredsSchema, loadDeviceCreds, loadOwnMember, loadRosterAndSettings, saveJson, saveRoster } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
 import { connectRelay, getEntry } from '../pairing'
@@ -53,9 +54,8 @@ export async function connectDevice(home: string, options: { now?: () => number;
   const warnings: string[] = []
   try {
     const published = await getEntry(nc, BUCKETS.roster, 'current')
-    const record = published === undefined ? undefined : StoredRosterSchema.safeParse(JSON.parse(new TextDecoder().decode(published.value)))
-    if (record?.success === true) {
-      const signed = { bytes: new Uint8Array(Buffer.from(record.data.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(record.data.signature, 'base64url')) }
+    const signed = published === undefined ? undefined : parseRosterRecord(published.value)
+    if (signed !== undefined) {
       try {
         const fresh = await verifyRoster(signed.bytes, signed.signature, settings.rootPublicKey, { highestSeenVersion: roster.version, now: now() })
         if (fresh.version > roster.version) await saveRoster(home, signed)

@@ -3,10 +3,12 @@
 // every paired device's credential that is due. On a paired device: connect, take a newer roster and
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
-import { CLI_SERVER_CHECKS, openDesktopLink } from '../home/desktop-link'
+import { CLI_SERVER_CHECKS, openDesktopLink, rosterRecord } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
 import { loadDeviceCreds, loadRelayState, loadRenewals, loadRosterAndSettings, relayRole, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
+import { BUCKETS } from '../nats/templates'
+import { putEntry } from '../pairing'
 import { connectDevice } from './device-connect'
 import { renewDeviceCredentials } from './device-credentials'
 
@@ -64,24 +66,32 @@ export async function renewRelayAtStart(home: string, options: RelayStartOptions
 async function renewOnDesktop(home: string, options: RelayStartOptions): Promise<RelayStartResult> {
   const now = options.now ?? Date.now
   const state = await loadRelayState(home)
-  const previous = await verifyRosterSignature(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey)
-  // Stored before publishing: the root key is here, so the renewal holds even offline, and the next
-  // connection (this one or a later command) publishes the stored roster.
-  const next = await renewRoster(await loadRootKeys(state.root), previous, { now: now() })
-  await saveRoster(home, next)
-  const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: false, devicesRenewed: [] as string[], warnings: [] as string[] }
+  const rootKeys = await loadRootKeys(state.root)
   let link
   try {
     link = await openDesktopLink(home, now, options.server ?? CLI_SERVER_CHECKS)
   } catch (error) {
-    return { ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
+    // Offline the root key still renews: the next connection (a later start or command) publishes it.
+    const previous = await verifyRosterSignature(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey)
+    const next = await renewRoster(rootKeys, previous, { now: now() })
+    await saveRoster(home, next)
+    const result = { rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: false, devicesRenewed: [] }
+    return { role: 'desktop', ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
   }
   try {
-    const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
-    await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
-    return { ...result, published: true, devicesRenewed: renewed.renewed.map((member) => member.name) }
-  } catch (error) {
-    return { ...result, published: true, problem: describeRelayError(error) }
+    // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
+    const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
+    const next = await renewRoster(rootKeys, previous, { now: now() })
+    await putEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(next))
+    await saveRoster(home, next)
+    const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: true, warnings: [] as string[] }
+    try {
+      const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
+      await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
+      return { ...result, devicesRenewed: renewed.renewed.map((member) => member.name) }
+    } catch (error) {
+      return { ...result, devicesRenewed: [], problem: describeRelayError(error) }
+    }
   } finally {
     await link.nc.close()
   }

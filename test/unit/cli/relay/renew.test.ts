@@ -175,7 +175,9 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     expect((await storedRoster(deviceHomes.laptop!)).text).toBe(kept.text)
   }, 30_000)
 
-  it('a removed device gets no renewal, even while the desktop still has a record of its credential', async () => {
+  it('a removed device gets no renewal, even while the desktop still has a record of its credential or is restored from a backup', async () => {
+    const backup = join(root, 'backup-home')
+    await cp(home, backup, { recursive: true })
     const io = memoryIo({ ASK_USER_HOME: home })
     expect(await main(['relay', 'remove', 'tablet'], io)).toBe(0)
     // As if the revocation push had failed: the record of its credential stays.
@@ -185,6 +187,18 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     await writeFile(join(home, RENEWALS_FILE), JSON.stringify(stale))
     const result = await renewRelayAtStart(home, { now: () => Date.now() + 6 * DAY })
     expect(result.role === 'desktop' && result.devicesRenewed).toEqual(['laptop'])
+
+    // A home restored from before the removal takes the relay's newer root-signed roster and signs on top
+    // of it: the removed device does not come back, and the version still goes up.
+    const published = await publishedRoster('laptop', Date.now() + 6 * DAY)
+    const restored = await renewRelayAtStart(backup, { now: () => Date.now() + 6 * DAY })
+    expect(restored).toMatchObject({ role: 'desktop', rosterVersion: published.version + 1, published: true })
+    expect(restored.role === 'desktop' && restored.devicesRenewed).toEqual(['laptop'])
+    const after = await publishedRoster('laptop', Date.now() + 6 * DAY)
+    expect(after.version).toBe(published.version + 1)
+    expect(after.members.map((member) => member.name)).not.toContain('tablet')
+    const kept = await storedRoster(backup)
+    expect((await verifyRoster(kept.bytes, kept.signature, rootPublicKey, { highestSeenVersion: 0, now: Date.now() })).version).toBe(after.version)
   }, 30_000)
 
   it('the server refuses an expired credential, and the device says to pair again', async () => {
