@@ -10,7 +10,7 @@ import { mintDeviceCredential } from '../nats/credentials'
 import { loadRelayKeys, type RelayKeys } from '../nats/keys-file'
 import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
-import { connectRelay, getEntry, putEntry } from '../pairing'
+import { connectRelay, getEntry, putEntry, replaceEntry } from '../pairing'
 import { RelayHomeError } from './errors'
 import { loadOwnMember, loadRelayState, RELAY_FILES, saveRoster, StoredRosterSchema, type RelaySettings } from './state'
 
@@ -33,6 +33,8 @@ export interface DesktopLink {
   settings: RelaySettings
   keys: RelayKeys
   desktop: MemberSecret
+  /** The revision of `roster.current` on the relay as this link last saw or wrote it (see {@link publishRoster}). */
+  rosterRevision: number
 }
 
 /** The stored-roster JSON published at `roster.current` (the same shape as the desktop's file). */
@@ -64,8 +66,8 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
   )
   const nc = await connectRelay(url, credential.creds, desktop.member.id, server)
   try {
-    const roster = await syncRoster(home, nc, state.roster, state.settings.rootPublicKey)
-    return { nc, url, ...state, roster, keys, desktop }
+    const { roster, revision } = await syncRoster(home, nc, state.roster, state.settings.rootPublicKey)
+    return { nc, url, ...state, roster, keys, desktop, rosterRevision: revision }
   } catch (error) {
     await nc.close()
     throw error
@@ -76,7 +78,7 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
 // from an older backup): publishing the stored one, or signing on top of it, would bring back removed
 // members and be refused as a rollback by everyone who saw the newer one. Anything that does not verify
 // is the relay's doing and is overwritten by the stored roster.
-async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster, rootPublicKey: string): Promise<SignedRoster> {
+async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster, rootPublicKey: string): Promise<{ roster: SignedRoster; revision: number }> {
   const storedVersion = (await verifyRosterSignature(stored.bytes, stored.signature, rootPublicKey)).version
   const published = await getEntry(nc, BUCKETS.roster, 'current')
   const record = published === undefined ? undefined : parseRosterRecord(published.value)
@@ -87,11 +89,24 @@ async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster
     )
     if (relayVersion !== undefined && relayVersion > storedVersion) {
       await saveRoster(home, record)
-      return record
+      return { roster: record, revision: published!.revision }
     }
   }
-  await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(stored))
-  return stored
+  return { roster: stored, revision: await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(stored)) }
+}
+
+/**
+ * Publishes `roster` at `roster.current` only if nothing else was published since this link last saw
+ * it, so two changes at once (two commands, or the start's renewal beside `relay pair`) cannot drop one
+ * another, such as a removal. Throws `RELAY_ROSTER_CONFLICT` when the relay's roster changed meanwhile:
+ * nothing was published; the caller stores nothing and the person runs the command again.
+ */
+export async function publishRoster(link: DesktopLink, roster: SignedRoster): Promise<void> {
+  const revision = await replaceEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(roster), link.rosterRevision)
+  if (revision === undefined) {
+    throw new RelayHomeError('RELAY_ROSTER_CONFLICT', 'Another change to the roster was published while this one was made; nothing was changed here. Run the command again.')
+  }
+  link.rosterRevision = revision
 }
 
 /** Reads a record published at `roster.current` ({@link rosterRecord}'s shape); `undefined` when malformed. */

@@ -3,12 +3,10 @@
 // every paired device's credential that is due. On a paired device: connect, take a newer roster and
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
-import { CLI_SERVER_CHECKS, openDesktopLink, rosterRecord } from '../home/desktop-link'
+import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
 import { loadDeviceCreds, loadRelayState, loadRenewals, loadRosterAndSettings, relayRole, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
-import { BUCKETS } from '../nats/templates'
-import { putEntry } from '../pairing'
 import { connectDevice } from './device-connect'
 import { renewDeviceCredentials } from './device-credentials'
 
@@ -82,7 +80,7 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
     // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
     const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
     const next = await renewRoster(rootKeys, previous, { now: now() })
-    await putEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(next))
+    await publishRoster(link, next)
     await saveRoster(home, next)
     const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: true, warnings: [] as string[] }
     try {

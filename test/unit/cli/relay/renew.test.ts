@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
-import { generateMemberIdentity, loadMemberKeys, ROSTER_LIFETIME_MS, verifyRoster, type Member, type Roster } from '../../../../relay/crypto'
-import { openDesktopLink } from '../../../../relay/home/desktop-link'
-import { DEVICE_FILES, DeviceCredsSchema, RELAY_FILES, RENEWALS_FILE, RenewalsSchema, StoredRosterSchema } from '../../../../relay/home/state'
+import { generateMemberIdentity, loadMemberKeys, loadRootKeys, renewRoster, ROSTER_LIFETIME_MS, verifyRoster, verifyRosterSignature, type Member, type Roster } from '../../../../relay/crypto'
+import { openDesktopLink, publishRoster } from '../../../../relay/home/desktop-link'
+import { DEVICE_FILES, DeviceCredsSchema, loadRelayState, RELAY_FILES, RENEWALS_FILE, RenewalsSchema, StoredRosterSchema } from '../../../../relay/home/state'
 import { mintRoleJwt } from '../../../../relay/nats/credentials'
 import { loadRelayKeys } from '../../../../relay/nats/keys-file'
 import { BUCKETS } from '../../../../relay/nats/templates'
@@ -199,6 +199,25 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     expect(after.members.map((member) => member.name)).not.toContain('tablet')
     const kept = await storedRoster(backup)
     expect((await verifyRoster(kept.bytes, kept.signature, rootPublicKey, { highestSeenVersion: 0, now: Date.now() })).version).toBe(after.version)
+  }, 30_000)
+
+  it('two roster changes at once: the one made on an older revision is refused (RELAY_ROSTER_CONFLICT) and publishes nothing', async () => {
+    const first = await openDesktopLink(home)
+    const second = await openDesktopLink(home)
+    try {
+      const rootKeys = await loadRootKeys((await loadRelayState(home)).root)
+      const current = await verifyRosterSignature(second.roster.bytes, second.roster.signature, rootPublicKey)
+      const renewal = await renewRoster(rootKeys, current, { now: Date.now() })
+      const removal = await renewRoster(rootKeys, current, { now: Date.now(), members: current.members.filter((member) => member.name !== 'laptop') })
+      await publishRoster(second, renewal)
+      await expect(publishRoster(first, removal)).rejects.toMatchObject({ code: 'RELAY_ROSTER_CONFLICT', message: expect.stringMatching(/nothing was changed here\. Run the command again/) })
+      const published = await publishedRoster('laptop')
+      expect(published.version).toBe(renewal.roster.version)
+      expect(published.issuedAt).toBe(renewal.roster.issuedAt)
+    } finally {
+      await first.nc.close()
+      await second.nc.close()
+    }
   }, 30_000)
 
   it('the server refuses an expired credential, and the device says to pair again', async () => {
