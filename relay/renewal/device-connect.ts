@@ -26,7 +26,8 @@ export interface DeviceConnection {
 
 /**
  * Connects the device whose relay state is in `home`. Throws `RELAY_CREDENTIAL_EXPIRED` when the relay
- * refuses a credential past its expiry (pair again), `RELAY_UNREACHABLE` for any other failed connection,
+ * refuses a credential past its expiry (pair again), `RELAY_CREDENTIAL_REFUSED` when it refuses one that
+ * has not expired (the device was removed), `RELAY_UNREACHABLE` for any other failed connection,
  * and relay/home's codes for missing or damaged files. A roster or credential refusal is a warning: the
  * device keeps what it had.
  */
@@ -41,6 +42,10 @@ export async function connectDevice(home: string, options: { now?: () => number;
   try {
     nc = await connectRelay(settings.url, creds.creds, creds.natsName, options.server)
   } catch (error) {
+    if ((error as { code?: unknown } | null)?.code?.toString().startsWith('RELAY_')) throw error
+    if (!/authorization violation|expired/i.test(String(error))) {
+      throw new RelayRenewalError('RELAY_UNREACHABLE', `Could not reach the relay at ${settings.url}; check that it runs and this machine can reach it.`, { cause: error })
+    }
     if (creds.expiresAt * 1000 <= now()) {
       throw new RelayRenewalError(
         'RELAY_CREDENTIAL_EXPIRED',
@@ -48,8 +53,11 @@ export async function connectDevice(home: string, options: { now?: () => number;
         { cause: error },
       )
     }
-    if ((error as { code?: unknown } | null)?.code?.toString().startsWith('RELAY_')) throw error
-    throw new RelayRenewalError('RELAY_UNREACHABLE', `Could not reach the relay at ${settings.url}; check that it runs and this machine can reach it.`, { cause: error })
+    throw new RelayRenewalError(
+      'RELAY_CREDENTIAL_REFUSED',
+      'The relay refused this device\'s credential: the device was removed on the desktop (or the relay was set up again). Pair it again with `ask-user relay pair` and `ask-user relay join` if it should answer.',
+      { cause: error },
+    )
   }
   const warnings: string[] = []
   try {

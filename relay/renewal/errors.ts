@@ -7,6 +7,7 @@ export type RelayRenewalCode =
   | 'RELAY_CREDENTIAL_SIGNATURE'
   | 'RELAY_CREDENTIAL_ROLLBACK'
   | 'RELAY_CREDENTIAL_EXPIRED'
+  | 'RELAY_CREDENTIAL_REFUSED'
   | 'RELAY_UNREACHABLE'
 
 /** An error of a renewal. Its message never carries a seed, a JWT or a key. */

@@ -187,6 +187,12 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     await writeFile(join(home, RENEWALS_FILE), JSON.stringify(stale))
     const result = await renewRelayAtStart(home, { now: () => Date.now() + 6 * DAY })
     expect(result.role === 'desktop' && result.devicesRenewed).toEqual(['laptop'])
+    // The removed device itself is refused by the relay and told why.
+    const tabletProblem = async (): Promise<string | undefined> => {
+      const tablet = await renewRelayAtStart(deviceHomes.tablet!)
+      return tablet.role === 'device' ? tablet.problem : undefined
+    }
+    await expect.poll(tabletProblem, { timeout: 10_000 }).toMatch(/^RELAY_CREDENTIAL_REFUSED: .*removed on the desktop/)
 
     // A home restored from before the removal takes the relay's newer root-signed roster and signs on top
     // of it: the removed device does not come back, and the version still goes up.
