@@ -19,7 +19,7 @@ export type RelayStartResult =
   | { role: 'none' }
   | {
       role: 'desktop'
-      /** The roster version now stored (re-signed at this start). */
+      /** The roster version now stored (re-signed at this start, unless publishing it was refused). */
       rosterVersion: number
       /** ms since the epoch. */
       rosterExpiresAt: number
@@ -80,7 +80,13 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
     // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
     const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
     const next = await renewRoster(rootKeys, previous, { now: now() })
-    await publishRoster(link, next)
+    try {
+      await publishRoster(link, next)
+    } catch (error) {
+      // Nothing stored either: the roster the relay has now is newer than the one this renewal built on.
+      const unchanged = { rosterVersion: previous.version, rosterExpiresAt: previous.expiresAt, published: false, devicesRenewed: [] }
+      return { role: 'desktop', ...unchanged, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
+    }
     await saveRoster(home, next)
     const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: true, warnings: [] as string[] }
     try {
@@ -115,7 +121,11 @@ async function renewOnDevice(home: string, options: RelayStartOptions): Promise<
     const expiresAt = creds.expiresAt * 1000
     const warnings =
       expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS
-        ? [`This device's relay credential ${expiresAt <= now() ? 'expired' : 'expires'} on ${day(expiresAt)}; start the first desktop so it renews it, then connect again.`]
+        ? [
+            expiresAt <= now()
+              ? `This device's relay credential expired on ${day(expiresAt)}; remove it on the first desktop and pair it again.`
+              : `This device's relay credential expires on ${day(expiresAt)}; start the first desktop so it renews it, then connect again.`,
+          ]
         : []
     return { role: 'device', rosterVersion: roster.version, credentialRenewed: false, credentialExpiresAt: expiresAt, warnings, problem: describeRelayError(error) }
   }

@@ -237,7 +237,7 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     await writeFile(join(deviceHomes.laptop!, DEVICE_FILES.deviceCreds), JSON.stringify({ ...creds, creds: expiredCreds, expiresAt: expired.expiresAt }))
     const result = await renewRelayAtStart(deviceHomes.laptop!)
     expect(result).toMatchObject({ role: 'device', credentialRenewed: false, problem: expect.stringMatching(/^RELAY_CREDENTIAL_EXPIRED: .*pair it again/) })
-    expect(result.role === 'device' && result.warnings).toEqual([expect.stringMatching(/credential expired on .*start the first desktop/)])
+    expect(result.role === 'device' && result.warnings).toEqual([expect.stringMatching(/credential expired on .*pair it again/)])
   }, 30_000)
 
   it('offline, the desktop still re-signs and stores the roster, and warns once the relay\'s copy is within 7 days of expiry', async () => {
