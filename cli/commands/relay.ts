@@ -1,5 +1,5 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove`: set up a self-hosted relay, give agents their
-// relay file, pair more devices and manage the roster.
+// `ask-user relay init|add-agent|pair|join|devices|remove|renew`: set up a self-hosted relay, give agents
+// their relay file, pair more devices, manage the roster and renew it.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resolveHome } from '../../core/home'
@@ -10,6 +10,7 @@ import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
 import { pairDevice } from '../relay/pair'
+import { renewRelay } from '../relay/renew'
 import { listRoster, removeMember } from '../relay/roster-commands'
 import { lineReader } from '../relay/stdin-lines'
 import { RelayCliError } from '../relay/errors'
@@ -22,6 +23,7 @@ const HELP = `Usage:
   ask-user relay join [--name NAME]   (on the new device; reads the pairing line from stdin)
   ask-user relay devices
   ask-user relay remove NAME
+  ask-user relay renew                (what the companion does at every start)
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
@@ -38,6 +40,10 @@ the first desktop only if they match. The device is added to the roster and gets
 
 devices lists the roster after checking its signature; remove NAME takes a member out of the roster
 (re-signed and published): from then on nothing it answers is accepted.
+
+renew, on the first desktop, re-signs the roster for 60 more days, publishes it and renews every paired
+device's 7-day credential that is due; on a paired device it picks up a newer roster and its renewed
+credential. The companion does the same at every start.
 `
 
 /** Dispatches `relay init` and `relay add-agent`; errors print `Error: CODE: message` on stderr. */
@@ -54,6 +60,7 @@ export const run: Command = async (args, io) => {
     if (sub === 'join') return await runJoin(rest, io)
     if (sub === 'devices') return await runDevices(rest, io)
     if (sub === 'remove') return await runRemove(rest, io)
+    if (sub === 'renew') return await runRenew(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? EXIT.INVALID_INPUT : 1
@@ -190,4 +197,11 @@ async function runRemove(args: string[], io: CliIo): Promise<number> {
       : 'Its relay credential was not revoked here (an agent, or the relay did not take the update); it lapses at its expiry.\n',
   )
   return EXIT.OK
+}
+
+async function runRenew(args: string[], io: CliIo): Promise<number> {
+  parseArgs({ args, strict: true, allowPositionals: false, options: {} })
+  const renewed = await renewRelay(resolveHome(io.env))
+  for (const line of renewed.lines) io.stderr.write(`${line}\n`)
+  return renewed.ok ? EXIT.OK : 1
 }

@@ -7,7 +7,7 @@ import { loadRelayKeys } from '../../relay/nats/keys-file'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { AgentRelayFileSchema } from './agent-file'
 import { RelayCliError } from './errors'
-import { loadRelayState, saveRoster } from './state'
+import { loadRelayState, saveRoster } from '../../relay/home/state'
 
 /** What {@link addAgent} needs; `now` (ms) is injectable for tests. */
 export interface AddAgentOptions {

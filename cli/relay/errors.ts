@@ -3,11 +3,8 @@
 /** Stable codes of the relay commands themselves (relay/nats and relay/crypto have their own). */
 export type RelayCliCode =
   | 'RELAY_ALREADY_INITIALIZED'
-  | 'RELAY_NOT_INITIALIZED'
   | 'RELAY_NAME_TAKEN'
   | 'RELAY_NO_URL'
-  | 'RELAY_BAD_STATE'
-  | 'RELAY_SETUP_EXPIRED'
   | 'RELAY_NO_SUCH_MEMBER'
   | 'RELAY_CANNOT_REMOVE_DESKTOP'
   | 'RELAY_NO_LINE'
@@ -23,9 +20,4 @@ export class RelayCliError extends Error {
   }
 }
 
-/** `CODE: message` for any error that has a stable code, else the message; never the error's data. */
-export function describeRelayError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ${message}` : message
-}
+export { describeRelayError } from '../../relay/home/errors'

@@ -11,7 +11,7 @@ import { saveRelayKeys } from '../../relay/nats/keys-file'
 import type { ServerConfigOptions } from '../../relay/nats/server-config'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { RelayCliError } from './errors'
-import { RELAY_FILES, relayInitExists, saveRelayState } from './state'
+import { RELAY_FILES, relayInitExists, saveRelayState } from '../../relay/home/state'
 
 /** How long the setup credential init leaves for the first connection lives: 24 hours. */
 export const SETUP_CREDENTIAL_TTL_SECONDS = 86_400

@@ -3,9 +3,9 @@
 import { ensurePrivateDir } from '../../core/private-files'
 import { MemberSecretSchema, type Member } from '../../relay/crypto'
 import { joinPairing, parsePairLine } from '../../relay/pairing'
-import { CLI_SERVER_CHECKS } from './desktop-link'
+import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
-import { DEVICE_FILES, DeviceCredsSchema, relayInitExists, RelaySettingsSchema, RELAY_FILES, saveJson, saveRoster } from './state'
+import { DEVICE_FILES, DeviceCredsSchema, relayInitExists, RelaySettingsSchema, RELAY_FILES, saveJson, saveRoster } from '../../relay/home/state'
 
 /**
  * Joins the relay of the pairing `line` as device `name`. Refuses with `RELAY_ALREADY_INITIALIZED`

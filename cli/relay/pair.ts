@@ -2,14 +2,11 @@
 // re-signed roster (version + 1) and given its own 7-day credential, sealed to it.
 import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
 import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
-import { BUCKETS } from '../../relay/nats/templates'
-import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, putEntry, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
-import { openDesktopLink, rosterRecord } from './desktop-link'
+import { DEVICE_CREDENTIAL_SECONDS } from '../../relay/renewal'
+import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
+import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
-import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
-
-/** A device credential lives 7 days; the desktop renews it. */
-export const DEVICE_CREDENTIAL_SECONDS = 7 * 86_400
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
 
 /** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
 export interface PairDeviceOptions {
@@ -49,7 +46,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
         const member: Member = { ...request.member, addedAt: now() }
         const next = await renewRoster(await loadRootKeys(link.root), current, { now: now(), members: [...current.members, member] })
         const credential = await mintRoleJwt(signer('device'), 'device', member.id, request.nkey, DEVICE_CREDENTIAL_SECONDS)
-        await putEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(next))
+        await publishRoster(link, next)
         await saveRoster(options.home, next)
         const renewals = await loadRenewals(options.home)
         renewals.devices[member.id] = { renewedAt: now(), expiresAt: credential.expiresAt * 1000, nkey: request.nkey }

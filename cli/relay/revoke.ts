@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { RelayKeys } from '../../relay/nats/keys-file'
 import { encodePersonAccount } from '../../relay/nats/operator'
 import { connectRelay } from '../../relay/pairing'
-import { CLI_SERVER_CHECKS } from './desktop-link'
+import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
 
 const ClaimsUpdateReplySchema = z.object({ data: z.object({ code: z.number() }).passthrough().optional(), error: z.unknown().optional() }).passthrough()
 

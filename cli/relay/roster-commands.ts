@@ -1,13 +1,11 @@
 // `ask-user relay devices` and `ask-user relay remove NAME`: the roster as this machine holds it,
 // verified against the pinned root key, and a member's removal (re-signed, published).
 import { loadRootKeys, renewRoster, verifyRoster, type Roster } from '../../relay/crypto'
-import { BUCKETS } from '../../relay/nats/templates'
-import { putEntry } from '../../relay/pairing'
-import { openDesktopLink, rosterRecord } from './desktop-link'
+import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
 import { pushRevocations } from './revoke'
-import { loadRenewals, loadRosterAndSettings, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
-import type { DesktopLink } from './desktop-link'
+import { loadRenewals, loadRosterAndSettings, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
+import type { DesktopLink } from '../../relay/home/desktop-link'
 
 /** One row of `relay devices`. Times are ms since the epoch, or undefined when not recorded. */
 export interface RosterRow {
@@ -53,7 +51,7 @@ export async function removeMember(home: string, name: string, now: () => number
       throw new RelayCliError('RELAY_CANNOT_REMOVE_DESKTOP', 'This desktop holds the root key and cannot remove itself; remove other devices, or start a new relay.')
     }
     const next = await renewRoster(await loadRootKeys(link.root), current, { now: now(), members: current.members.filter((candidate) => candidate.id !== member.id) })
-    await putEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(next))
+    await publishRoster(link, next)
     await saveRoster(home, next)
     return { rosterVersion: next.roster.version, credentialRevoked: await revokeCredential(home, link, member.id, now) }
   } finally {

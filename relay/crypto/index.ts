@@ -15,6 +15,7 @@ export {
   signRoster,
   renewRoster,
   verifyRoster,
+  verifyRosterSignature,
   rosterRenewal,
   findMember,
   answeringMembers,
@@ -24,6 +25,7 @@ export {
 } from './roster'
 export { newReplyKey, type ReplyKey } from './reply-key'
 export { sealToKey, openSealedBox, type SealedBox } from './sealed-box'
+export { signEnvelope, splitEnvelope, verifyBytes } from './signing'
 export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
 export { sealAnswer, acceptAnswer, verifyAnswerOrigin, type AcceptedAnswer } from './answer-envelope'
 export { signReceipt, openReceipt } from './receipt-envelope'

@@ -69,6 +69,25 @@ export async function verifyRoster(
   pinnedRootKey: string,
   options: { highestSeenVersion: number; now: number },
 ): Promise<Roster> {
+  const roster = await verifyRosterSignature(storedBytes, storedSignature, pinnedRootKey)
+  if (roster.version < options.highestSeenVersion) {
+    throw new RelayCryptoError(
+      'ROSTER_ROLLBACK',
+      `the relay served roster version ${roster.version} after version ${options.highestSeenVersion} was seen; refusing the older roster`,
+    )
+  }
+  if (options.now >= roster.expiresAt) {
+    throw new RelayCryptoError('ROSTER_EXPIRED', 'the roster has expired; start the desktop companion so it renews the roster')
+  }
+  return roster
+}
+
+/**
+ * Only the signature and content checks of {@link verifyRoster} (`KEY_INVALID`, `ROSTER_SIGNATURE`,
+ * `ROSTER_INVALID`), not version or expiry. For the desktop re-signing the roster it stored itself,
+ * which must stay possible after it expired; a roster read from the relay goes through verifyRoster.
+ */
+export async function verifyRosterSignature(storedBytes: Uint8Array, storedSignature: Uint8Array, pinnedRootKey: string): Promise<Roster> {
   const bytes = ownBytes(storedBytes)
   const signature = ownBytes(storedSignature)
   const rootKey = fromBase64url(pinnedRootKey)
@@ -82,17 +101,7 @@ export async function verifyRoster(
   const parsed = RosterSchema.safeParse(text === undefined ? undefined : parseJson(text))
   if (!parsed.success) throw new RelayCryptoError('ROSTER_INVALID', 'the signed roster is malformed; renew it from the desktop')
   await checkMemberIds(parsed.data)
-  const roster = parsed.data
-  if (roster.version < options.highestSeenVersion) {
-    throw new RelayCryptoError(
-      'ROSTER_ROLLBACK',
-      `the relay served roster version ${roster.version} after version ${options.highestSeenVersion} was seen; refusing the older roster`,
-    )
-  }
-  if (options.now >= roster.expiresAt) {
-    throw new RelayCryptoError('ROSTER_EXPIRED', 'the roster has expired; start the desktop companion so it renews the roster')
-  }
-  return roster
+  return parsed.data
 }
 
 /**

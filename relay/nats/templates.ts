@@ -17,6 +17,12 @@ export const BUCKETS = {
   secret: 'secret',
 } as const
 
+/**
+ * A device's renewed credential lives in the `roster` bucket at `cred.<its NATS name>` (the desktop
+ * writes every one, each device reads only its own), so renewals need no bucket of their own.
+ */
+export const CREDENTIAL_KEY_PREFIX = 'cred'
+
 /** The roles a scoped signing key exists for. */
 export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
@@ -72,6 +78,8 @@ const DEVICE: RoleTemplate = {
     `$KV.secret.a.*.*`,
     ...readKeys('inbox', '>'),
     ...readKeys('roster', 'current'),
+    // Its renewed credential, written by the desktop and sealed to it: only this device reads it.
+    `${JS}.DIRECT.GET.KV_roster.$KV.roster.${CREDENTIAL_KEY_PREFIX}.${SELF}`,
     ...readKeys('presence', '*'),
     `${JS}.INFO`,
   ],
@@ -82,7 +90,7 @@ const DEVICE: RoleTemplate = {
 }
 
 const DESKTOP: RoleTemplate = {
-  pub: [...DEVICE.pub, `$KV.roster.current`, `$KV.pair.*.*`, ...readKeys('pair', '*.*')],
+  pub: [...DEVICE.pub, `$KV.roster.current`, `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`, `$KV.pair.*.*`, ...readKeys('pair', '*.*')],
   sub: [`_INBOX.${SELF}.>`],
   connectionTypes: ['STANDARD'],
   maxTtlSeconds: 7 * DAY,

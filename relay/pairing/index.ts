@@ -5,6 +5,6 @@ export { PairOfferSchema, PairRequestBodySchema, PairGrantSchema, type PairOffer
 export { createPairOffer, formatPairLine, parsePairLine, newPairId, PAIR_OFFER_TTL_MS, PAIR_LINE_PREFIX } from './offer'
 export { makePairRequest, checkPairRequest, confirmationCode, requestDigest } from './request'
 export { sealPairGrant, declinePairResponse, openPairResponse } from './response'
-export { connectRelay, createEntry, putEntry, getEntry, watchKey } from './relay-link'
+export { connectRelay, createEntry, putEntry, replaceEntry, getEntry, watchKey } from './relay-link'
 export { runDesktopPairing, type DesktopPairingHooks, type PairGrantInput } from './desktop-pairing'
 export { joinPairing, type JoinedDevice } from './join-pairing'

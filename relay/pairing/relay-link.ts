@@ -43,9 +43,23 @@ export async function createEntry(nc: NatsConnection, bucket: string, key: strin
   }
 }
 
-/** Stores `value` at `key`, replacing what is there (the roster's `current`). */
-export async function putEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array): Promise<void> {
-  await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value)
+/** Stores `value` at `key`, replacing what is there (the roster's `current`). Resolves with the new revision. */
+export async function putEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array): Promise<number> {
+  return (await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value)).seq
+}
+
+/**
+ * Replaces the value at `key` only if its revision is still `revision` (0: only if the key is new), so
+ * a concurrent change is never overwritten. Resolves with the new revision, or `undefined` when the key
+ * changed meanwhile.
+ */
+export async function replaceEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array, revision: number): Promise<number | undefined> {
+  try {
+    return (await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, { expect: { lastSubjectSequence: revision } })).seq
+  } catch (error) {
+    if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) return undefined
+    throw error
+  }
 }
 
 /** The value and revision at `key` through a direct get, or undefined when there is none. */

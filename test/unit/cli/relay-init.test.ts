@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
-import { RELAY_FILES } from '../../../cli/relay/state'
+import { RELAY_FILES } from '../../../relay/home/state'
 import { rootFromRecoveryCode } from '../../../relay/crypto'
 import { memoryIo } from './memory-io'
 

@@ -86,13 +86,16 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     const allowed = (role: Role, op: Probe['op'], subject: RegExp): boolean[] =>
       rows.filter((r) => r.role === role && r.probe.op === op && subject.test(r.probe.subject)).map((r) => r.allowed)
     expect(allowed('agent', 'kv-create', /q\.agent1\./)).toEqual([true])
-    expect(allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/)).toEqual([false, false, false, false, false, false])
+    expect(allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/)).toEqual([false, false, false, false, false, false, false])
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
-    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false])
+    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false])
     expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false])
     expect(allowed('device', 'kv-create', /a\.agent2\./)).toEqual([true, true])
-    expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false])
-    expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true])
+    expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false, false])
+    expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
+    // A renewed credential: the desktop writes any device's, a device reads only its own, nobody else either.
+    expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])
+    for (const role of ['agent', 'pair'] as const) expect(allowed(role, 'kv-get', /roster\.cred\./)).toEqual([false, false])
     expect(rows.filter((r) => r.role === 'pair' && r.allowed).map((r) => r.probe.subject)).toEqual(['$KV.pair.req.pair1', '_INBOX.pair1.x'])
     for (const role of ['agent', 'device', 'desktop'] as const) {
       for (const op of ['legacy-consumer-create', 'stream-delete', 'stream-purge', 'message-delete'] as const) expect(allowed(role, op, /./)).toEqual([false])

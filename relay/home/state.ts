@@ -1,13 +1,13 @@
-// What `relay init` leaves in the companion's 0700 home besides relay/nats's signing keys: the root
+// What `relay init` and `relay join` leave in the companion's 0700 home besides relay/nats's signing keys: the root
 // secret, this desktop's member keys, the signed roster and the public settings. Every file is 0600 and
 // written through core/private-files (atomically, never through a link).
 import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
-import { MemberSecretSchema, RootSecretSchema, type MemberSecret, type RootSecret, type SignedRoster } from '../../relay/crypto'
-import { RELAY_KEYS_FILE } from '../../relay/nats/keys-file'
-import { RelayCliError } from './errors'
+import { MemberSecretSchema, RootSecretSchema, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
+import { RELAY_KEYS_FILE } from '../nats/keys-file'
+import { RelayHomeError } from './errors'
 
 /** File names inside the companion's home. */
 export const RELAY_FILES = {
@@ -58,6 +58,20 @@ export async function relayInitExists(home: string): Promise<boolean> {
     }
   }
   return false
+}
+
+/**
+ * Which side of a relay `home` holds: `desktop` (it has the root key: it signs rosters and mints
+ * credentials), `device` (a home `relay join` made) or `none`. Only the file names are looked at.
+ */
+export async function relayRole(home: string): Promise<'desktop' | 'device' | 'none'> {
+  const exists = (name: string): Promise<boolean> =>
+    lstat(join(home, name)).then(
+      () => true,
+      (error: unknown) => !isErrnoCode(error, 'ENOENT'),
+    )
+  if (await exists(RELAY_FILES.root)) return 'desktop'
+  return (await exists(DEVICE_FILES.device)) ? 'device' : 'none'
 }
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
@@ -130,7 +144,7 @@ async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Pr
     text = await readPrivateFile(join(home, name))
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) {
-      throw new RelayCliError('RELAY_NOT_INITIALIZED', `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`)
+      throw new RelayHomeError('RELAY_NOT_INITIALIZED', `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`)
     }
     throw error
   }
@@ -142,7 +156,7 @@ async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Pr
   }
   const parsed = schema.safeParse(data)
   // The content is never echoed: these files hold secrets.
-  if (!parsed.success) throw new RelayCliError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
+  if (!parsed.success) throw new RelayHomeError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
   return parsed.data
 }
 

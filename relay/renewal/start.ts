@@ -1,0 +1,139 @@
+// What the companion does with its relay at every start (and `ask-user relay renew` on demand). On the
+// desktop that holds the root key: re-sign the roster (version + 1, 60 more days), publish it, and renew
+// every paired device's credential that is due. On a paired device: connect, take a newer roster and
+// the credential the desktop renewed for it. Nothing here needs the windows or the core.
+import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
+import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
+import { describeRelayError } from '../home/errors'
+import { loadDeviceCreds, loadRelayState, loadRenewals, loadRosterAndSettings, relayRole, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../home/state'
+import type { CheckServerOptions } from '../nats/server-version'
+import { connectDevice } from './device-connect'
+import { renewDeviceCredentials } from './device-credentials'
+
+const DAY_MS = 86_400_000
+/** A device warns when its credential has less than this left and no renewal came. */
+export const DEVICE_CREDENTIAL_WARN_BEFORE_MS = 2 * DAY_MS
+
+/** What {@link renewRelayAtStart} did. `problem` is set when the relay could not be reached or refused. */
+export type RelayStartResult =
+  | { role: 'none' }
+  | {
+      role: 'desktop'
+      /** The roster version now stored (re-signed at this start, unless publishing it was refused). */
+      rosterVersion: number
+      /** ms since the epoch. */
+      rosterExpiresAt: number
+      /** Whether the relay has it now; agents and devices read the relay's copy. */
+      published: boolean
+      /** Names of the devices whose credential was renewed. */
+      devicesRenewed: string[]
+      warnings: string[]
+      problem?: string
+    }
+  | {
+      role: 'device'
+      rosterVersion: number
+      credentialRenewed: boolean
+      /** ms since the epoch. */
+      credentialExpiresAt: number
+      warnings: string[]
+      problem?: string
+    }
+
+/** The options of {@link renewRelayAtStart}; `now` and `server` are for tests and the CLI. */
+export interface RelayStartOptions {
+  now?: () => number
+  server?: CheckServerOptions
+}
+
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
+
+/**
+ * Renews what the relay state in `home` needs at a companion start. Never throws for the relay being
+ * unreachable or refusing: that is `problem`, with a warning when something will lapse within its
+ * warning window (the roster 7 days, a device credential 2 days). Throws relay/home's codes
+ * (`RELAY_BAD_STATE`, `RELAY_NOT_INITIALIZED`) and `ROSTER_SIGNATURE` when the home's own files are damaged.
+ */
+export async function renewRelayAtStart(home: string, options: RelayStartOptions = {}): Promise<RelayStartResult> {
+  const role = await relayRole(home)
+  if (role === 'desktop') return renewOnDesktop(home, options)
+  if (role === 'device') return renewOnDevice(home, options)
+  return { role: 'none' }
+}
+
+async function renewOnDesktop(home: string, options: RelayStartOptions): Promise<RelayStartResult> {
+  const now = options.now ?? Date.now
+  const state = await loadRelayState(home)
+  const rootKeys = await loadRootKeys(state.root)
+  let link
+  try {
+    link = await openDesktopLink(home, now, options.server ?? CLI_SERVER_CHECKS)
+  } catch (error) {
+    // Offline the root key still renews: the next connection (a later start or command) publishes it.
+    const previous = await verifyRosterSignature(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey)
+    const next = await renewRoster(rootKeys, previous, { now: now() })
+    await saveRoster(home, next)
+    const result = { rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: false, devicesRenewed: [] }
+    return { role: 'desktop', ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
+  }
+  try {
+    // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
+    const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
+    const next = await renewRoster(rootKeys, previous, { now: now() })
+    try {
+      await publishRoster(link, next)
+    } catch (error) {
+      // Nothing stored either: the roster the relay has now is newer than the one this renewal built on.
+      const unchanged = { rosterVersion: previous.version, rosterExpiresAt: previous.expiresAt, published: false, devicesRenewed: [] }
+      return { role: 'desktop', ...unchanged, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
+    }
+    await saveRoster(home, next)
+    const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: true, warnings: [] as string[] }
+    try {
+      const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
+      await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
+      return { ...result, devicesRenewed: renewed.renewed.map((member) => member.name) }
+    } catch (error) {
+      return { ...result, devicesRenewed: [], problem: describeRelayError(error) }
+    }
+  } finally {
+    await link.nc.close()
+  }
+}
+
+// Agents and devices hold the relay's copy, at best the roster before this start's renewal.
+function rosterWarnings(relayCopy: Roster, now: number): string[] {
+  const state = rosterRenewal(relayCopy, now)
+  if (state === 'fresh') return []
+  const when = state === 'expired' ? `expired on ${day(relayCopy.expiresAt)}` : `expires on ${day(relayCopy.expiresAt)}`
+  return [`The relay's roster ${when} and this desktop could not publish its renewal; agents refuse every answer once it has expired. Check that the relay runs, then run \`ask-user relay renew\`.`]
+}
+
+async function renewOnDevice(home: string, options: RelayStartOptions): Promise<RelayStartResult> {
+  const now = options.now ?? Date.now
+  let connection
+  try {
+    connection = await connectDevice(home, { now, server: options.server ?? CLI_SERVER_CHECKS })
+  } catch (error) {
+    const creds = await loadDeviceCreds(home)
+    const stored = await loadRosterAndSettings(home)
+    const roster = await verifyRosterSignature(stored.roster.bytes, stored.roster.signature, stored.settings.rootPublicKey)
+    const expiresAt = creds.expiresAt * 1000
+    const warnings =
+      expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS
+        ? [
+            expiresAt <= now()
+              ? `This device's relay credential expired on ${day(expiresAt)}; remove it on the first desktop and pair it again.`
+              : `This device's relay credential expires on ${day(expiresAt)}; start the first desktop so it renews it, then connect again.`,
+          ]
+        : []
+    return { role: 'device', rosterVersion: roster.version, credentialRenewed: false, credentialExpiresAt: expiresAt, warnings, problem: describeRelayError(error) }
+  }
+  await connection.nc.close()
+  const expiresAt = connection.credentialExpiresAt * 1000
+  const warnings = [...connection.warnings]
+  if (expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS) {
+    warnings.push(`This device's relay credential expires on ${day(expiresAt)} and no renewal has come; start the first desktop so it renews it.`)
+  }
+  return { role: 'device', rosterVersion: connection.roster.version, credentialRenewed: connection.credentialRenewed, credentialExpiresAt: expiresAt, warnings }
+}
