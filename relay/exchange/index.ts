@@ -5,6 +5,6 @@ export { RemoteAsker, MAX_REASKS, type RemoteAskerOptions, type RemoteAskOptions
 export { openRemoteAsker, type AgentRelayConfig } from './open-asker'
 export { RelayDesk, type RelayDeskOptions, type RemoteAsk, type RemoteAskSettled, type AnswerResult, type DeskRefusal } from './relay-desk'
 export { openOnThisThread, type QuestionOpener } from './question-opener'
-export { encodeRosterRecord, decodeRosterRecord, ROSTER_BUCKET, ROSTER_KEY } from './roster-source'
+export { decodeRosterRecord, ROSTER_BUCKET, ROSTER_KEY } from './roster-source'
 export { inboxKey, parseInboxKey, INBOX_BUCKET, type InboxKind } from './inbox-keys'
-export { RemoteQuestionBodySchema, RemoteAnswerBodySchema, RosterRecordSchema, type RemoteQuestionBody, type RemoteAnswerBody } from './schemas'
+export { RemoteQuestionBodySchema, RemoteAnswerBodySchema, type RemoteQuestionBody, type RemoteAnswerBody } from './schemas'

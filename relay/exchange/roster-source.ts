@@ -1,38 +1,21 @@
 // The roster as both ends read it from the relay: the record at `roster.current`, verified against the
 // pinned root key, never older than the highest version this end has seen and never expired.
 import type { KV } from '@nats-io/kv'
-import { verifyRoster, type Roster, type SignedRoster } from '../crypto'
+import { parseRosterRecord, verifyRoster, type Roster, type SignedRoster } from '../crypto'
 import { BUCKETS } from '../nats/templates'
 import { RelayExchangeError } from './errors'
 import { readEntry } from './relay-kv'
-import { RosterRecordSchema } from './schemas'
 
 /** The bucket the roster is published in. */
 export const ROSTER_BUCKET = BUCKETS.roster
 /** The roster bucket's one key. */
 export const ROSTER_KEY = 'current'
 
-/** The record to publish at `roster.current` for a signed roster (what the desktop writes). */
-export function encodeRosterRecord(roster: SignedRoster): Uint8Array {
-  const record = RosterRecordSchema.parse({
-    v: 1,
-    bytes: Buffer.from(roster.bytes).toString('base64url'),
-    signature: Buffer.from(roster.signature).toString('base64url'),
-  })
-  return new TextEncoder().encode(JSON.stringify(record))
-}
-
-/** Parses a stored roster record; `ROSTER_MISSING` when it is not one. */
+/** Parses a published roster record; `ROSTER_MISSING` when it is not one. */
 export function decodeRosterRecord(value: Uint8Array): SignedRoster {
-  let data: unknown
-  try {
-    data = JSON.parse(new TextDecoder().decode(value))
-  } catch {
-    data = undefined
-  }
-  const parsed = RosterRecordSchema.safeParse(data)
-  if (!parsed.success) throw new RelayExchangeError('ROSTER_MISSING', 'the roster on the relay is not a roster record; start the desktop companion so it publishes the roster again')
-  return { bytes: new Uint8Array(Buffer.from(parsed.data.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(parsed.data.signature, 'base64url')) }
+  const signed = parseRosterRecord(value)
+  if (signed === undefined) throw new RelayExchangeError('ROSTER_MISSING', 'the roster on the relay is not a roster record; start the desktop companion so it publishes the roster again')
+  return signed
 }
 
 /**

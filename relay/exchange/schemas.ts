@@ -25,12 +25,3 @@ export const RemoteAnswerBodySchema = z.strictObject({
   answers: z.array(AnswerSchema),
 })
 export type RemoteAnswerBody = z.infer<typeof RemoteAnswerBodySchema>
-
-const Base64url = z.string().min(1).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
-
-/**
- * The roster as published at `roster.current`: the exact root-signed bytes and the root's signature,
- * both base64url (the same record the desktop keeps in its home).
- */
-export const RosterRecordSchema = z.strictObject({ v: z.literal(1), bytes: Base64url, signature: Base64url })
-export type RosterRecord = z.infer<typeof RosterRecordSchema>

@@ -4,7 +4,7 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { join } from 'node:path'
 import { isErrnoCode, readPrivateFile, removeFile } from '../../core/private-files'
-import { verifyRosterSignature, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
+import { encodeRosterRecord, parseRosterRecord, verifyRosterSignature, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
 import { createBuckets } from '../nats/buckets'
 import { mintDeviceCredential } from '../nats/credentials'
 import { loadRelayKeys, type RelayKeys } from '../nats/keys-file'
@@ -12,7 +12,7 @@ import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
 import { connectRelay, getEntry, putEntry, replaceEntry } from '../pairing'
 import { RelayHomeError } from './errors'
-import { loadOwnMember, loadRelayState, RELAY_FILES, saveRoster, StoredRosterSchema, type RelaySettings } from './state'
+import { loadOwnMember, loadRelayState, RELAY_FILES, saveRoster, type RelaySettings } from './state'
 
 /**
  * Server checks of the relay commands. A server on a literal loopback address (the person's own
@@ -35,12 +35,6 @@ export interface DesktopLink {
   desktop: MemberSecret
   /** The revision of `roster.current` on the relay as this link last saw or wrote it (see {@link publishRoster}). */
   rosterRevision: number
-}
-
-/** The stored-roster JSON published at `roster.current` (the same shape as the desktop's file). */
-export function rosterRecord(roster: SignedRoster): Uint8Array {
-  const record = { v: 1, bytes: Buffer.from(roster.bytes).toString('base64url'), signature: Buffer.from(roster.signature).toString('base64url') }
-  return new TextEncoder().encode(JSON.stringify(record))
 }
 
 /**
@@ -92,7 +86,7 @@ async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster
       return { roster: record, revision: published!.revision }
     }
   }
-  return { roster: stored, revision: await putEntry(nc, BUCKETS.roster, 'current', rosterRecord(stored)) }
+  return { roster: stored, revision: await putEntry(nc, BUCKETS.roster, 'current', encodeRosterRecord(stored)) }
 }
 
 /**
@@ -102,23 +96,11 @@ async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster
  * nothing was published; the caller stores nothing and the person runs the command again.
  */
 export async function publishRoster(link: DesktopLink, roster: SignedRoster): Promise<void> {
-  const revision = await replaceEntry(link.nc, BUCKETS.roster, 'current', rosterRecord(roster), link.rosterRevision)
+  const revision = await replaceEntry(link.nc, BUCKETS.roster, 'current', encodeRosterRecord(roster), link.rosterRevision)
   if (revision === undefined) {
     throw new RelayHomeError('RELAY_ROSTER_CONFLICT', 'Another change to the roster was published while this one was made; nothing was changed here. Run the command again.')
   }
   link.rosterRevision = revision
-}
-
-/** Reads a record published at `roster.current` ({@link rosterRecord}'s shape); `undefined` when malformed. */
-export function parseRosterRecord(value: Uint8Array): SignedRoster | undefined {
-  let data: unknown
-  try {
-    data = JSON.parse(new TextDecoder().decode(value))
-  } catch {
-    return undefined
-  }
-  const parsed = StoredRosterSchema.safeParse(data)
-  return parsed.success ? { bytes: new Uint8Array(Buffer.from(parsed.data.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(parsed.data.signature, 'base64url')) } : undefined
 }
 
 async function makeBucketsOnce(home: string, url: string): Promise<void> {

@@ -5,7 +5,7 @@ import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
-import { MemberSecretSchema, RootSecretSchema, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
+import { MemberSecretSchema, RootSecretSchema, RosterRecordSchema, rosterRecordOf, signedRosterOf, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
 import { RELAY_KEYS_FILE } from '../nats/keys-file'
 import { RelayHomeError } from './errors'
 
@@ -42,9 +42,6 @@ export const RelaySettingsSchema = z.strictObject({
   rootPublicKey: Base64url,
 })
 export type RelaySettings = z.infer<typeof RelaySettingsSchema>
-
-/** The roster as stored: the exact signed bytes and the root's signature, both base64url. */
-export const StoredRosterSchema = z.strictObject({ v: z.literal(1), bytes: Base64url, signature: Base64url })
 
 /** True when any relay file is already in `home` (init refuses then, so nothing is overwritten). */
 export async function relayInitExists(home: string): Promise<boolean> {
@@ -89,8 +86,7 @@ export async function saveRelayState(
 
 /** Replaces the stored roster with a newly signed one. */
 export async function saveRoster(home: string, roster: SignedRoster): Promise<void> {
-  const stored = { v: 1, bytes: Buffer.from(roster.bytes).toString('base64url'), signature: Buffer.from(roster.signature).toString('base64url') }
-  await writeFileAtomic(join(home, RELAY_FILES.roster), json(StoredRosterSchema.parse(stored)))
+  await writeFileAtomic(join(home, RELAY_FILES.roster), json(rosterRecordOf(roster)))
 }
 
 /** A paired device's NATS credential as stored (0600): the `.creds` text, its user name and expiry. */
@@ -133,9 +129,9 @@ export async function loadDeviceCreds(home: string): Promise<DeviceCreds> {
 
 /** Reads the roster and the settings (every relay home has both). */
 export async function loadRosterAndSettings(home: string): Promise<{ roster: SignedRoster; settings: RelaySettings }> {
-  const stored = await readJson(home, RELAY_FILES.roster, StoredRosterSchema)
+  const stored = await readJson(home, RELAY_FILES.roster, RosterRecordSchema)
   const settings = await readJson(home, RELAY_FILES.settings, RelaySettingsSchema)
-  return { roster: { bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')) }, settings }
+  return { roster: signedRosterOf(stored), settings }
 }
 
 async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {

@@ -3,7 +3,7 @@
 // picks up the credential the desktop renewed for it, so it never needs the desktop to be online.
 import type { NatsConnection } from '@nats-io/transport-node'
 import { loadMemberKeys, verifyRoster, verifyRosterSignature, type Roster } from '../crypto'
-import { parseRosterRecord } from '../home/desktop-link'
+import { parseRosterRecord } from '../crypto'
 import { describeRelayError, RelayHomeError } from '../home/errors'
 import { DEVICE_FILES, DeviceCredsSchema, loadDeviceCreds, loadOwnMember, loadRosterAndSettings, saveJson, saveRoster } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'

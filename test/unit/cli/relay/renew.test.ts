@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
 import { generateMemberIdentity, loadMemberKeys, loadRootKeys, renewRoster, ROSTER_LIFETIME_MS, verifyRoster, verifyRosterSignature, type Member, type Roster } from '../../../../relay/crypto'
 import { openDesktopLink, publishRoster } from '../../../../relay/home/desktop-link'
-import { DEVICE_FILES, DeviceCredsSchema, loadRelayState, RELAY_FILES, RENEWALS_FILE, RenewalsSchema, StoredRosterSchema } from '../../../../relay/home/state'
+import { DEVICE_FILES, DeviceCredsSchema, loadRelayState, RELAY_FILES, RENEWALS_FILE, RenewalsSchema } from '../../../../relay/home/state'
+import { RosterRecordSchema } from '../../../../relay/crypto'
 import { mintRoleJwt } from '../../../../relay/nats/credentials'
 import { loadRelayKeys } from '../../../../relay/nats/keys-file'
 import { BUCKETS } from '../../../../relay/nats/templates'
@@ -37,14 +38,14 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
   const readCreds = async (name: string) => DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHomes[name]!, DEVICE_FILES.deviceCreds), 'utf8')))
   const storedRoster = async (folder: string): Promise<{ bytes: Uint8Array; signature: Uint8Array; text: string }> => {
     const text = await readFile(join(folder, RELAY_FILES.roster), 'utf8')
-    const stored = StoredRosterSchema.parse(JSON.parse(text))
+    const stored = RosterRecordSchema.parse(JSON.parse(text))
     return { bytes: Buffer.from(stored.bytes, 'base64url'), signature: Buffer.from(stored.signature, 'base64url'), text }
   }
   const publishedRoster = async (deviceName: string, now = Date.now()): Promise<Roster> => {
     const creds = await readCreds(deviceName)
     const nc = await connectRelay(url, creds.creds, creds.natsName, CHECKS)
     try {
-      const stored = StoredRosterSchema.parse(JSON.parse(new TextDecoder().decode((await getEntry(nc, BUCKETS.roster, 'current'))!.value)))
+      const stored = RosterRecordSchema.parse(JSON.parse(new TextDecoder().decode((await getEntry(nc, BUCKETS.roster, 'current'))!.value)))
       return await verifyRoster(Buffer.from(stored.bytes, 'base64url'), Buffer.from(stored.signature, 'base64url'), rootPublicKey, { highestSeenVersion: 0, now })
     } finally {
       await nc.close()

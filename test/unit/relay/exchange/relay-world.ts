@@ -11,7 +11,7 @@ import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
 import { inboxPrefixFor, type Role } from '../../../../relay/nats/templates'
-import { encodeRosterRecord } from '../../../../relay/exchange/roster-source'
+import { encodeRosterRecord } from '../../../../relay/crypto'
 import { freePort, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
 
 /** A member of the test relay: its keys and a credential of its role. */
