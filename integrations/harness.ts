@@ -40,8 +40,11 @@ export interface Harness {
   connectNote: `note${string}`
   /** Its published CLI and the version tested; absent for a harness not on npm (Cursor). */
   published?: PublishedClient
-  /** `ask-user setup <id>`: the MCP server entry and the allow-list or trust entry, for this install. */
-  mcp: (info: ConnectInfo) => SetupPlan
+  /**
+   * `ask-user setup <id>`: the MCP server entry and the allow-list or trust entry, for this install.
+   * `hooks` is true for `setup <id> --hooks` (Claude Code's server then also serves its hook tool).
+   */
+  mcp: (info: ConnectInfo, options?: { hooks: boolean }) => SetupPlan
   /** Its hooks, where ask-user answers them. */
   hooks?: HookSupport
   /**
