@@ -17,8 +17,8 @@ It runs until stdin closes or it is interrupted.
 
   --progress-interval SECONDS  while a question waits, send notifications/progress this often to
                                calls that ask for progress (default ${DEFAULT_PROGRESS_INTERVAL_MS / 1000}; 0 sends none)
-  ${HOOK_TOOL_FLAG}         also serve ${HOOK_TOOL_NAME}, the tool Claude Code's hooks call (written by
-                               \`ask-user setup claude-code --hooks\`; hidden from the model by a deny rule)
+  ${HOOK_TOOL_FLAG}          also serve ${HOOK_TOOL_NAME}, the tool Claude Code's hooks call (set up
+                               by \`ask-user setup claude-code --hooks\`; a deny rule hides it from the model)
 `
 
 /** The `--progress-interval` in milliseconds and whether to serve the hook tool, or an error message. */

@@ -89,11 +89,22 @@ describe(`ask-user mcp ${HOOK_TOOL_FLAG}`, () => {
     expect(await call).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('"behavior":"deny"') }] })
   })
 
+  it('Claude’s cancellation (its own dialog answered, or its hook timeout) withdraws the card', async () => {
+    const f = fixtures.find((x) => x.decision !== undefined)!
+    const controller = new AbortController()
+    const call = hooked.callTool({ name: HOOK_TOOL_NAME, arguments: substituted(f.event as Record<string, unknown>) }, undefined, { signal: controller.signal })
+    const ask = await ui.nextAsk(undefined, 15_000)
+    controller.abort()
+    await expect(call).rejects.toThrow()
+    const resolved = await ui.nextFrame((frame) => frame.type === 'question/resolved' && frame.askId === ask.askId, 15_000)
+    expect(resolved).toMatchObject({ outcome: expect.stringMatching(/^(aborted|agent-gone)$/) })
+  })
+
   it('an event of the wrong shape answers nothing (Claude asks by itself) and says why on stderr', async () => {
     stderr = ''
     const result = await hooked.callTool({ name: HOOK_TOOL_NAME, arguments: { hook_event_name: 'PermissionRequest', tool_input: '{not json' } })
     expect(result).toEqual({ content: [{ type: 'text', text: '' }] })
     // stderr is a second pipe: the note may land after the reply.
-    await vi.waitFor(() => expect(stderr).toMatch(new RegExp(`^ask-user mcp: ${HOOK_TOOL_NAME}: .+\\n$`)), { timeout: 10_000 })
+    await vi.waitFor(() => expect(stderr).toMatch(new RegExp(`^ask-user mcp: ${HOOK_TOOL_NAME}: .*JSON.*$`, 'm')), { timeout: 10_000 })
   })
 })
