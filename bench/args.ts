@@ -3,11 +3,11 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
 /** The sections of the bench, in the order they run. */
-export const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth', 'markdown'] as const
+export const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth', 'markdown', 'claude-hooks'] as const
 export type Section = (typeof SECTIONS)[number]
 
 export const USAGE =
-  'Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth,markdown] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]'
+  'Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth,markdown,claude-hooks] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]'
 
 export interface BenchArgs {
   quick: boolean

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseBenchArgs, USAGE } from './args'
 import { runBrowser } from './browser'
+import { runClaudeHooks } from './claude-hooks'
 import { runCli } from './cli'
 import { runMarkdown } from './markdown'
 import { failed, tableOf, type Results } from './measurements'
@@ -151,6 +152,17 @@ async function main(): Promise<void> {
         const core = await ServerChild.start('core', { staticDir, settings })
         try {
           return await runStartup(core, { runs: q ? 5 : 15, root: ROOT, profileDir: args.cpuProf })
+        } finally {
+          await core.close()
+        }
+      })
+    }
+    if (args.only.has('claude-hooks')) {
+      const calls = q ? 20 : 50
+      results.claudeHooks = await section(`Claude Code hooks (${calls} tool calls: mcp_tool vs command hook)`, async () => {
+        const core = await ServerChild.start('core', { staticDir, settings })
+        try {
+          return await runClaudeHooks(core, { calls, root: ROOT })
         } finally {
           await core.close()
         }

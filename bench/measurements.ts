@@ -1,5 +1,6 @@
 // What each section of the bench reports, as rows of the table before goals.ts judges them.
 import type { BrowserResult, InboxResult } from './browser'
+import type { ClaudeHooksResult } from './claude-hooks'
 import type { CliResult } from './cli'
 import { judge, type Measurement } from './goals'
 import { classifyGrowth, type GrowthPoint } from './growth'
@@ -22,6 +23,7 @@ export interface Results {
   startup?: Outcome<StartupResult>
   growth?: Outcome<GrowthPoint[]>
   markdown?: Outcome<MarkdownResult>
+  claudeHooks?: Outcome<ClaudeHooksResult>
 }
 
 /** Whether a section failed. */
@@ -156,6 +158,16 @@ function markdown(mk: MarkdownResult): Measurement[] {
   }))
 }
 
+function claudeHooks(ch: ClaudeHooksResult): Measurement[] {
+  const { floor, mcpTool, command } = ch.withCompanion
+  const lone = ch.withoutCompanion
+  return [
+    { metric: `Claude Code ${ch.version}, ${ch.calls} Bash calls: per call, floor / mcp_tool / command hook`, measured: `${ms(floor)} / ${ms(mcpTool)} / ${ms(command)}` },
+    { metric: 'Claude Code hook per call: mcp_tool / command', measured: x(mcpTool / command), value: mcpTool / command },
+    { metric: 'hook per event, no companion: hook tool / ask-user hook', measured: `${ms(lone.mcpTool)} / ${ms(lone.command)}`, value: lone.mcpTool / lone.command },
+  ]
+}
+
 /** A section's rows: what it measured, or one `n/a` row saying why it could not. */
 function sectionRows<T>(outcome: Outcome<T> | undefined, name: string, rows: (result: T) => Measurement[]): Measurement[] {
   if (outcome === undefined) return []
@@ -172,5 +184,6 @@ export function tableOf(results: Results): Row[] {
     ...sectionRows(results.startup, 'ask-user mcp / hook start-up', startup),
     ...sectionRows(results.growth, 'cost growth (core)', growth),
     ...sectionRows(results.markdown, 'Markdown hostile shapes ours/markdown-it', markdown),
+    ...sectionRows(results.claudeHooks, 'Claude Code hooks per tool call', claudeHooks),
   ].map(judge)
 }

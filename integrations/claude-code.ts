@@ -1,5 +1,6 @@
 // Claude Code: MCP set-up through `claude mcp add-json`, hooks in ~/.claude/settings.json
-// (PermissionRequest, PreToolUse of AskUserQuestion, Notification, Stop), askpass in its `env`.
+// (PermissionRequest and PreToolUse of AskUserQuestion through the MCP server's hook tool,
+// claude-code/hook-tool.ts; Notification and Stop as commands), askpass in its `env`.
 import { z } from 'zod'
 import type { ApprovalDecision, Notice } from '../shared/approval'
 import { ASKPASS_MEMORY_NOTE } from './askpass'
@@ -9,7 +10,9 @@ import type { Harness } from './harness'
 import { BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, hookStep, NOTICE_HOOK_TIMEOUT_SECONDS } from './hook-command'
 import { BaseHookSchema, DEFAULT_DENY_MESSAGE, hookAgent, noticeText, parseEvent, toToolQuestions } from './hook-kit'
 import type { HookWork } from './hook-work'
-import { mcpLaunch, SERVER_NAME, TOOL_NAME, type SetupPlan } from './setup-steps'
+import { mcpLaunch, SERVER_NAME, TOOL_NAME, type SetupPlan, type SetupStep } from './setup-steps'
+import { hookToolInput } from './claude-code/hook-tool'
+import { HOOK_TOOL_DENY_RULE, HOOK_TOOL_FLAG, HOOK_TOOL_NAME } from './claude-code/hook-tool-names'
 
 const NAME = 'Claude Code'
 const SETTINGS = '~/.claude/settings.json'
@@ -104,15 +107,24 @@ function claudeCodeEvent(event: unknown): HookWork {
   }
 }
 
+/** A hook group calling the hook tool of our MCP server, which waits beside Claude's own dialog. */
+function mcpToolHookStep(event: string, matcher: string): SetupStep {
+  const handler = { type: 'mcp_tool' as const, server: SERVER_NAME, tool: HOOK_TOOL_NAME, input: hookToolInput(), timeout: BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS }
+  return { kind: 'hook', file: SETTINGS, event, matcher, handler }
+}
+
 /** Claude Code, as `ask-user setup`, `ask-user hook` and the Connect panel know it. */
 export const claudeCode = {
   id: 'claude-code',
   name: NAME,
   connectNote: 'noteClaudeCode',
-  mcp: (info): SetupPlan => {
+  published: { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+  mcp: (info, options): SetupPlan => {
     // add-json at user scope writes ~/.claude.json. No timeout key: Claude's own limit (1e8 ms,
     // about 28 h) is longer than any we would set, and a per-server value would replace it.
-    const { command, args, env } = mcpLaunch(info)
+    // With --hooks the server also serves the hook tool its `mcp_tool` hooks call.
+    const { command, args: launchArgs, env } = mcpLaunch(info)
+    const args = options?.hooks === true ? [...launchArgs, HOOK_TOOL_FLAG] : launchArgs
     const entry = { type: 'stdio', command, args, env }
     return {
       steps: [
@@ -128,9 +140,14 @@ export const claudeCode = {
     }
   },
   hooks: {
+    // The two events that wait for the person call the hook tool of the running MCP server (no
+    // process per event); a deny rule hides that tool from the model, and a hook's call skips
+    // permission rules. Notices stay command hooks: Claude refuses a server call for a Notification
+    // a background session may have fired.
     steps: (command) => [
-      hookStep(SETTINGS, 'PermissionRequest', command, BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, '*'),
-      hookStep(SETTINGS, 'PreToolUse', command, BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS, 'AskUserQuestion'),
+      mcpToolHookStep('PermissionRequest', '*'),
+      mcpToolHookStep('PreToolUse', 'AskUserQuestion'),
+      { kind: 'json-item', file: SETTINGS, path: ['permissions', 'deny'], item: HOOK_TOOL_DENY_RULE },
       hookStep(SETTINGS, 'Notification', command, NOTICE_HOOK_TIMEOUT_SECONDS),
       hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS),
     ],

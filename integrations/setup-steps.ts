@@ -19,7 +19,8 @@ export const TOOL_TIMEOUT_SECONDS = 86_400
  * - `toml`: `keys` (TOML literals) set in `table`; removing deletes those keys, and the table when
  *   nothing else is left in it.
  * - `hook`: one hook group `{matcher?, hooks:[handler]}` in the array at `hooks.<event>` of a JSON
- *   settings file, recognised as ours by its `… hook <harness>` command; removing takes only ours out;
+ *   settings file, recognised as ours by its `… hook <harness>` command (or, for Claude Code's
+ *   `mcp_tool` handler, by its server `ask-user`); removing takes only ours out;
  * - `file`: a whole file that is ours (opencode's plugin); removing deletes it.
  * Files are given with `~` for the home folder (`~/.config` stands for XDG_CONFIG_HOME where set).
  */
@@ -28,8 +29,17 @@ export type SetupStep =
   | { kind: 'json'; file: string; path: string[]; value: unknown }
   | { kind: 'json-item'; file: string; path: string[]; item: string }
   | { kind: 'toml'; file: string; table: string; keys: Record<string, string> }
-  | { kind: 'hook'; file: string; event: string; matcher?: string; handler: { type: 'command'; command: string; timeout: number } }
+  | { kind: 'hook'; file: string; event: string; matcher?: string; handler: HookHandler }
   | { kind: 'file'; file: string; text: string }
+
+/**
+ * A hook handler: a command the harness spawns, or (Claude Code) a tool of our MCP server it calls
+ * with `input`, each `${field}` in it replaced by that field of the event. `timeout` is in the
+ * harness's own unit.
+ */
+export type HookHandler =
+  | { type: 'command'; command: string; timeout: number }
+  | { type: 'mcp_tool'; server: string; tool: string; input: Record<string, string>; timeout: number }
 
 /** The hook group a `hook` step puts in a harness's settings: `{matcher?, hooks: [handler]}`. */
 export function hookGroup(step: Extract<SetupStep, { kind: 'hook' }>): Record<string, unknown> {

@@ -77,7 +77,7 @@ export const run: Command = async (args, io) => {
     printError(io, `${client} has no hooks ask-user can answer; --hooks works for ${HOOK_HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
-  const mcp = HARNESS_BY_ID[client].mcp(info)
+  const mcp = HARNESS_BY_ID[client].mcp(info, { hooks: values.hooks === true })
   const hooks = values.hooks && isHookHarnessId(client) ? hookPlan(client, info) : { steps: [], notes: [] }
   const plan = { steps: [...mcp.steps, ...hooks.steps], notes: [...mcp.notes, ...hooks.notes] }
   if (values.print) {

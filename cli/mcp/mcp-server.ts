@@ -5,6 +5,7 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, startWaitingProgress } from './progress'
 import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-identity'
 import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from '../../agent/tool-definition'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
+import { answerHookTool, HOOK_TOOL_DEFINITION } from './hook-tool'
 
 /** What the MCP server needs: the companion client it asks through, and its own version. */
 export interface McpServerOptions {
@@ -16,6 +17,11 @@ export interface McpServerOptions {
    * waits (default {@link DEFAULT_PROGRESS_INTERVAL_MS}); 0 sends none.
    */
   progressIntervalMs?: number
+  /**
+   * Also serve Claude Code's hook tool (cli/mcp/hook-tool.ts), answered through the companion the
+   * environment `env` finds; absent, `ask_user_question` is the only tool.
+   */
+  claudeCodeHooks?: { env: NodeJS.ProcessEnv; onNote?: (note: string) => void }
 }
 
 /**
@@ -30,7 +36,7 @@ export interface McpServerOptions {
  * its name (and version) is what the companion shows as the asking agent.
  */
 export function createAskUserMcpServer(options: McpServerOptions): Server {
-  const { client } = options
+  const { client, claudeCodeHooks: hooks } = options
   const tool = createAskUserQuestionTool()
   const server = new Server(
     { name: MCP_SERVER_NAME, version: options.version ?? '0.0.0' },
@@ -49,9 +55,15 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
         inputSchema: tool.inputSchema as { type: 'object' },
         annotations: tool.annotations,
       },
+      ...(hooks ? [HOOK_TOOL_DEFINITION] : []),
     ],
   }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (hooks && request.params.name === HOOK_TOOL_DEFINITION.name) {
+      const { content, note } = await answerHookTool(request.params.arguments, request.params._meta, hooks.env, extra.signal)
+      if (note !== undefined) hooks.onNote?.(note)
+      return { content }
+    }
     if (request.params.name !== TOOL_NAME) {
       return { isError: true, content: [{ type: 'text', text: `Error: unknown tool "${request.params.name}"` }] }
     }

@@ -76,8 +76,9 @@ async function removeStep(step: SetupStep, ctx: SetupContext): Promise<string[]>
   }
 }
 
-/** The harness a hook step's command names (`… hook <harness>`). */
+/** The harness a hook step's command names (`… hook <harness>`); an `mcp_tool` handler is Claude Code's, the one harness with those. */
 function harnessOf(step: Extract<SetupStep, { kind: 'hook' }>): string {
+  if (step.handler.type === 'mcp_tool') return 'claude-code'
   return step.handler.command.trimEnd().split(' ').at(-1) ?? ''
 }
 

@@ -3,11 +3,16 @@
  * hooks.json): `hooks.<event>` is an array of groups `{matcher?, hooks: [{type, command, …}]}`. Our
  * group is the one whose handlers all run `… hook <harness>`; every other group is left as it was.
  */
+import { SERVER_NAME } from '../../integrations/setup-steps'
 import { ConfigFileError, getAt, sameJson, setAt, deleteAt, type JsonObject } from './json-edit'
 
-/** True for a handler that runs `ask-user hook <harness>` (from this install or an earlier one). */
+/**
+ * True for a handler that runs `ask-user hook <harness>` (from this install or an earlier one), or
+ * an `mcp_tool` handler calling our MCP server (Claude Code's; only its hooks are of that type).
+ */
 export function isOurHandler(handler: unknown, harness: string): boolean {
   if (handler === null || typeof handler !== 'object') return false
+  if ((handler as JsonObject)['type'] === 'mcp_tool') return (handler as JsonObject)['server'] === SERVER_NAME
   const command = (handler as JsonObject)['command']
   return typeof command === 'string' && /ask-user/.test(command) && command.trimEnd().endsWith(` hook ${harness}`)
 }

@@ -1,7 +1,10 @@
-// The real Claude Code binary runs the hook `ask-user setup claude-code --hooks` wrote: Claude in a
-// pseudo-terminal (`script`), pointed at a scripted stand-in for the Messages API on 127.0.0.1 (no
-// login, no model), calls AskUserQuestion; the hook brings the questions to a real companion, the
-// window answers, and the tool result Claude sends back holds the person's answer.
+// The real Claude Code binary, set up by `ask-user setup claude-code --hooks`, in a pseudo-terminal
+// (`script`), pointed at a scripted stand-in for the Messages API on 127.0.0.1 (no login, no model).
+// One session, turn by turn: the model calls ask_user_question through `ask-user mcp`; then Claude's
+// own AskUserQuestion, which the PreToolUse hook brings to the companion; then Bash, whose permission
+// prompt the PermissionRequest hook brings as an approval; then the hook tool itself, which the deny
+// rule setup wrote must keep from the model. Both hooks are `mcp_tool` hooks: Claude calls the hook
+// tool of the `ask-user mcp` it runs, no process per event.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -10,40 +13,74 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
+import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { installPublished } from '../../../helpers/published-client'
 import { runProcess } from '../../../helpers/run-process'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
-const claude = await installPublished({ pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' })
+const published = HARNESS_BY_ID['claude-code'].published
+const claude = await installPublished(published)
 const SCRIPT = '/usr/bin/script'
 const skip = !claude.ok ? claude.reason : !existsSync(SCRIPT) ? 'no /usr/bin/script for a pseudo-terminal' : process.platform === 'win32' ? 'POSIX only' : undefined
 
+const MCP_QUESTION = { questions: [{ id: 'db', question: 'Which database?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }] }
 const QUESTIONS = {
   questions: [
     { question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm', description: 'Fast' }, { label: 'npm', description: 'Default' }], multiSelect: false },
   ],
 }
+const BASH = { command: "sh -c 'echo hi > made-by-bash'", description: 'Make a file' }
 
-/** A stand-in for the Messages API: the first turn calls AskUserQuestion, the next one reports the tool result it got. */
-function fakeApi(onToolResult: (result: unknown) => void): Promise<Server> {
+/** The model's turns, in order: each calls one tool; after the last tool's result it ends the turn. */
+const TURNS: [id: string, tool: string, input: object][] = [
+  ['toolu_1', 'mcp__ask-user__ask_user_question', MCP_QUESTION],
+  ['toolu_2', 'AskUserQuestion', QUESTIONS],
+  ['toolu_3', 'Bash', BASH],
+  ['toolu_4', `mcp__ask-user__${HOOK_TOOL_NAME}`, { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: '{"command":"rm -rf ~"}' }],
+]
+
+interface ToolResult {
+  tool_use_id: string
+  is_error?: boolean
+  content: unknown
+}
+
+/** A stand-in for the Messages API playing {@link TURNS}; it records every tool result and every tool list it was sent. */
+function fakeApi(): Promise<{ server: Server; results: Map<string, { result: ToolResult; seen: Promise<void> }>; toolLists: string[][]; ended: Promise<void> }> {
+  const results = new Map<string, { result: ToolResult; seen: Promise<void> }>()
+  const waiting = new Map<string, () => void>()
+  for (const [id] of TURNS) results.set(id, { result: undefined as unknown as ToolResult, seen: new Promise<void>((resolve) => waiting.set(id, resolve)) })
+  const toolLists: string[][] = []
+  let end: () => void = () => undefined
+  const ended = new Promise<void>((resolve) => (end = resolve))
   const sse = (events: [string, object][]): string => events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      const parsed = body ? (JSON.parse(body) as { stream?: boolean; model?: string; messages?: { content?: unknown }[] }) : {}
+      const parsed = body ? (JSON.parse(body) as { stream?: boolean; model?: string; tools?: { name: string }[]; messages?: { content?: unknown }[] }) : {}
       if (!req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens') || !parsed.stream) {
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ id: 'msg_x', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 }, input_tokens: 1 }))
         return
       }
-      const last = parsed.messages?.at(-1)?.content
-      const toolResult = Array.isArray(last) ? last.find((block: { type?: string }) => block?.type === 'tool_result') : undefined
-      const message = { id: 'msg_1', type: 'message', role: 'assistant', model: parsed.model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }
-      const block: object = toolResult ? { type: 'text', text: '' } : { type: 'tool_use', id: 'toolu_1', name: 'AskUserQuestion', input: {} }
-      const delta: object = toolResult ? { type: 'text_delta', text: 'done' } : { type: 'input_json_delta', partial_json: JSON.stringify(QUESTIONS) }
+      toolLists.push((parsed.tools ?? []).map((tool) => tool.name))
+      // Claude may append system messages after the user's: the tool results are found anywhere.
+      const sent = (parsed.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResult[]).filter((b) => (b as { type?: string }).type === 'tool_result') : []))
+      for (const result of sent) {
+        const entry = results.get(result.tool_use_id)
+        if (entry && entry.result === undefined) {
+          entry.result = result
+          waiting.get(result.tool_use_id)?.()
+        }
+      }
+      const next = TURNS[sent.length]
+      const message = { id: `msg_${sent.length}`, type: 'message', role: 'assistant', model: parsed.model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }
+      const block: object = next ? { type: 'tool_use', id: next[0], name: next[1], input: {} } : { type: 'text', text: '' }
+      const delta: object = next ? { type: 'input_json_delta', partial_json: JSON.stringify(next[2]) } : { type: 'text_delta', text: 'done' }
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       res.end(
         sse([
@@ -51,35 +88,56 @@ function fakeApi(onToolResult: (result: unknown) => void): Promise<Server> {
           ['content_block_start', { index: 0, content_block: block }],
           ['content_block_delta', { index: 0, delta }],
           ['content_block_stop', { index: 0 }],
-          ['message_delta', { delta: { stop_reason: toolResult ? 'end_turn' : 'tool_use' }, usage: { output_tokens: 1 } }],
+          ['message_delta', { delta: { stop_reason: next ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 1 } }],
           ['message_stop', {}],
         ]),
       )
-      if (toolResult) onToolResult(toolResult)
+      if (!next) end()
     })
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, results, toolLists, ended })))
 }
 
 beforeAll(() => ensureBuilt(), 120_000)
 
-describe.skipIf(skip !== undefined)(`Claude Code ${skip ? `(skipped: ${skip})` : '2.1.197'} runs ask-user hook claude-code`, { timeout: 90_000 }, () => {
+describe.skipIf(skip !== undefined)(`Claude Code ${skip ? `(skipped: ${skip})` : published.version} with ask-user setup claude-code --hooks`, { timeout: 90_000 }, () => {
   let home: string
   let project: string
   let tc: TestCompanion
   let ui: UiClient
-  let api: Server
+  let api: Awaited<ReturnType<typeof fakeApi>>
   let session: ChildProcess | undefined
-  let toolResult: (value: unknown) => void
-  const gotToolResult = new Promise<unknown>((resolve) => (toolResult = resolve))
+  const result = async (id: string): Promise<ToolResult> => {
+    await api.results.get(id)!.seen
+    return api.results.get(id)!.result
+  }
 
   beforeAll(async () => {
+    if (!claude.ok) throw new Error(claude.reason)
     home = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-home-'))
     project = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-project-'))
     tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
     ui = await connectUi(tc.companion)
-    api = await fakeApi((result) => toolResult(result))
-  }, 60_000)
+    api = await fakeApi()
+    const env = { HOME: home, PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'), LANG: 'C.UTF-8' }
+    const setup = await runProcess(process.execPath, [BIN, 'setup', 'claude-code', '--hooks'], project, env)
+    expect(setup.code).toBe(0)
+    // What Claude's first run would ask in the terminal, answered ahead: onboarding, the key, the folder's trust.
+    const key = 'sk-ant-test-0000000000000000000000'
+    const state = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as Record<string, unknown>
+    const seeded = { ...state, hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }
+    await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
+    const port = (api.server.address() as AddressInfo).port
+    // `--permission-mode default`: 2.1.332 starts in auto mode, whose check runs on Anthropic's side
+    // and cannot reach a stand-in. ENABLE_TOOL_SEARCH=false: MCP tools are sent with the others, not
+    // deferred behind ToolSearch, so the stand-in can call one straight away.
+    session = spawn(SCRIPT, ['-qfec', `${claude.command} --permission-mode default 'ask me things'`, '/dev/null'], {
+      cwd: project,
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { ...env, TERM: 'xterm', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', ENABLE_TOOL_SEARCH: 'false' },
+    })
+  }, 90_000)
   afterAll(async () => {
     if (session?.pid !== undefined) {
       try {
@@ -90,36 +148,51 @@ describe.skipIf(skip !== undefined)(`Claude Code ${skip ? `(skipped: ${skip})` :
     }
     await ui?.close()
     await tc?.cleanup()
-    api?.close()
+    api?.server.close()
     // Claude's processes may still be writing into HOME as the kill lands: retry on ENOTEMPTY.
     await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
     await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
-  it('the question card answers Claude’s AskUserQuestion', async () => {
-    if (!claude.ok) throw new Error(claude.reason)
-    const env = { HOME: home, PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'), LANG: 'C.UTF-8' }
-    const setup = await runProcess(process.execPath, [BIN, 'setup', 'claude-code', '--hooks'], project, env)
-    expect(setup.code).toBe(0)
-    // What Claude's first run would ask in the terminal, answered ahead: onboarding, the key, the folder's trust.
-    const key = 'sk-ant-test-0000000000000000000000'
-    const state = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as Record<string, unknown>
-    const seeded = { ...state, hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }
-    await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
-    const port = (api.address() as AddressInfo).port
-    session = spawn(SCRIPT, ['-qfec', `${claude.command} 'ask me which package manager'`, '/dev/null'], {
-      cwd: project,
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-      env: { ...env, TERM: 'xterm', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1' },
-    })
+  it('the model’s ask_user_question goes through ask-user mcp and gets the answer', async () => {
+    const ask = await ui.nextAsk(undefined, 60_000)
+    expect(ask.questions).toEqual(MCP_QUESTION.questions)
+    await ui.answer(ask.askId, [{ id: 'db', selected: ['SQLite'] }])
+    const got = await result('toolu_1')
+    expect(got.is_error).toBeFalsy()
+    expect(JSON.stringify(got.content)).toContain(JSON.stringify('{"answers":[{"id":"db","selected":["SQLite"]}]}').slice(1, -1))
+  })
+
+  it('the question card answers Claude’s AskUserQuestion, through the PreToolUse hook', async () => {
     const ask = await ui.nextAsk(undefined, 60_000)
     expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project })
     expect(ask.questions).toEqual([{ id: 'q1', question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm', description: 'Fast' }, { label: 'npm', description: 'Default' }] }])
     await ui.answer(ask.askId, [{ id: 'q1', selected: ['pnpm'] }])
-    const result = JSON.stringify(await gotToolResult)
-    expect(result).not.toContain('"is_error":true')
+    const got = JSON.stringify(await result('toolu_2'))
+    expect(got).not.toContain('"is_error":true')
     // Claude's own wording of an answered AskUserQuestion: the answers map reached the tool.
-    expect(result).toContain(JSON.stringify('"Which package manager?"="pnpm"').slice(1, -1))
+    expect(got).toContain(JSON.stringify('"Which package manager?"="pnpm"').slice(1, -1))
+  })
+
+  it('Bash’s permission prompt is an approval card; Allow runs the command', async () => {
+    const ask = await ui.nextAsk(undefined, 60_000)
+    expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project, title: expect.stringMatching(/^session /) })
+    // Every field the card needs came through the hook's input, the permission suggestions (Always allow) too.
+    expect(ask.approval).toMatchObject({ tool: 'Bash', harness: 'claude-code', action: { kind: 'command', command: BASH.command, description: BASH.description, cwd: project }, always: { label: expect.stringContaining('Bash(') } })
+    expect(await ui.decide(ask.askId, { behavior: 'allow' })).toMatchObject({ type: 'accepted' })
+    expect((await result('toolu_3')).is_error).toBeFalsy()
+    expect(await readFile(join(project, 'made-by-bash'), 'utf8')).toBe('hi\n')
+  })
+
+  it('the model can neither see nor call the hook tool', async () => {
+    const got = await result('toolu_4')
+    expect(got).toMatchObject({ is_error: true })
+    expect(JSON.stringify(got.content)).toContain(`No such tool available: mcp__ask-user__${HOOK_TOOL_NAME}`)
+    await api.ended
+    // The server's tools were sent (the first request may go out before it connected), never the hook tool.
+    expect(api.toolLists.filter((tools) => tools.includes('mcp__ask-user__ask_user_question')).length).toBeGreaterThan(0)
+    expect(api.toolLists.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
+    // Nothing reached the inbox from that call.
+    expect(ui.frames.filter((frame) => frame.type === 'question/added')).toHaveLength(3)
   })
 })

@@ -7,19 +7,18 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HARNESS_BY_ID } from '../../../../integrations/index'
+import { hookToolInput } from '../../../../integrations/claude-code/hook-tool'
+import { HOOK_TOOL_DENY_RULE, HOOK_TOOL_FLAG, HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
-import { installPublished, type Installed, type PublishedClient } from '../../../helpers/published-client'
+import { installPublished, type Installed } from '../../../helpers/published-client'
 import { runProcess } from '../../../helpers/run-process'
 import { connectUi } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
-const CLIENTS: Record<'claude-code' | 'codex' | 'gemini' | 'opencode', PublishedClient> = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
-}
+/** The harnesses with hooks, each installed at the version its record pins (`published`). */
+const CLIENTS = { 'claude-code': HARNESS_BY_ID['claude-code'].published, codex: HARNESS_BY_ID.codex.published, gemini: HARNESS_BY_ID.gemini.published, opencode: HARNESS_BY_ID.opencode.published }
 const installed = new Map<string, Installed>()
 for (const [name, client] of Object.entries(CLIENTS)) installed.set(name, await installPublished(client))
 
@@ -28,8 +27,9 @@ const SETTINGS: Record<'claude-code' | 'codex' | 'gemini', string> = {
   codex: '.codex/hooks.json',
   gemini: '.gemini/settings.json',
 }
-const EVENTS: Record<'claude-code' | 'codex' | 'gemini', [string, string | undefined, number][]> = {
-  'claude-code': [['PermissionRequest', '*', 86400], ['PreToolUse', 'AskUserQuestion', 86400], ['Notification', undefined, 30], ['Stop', undefined, 30]],
+// The fourth entry: the event goes to the MCP server's hook tool (Claude Code's `mcp_tool`), not a command.
+const EVENTS: Record<'claude-code' | 'codex' | 'gemini', [string, string | undefined, number, 'mcp_tool'?][]> = {
+  'claude-code': [['PermissionRequest', '*', 86400, 'mcp_tool'], ['PreToolUse', 'AskUserQuestion', 86400, 'mcp_tool'], ['Notification', undefined, 30], ['Stop', undefined, 30]],
   codex: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
   gemini: [['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000], ['Notification', undefined, 30_000]],
 }
@@ -74,13 +74,30 @@ for (const name of ['claude-code', 'codex', 'gemini'] as const) {
       expect(first.code).toBe(0)
       for (const [event] of EVENTS[name]) expect(first.stdout).toContain(`${join(w.home, SETTINGS[name])}: set the ask-user hook in hooks.${event}\n`)
       const hooks = (await settings()).hooks!
-      for (const [event, matcher, timeout] of EVENTS[name]) {
-        const ours = { ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: 'command', command: command(), timeout }] }
+      for (const [event, matcher, timeout, type] of EVENTS[name]) {
+        const handler = type === 'mcp_tool' ? { type, server: 'ask-user', tool: HOOK_TOOL_NAME, input: hookToolInput(), timeout } : { type: 'command', command: command(), timeout }
+        const ours = { ...(matcher !== undefined ? { matcher } : {}), hooks: [handler] }
         expect(hooks[event]).toEqual(event === 'Stop' ? [mine, ours] : [ours])
       }
       const again = await w.setup('--hooks')
       expect(again.stdout.split('\n')[0]).toBe('already set up: nothing to change')
     })
+
+    if (name === 'claude-code') {
+      it('starts the MCP server with the hook tool and hides that tool from the model; a command hook of ours is replaced', async () => {
+        const state = JSON.parse(await readFile(join(w.home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> }
+        expect(state.mcpServers['ask-user']!.args.at(-1)).toBe(HOOK_TOOL_FLAG)
+        const file = join(w.home, SETTINGS[name])
+        const written = JSON.parse(await readFile(file, 'utf8')) as { permissions: { deny: string[] }; hooks: Record<string, unknown[]> }
+        expect(written.permissions.deny).toEqual([HOOK_TOOL_DENY_RULE])
+        // An earlier set-up's command hook for PermissionRequest gives way to the mcp_tool one.
+        const ours = written.hooks['PermissionRequest']!
+        written.hooks['PermissionRequest'] = [{ matcher: '*', hooks: [{ type: 'command', command: command(), timeout: 86400 }] }]
+        await writeFile(file, JSON.stringify(written))
+        expect((await w.setup('--hooks')).code).toBe(0)
+        expect((await settings()).hooks!['PermissionRequest']).toEqual(ours)
+      })
+    }
 
     if (name === 'codex') {
       it("Codex's own app-server lists the hooks it will ask the person to trust", async () => {
@@ -106,6 +123,7 @@ for (const name of ['claude-code', 'codex', 'gemini'] as const) {
       const removed = await w.setup('--remove', '--hooks')
       expect(removed.code).toBe(0)
       expect((await settings()).hooks).toEqual({ Stop: [mine] })
+      if (name === 'claude-code') expect(JSON.parse(await readFile(join(w.home, SETTINGS[name]), 'utf8'))).toMatchObject({ permissions: { deny: [] } })
     })
   })
 }
