@@ -2,7 +2,7 @@
 // argument before anything heavy loads (docs/performance.md, "Start-up of spawned commands").
 
 /** Every harness ask-user supports, in the order the set-up help and the Connect panel list them. */
-export const HARNESS_IDS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor'] as const
+export const HARNESS_IDS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'copilot', 'cursor'] as const
 export type HarnessId = (typeof HARNESS_IDS)[number]
 
 /**

@@ -2,6 +2,7 @@
 // hook`, the Connect panel and the help texts read this, never a list of their own.
 import { claudeCode } from './claude-code'
 import { codex } from './codex'
+import { copilot } from './copilot'
 import { cursor } from './cursor'
 import { gemini } from './gemini'
 import type { Harness, HookSupport, PublishedClient } from './harness'
@@ -13,7 +14,7 @@ import { qwen } from './qwen'
  * The Connect notes' i18n keys, as the records name them: the renderer passes them to its `t(key)`,
  * so a record naming a key that the messages lack does not compile.
  */
-export type ConnectNoteKey = (typeof claudeCode | typeof codex | typeof gemini | typeof qwen | typeof opencode | typeof cursor)['connectNote']
+export type ConnectNoteKey = (typeof claudeCode | typeof codex | typeof gemini | typeof qwen | typeof opencode | typeof copilot | typeof cursor)['connectNote']
 
 /**
  * A registered record: its key is its id, its note key is literal, it has hooks exactly when ids.ts
@@ -30,6 +31,7 @@ export const HARNESS_BY_ID: { readonly [Id in HarnessId]: Registered<Id> } = {
   gemini,
   qwen,
   opencode,
+  copilot,
   cursor,
 }
 
