@@ -2,7 +2,10 @@
 // harness's real CLI from the published-client cache (its own `mcp add` runs first). Codex's own
 // app-server must list the hooks it wrote; the opencode plugin is loaded and driven with a real
 // companion. No login, no model. Where npm cannot install a client, its tests are skipped.
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -16,23 +19,64 @@ import { connectUi } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
 /** The harnesses with hooks, each installed at the version its record pins (`published`). */
-const CLIENTS = { 'claude-code': HARNESS_BY_ID['claude-code'].published, codex: HARNESS_BY_ID.codex.published, gemini: HARNESS_BY_ID.gemini.published, opencode: HARNESS_BY_ID.opencode.published }
+const CLIENTS = {
+  'claude-code': HARNESS_BY_ID['claude-code'].published,
+  codex: HARNESS_BY_ID.codex.published,
+  gemini: HARNESS_BY_ID.gemini.published,
+  opencode: HARNESS_BY_ID.opencode.published,
+  copilot: HARNESS_BY_ID.copilot.published,
+}
 const installed = new Map<string, Installed>()
 for (const [name, client] of Object.entries(CLIENTS)) installed.set(name, await installPublished(client))
 
-const SETTINGS: Record<'claude-code' | 'codex' | 'gemini', string> = {
+type SettingsHarness = 'claude-code' | 'codex' | 'gemini' | 'copilot'
+const SETTINGS: Record<SettingsHarness, string> = {
   'claude-code': '.claude/settings.json',
   codex: '.codex/hooks.json',
   gemini: '.gemini/settings.json',
+  copilot: '.copilot/settings.json',
 }
-const EVENTS: Record<'claude-code' | 'codex' | 'gemini', [string, string | undefined, number][]> = {
+const EVENTS: Record<SettingsHarness, [string, string | undefined, number][]> = {
   'claude-code': [['PermissionRequest', '*', 86400], ['PreToolUse', 'AskUserQuestion', 86400], ['Notification', undefined, 30], ['Stop', undefined, 30]],
   codex: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
   gemini: [['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000], ['Notification', undefined, 30_000]],
+  copilot: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
 }
 const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
 
 beforeAll(() => ensureBuilt(), 120_000)
+
+/**
+ * A stand-in for an OpenAI-style chat completions API on 127.0.0.1: each turn without a tool result
+ * calls Copilot's `bash` tool with `command`; the tool results Copilot sends back are kept.
+ */
+async function chatCompletionsStandIn(): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+  const state = { command: 'true', toolResults: [] as string[] }
+  const chunk = (delta: object, finish: string | null = null): string =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (part: Buffer) => (body += part.toString()))
+    req.on('end', () => {
+      if (!req.url?.endsWith('/chat/completions')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'gpt-4.1', object: 'model' }] }))
+        return
+      }
+      const last = (JSON.parse(body) as { messages: { role: string; content?: unknown }[] }).messages.at(-1)
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (last?.role === 'tool') {
+        state.toolResults.push(String(last.content))
+        res.end(`${chunk({ role: 'assistant', content: 'done' })}${chunk({}, 'stop')}data: [DONE]\n\n`)
+        return
+      }
+      const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: state.command }) } }
+      res.end(`${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(state, { url: `http://127.0.0.1:${port}/v1`, server })
+}
 
 interface World {
   home: string
@@ -49,7 +93,7 @@ async function world(name: keyof typeof CLIENTS): Promise<World> {
   return { home, project, env, setup: (...flags) => runProcess(process.execPath, [BIN, 'setup', name, ...flags], project, env) }
 }
 
-for (const name of ['claude-code', 'codex', 'gemini'] as const) {
+for (const name of ['claude-code', 'codex', 'gemini', 'copilot'] as const) {
   const got = installed.get(name)!
   describe.skipIf(!got.ok)(`ask-user setup ${name} --hooks${got.ok ? '' : ` (skipped: ${got.reason})`}`, { timeout: 90_000 }, () => {
     let w: World
@@ -95,6 +139,39 @@ for (const name of ['claude-code', 'codex', 'gemini'] as const) {
           ])
         } finally {
           server.close()
+        }
+      })
+    }
+
+    if (name === 'copilot') {
+      it("Copilot's own binary runs the hook: the window's Deny reaches its model, its Allow runs the command", async () => {
+        if (!got.ok) throw new Error(got.reason)
+        const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
+        const ui = await connectUi(tc.companion)
+        const api = await chatCompletionsStandIn()
+        const marker = join(w.project, 'allowed')
+        // Bring-your-own-model mode: no GitHub login; `-p` alone has no one to ask, so only the hook can allow.
+        const byok = { COPILOT_PROVIDER_BASE_URL: api.url, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }
+        const session = (): ReturnType<typeof runProcess> => runProcess(got.command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, ...byok })
+        try {
+          api.command = `touch ${marker}`
+          const denied = session()
+          const first = await ui.nextAsk(undefined, 60_000)
+          expect(first.agent).toMatchObject({ name: 'GitHub Copilot CLI', cwd: w.project })
+          expect(first.approval).toEqual({ tool: 'bash', harness: 'copilot', action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
+          await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
+          expect((await denied).code).toBe(0)
+          expect(api.toolResults).toEqual(['Permission denied by a PermissionRequest hook: Not now'])
+          expect(existsSync(marker)).toBe(false)
+
+          const allowed = session()
+          await ui.decide((await ui.nextAsk(undefined, 60_000)).askId, { behavior: 'allow' })
+          expect((await allowed).code).toBe(0)
+          expect(existsSync(marker)).toBe(true)
+        } finally {
+          api.server.close()
+          await ui.close()
+          await tc.cleanup()
         }
       })
     }
