@@ -25,32 +25,63 @@ const CLIENTS = {
   gemini: HARNESS_BY_ID.gemini.published,
   opencode: HARNESS_BY_ID.opencode.published,
   copilot: HARNESS_BY_ID.copilot.published,
+  qwen: HARNESS_BY_ID.qwen.published,
 }
 const installed = new Map<string, Installed>()
 for (const [name, client] of Object.entries(CLIENTS)) installed.set(name, await installPublished(client))
 
-type SettingsHarness = 'claude-code' | 'codex' | 'gemini' | 'copilot'
+type SettingsHarness = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'copilot'
 const SETTINGS: Record<SettingsHarness, string> = {
   'claude-code': '.claude/settings.json',
   codex: '.codex/hooks.json',
   gemini: '.gemini/settings.json',
+  qwen: '.qwen/settings.json',
   copilot: '.copilot/settings.json',
 }
 const EVENTS: Record<SettingsHarness, [string, string | undefined, number][]> = {
   'claude-code': [['PermissionRequest', '*', 86400], ['PreToolUse', 'AskUserQuestion', 86400], ['Notification', undefined, 30], ['Stop', undefined, 30]],
   codex: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
   gemini: [['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000], ['Notification', undefined, 30_000]],
+  qwen: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
   copilot: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
 }
 const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
+
+/** How a harness's binary runs one session against a stand-in model, with no login: its shell tool and what its model is told on a deny. */
+interface LiveSession {
+  tool: string
+  run(command: string, w: World, apiUrl: string): ReturnType<typeof runProcess>
+  deniedResult(message: string): string
+}
+const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
+  // Bring-your-own-model mode; `-p` alone has no one to ask, so only the hook can allow.
+  copilot: {
+    tool: 'bash',
+    run: (command, w, apiUrl) =>
+      runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, COPILOT_PROVIDER_BASE_URL: apiUrl, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }),
+    deniedResult: (message) => `Permission denied by a PermissionRequest hook: ${message}`,
+  },
+  // An OpenAI-compatible model; stream-json input, since with -p alone Qwen declines before any hook runs.
+  qwen: {
+    tool: 'run_shell_command',
+    run: (command, w, apiUrl) =>
+      runProcess(
+        '/bin/sh',
+        ['-c', `printf '%s\\n' "$1" | "$0" --auth-type openai --input-format stream-json --output-format stream-json`, command, JSON.stringify({ type: 'user', message: { role: 'user', content: 'make the marker' } })],
+        w.project,
+        { ...w.env, OPENAI_API_KEY: 'stand-in', OPENAI_BASE_URL: apiUrl, OPENAI_MODEL: 'gpt-4.1' },
+      ),
+    deniedResult: (message) => message,
+  },
+}
 
 beforeAll(() => ensureBuilt(), 120_000)
 
 /**
  * A stand-in for an OpenAI-style chat completions API on 127.0.0.1: each turn without a tool result
- * calls Copilot's `bash` tool with `command`; the tool results Copilot sends back are kept.
+ * calls the harness's shell tool `tool` with `command`; the tool results it sends back are kept as text.
  */
-async function chatCompletionsStandIn(): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+async function chatCompletionsStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
   const state = { command: 'true', toolResults: [] as string[] }
   const chunk = (delta: object, finish: string | null = null): string =>
     `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
@@ -65,11 +96,12 @@ async function chatCompletionsStandIn(): Promise<{ url: string; server: Server; 
       const last = (JSON.parse(body) as { messages: { role: string; content?: unknown }[] }).messages.at(-1)
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       if (last?.role === 'tool') {
-        state.toolResults.push(String(last.content))
+        const content = last.content
+        state.toolResults.push(Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content))
         res.end(`${chunk({ role: 'assistant', content: 'done' })}${chunk({}, 'stop')}data: [DONE]\n\n`)
         return
       }
-      const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: state.command }) } }
+      const call = { index: 0, id: 'call_1', type: 'function', function: { name: tool, arguments: JSON.stringify({ command: state.command }) } }
       res.end(`${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`)
     })
   })
@@ -93,7 +125,7 @@ async function world(name: keyof typeof CLIENTS): Promise<World> {
   return { home, project, env, setup: (...flags) => runProcess(process.execPath, [BIN, 'setup', name, ...flags], project, env) }
 }
 
-for (const name of ['claude-code', 'codex', 'gemini', 'copilot'] as const) {
+for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as const) {
   const got = installed.get(name)!
   describe.skipIf(!got.ok)(`ask-user setup ${name} --hooks${got.ok ? '' : ` (skipped: ${got.reason})`}`, { timeout: 90_000 }, () => {
     let w: World
@@ -143,25 +175,24 @@ for (const name of ['claude-code', 'codex', 'gemini', 'copilot'] as const) {
       })
     }
 
-    if (name === 'copilot') {
-      it("Copilot's own binary runs the hook: the window's Deny reaches its model, its Allow runs the command", async () => {
+    const live = LIVE[name as keyof typeof LIVE] as LiveSession | undefined
+    if (live) {
+      it(`${HARNESS_BY_ID[name].name}'s own binary runs the hook: the window's Deny reaches its model, its Allow runs the command`, async () => {
         if (!got.ok) throw new Error(got.reason)
         const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
         const ui = await connectUi(tc.companion)
-        const api = await chatCompletionsStandIn()
+        const api = await chatCompletionsStandIn(live.tool)
         const marker = join(w.project, 'allowed')
-        // Bring-your-own-model mode: no GitHub login; `-p` alone has no one to ask, so only the hook can allow.
-        const byok = { COPILOT_PROVIDER_BASE_URL: api.url, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }
-        const session = (): ReturnType<typeof runProcess> => runProcess(got.command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, ...byok })
+        const session = (): ReturnType<typeof runProcess> => live.run(got.command, w, api.url)
         try {
           api.command = `touch ${marker}`
           const denied = session()
           const first = await ui.nextAsk(undefined, 60_000)
-          expect(first.agent).toMatchObject({ name: 'GitHub Copilot CLI', cwd: w.project })
-          expect(first.approval).toEqual({ tool: 'bash', harness: 'copilot', action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
+          expect(first.agent).toMatchObject({ name: HARNESS_BY_ID[name].name, cwd: w.project })
+          expect(first.approval).toEqual({ tool: live.tool, harness: name, action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
           await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
           expect((await denied).code).toBe(0)
-          expect(api.toolResults).toEqual(['Permission denied by a PermissionRequest hook: Not now'])
+          expect(api.toolResults).toEqual([live.deniedResult('Not now')])
           expect(existsSync(marker)).toBe(false)
 
           const allowed = session()
