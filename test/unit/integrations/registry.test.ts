@@ -69,7 +69,7 @@ describe('every reader lists the registry’s ids', () => {
 
   it('refuses an unknown harness by listing the same ids', async () => {
     expect((await run('setup', 'windsurf')).err).toBe(`Error: unknown client "windsurf"; one of ${HARNESS_IDS.join(', ')}\n`)
-    expect((await run('hook', 'qwen')).err).toBe(`Error: unknown harness "qwen"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
+    expect((await run('hook', 'cursor')).err).toBe(`Error: unknown harness "cursor"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
     expect((await run('setup', 'qwen', '--askpass')).err).toContain('--askpass works with claude-code, codex, shell')
   })
 })
