@@ -14,7 +14,7 @@ import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
 import { installPublished, type Installed } from '../../../helpers/published-client'
-import { runProcess } from '../../../helpers/run-process'
+import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
@@ -50,7 +50,9 @@ const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
 /** How a harness's binary runs one session against a stand-in model, with no login: its shell tool and what its model is told on a deny. */
 interface LiveSession {
   tool: string
-  run(command: string, w: World, apiUrl: string): ReturnType<typeof runProcess>
+  /** The model API the stand-in speaks (default: OpenAI-style chat completions). */
+  api?: 'gemini'
+  run(command: string, w: World, apiUrl: string): Promise<ProcessResult>
   deniedResult(message: string): string
 }
 const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
@@ -60,6 +62,19 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
     run: (command, w, apiUrl) =>
       runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, COPILOT_PROVIDER_BASE_URL: apiUrl, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }),
     deniedResult: (message) => `Permission denied by a PermissionRequest hook: ${message}`,
+  },
+  // A Gemini API key (any) and its base URL; --yolo, so that after an Allow (nothing printed) its policy runs the tool.
+  gemini: {
+    tool: 'run_shell_command',
+    api: 'gemini',
+    run: async (command, w, apiUrl) => {
+      const file = join(w.home, '.gemini', 'settings.json')
+      const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+      await writeFile(file, JSON.stringify({ ...settings, security: { auth: { selectedType: 'gemini-api-key' } } }))
+      const env = { ...w.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+      return runProcess(command, ['-p', 'make the marker', '--yolo', '-m', 'gemini-2.5-pro'], w.project, env)
+    },
+    deniedResult: (message) => `Tool execution blocked: ${message}`,
   },
   // An OpenAI-compatible model; stream-json input, since with -p alone Qwen declines before any hook runs.
   qwen: {
@@ -108,6 +123,30 @@ async function chatCompletionsStandIn(tool: string): Promise<{ url: string; serv
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return Object.assign(state, { url: `http://127.0.0.1:${port}/v1`, server })
+}
+
+/** The same for the Gemini API (`…:streamGenerateContent?alt=sse`); a request for JSON (its model router) gets a routing answer. */
+async function geminiApiStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+  const state = { command: 'true', toolResults: [] as string[] }
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (part: Buffer) => (body += part.toString()))
+    req.on('end', () => {
+      type Part = { functionResponse?: { response?: unknown } }
+      const request = (body ? JSON.parse(body) : {}) as { contents?: { parts?: Part[] }[]; generationConfig?: { responseMimeType?: string } }
+      const answered = request.contents?.at(-1)?.parts?.find((part) => part.functionResponse)
+      if (answered) state.toolResults.push(JSON.stringify(answered.functionResponse?.response))
+      const part = request.generationConfig?.responseMimeType === 'application/json'
+        ? { text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }
+        : answered ? { text: 'done' } : { functionCall: { name: tool, args: { command: state.command } } }
+      const payload = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } })
+      if (req.url?.includes('alt=sse')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${payload}\n\n`)
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(payload)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(state, { url: `http://127.0.0.1:${port}`, server })
 }
 
 interface World {
@@ -181,9 +220,9 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
         if (!got.ok) throw new Error(got.reason)
         const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
         const ui = await connectUi(tc.companion)
-        const api = await chatCompletionsStandIn(live.tool)
+        const api = live.api === 'gemini' ? await geminiApiStandIn(live.tool) : await chatCompletionsStandIn(live.tool)
         const marker = join(w.project, 'allowed')
-        const session = (): ReturnType<typeof runProcess> => live.run(got.command, w, api.url)
+        const session = (): Promise<ProcessResult> => live.run(got.command, w, api.url)
         try {
           api.command = `touch ${marker}`
           const denied = session()
@@ -192,7 +231,8 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
           expect(first.approval).toEqual({ tool: live.tool, harness: name, action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
           await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
           expect((await denied).code).toBe(0)
-          expect(api.toolResults).toEqual([live.deniedResult('Not now')])
+          expect(api.toolResults).toHaveLength(1)
+          expect(api.toolResults[0]).toContain(live.deniedResult('Not now'))
           expect(existsSync(marker)).toBe(false)
 
           const allowed = session()
