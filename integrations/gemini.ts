@@ -24,7 +24,7 @@ const ReplaceInput = z.looseObject({ file_path: text, old_string: text, new_stri
 
 /**
  * The tools Gemini CLI confirms, and so the ones its BeforeTool hook is matched to: each has a case
- * in {@link approval} (web_fetch is shown whole).
+ * in {@link geminiToolApproval} (web_fetch is shown whole).
  */
 const CONFIRMED_TOOLS = ['run_shell_command', 'write_file', 'replace', 'web_fetch'] as const
 const BEFORE_TOOL_MATCHER = `^(${CONFIRMED_TOOLS.join('|')})$`
@@ -36,11 +36,12 @@ function replaceWarnings(input: Record<string, unknown>): ApprovalWarning[] {
 }
 
 /**
+ * The approval of one Gemini CLI tool call (Qwen Code, its fork, names its tools the same):
  * run_shell_command → the command (in `dir_path`, else the event's cwd), `is_background` a warning;
  * write_file → the file and its content; replace → the file with a diff, several replacements a
  * warning. Every field not shown goes to `extra`; any other tool's input is shown whole.
  */
-function approval(tool: string, input: unknown, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
+export function geminiToolApproval(tool: string, input: unknown, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
   const shell = tool === 'run_shell_command' ? ShellInput.safeParse(input) : undefined
   if (shell?.success) {
     const where = shell.data.dir_path ?? cwd
@@ -83,7 +84,7 @@ function geminiEvent(event: unknown): HookWork {
   switch (base.hook_event_name) {
     case 'BeforeTool': {
       const e = parseEvent(BeforeToolSchema, event, `not a ${NAME} BeforeTool event`)
-      return { agent, plan: { kind: 'approve', request: { tool: e.tool_name, harness: 'gemini', ...approval(e.tool_name, e.tool_input, e.cwd) }, output: beforeToolOutput } }
+      return { agent, plan: { kind: 'approve', request: { tool: e.tool_name, harness: 'gemini', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) }, output: beforeToolOutput } }
     }
     case 'Notification': {
       const e = parseEvent(NotificationSchema, event, `not a ${NAME} Notification event`)

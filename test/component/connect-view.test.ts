@@ -26,7 +26,7 @@ describe('Connect an agent', () => {
     await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
 
     const sections = screen.getAllByTestId('harness')
-    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'cursor', 'shell', 'askpass'])
+    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'copilot', 'cursor', 'shell', 'askpass'])
     const claude = within(sections[0]!)
     expect(claude.getByRole('heading', { name: 'Claude Code' })).toBeTruthy()
     const [command] = claude.getAllByTestId('connect-block')

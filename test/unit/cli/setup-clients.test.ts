@@ -151,7 +151,8 @@ for (const client of cases) {
 
 const GEMINI_NOTE = 'note: Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.\n'
 const CURSOR_NOTE = 'note: Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.\n'
-const NOTES: Record<HarnessId, string> = { 'claude-code': '', codex: '', gemini: GEMINI_NOTE, qwen: '', opencode: '', cursor: CURSOR_NOTE }
+const COPILOT_NOTE = "note: Copilot CLI keeps no user-level allow rule for one MCP tool: start it with --allow-tool='ask-user(ask_user_question)' to let it ask without a prompt.\n"
+const NOTES: Record<HarnessId, string> = { 'claude-code': '', codex: '', gemini: GEMINI_NOTE, qwen: '', opencode: '', copilot: COPILOT_NOTE, cursor: CURSOR_NOTE }
 
 const EXPECTED_SETUP: Record<HarnessId, (home: string, companion: string) => string> = {
   'claude-code': (home, companion) =>
@@ -164,6 +165,7 @@ const EXPECTED_SETUP: Record<HarnessId, (home: string, companion: string) => str
   gemini: (_home, companion) => `ran: gemini mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n${GEMINI_NOTE}`,
   qwen: (_home, companion) => `ran: qwen mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n`,
   opencode: (home) => `${home}/.config/opencode/opencode.jsonc: set mcp.ask-user\n${home}/.config/opencode/opencode.jsonc: set permission.ask-user_*\n`,
+  copilot: (_home, companion) => `ran: copilot mcp add --timeout 86400000 --env ASK_USER_HOME=${companion} ask-user -- ${BIN} mcp\n${COPILOT_NOTE}`,
   cursor: (home) => `${home}/.cursor/mcp.json: set mcpServers.ask-user\n${CURSOR_NOTE}`,
 }
 
@@ -224,6 +226,16 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
     // The Inspector takes the server's options first and the command last (a `--` would swallow --method).
     expectAnswered(await w.answered(() => inspectorCall(w, [...env, ...entry.command])))
   },
+  async copilot(w) {
+    // Copilot's `mcp list` does not start the servers: its own `list` and `get` show the entry as written
+    // and enabled, and the Inspector runs that entry from Copilot's file.
+    const list = await w.run('copilot', ['mcp', 'list'])
+    expect(plain(list.stdout)).toContain('User servers:\n  ask-user (local)')
+    const got = await w.run('copilot', ['mcp', 'get', 'ask-user'])
+    expect(plain(got.stdout)).toContain(`ask-user\n  Status: Enabled\n  Type: local\n  Command: ${BIN} mcp\n`)
+    expect(plain(got.stdout)).toContain('Timeout: 86400000ms\n  Source: User')
+    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.copilot', 'mcp-config.json'), '--server', 'ask-user'])))
+  },
   async cursor(w) {
     // Cursor's CLI is not on npm: the Inspector runs the entry as Cursor's file holds it.
     expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.cursor', 'mcp.json'), '--server', 'ask-user'])))
@@ -248,6 +260,10 @@ const REMOVED: Record<HarnessId, (w: World) => Promise<void>> = {
     const config = await json(join(w.home, '.config', 'opencode', 'opencode.jsonc'))
     expect(config['mcp']).toBeUndefined()
     expect(config['permission']).toBeUndefined()
+  },
+  async copilot(w) {
+    expect((await json(join(w.home, '.copilot', 'mcp-config.json')))['mcpServers'] ?? {}).toEqual({})
+    expect(plain((await w.run('copilot', ['mcp', 'list'])).stdout)).not.toContain('ask-user')
   },
   async cursor(w) {
     expect(await json(join(w.home, '.cursor', 'mcp.json'))).toEqual({})

@@ -75,15 +75,15 @@ describe('ask-user setup (in-process)', () => {
   })
 
   it('refuses an unknown or missing client and extra arguments with exit 2', async () => {
-    const list = 'claude-code, codex, gemini, qwen, opencode, cursor'
+    const list = 'claude-code, codex, gemini, qwen, opencode, copilot, cursor'
     expect(await setup('vim')).toEqual({ code: 2, out: '', err: `Error: unknown client "vim"; one of ${list}\n` })
     expect(await setup()).toEqual({ code: 2, out: '', err: `Error: which client?; one of ${list}\n` })
     expect(await setup('codex', 'more')).toEqual({ code: 2, out: '', err: `Error: unexpected argument "more"; one of ${list}\n` })
     expect((await setup('--help')).out).toMatch(/^Usage: ask-user setup <client> \[--hooks\] \[--print\] \[--remove\]\n/)
-    expect(await setup('qwen', '--hooks')).toEqual({
+    expect(await setup('cursor', '--hooks')).toEqual({
       code: 2,
       out: '',
-      err: 'Error: qwen has no hooks ask-user can answer; --hooks works for claude-code, codex, gemini, opencode\n',
+      err: 'Error: cursor has no hooks ask-user can answer; --hooks works for claude-code, codex, gemini, qwen, opencode, copilot\n',
     })
   })
 })

@@ -1,29 +1,20 @@
 // Every fixture through the pure mappings: the request, questions or notice the companion gets, and
 // the harness's stdout for the person's decision, byte for byte.
 import { describe, expect, it } from 'vitest'
-import { hooksOf } from '../../../integrations/index'
+import { HARNESS_BY_ID, hooksOf } from '../../../integrations/index'
 import { HookInputError, type HookWork } from '../../../integrations/hook-work'
 import { replacementDiff } from '../../../integrations/diff'
 import { hookFixtures, type HookFixture } from '../cli/hooks/fixtures'
 
 function mapped(f: HookFixture): HookWork {
-  switch (f.harness) {
-    case 'claude-code':
-      return hooksOf('claude-code').map(f.event, 'stdin')
-    case 'codex':
-      return f.argument !== undefined ? hooksOf('codex').map(f.argument, 'argument') : hooksOf('codex').map(f.event, 'stdin')
-    case 'gemini':
-      return hooksOf('gemini').map(f.event, 'stdin')
-    case 'opencode':
-      return hooksOf('opencode').map(f.event, 'stdin')
-  }
+  return f.argument !== undefined ? hooksOf(f.harness).map(f.argument, 'argument') : hooksOf(f.harness).map(f.event, 'stdin')
 }
 
 describe('hook fixtures', () => {
   for (const f of hookFixtures()) {
     it(`${f.harness}/${f.name}`, () => {
       const { plan, agent } = mapped(f)
-      expect(agent.name).toMatch(/^(Claude Code|Codex|Gemini CLI|opencode)$/)
+      expect(agent.name).toBe(HARNESS_BY_ID[f.harness].name)
       let stdout: string | undefined
       if (f.decision) {
         if (plan.kind !== 'approve') throw new Error(`expected an approval, got ${plan.kind}`)

@@ -23,7 +23,7 @@ describe('the harness registry', () => {
 
   it('gives each harness one display name, distinct from the others', () => {
     const names = HARNESSES.map((harness) => harness.name)
-    expect(names).toEqual(['Claude Code', 'Codex', 'Gemini CLI', 'Qwen Code', 'opencode', 'Cursor'])
+    expect(names).toEqual(['Claude Code', 'Codex', 'Gemini CLI', 'Qwen Code', 'opencode', 'GitHub Copilot CLI', 'Cursor'])
     expect(new Set(names).size).toBe(names.length)
   })
 
@@ -68,8 +68,8 @@ describe('every reader lists the registry’s ids', () => {
   })
 
   it('refuses an unknown harness by listing the same ids', async () => {
-    expect((await run('setup', 'copilot')).err).toBe(`Error: unknown client "copilot"; one of ${HARNESS_IDS.join(', ')}\n`)
-    expect((await run('hook', 'qwen')).err).toBe(`Error: unknown harness "qwen"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
+    expect((await run('setup', 'windsurf')).err).toBe(`Error: unknown client "windsurf"; one of ${HARNESS_IDS.join(', ')}\n`)
+    expect((await run('hook', 'cursor')).err).toBe(`Error: unknown harness "cursor"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
     expect((await run('setup', 'qwen', '--askpass')).err).toContain('--askpass works with claude-code, codex, shell')
   })
 })

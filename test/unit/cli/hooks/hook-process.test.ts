@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HOOK_HARNESS_IDS } from '../../../../integrations/ids'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { ensureBuilt, runCli } from '../built-cli'
@@ -138,6 +139,6 @@ describe('without a companion', () => {
   it('an unknown harness is a usage error (exit 2)', async () => {
     const done = await runCli(['hook', 'vim'], { ASK_USER_HOME: home }, '{}').done
     expect(done.code).toBe(2)
-    expect(done.stderr).toBe('Error: unknown harness "vim"; one of claude-code, codex, gemini, opencode\n')
+    expect(done.stderr).toBe(`Error: unknown harness "vim"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
   })
 })

@@ -2,7 +2,10 @@
 // harness's real CLI from the published-client cache (its own `mcp add` runs first). Codex's own
 // app-server must list the hooks it wrote; the opencode plugin is loaded and driven with a real
 // companion. No login, no model. Where npm cannot install a client, its tests are skipped.
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -13,29 +16,141 @@ import { HOOK_TOOL_DENY_RULE, HOOK_TOOL_FLAG, HOOK_TOOL_NAME } from '../../../..
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
 import { installPublished, type Installed } from '../../../helpers/published-client'
-import { runProcess } from '../../../helpers/run-process'
+import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
 /** The harnesses with hooks, each installed at the version its record pins (`published`). */
-const CLIENTS = { 'claude-code': HARNESS_BY_ID['claude-code'].published, codex: HARNESS_BY_ID.codex.published, gemini: HARNESS_BY_ID.gemini.published, opencode: HARNESS_BY_ID.opencode.published }
+const CLIENTS = {
+  'claude-code': HARNESS_BY_ID['claude-code'].published,
+  codex: HARNESS_BY_ID.codex.published,
+  gemini: HARNESS_BY_ID.gemini.published,
+  opencode: HARNESS_BY_ID.opencode.published,
+  copilot: HARNESS_BY_ID.copilot.published,
+  qwen: HARNESS_BY_ID.qwen.published,
+}
 const installed = new Map<string, Installed>()
 for (const [name, client] of Object.entries(CLIENTS)) installed.set(name, await installPublished(client))
 
-const SETTINGS: Record<'claude-code' | 'codex' | 'gemini', string> = {
+type SettingsHarness = 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'copilot'
+const SETTINGS: Record<SettingsHarness, string> = {
   'claude-code': '.claude/settings.json',
   codex: '.codex/hooks.json',
   gemini: '.gemini/settings.json',
+  qwen: '.qwen/settings.json',
+  copilot: '.copilot/settings.json',
 }
 // The fourth entry: the event goes to the MCP server's hook tool (Claude Code's `mcp_tool`), not a command.
-const EVENTS: Record<'claude-code' | 'codex' | 'gemini', [string, string | undefined, number, 'mcp_tool'?][]> = {
+const EVENTS: Record<SettingsHarness, [string, string | undefined, number, 'mcp_tool'?][]> = {
   'claude-code': [['PermissionRequest', '*', 86400, 'mcp_tool'], ['PreToolUse', 'AskUserQuestion', 86400, 'mcp_tool'], ['Notification', undefined, 30], ['Stop', undefined, 30]],
   codex: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
   gemini: [['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000], ['Notification', undefined, 30_000]],
+  qwen: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
+  copilot: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
 }
 const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
 
+/** How a harness's binary runs one session against a stand-in model, with no login: its shell tool and what its model is told on a deny. */
+interface LiveSession {
+  tool: string
+  /** The model API the stand-in speaks (default: OpenAI-style chat completions). */
+  api?: 'gemini'
+  run(command: string, w: World, apiUrl: string): Promise<ProcessResult>
+  deniedResult(message: string): string
+}
+const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
+  // Bring-your-own-model mode; `-p` alone has no one to ask, so only the hook can allow.
+  copilot: {
+    tool: 'bash',
+    run: (command, w, apiUrl) =>
+      runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, COPILOT_PROVIDER_BASE_URL: apiUrl, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }),
+    deniedResult: (message) => `Permission denied by a PermissionRequest hook: ${message}`,
+  },
+  // A Gemini API key (any) and its base URL; --yolo, so that after an Allow (nothing printed) its policy runs the tool.
+  gemini: {
+    tool: 'run_shell_command',
+    api: 'gemini',
+    run: async (command, w, apiUrl) => {
+      const file = join(w.home, '.gemini', 'settings.json')
+      const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+      await writeFile(file, JSON.stringify({ ...settings, security: { auth: { selectedType: 'gemini-api-key' } } }))
+      const env = { ...w.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+      return runProcess(command, ['-p', 'make the marker', '--yolo', '-m', 'gemini-2.5-pro'], w.project, env)
+    },
+    deniedResult: (message) => `Tool execution blocked: ${message}`,
+  },
+  // An OpenAI-compatible model; stream-json input, since with -p alone Qwen declines before any hook runs.
+  qwen: {
+    tool: 'run_shell_command',
+    run: (command, w, apiUrl) =>
+      runProcess(
+        '/bin/sh',
+        ['-c', `printf '%s\\n' "$1" | "$0" --auth-type openai --input-format stream-json --output-format stream-json`, command, JSON.stringify({ type: 'user', message: { role: 'user', content: 'make the marker' } })],
+        w.project,
+        { ...w.env, OPENAI_API_KEY: 'stand-in', OPENAI_BASE_URL: apiUrl, OPENAI_MODEL: 'gpt-4.1' },
+      ),
+    deniedResult: (message) => message,
+  },
+}
+
 beforeAll(() => ensureBuilt(), 120_000)
+
+/**
+ * A stand-in for an OpenAI-style chat completions API on 127.0.0.1: each turn without a tool result
+ * calls the harness's shell tool `tool` with `command`; the tool results it sends back are kept as text.
+ */
+async function chatCompletionsStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+  const state = { command: 'true', toolResults: [] as string[] }
+  const chunk = (delta: object, finish: string | null = null): string =>
+    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (part: Buffer) => (body += part.toString()))
+    req.on('end', () => {
+      if (!req.url?.endsWith('/chat/completions')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'gpt-4.1', object: 'model' }] }))
+        return
+      }
+      const last = (JSON.parse(body) as { messages: { role: string; content?: unknown }[] }).messages.at(-1)
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (last?.role === 'tool') {
+        const content = last.content
+        state.toolResults.push(Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content))
+        res.end(`${chunk({ role: 'assistant', content: 'done' })}${chunk({}, 'stop')}data: [DONE]\n\n`)
+        return
+      }
+      const call = { index: 0, id: 'call_1', type: 'function', function: { name: tool, arguments: JSON.stringify({ command: state.command }) } }
+      res.end(`${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(state, { url: `http://127.0.0.1:${port}/v1`, server })
+}
+
+/** The same for the Gemini API (`…:streamGenerateContent?alt=sse`); a request for JSON (its model router) gets a routing answer. */
+async function geminiApiStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+  const state = { command: 'true', toolResults: [] as string[] }
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (part: Buffer) => (body += part.toString()))
+    req.on('end', () => {
+      type Part = { functionResponse?: { response?: unknown } }
+      const request = (body ? JSON.parse(body) : {}) as { contents?: { parts?: Part[] }[]; generationConfig?: { responseMimeType?: string } }
+      const answered = request.contents?.at(-1)?.parts?.find((part) => part.functionResponse)
+      if (answered) state.toolResults.push(JSON.stringify(answered.functionResponse?.response))
+      const part = request.generationConfig?.responseMimeType === 'application/json'
+        ? { text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }
+        : answered ? { text: 'done' } : { functionCall: { name: tool, args: { command: state.command } } }
+      const payload = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } })
+      if (req.url?.includes('alt=sse')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${payload}\n\n`)
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(payload)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return Object.assign(state, { url: `http://127.0.0.1:${port}`, server })
+}
 
 interface World {
   home: string
@@ -52,7 +167,7 @@ async function world(name: keyof typeof CLIENTS): Promise<World> {
   return { home, project, env, setup: (...flags) => runProcess(process.execPath, [BIN, 'setup', name, ...flags], project, env) }
 }
 
-for (const name of ['claude-code', 'codex', 'gemini'] as const) {
+for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as const) {
   const got = installed.get(name)!
   describe.skipIf(!got.ok)(`ask-user setup ${name} --hooks${got.ok ? '' : ` (skipped: ${got.reason})`}`, { timeout: 90_000 }, () => {
     let w: World
@@ -115,6 +230,39 @@ for (const name of ['claude-code', 'codex', 'gemini'] as const) {
           ])
         } finally {
           server.close()
+        }
+      })
+    }
+
+    const live = LIVE[name as keyof typeof LIVE] as LiveSession | undefined
+    if (live) {
+      it(`${HARNESS_BY_ID[name].name}'s own binary runs the hook: the window's Deny reaches its model, its Allow runs the command`, async () => {
+        if (!got.ok) throw new Error(got.reason)
+        const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
+        const ui = await connectUi(tc.companion)
+        const api = live.api === 'gemini' ? await geminiApiStandIn(live.tool) : await chatCompletionsStandIn(live.tool)
+        const marker = join(w.project, 'allowed')
+        const session = (): Promise<ProcessResult> => live.run(got.command, w, api.url)
+        try {
+          api.command = `touch ${marker}`
+          const denied = session()
+          const first = await ui.nextAsk(undefined, 60_000)
+          expect(first.agent).toMatchObject({ name: HARNESS_BY_ID[name].name, cwd: w.project })
+          expect(first.approval).toEqual({ tool: live.tool, harness: name, action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
+          await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
+          expect((await denied).code).toBe(0)
+          expect(api.toolResults).toHaveLength(1)
+          expect(api.toolResults[0]).toContain(live.deniedResult('Not now'))
+          expect(existsSync(marker)).toBe(false)
+
+          const allowed = session()
+          await ui.decide((await ui.nextAsk(undefined, 60_000)).askId, { behavior: 'allow' })
+          expect((await allowed).code).toBe(0)
+          expect(existsSync(marker)).toBe(true)
+        } finally {
+          api.server.close()
+          await ui.close()
+          await tc.cleanup()
         }
       })
     }
