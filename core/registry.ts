@@ -5,6 +5,7 @@ import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '..
 import type { AgentInfo, Ask, AskpassMark, QuestionAsk } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
+import type { Refusal as SharedRefusal } from '../shared/error-codes'
 import { Listeners } from '../shared/listeners'
 import { hasSecret } from '../shared/question-extras'
 
@@ -25,8 +26,8 @@ export interface AskOwner {
   settled(wireId: string, settlement: Settlement): boolean
 }
 
-/** Why a window's answer or dismissal was refused. */
-export type Refusal = { ok: false; code: 'NOT_PENDING' | 'INVALID_ANSWER'; reason: string }
+/** Why a window's answer, decision or dismissal was refused (shared/error-codes.ts's one refusal shape). */
+export type Refusal = SharedRefusal<'NOT_PENDING' | 'INVALID_ANSWER'>
 
 /**
  * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
@@ -135,17 +136,17 @@ export class Registry {
   answer(askId: string, answers: Answer[]): { ok: true; delivered: boolean } | Refusal {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.answer }
+    if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.answer }
     const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
-      return { ok: false, code: 'INVALID_ANSWER', reason: violations.map((v) => v.message).join('; ') }
+      return { ok: false, code: 'INVALID_ANSWER', message: violations.map((v) => v.message).join('; ') }
     }
     const canonical = answers.map(canonicalAnswer)
     if (!entry) {
       this.gone.delete(askId)
       const at = this.now()
       this.undelivered.emit(ask, canonical, at)
-      return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
+      return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     }
     return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
   }
@@ -159,13 +160,13 @@ export class Registry {
   decide(askId: string, decision: ApprovalDecision): { ok: true; delivered: boolean } | Refusal {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
-    if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', reason: WRONG_KIND_REASON.decide }
+    if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.decide }
     const problem = decisionProblem(ask.approval, decision)
-    if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', reason: problem }
+    if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', message: problem }
     if (decision.behavior === 'deny' && decision.message !== undefined && decision.message.length > this.maxCustomChars) {
-      return { ok: false, code: 'INVALID_ANSWER', reason: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed` }
+      return { ok: false, code: 'INVALID_ANSWER', message: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed` }
     }
-    if (!entry) return { ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON }
+    if (!entry) return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     const canonical: ApprovalDecision =
       decision.behavior === 'allow'
         ? { behavior: 'allow', ...(decision.always === true ? { always: true as const } : {}) }
@@ -244,5 +245,5 @@ export class Registry {
 
 /** `kind`: the reply expected a pending ask of that kind (an answer, a question ask; a decision, an approval). */
 function notPending(askId: string): Refusal {
-  return { ok: false, code: 'NOT_PENDING', reason: `ask ${askId} is not pending (already settled or unknown)` }
+  return { ok: false, code: 'NOT_PENDING', message: `ask ${askId} is not pending (already settled or unknown)` }
 }

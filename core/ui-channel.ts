@@ -207,17 +207,17 @@ export class WindowHub {
     switch (frame.type) {
       case 'ask/answer': {
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
-        if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
+        if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
         return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
       case 'ask/decide': {
         const result = this.ctx.registry.decide(frame.askId, frame.decision)
-        if (!result.ok) return reply(rejected(frame.askId, result.code, result.reason))
+        if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
         return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'decided', ...(result.delivered ? {} : { undelivered: true as const }) })
       }
       case 'ask/dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
-        return reply(result.ok ? { type: 'ask/accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.reason))
+        return reply(result.ok ? { type: 'ask/accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.message))
       }
       case 'notice/dismiss':
         if (!this.ctx.notices?.remove(frame.noticeId)) reply(rejected(frame.noticeId, 'NOT_PENDING', `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`))

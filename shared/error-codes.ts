@@ -26,14 +26,14 @@ export type ErrorCode = z.infer<typeof ErrorCodeSchema>
  * A check's refusal: a stable code and a message that says what was wrong and what to do. The one
  * "not ok" shape of every check (review §3.7): `message` is the human text, never `reason`.
  */
-export interface Refusal<C extends ErrorCode = ErrorCode> {
+export interface Refusal<C extends string = ErrorCode> {
   ok: false
   code: C
   message: string
 }
 
 /** The outcome of a check: the checked, typed value, or a {@link Refusal}. */
-export type Result<T, C extends ErrorCode = ErrorCode> = { ok: true; value: T } | Refusal<C>
+export type Result<T, C extends string = ErrorCode> = { ok: true; value: T } | Refusal<C>
 
 /** The message upstream's wording implies for a dismissed ask. */
 export const ASK_CANCELLED_MESSAGE = 'the user cancelled ask_user_question'

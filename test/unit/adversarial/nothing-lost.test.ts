@@ -69,8 +69,8 @@ it('remembers at most 32 asks whose agent left, for at most 30 s (a late answer 
   const asks = Array.from({ length: 34 }, (_, i) => registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: `w${i}`, owner }))
   for (const ask of asks.slice(0, 33)) registry.settle(ask.askId, { outcome: 'agent-gone' })
   const skip = [{ id: 'q1', selected: [] }]
-  expect(registry.answer(asks[0]!.askId, skip)).toMatchObject({ code: 'NOT_PENDING', reason: `ask ${asks[0]!.askId} is not pending (already settled or unknown)` })
-  expect(registry.answer(asks[1]!.askId, skip)).toEqual({ ok: false, code: 'NOT_PENDING', reason: AGENT_GONE_REASON })
+  expect(registry.answer(asks[0]!.askId, skip)).toMatchObject({ code: 'NOT_PENDING', message: `ask ${asks[0]!.askId} is not pending (already settled or unknown)` })
+  expect(registry.answer(asks[1]!.askId, skip)).toEqual({ ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON })
   now = 30_001
-  expect(registry.answer(asks[2]!.askId, skip)).toMatchObject({ code: 'NOT_PENDING', reason: `ask ${asks[2]!.askId} is not pending (already settled or unknown)` })
+  expect(registry.answer(asks[2]!.askId, skip)).toMatchObject({ code: 'NOT_PENDING', message: `ask ${asks[2]!.askId} is not pending (already settled or unknown)` })
 })

@@ -48,7 +48,7 @@ describe('Registry', () => {
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A', 'B'] }])).toEqual({
       ok: false,
       code: 'INVALID_ANSWER',
-      reason: 'answer 1 ("q1"): single-select question, but 2 options are selected',
+      message: 'answer 1 ("q1"): single-select question, but 2 options are selected',
     })
     expect(registry.answer(ask.askId, [])).toMatchObject({ code: 'INVALID_ANSWER' })
     expect(registry.size).toBe(1)
