@@ -109,6 +109,7 @@ export const claudeCode = {
   id: 'claude-code',
   name: NAME,
   connectNote: 'noteClaudeCode',
+  published: { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   mcp: (info): SetupPlan => {
     // add-json at user scope writes ~/.claude.json. No timeout key: Claude's own limit (1e8 ms,
     // about 28 h) is longer than any we would set, and a per-server value would replace it.

@@ -97,6 +97,7 @@ export const codex = {
   id: 'codex',
   name: NAME,
   connectNote: 'noteCodex',
+  published: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
   mcp: (info): SetupPlan => {
     // Codex passes a filtered environment (hence env and env_vars), cuts tool calls after 60 s
     // (tool_timeout_sec) and `codex mcp add` has no flags for either.

@@ -120,6 +120,7 @@ export const gemini = {
   id: 'gemini',
   name: NAME,
   connectNote: 'noteGemini',
+  published: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   mcp: (info) => geminiStyleMcp('gemini', '.gemini', info, ['Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.']),
   hooks: {
     // Gemini CLI's hook timeouts are milliseconds.

@@ -5,6 +5,16 @@ import type { SetupPlan, SetupStep } from './setup-steps'
 /** Where a hook event came from: stdin, or the last argument (Codex's notify). */
 export type EventSource = 'stdin' | 'argument'
 
+/**
+ * A harness's CLI as published on npm: its package, the one version ask-user is tested against
+ * (every test that installs the harness reads it from here), and the command the package installs.
+ */
+export interface PublishedClient {
+  pkg: string
+  version: string
+  bin: string
+}
+
 /** What `ask-user hook <harness>` and `ask-user setup <harness> --hooks` know of a harness's hooks. */
 export interface HookSupport {
   /** The entries `--hooks` adds: `hook` groups in its settings, or a whole file (opencode's plugin). `command` is the `ask-user hook <id>` line (hook-command.ts). */
@@ -28,6 +38,8 @@ export interface Harness {
   name: string
   /** The renderer's i18n key of its note in "Connect an agent" (renderer/src/i18n/messages.ts). */
   connectNote: `note${string}`
+  /** Its published CLI and the version tested; absent for a harness not on npm (Cursor). */
+  published?: PublishedClient
   /** `ask-user setup <id>`: the MCP server entry and the allow-list or trust entry, for this install. */
   mcp: (info: ConnectInfo) => SetupPlan
   /** Its hooks, where ask-user answers them. */

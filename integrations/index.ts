@@ -4,7 +4,7 @@ import { claudeCode } from './claude-code'
 import { codex } from './codex'
 import { cursor } from './cursor'
 import { gemini } from './gemini'
-import type { Harness, HookSupport } from './harness'
+import type { Harness, HookSupport, PublishedClient } from './harness'
 import { HARNESS_IDS, type HarnessId, type HookHarnessId } from './ids'
 import { opencode } from './opencode'
 import { qwen } from './qwen'
@@ -15,9 +15,13 @@ import { qwen } from './qwen'
  */
 export type ConnectNoteKey = (typeof claudeCode | typeof codex | typeof gemini | typeof qwen | typeof opencode | typeof cursor)['connectNote']
 
-/** A registered record: its key is its id, its note key is literal, and it has hooks exactly when ids.ts says so. */
+/**
+ * A registered record: its key is its id, its note key is literal, it has hooks exactly when ids.ts
+ * says so, and it names its published CLI unless it is Cursor (not on npm).
+ */
 export type RegisteredHarness = Harness & { connectNote: ConnectNoteKey }
-type Registered<Id extends HarnessId> = RegisteredHarness & { id: Id } & (Id extends HookHarnessId ? { hooks: HookSupport } : { hooks?: undefined })
+type Registered<Id extends HarnessId> = RegisteredHarness & { id: Id } & (Id extends HookHarnessId ? { hooks: HookSupport } : { hooks?: undefined }) &
+  (Id extends 'cursor' ? { published?: undefined } : { published: PublishedClient })
 
 /** Every harness by id. The type checks each record against HARNESS_IDS and HOOK_HARNESS_IDS. */
 export const HARNESS_BY_ID: { readonly [Id in HarnessId]: Registered<Id> } = {

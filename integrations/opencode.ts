@@ -152,6 +152,7 @@ export const opencode = {
   id: 'opencode',
   name: NAME,
   connectNote: 'noteOpencode',
+  published: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
   mcp: (info): SetupPlan => {
     // `opencode mcp add` cannot set a timeout (a tool call would be cut after the SDK's 60 s).
     const { argv, env } = mcpLaunch(info)

@@ -7,5 +7,6 @@ export const qwen = {
   id: 'qwen',
   name: 'Qwen Code',
   connectNote: 'noteQwen',
+  published: { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
   mcp: (info) => geminiStyleMcp('qwen', '.qwen', info, []),
 } as const satisfies Harness

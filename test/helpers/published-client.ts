@@ -6,12 +6,10 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-/** One published client: its npm package, the exact version tested, and the command it installs. */
-export interface PublishedClient {
-  pkg: string
-  version: string
-  bin: string
-}
+import type { PublishedClient } from '../../integrations/harness'
+
+/** One published client: its npm package, the exact version tested, and the command it installs (a harness's own is its record's `published`). */
+export type { PublishedClient }
 
 /** An installed client's `.bin` folder (to put first on PATH) and command; or why it could not be installed. */
 export type Installed = { ok: true; binDir: string; command: string; seconds: number; cached: boolean } | { ok: false; reason: string }

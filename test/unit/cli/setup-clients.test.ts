@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HARNESS_BY_ID, HARNESSES } from '../../../integrations/index'
 import { HARNESS_IDS, type HarnessId } from '../../../integrations/ids'
 import { startCodexAppServer } from '../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
@@ -15,19 +16,13 @@ import { runProcess, type ProcessResult } from '../../helpers/run-process'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { BIN, ensureBuilt } from './built-cli'
 
-/** The versions docs/integrations.md names as tested. */
-const CLIENTS: Record<Exclude<HarnessId, 'cursor'>, PublishedClient> = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  qwen: { pkg: '@qwen-code/qwen-code', version: '0.15.10', bin: 'qwen' },
-  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
-}
+/** Each harness's CLI at the version its record pins (`published`), the one docs/integrations.md names. */
+const CLIENTS = HARNESSES.flatMap((harness) => (harness.published ? [harness.published] : []))
 const INSPECTOR: PublishedClient = { pkg: '@modelcontextprotocol/inspector', version: '2.12.0', bin: 'mcp-inspector' }
 
 const installed = new Map<string, Installed>()
 let unreachable: string | undefined
-for (const client of [INSPECTOR, ...Object.values(CLIENTS)]) {
+for (const client of [INSPECTOR, ...CLIENTS]) {
   // Once the registry has proved unreachable, the rest are skipped for that reason (cached ones still run).
   const result = await installPublished(client, 300_000, unreachable)
   if (!result.ok && registryUnreachable(result.reason)) unreachable ??= result.reason
@@ -40,7 +35,7 @@ const inspector = installed.get(INSPECTOR.pkg)!
 function skipReason(client: HarnessId): string | undefined {
   if (!inspector.ok) return inspector.reason
   if (client === 'cursor') return undefined
-  const got = installed.get(CLIENTS[client].pkg)!
+  const got = installed.get(HARNESS_BY_ID[client].published.pkg)!
   return got.ok ? undefined : got.reason
 }
 
@@ -67,7 +62,7 @@ interface World {
 async function world(client: HarnessId): Promise<World> {
   const home = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-home-`))
   const project = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-project-`))
-  const got = client === 'cursor' ? undefined : installed.get(CLIENTS[client].pkg)
+  const got = client === 'cursor' ? undefined : installed.get(HARNESS_BY_ID[client].published.pkg)
   const binDirs = [got?.ok ? got.binDir : undefined, dirname(process.execPath), '/usr/bin', '/bin'].filter((d) => d !== undefined)
   const env = { HOME: home, PATH: binDirs.join(':'), LANG: 'C.UTF-8' }
   // Where `ask-user setup` sends agents in this HOME: the default companion folder.
@@ -182,7 +177,7 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
   async codex(w) {
     const list = await w.run('codex', ['mcp', 'list'])
     expect(plain(list.stdout)).toMatch(new RegExp(`^ask-user +${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +mcp .*enabled`, 'm'))
-    const got = installed.get(CLIENTS.codex.pkg)!
+    const got = installed.get(HARNESS_BY_ID.codex.published.pkg)!
     if (!got.ok) throw new Error(got.reason)
     const server = await startCodexAppServer(got.command, w.env, w.project)
     try {

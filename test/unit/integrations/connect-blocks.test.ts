@@ -1,6 +1,6 @@
 // The "Connect an agent" lines: exact text per harness, checked against what each client's own
-// `mcp add` accepted (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0, Qwen Code 0.15.10,
-// opencode 1.18.33; see docs/integrations.md).
+// `mcp add` accepted at the version each harness's record pins (`published` in integrations/<id>.ts;
+// see docs/integrations.md).
 import { describe, expect, it } from 'vitest'
 import { quote } from '../../../integrations/command-line'
 import { connectBlocks, shellBlocks } from '../../../integrations/connect-blocks'

@@ -7,19 +7,16 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
-import { installPublished, type Installed, type PublishedClient } from '../../../helpers/published-client'
+import { installPublished, type Installed } from '../../../helpers/published-client'
 import { runProcess } from '../../../helpers/run-process'
 import { connectUi } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
-const CLIENTS: Record<'claude-code' | 'codex' | 'gemini' | 'opencode', PublishedClient> = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
-  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
-}
+/** The harnesses with hooks, each installed at the version its record pins (`published`). */
+const CLIENTS = { 'claude-code': HARNESS_BY_ID['claude-code'].published, codex: HARNESS_BY_ID.codex.published, gemini: HARNESS_BY_ID.gemini.published, opencode: HARNESS_BY_ID.opencode.published }
 const installed = new Map<string, Installed>()
 for (const [name, client] of Object.entries(CLIENTS)) installed.set(name, await installPublished(client))
 
