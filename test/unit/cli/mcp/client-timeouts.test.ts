@@ -17,7 +17,6 @@ import { BIN, ensureBuilt } from '../built-cli'
 const CLIENT_TIMEOUT_S = 3
 
 const question = { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
-const answerText = '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
 
 const codexPublished = HARNESS_BY_ID.codex.published!
 const codex: Installed = await installPublished(codexPublished)
