@@ -56,11 +56,11 @@ describe('early replies of ask-user mcp', () => {
     await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot('../../../../cli/mcp/mcp-precomputed.json')
   })
 
-  it.each([
+  it.each<[string, string[]]>([
     ['the SDK client opening', [init({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
     ['an older supported version', [init({ protocolVersion: '2024-11-05', capabilities: { roots: { listChanged: true } }, clientInfo: client }), LIST]],
     ['an unknown version (the SDK answers its latest)', [init({ protocolVersion: '1999-01-01', capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
-    ...SUPPORTED_PROTOCOL_VERSIONS.map((v) => [`version ${v}`, [init({ protocolVersion: v, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]] as const),
+    ...SUPPORTED_PROTOCOL_VERSIONS.map((v): [string, string[]] => [`version ${v}`, [init({ protocolVersion: v, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]]),
     ['Claude Code-like capabilities and a string id', [init({ protocolVersion: '2025-06-18', capabilities: { roots: {}, elicitation: {}, sampling: {} }, clientInfo: { ...client, title: 'C' } }, 'a'), INITIALIZED, JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} })]],
   ])('%s: byte-identical to the SDK server', async (_name, lines) => {
     const early = earlyOutput(lines)

@@ -3,6 +3,7 @@
 // the 2.x client (`@modelcontextprotocol/client`) pinned to the 2025 era or to 2026-07-28.
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { Transport as TransportV1 } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { Client as ClientV2 } from '@modelcontextprotocol/client'
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio'
 import { BIN, ROOT } from '../built-cli'
@@ -40,7 +41,8 @@ export async function connectClient(kind: ClientKind, home: string, name: string
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     // The 1.x client tells its transport the version `initialize` negotiated; its stdio transport keeps none.
     let negotiated: string | undefined
-    transport.setProtocolVersion = (version: string) => void (negotiated = version)
+    const told: TransportV1 = transport
+    told.setProtocolVersion = (version: string) => void (negotiated = version)
     const client = new ClientV1({ name, version: '1.2.3' })
     await client.connect(transport)
     return {
