@@ -10,13 +10,30 @@ import { HARNESS_BY_ID } from '../../../../integrations'
 import { startCodexAppServer, type CodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { installPublished, type Installed } from '../../../helpers/published-client'
+import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
+import { startMessagesStandIn, type MessagesStandIn } from './messages-stand-in'
 
 /** The client's per-call timeout, in seconds. */
 const CLIENT_TIMEOUT_S = 3
 
 const question = { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
+const answerText = '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
+/** How long the person takes: well past the client's timeout. */
+const ANSWER_AFTER_MS = CLIENT_TIMEOUT_S * 1000 * 2 + 500
+
+/** Resolves after `ms`, or rejects at once if `run` ends first (the client gave up early). */
+function outlive(run: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // The wait under test is the passing of time itself: the client's timeout must elapse.
+    const timer = setTimeout(resolve, ms)
+    run.then(
+      (value) => (clearTimeout(timer), reject(new Error(`ended before the answer: ${JSON.stringify(value)}`))),
+      (error: unknown) => (clearTimeout(timer), reject(error instanceof Error ? error : new Error(String(error)))),
+    )
+  })
+}
 
 const codexPublished = HARNESS_BY_ID.codex.published!
 const codex: Installed = await installPublished(codexPublished)
@@ -79,5 +96,63 @@ describe.skipIf(!codex.ok)(`codex ${codexPublished.version} app-server, tool_tim
     expect(await settled).toBe(`tool call failed for \`ask-user/ask_user_question\`: timed out awaiting tools/call after ${CLIENT_TIMEOUT_S}s`)
     // Codex cancels the request; the companion takes the question back rather than leave it unanswerable.
     expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === ask.askId, 10_000)).toMatchObject({ outcome: 'aborted' })
+  })
+})
+
+const opencodePublished = HARNESS_BY_ID.opencode.published!
+const opencode: Installed = await installPublished(opencodePublished)
+
+describe.skipIf(!opencode.ok)(`opencode ${opencodePublished.version} run, MCP timeout ${CLIENT_TIMEOUT_S} s${opencode.ok ? '' : ` (skipped: ${opencode.reason})`}`, { timeout: 120_000 }, () => {
+  let home: string
+  let project: string
+  let tc: TestCompanion
+  let ui: UiClient
+  let api: MessagesStandIn
+
+  beforeAll(async () => {
+    if (!opencode.ok) return
+    await ensureBuilt()
+    home = await mkdtemp(join(tmpdir(), 'ask-user-opencode-timeout-home-'))
+    project = await mkdtemp(join(tmpdir(), 'ask-user-opencode-timeout-project-'))
+    tc = await startTestCompanion()
+    ui = await connectUi(tc.companion)
+    api = await startMessagesStandIn({ questions: [question] })
+    await mkdir(join(home, '.config', 'opencode'), { recursive: true })
+    const config = {
+      model: 'anthropic/claude-sonnet-4-5',
+      provider: { anthropic: { options: { baseURL: api.baseUrl, apiKey: 'stand-in' } } },
+      mcp: {
+        'ask-user': {
+          type: 'local',
+          command: [process.execPath, BIN, 'mcp', '--progress-interval', '1'],
+          environment: { ASK_USER_HOME: tc.home },
+          enabled: true,
+          timeout: CLIENT_TIMEOUT_S * 1000,
+        },
+      },
+    }
+    await writeFile(join(home, '.config', 'opencode', 'opencode.json'), JSON.stringify(config))
+  }, 120_000)
+
+  afterAll(async () => {
+    await api?.close()
+    await ui?.close()
+    await tc?.cleanup()
+    if (home) await rm(home, { recursive: true, force: true })
+    if (project) await rm(project, { recursive: true, force: true })
+  })
+
+  it('progress every second extends the timeout: a question answered after twice the timeout comes back with the answer', async () => {
+    if (!opencode.ok) throw new Error(opencode.reason)
+    const env = { HOME: home, PATH: `${opencode.binDir}:/usr/bin:/bin`, LANG: 'C.UTF-8', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' }
+    const run: Promise<ProcessResult> = runProcess(opencode.command, ['run', 'Ask me which package manager to use.'], project, env)
+    const ask = await ui.nextAsk(undefined, 60_000)
+    expect(ask.questions).toEqual([question])
+    await outlive(run, ANSWER_AFTER_MS)
+    await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm'] }])
+    const result = await api.toolResult
+    expect(result).toMatchObject({ type: 'tool_result', content: answerText })
+    expect(result.is_error).not.toBe(true)
+    expect((await run).code).toBe(0)
   })
 })
