@@ -17,7 +17,7 @@ export default defineConfig({
       lib: { entry: { index: root('electron/main/index.ts'), cli: root('cli/main.ts'), mcp: root('cli/mcp-main.ts'), hook: root('cli/hook-main.ts') } },
       // Bundled rather than required from node_modules: loading zod's ~100 files and ws's one by one
       // was most of `ask-user ask`'s start-up time (docs/performance.md).
-      externalizeDeps: { exclude: ['zod', 'ws', '@modelcontextprotocol/sdk'] },
+      externalizeDeps: { exclude: ['zod', 'ws', '@modelcontextprotocol/server'] },
     },
   },
   preload: {

@@ -42,9 +42,10 @@ function progressInterval(args: string[]): { help: boolean; ms: number; claudeCo
 }
 
 /**
- * `ask-user mcp`: an MCP server on stdin/stdout until stdin ends or the process is interrupted. The
- * session's opening is answered before the MCP SDK loads (cli/mcp/early-replies.ts); the SDK then takes
- * over the stream from where it began (cli/mcp/handover.ts), so the wire is the SDK's throughout.
+ * `ask-user mcp`: an MCP server on stdin/stdout, for both protocol eras, until stdin ends or the
+ * process is interrupted. A 2025-era opening (`initialize`, `tools/list`) is answered before the MCP SDK
+ * loads (cli/mcp/early-replies.ts); at anything else, a 2026-07-28 opening included, the SDK takes over
+ * the stream from where it began (cli/mcp/handover.ts), so the wire is the SDK's throughout.
  */
 export const run: Command = async (args, io) => {
   const parsed = progressInterval(args)

@@ -1,5 +1,6 @@
-// The replies `ask-user mcp` can give before the MCP SDK and zod have loaded: `initialize` and
-// `tools/list`, from values precomputed at build time (cli/mcp/mcp-precomputed.json). Anything this module
+// The replies `ask-user mcp` can give before the MCP SDK and zod have loaded: a 2025-era opening's
+// `initialize` and `tools/list`, from values precomputed at build time (cli/mcp/mcp-precomputed.json).
+// A 2026-07-28 opening has no `initialize` and is the SDK's from its first line. Anything this module
 // is not sure the SDK would answer in exactly the same bytes it leaves to the SDK (`handover`), so a
 // session's wire is the same whichever side answered.
 import precomputed from './mcp-precomputed.json'

@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CLIENT_INFO_META_KEY, Server, type ServerContext } from '@modelcontextprotocol/server'
 import type { AskUserClient } from '../../agent/client'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startWaitingProgress } from './progress'
 import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-identity'
@@ -10,7 +9,7 @@ import { answerHookTool, HOOK_TOOL_DEFINITION } from './hook-tool'
 /** What the MCP server needs: the companion client it asks through, and its own version. */
 export interface McpServerOptions {
   client: Pick<AskUserClient, 'ask' | 'setClientInfo'>
-  /** Reported in the MCP `initialize` result (default `0.0.0`). */
+  /** Reported as the server's version (`serverInfo`; default `0.0.0`). */
   version?: string
   /**
    * Milliseconds between two `notifications/progress` while a call that carries a `progressToken`
@@ -25,15 +24,17 @@ export interface McpServerOptions {
 }
 
 /**
- * An MCP server (low-level `Server`, so the input schema goes out exactly as the tool definition's)
- * offering `ask_user_question`. A call's arguments are validated once, here where they enter (shape
- * and emptiness; the companion owns the caps), and go to the client as they are: no seam, no
- * camel/snake round trip. It returns one text block with the canonical JSON; invalid arguments and
- * every failure are `isError: true` results with the tool's `Error: ...` texts. An MCP request
- * cancellation aborts the ask; there is no timeout of its own. While a call with a `progressToken` waits,
- * a progress notification goes out every `progressIntervalMs`, so clients that reset their timeout on
- * progress wait as long as the person takes. Once the MCP client has initialized,
- * its name (and version) is what the companion shows as the asking agent.
+ * An MCP server (the SDK's low-level `Server`, so the input schema goes out exactly as the tool
+ * definition's) offering `ask_user_question`, for either protocol era: a 2025 connection opened with
+ * `initialize`, or a 2026-07-28 connection whose every request carries the client in its `_meta`.
+ * A call's arguments are validated once, here where they enter (shape and emptiness; the companion
+ * owns the caps), and go to the client as they are. It returns one text block with the canonical JSON;
+ * invalid arguments and every failure are `isError: true` results with the tool's `Error: ...` texts.
+ * An MCP request cancellation aborts the ask; there is no timeout of its own. While a call with a
+ * `progressToken` waits, a progress notification goes out every `progressIntervalMs`, so clients that
+ * reset their timeout on progress wait as long as the person takes. The MCP client's name (and
+ * version), from `initialize` or from the call's own `_meta` envelope, is what the companion shows as
+ * the asking agent.
  */
 export function createAskUserMcpServer(options: McpServerOptions): Server {
   const { client, claudeCodeHooks: hooks } = options
@@ -42,11 +43,13 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     { name: MCP_SERVER_NAME, version: options.version ?? '0.0.0' },
     { capabilities: mcpServerCapabilities(), instructions: MCP_INSTRUCTIONS },
   )
-  server.oninitialized = () => {
-    const peer = server.getClientVersion()
-    if (peer?.name) client.setClientInfo({ name: peer.name, ...(peer.version ? { version: peer.version } : {}) })
+  const tellClientInfo = (peer: { name?: unknown; version?: unknown } | undefined): void => {
+    if (typeof peer?.name !== 'string' || peer.name === '') return
+    client.setClientInfo({ name: peer.name, ...(typeof peer.version === 'string' && peer.version ? { version: peer.version } : {}) })
   }
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  // A 2025 connection names its client once, in `initialize`.
+  server.oninitialized = () => tellClientInfo(server.getClientVersion())
+  server.setRequestHandler('tools/list', () => ({
     tools: [
       {
         name: tool.name,
@@ -58,9 +61,10 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
       ...(hooks ? [HOOK_TOOL_DEFINITION] : []),
     ],
   }))
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    tellClientInfo(envelopeClientInfo(ctx))
     if (hooks && request.params.name === HOOK_TOOL_DEFINITION.name) {
-      const { content, note } = await answerHookTool(request.params.arguments, request.params._meta, hooks.env, extra.signal)
+      const { content, note } = await answerHookTool(request.params.arguments, request.params._meta, hooks.env, ctx.mcpReq.signal)
       if (note !== undefined) hooks.onNote?.(note)
       return { content }
     }
@@ -72,11 +76,11 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
       token === undefined
         ? () => {}
         : startWaitingProgress(token, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, (params) =>
-            extra.sendNotification({ method: 'notifications/progress', params }),
+            ctx.mcpReq.notify({ method: 'notifications/progress', params: { ...params } }),
           )
     try {
       const result = await runAskUserQuestion(request.params.arguments ?? {}, UNCAPPED_LIMITS, (input) =>
-        client.ask(input, { signal: extra.signal }),
+        client.ask(input, { signal: ctx.mcpReq.signal }),
       )
       return { isError: result.isError, content: result.content }
     } finally {
@@ -84,4 +88,11 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     }
   })
   return server
+}
+
+/** The client a 2026-07-28 request names in its `_meta` envelope (validated by the SDK); none on a 2025 connection. */
+function envelopeClientInfo(ctx: ServerContext): { name?: unknown; version?: unknown } | undefined {
+  const envelope: Record<string, unknown> | undefined = ctx.mcpReq.envelope
+  const info = envelope?.[CLIENT_INFO_META_KEY]
+  return info !== null && typeof info === 'object' ? info : undefined
 }

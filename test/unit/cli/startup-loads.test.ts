@@ -14,7 +14,7 @@ const Module = require('node:module')
 const log = process.env.LOAD_LOG
 const compile = Module.prototype._compile
 Module.prototype._compile = function (content, filename) {
-  const kinds = [content.includes('// node_modules/zod/') && 'zod', content.includes('// node_modules/@modelcontextprotocol/sdk/') && 'sdk'].filter(Boolean)
+  const kinds = [content.includes('// node_modules/zod/') && 'zod', content.includes('// node_modules/@modelcontextprotocol/') && 'sdk'].filter(Boolean)
   fs.appendFileSync(log, 'load ' + filename + ' ' + kinds.join(',') + '\\n')
   return compile.call(this, content, filename)
 }

@@ -1,9 +1,10 @@
-// `ask-user mcp` answers `initialize` and `tools/list` before the MCP SDK loads (cli/mcp/early-replies.ts).
-// These tests hold those replies to the SDK's own, byte for byte, and keep the precomputed values fresh.
+// `ask-user mcp` answers a 2025-era `initialize` and `tools/list` before the MCP SDK loads
+// (cli/mcp/early-replies.ts). These tests hold those replies to the SDK's own (its stdio entry serving the
+// 2025 era), byte for byte for every protocol version it negotiates, and keep the precomputed values fresh.
 import { spawn } from 'node:child_process'
 import { PassThrough } from 'node:stream'
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { describe, expect, it } from 'vitest'
 import { createAskUserMcpServer } from '../../../../cli/mcp/mcp-server'
 import { createAskUserQuestionTool } from '../../../../agent/tool-definition'
@@ -16,7 +17,7 @@ const client = { name: 'c', version: '1' }
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
 
-/** What the real SDK server (cli/mcp/mcp-server.ts on the SDK's stdio transport) writes for `lines`. */
+/** What the real SDK server (cli/mcp/mcp-server.ts behind the SDK's stdio entry) writes for `lines`. */
 async function sdkOutput(lines: string[], replies: number): Promise<string[]> {
   const input = new PassThrough()
   const output = new PassThrough()
@@ -27,11 +28,11 @@ async function sdkOutput(lines: string[], replies: number): Promise<string[]> {
     out.push(chunk)
     if (out.length === replies) wanted()
   })
-  const server = createAskUserMcpServer({ client: { ask: () => Promise.reject(new Error('no')), setClientInfo: () => {} }, version })
-  await server.connect(new StdioServerTransport(input, output))
+  const client = { ask: () => Promise.reject(new Error('no')), setClientInfo: () => {} }
+  const connection = serveStdio(() => createAskUserMcpServer({ client, version }), { transport: new StdioServerTransport(input, output) })
   for (const line of lines) input.write(`${line}\n`)
   await enough
-  await server.close()
+  await connection.close()
   return out
 }
 
@@ -55,10 +56,11 @@ describe('early replies of ask-user mcp', () => {
     await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot('../../../../cli/mcp/mcp-precomputed.json')
   })
 
-  it.each([
+  it.each<[string, string[]]>([
     ['the SDK client opening', [init({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
     ['an older supported version', [init({ protocolVersion: '2024-11-05', capabilities: { roots: { listChanged: true } }, clientInfo: client }), LIST]],
     ['an unknown version (the SDK answers its latest)', [init({ protocolVersion: '1999-01-01', capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
+    ...SUPPORTED_PROTOCOL_VERSIONS.map((v): [string, string[]] => [`version ${v}`, [init({ protocolVersion: v, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]]),
     ['Claude Code-like capabilities and a string id', [init({ protocolVersion: '2025-06-18', capabilities: { roots: {}, elicitation: {}, sampling: {} }, clientInfo: { ...client, title: 'C' } }, 'a'), INITIALIZED, JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} })]],
   ])('%s: byte-identical to the SDK server', async (_name, lines) => {
     const early = earlyOutput(lines)
@@ -76,6 +78,8 @@ describe('early replies of ask-user mcp', () => {
     ['a fractional id', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }, 1.5)]],
     ['a ping after initialize', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })]],
     ['tools/list with a cursor', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } })]],
+    ['a 2026-07-28 opening (server/discover with its _meta envelope)', [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })]],
+    ['a 2026-07-28 tools/list', [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })]],
     ['anything after tools/list', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), LIST, LIST]],
   ])('leaves %s to the SDK', (_name, lines) => {
     const early = new EarlyReplies(version)

@@ -1,41 +1,44 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAskUserQuestionTool } from '../../../../agent/tool-definition'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
-import { BIN, ROOT, ensureBuilt, runCli } from '../built-cli'
+import { ensureBuilt, runCli } from '../built-cli'
+import { version } from '../../../../package.json'
+import { CLIENT_KINDS, connectClient, type McpTestClient } from './sdk-clients'
 
 let tc: TestCompanion
 let ui: UiClient
-let client: Client
-let stderr = ''
 
 beforeAll(async () => {
   await ensureBuilt()
   tc = await startTestCompanion()
   ui = await connectUi(tc.companion)
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp'],
-    cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home },
-    stderr: 'pipe',
-  })
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  client = new Client({ name: 'test-mcp-client', version: '1.2.3' })
-  await client.connect(transport)
 }, 120_000)
 
 afterAll(async () => {
-  await client?.close()
   await ui?.close()
   await tc?.cleanup()
 })
 
 const question = { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
 
-describe('ask-user mcp over stdio, driven by the SDK client', () => {
+describe.each(CLIENT_KINDS)('ask-user mcp over stdio, driven by the SDK client %s', (kind) => {
+  let client: McpTestClient
+
+  beforeAll(async () => {
+    client = await connectClient(kind, tc.home, 'test-mcp-client')
+  }, 60_000)
+
+  afterAll(() => client?.close())
+
+  /** A tool result as this client receives it: on 2026-07-28 every result names the server in its `_meta`. */
+  const received = (result: { isError: boolean; content: unknown[] }): unknown =>
+    kind === 'client-2.x 2026-07-28' ? { _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'ask-user', version } }, ...result } : result
+
+  it('negotiates the revision the client asks for', () => {
+    expect(client.protocolVersion()).toBe(kind === 'client-2.x 2026-07-28' ? '2026-07-28' : '2025-11-25')
+  })
+
   it('lists ask_user_question with exactly the tool definition', async () => {
     const { tools } = await client.listTools()
     const { name, title, description, inputSchema, annotations } = createAskUserQuestionTool()
@@ -48,7 +51,7 @@ describe('ask-user mcp over stdio, driven by the SDK client', () => {
     expect(ask.agent.name).toBe('test-mcp-client')
     expect(ask.questions).toEqual([question])
     await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm'] }])
-    expect(await call).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }] })
+    expect(await call).toEqual(received({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }] }))
   })
 
   it.each([
@@ -58,7 +61,7 @@ describe('ask-user mcp over stdio, driven by the SDK client', () => {
     [undefined, 'Error: invalid arguments: missing required property "questions"'],
   ])('refuses bad arguments %j as an isError result', async (args, text) => {
     const result = await client.callTool({ name: 'ask_user_question', ...(args === undefined ? {} : { arguments: args }) })
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text }] })
+    expect(result).toEqual(received({ isError: true, content: [{ type: 'text', text }] }))
   })
 
   it('drops detail and intent from the model\'s arguments (the tool boundary)', async () => {
@@ -75,14 +78,12 @@ describe('ask-user mcp over stdio, driven by the SDK client', () => {
   it('reports a dismissal as an isError result with the tool text', async () => {
     const call = client.callTool({ name: 'ask_user_question', arguments: { questions: [question] } })
     await ui.dismiss((await ui.nextAsk()).askId)
-    expect(await call).toEqual({ isError: true, content: [{ type: 'text', text: 'Error: the user cancelled ask_user_question' }] })
+    expect(await call).toEqual(received({ isError: true, content: [{ type: 'text', text: 'Error: the user cancelled ask_user_question' }] }))
   })
 
   it('withdraws the ask from the companion when the client cancels the request', async () => {
     const controller = new AbortController()
-    const call = client.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, undefined, {
-      signal: controller.signal,
-    })
+    const call = client.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, { signal: controller.signal })
     const settled = call.then(
       () => 'resolved',
       () => 'rejected',
@@ -96,30 +97,26 @@ describe('ask-user mcp over stdio, driven by the SDK client', () => {
 
   it('refuses an unknown tool name', async () => {
     const result = await client.callTool({ name: 'nope', arguments: {} })
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: 'Error: unknown tool "nope"' }] })
-    expect(stderr).toBe('')
+    expect(result).toEqual(received({ isError: true, content: [{ type: 'text', text: 'Error: unknown tool "nope"' }] }))
+    expect(client.stderr()).toBe('')
   })
 })
 
 describe('ask-user mcp --progress-interval', () => {
-  it('keeps a waiting call alive past the SDK client timeout (resetTimeoutOnProgress), then answers', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--progress-interval', '0.1'],
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home },
-    })
-    const patient = new Client({ name: 'patient-client', version: '1.0.0' })
-    await patient.connect(transport)
+  it.each(CLIENT_KINDS)('keeps a waiting call alive past the %s client timeout (resetTimeoutOnProgress), then answers', async (kind) => {
+    const patient = await connectClient(kind, tc.home, 'patient-client', ['--progress-interval', '0.1'])
     try {
+      // A 2025 opening is answered before the SDK loads: a first call (to no tool) waits for that load,
+      // which on a busy machine alone can take longer than the timeout below.
+      await patient.callTool({ name: 'warm-up' })
       let progressed = 0
       let reached: () => void = () => {}
       const enough = new Promise<void>((resolve) => (reached = resolve))
-      const call = patient.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, undefined, {
+      const call = patient.callTool({ name: 'ask_user_question', arguments: { questions: [question] } }, {
         // Generous for a busy machine: one stall of a second would fail the call, not the point tested.
         timeout: 1_000,
         resetTimeoutOnProgress: true,
-        onprogress: (p) => {
+        onprogress: (p: { message?: string }) => {
           expect(p.message).toMatch(/^the person has not answered yet \(waiting \d+ s\)$/)
           if (++progressed === 25) reached()
         },
@@ -127,7 +124,7 @@ describe('ask-user mcp --progress-interval', () => {
       const ask = await ui.nextAsk()
       await enough // 25 × 100 ms: more than twice the client's 1 s timeout
       await ui.answer(ask.askId, [{ id: 'pkg', selected: ['npm'] }])
-      expect(await call).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }] })
+      expect(await call).toMatchObject({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }] })
     } finally {
       await patient.close()
     }
