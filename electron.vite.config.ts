@@ -14,7 +14,14 @@ export default defineConfig({
     build: {
       // `mcp` and `hook` are `ask-user mcp` / `ask-user hook` on their own, for their start-up
       // (bin/ask-user.js requires them directly; docs/performance.md "Start-up of spawned commands").
-      lib: { entry: { index: root('electron/main/index.ts'), cli: root('cli/main.ts'), mcp: root('cli/mcp-main.ts'), hook: root('cli/hook-main.ts') } },
+      lib: {
+        entry: {
+          index: root('electron/main/index.ts'),
+          cli: root('cli/main.ts'),
+          mcp: root('cli/mcp-main.ts'),
+          hook: root('cli/hook-main.ts'),
+        },
+      },
       // Bundled rather than required from node_modules: loading zod's ~100 files and ws's one by one
       // was most of `ask-user ask`'s start-up time (docs/performance.md).
       externalizeDeps: { exclude: ['zod', 'ws', '@modelcontextprotocol/server'] },

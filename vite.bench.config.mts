@@ -7,7 +7,9 @@ import { defineConfig } from 'vite'
 
 const root = import.meta.dirname
 const isExternal = (id: string): boolean =>
-  id.startsWith('node:') || builtinModules.includes(id) || (!id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'))
+  id.startsWith('node:') ||
+  builtinModules.includes(id) ||
+  (!id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'))
 
 export default defineConfig({
   root,

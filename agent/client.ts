@@ -116,7 +116,9 @@ export class AskUserClient {
   async requestApproval(request: ApprovalRequest, options: AskOptions = {}): Promise<ApprovalDecision> {
     const checked = validateApproval(request, UNCAPPED_LIMITS)
     if (!checked.ok) throw new AskUserError(checked.code, checked.message)
-    return this.#wait<ApprovalDecision>(options, (open, id, title, pending) => open.approve(id, checked.value, title, pending))
+    return this.#wait<ApprovalDecision>(options, (open, id, title, pending) =>
+      open.approve(id, checked.value, title, pending),
+    )
   }
 
   /**
@@ -137,13 +139,23 @@ export class AskUserClient {
   /** One request that waits for the person: signal, timeout and close abort it; `start` sends it on the connection. */
   #wait<T>(
     options: AskOptions,
-    start: (open: Connection, id: string, title: string | undefined, pending: { resolve(value: T): void; reject(error: AskUserError): void }) => void,
+    start: (
+      open: Connection,
+      id: string,
+      title: string | undefined,
+      pending: { resolve(value: T): void; reject(error: AskUserError): void },
+    ) => void,
   ): Promise<T> {
     const { signal, timeoutMs, title } = options
     if (signal?.aborted) return Promise.reject(new AskAbortedError('signal', 'the ask was aborted before it was sent'))
     if (this.#closed) return Promise.reject(new AskAbortedError('closed', 'the ask-user client is closed'))
     if (timeoutMs !== undefined && !(timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-      return Promise.reject(new AskUserError('INVALID_ARGS', `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`))
+      return Promise.reject(
+        new AskUserError(
+          'INVALID_ARGS',
+          `invalid arguments: timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24.8 days), got ${timeoutMs}`,
+        ),
+      )
     }
     const id = `ask-${++this.#counter}`
 
@@ -166,12 +178,19 @@ export class AskUserClient {
         connection?.cancel(id)
         settle(() => reject(error))
       }
-      const onAbort = (): void => abortNow(new AskAbortedError('signal', 'the ask was aborted before the person answered'))
+      const onAbort = (): void =>
+        abortNow(new AskAbortedError('signal', 'the ask was aborted before the person answered'))
       signal?.addEventListener('abort', onAbort, { once: true })
       this.#outstanding.add(abortNow)
       if (timeoutMs !== undefined) {
         timer = setTimeout(
-          () => abortNow(new AskAbortedError('timeout', `no answer within ${seconds(timeoutMs)} s: the ask timed out and was withdrawn`)),
+          () =>
+            abortNow(
+              new AskAbortedError(
+                'timeout',
+                `no answer within ${seconds(timeoutMs)} s: the ask timed out and was withdrawn`,
+              ),
+            ),
           timeoutMs,
         )
       }
@@ -202,18 +221,25 @@ export class AskUserClient {
   /** Aborts every pending ask (`ASK_ABORTED`, reason `closed`) and closes the connection. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true
-    for (const abort of [...this.#outstanding]) abort(new AskAbortedError('closed', 'the ask-user client was closed before the person answered'))
+    for (const abort of [...this.#outstanding])
+      abort(new AskAbortedError('closed', 'the ask-user client was closed before the person answered'))
     const connecting = this.#connecting
     this.#connecting = undefined
-    if (connecting) await connecting.then((c) => c.close(), () => undefined)
+    if (connecting)
+      await connecting.then(
+        (c) => c.close(),
+        () => undefined,
+      )
   }
 
   /** The open connection, or a new one (endpoint re-discovered) when there is none or it has closed. */
   #connection(): Promise<Connection> {
     const current = this.#connecting
     if (current) return current
-    const connect = this.#options.connect ?? (async (client: ClientInfo, timeoutMs: number) =>
-      Connection.open(await discoverEndpoint(this.#options.env ?? process.env), client, timeoutMs))
+    const connect =
+      this.#options.connect ??
+      (async (client: ClientInfo, timeoutMs: number) =>
+        Connection.open(await discoverEndpoint(this.#options.env ?? process.env), client, timeoutMs))
     const opening = connect(this.clientInfo(), this.#options.connectTimeoutMs ?? 10_000)
     this.#connecting = opening
     opening.then(

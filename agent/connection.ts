@@ -40,11 +40,15 @@ function askInFlight(ask: ValidatedAsk, pending: PendingAsk): InFlight {
   return {
     reject: (error) => pending.reject(error),
     settle(frame) {
-      if (frame.type === 'decision') return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent a decision for an ask'))
+      if (frame.type === 'decision')
+        return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent a decision for an ask'))
       const check = acceptAnswer(ask.questions, { answers: frame.answers })
       if (check.ok) return pending.resolve(check.answer)
       pending.reject(
-        new AskUserError('INVALID_ANSWER', `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`),
+        new AskUserError(
+          'INVALID_ANSWER',
+          `the companion sent an answer that breaks the answer rules: ${check.violations.map((v) => v.message).join('; ')}`,
+        ),
       )
     },
   }
@@ -55,9 +59,13 @@ function approvalInFlight(request: ApprovalRequest, pending: PendingApproval): I
   return {
     reject: (error) => pending.reject(error),
     settle(frame) {
-      if (frame.type === 'answer') return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent an answer for an approval'))
+      if (frame.type === 'answer')
+        return pending.reject(new AskUserError('INVALID_ANSWER', 'the companion sent an answer for an approval'))
       const problem = decisionProblem(request, frame.decision)
-      if (problem !== undefined) return pending.reject(new AskUserError('INVALID_ANSWER', `the companion sent a decision that does not fit the request: ${problem}`))
+      if (problem !== undefined)
+        return pending.reject(
+          new AskUserError('INVALID_ANSWER', `the companion sent a decision that does not fit the request: ${problem}`),
+        )
       pending.resolve(frame.decision)
     },
   }
@@ -155,7 +163,9 @@ export class Connection {
     this.#pending.set(id, inFlight)
     if (this.#closed || !this.#transport.send(text)) {
       this.#pending.delete(id)
-      inFlight.reject(new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'))
+      inFlight.reject(
+        new AskAbortedError('connection-lost', 'the Ask User Companion went away before the ask was sent'),
+      )
     }
   }
 

@@ -54,7 +54,10 @@ export async function discoverEndpoint(
   if (url !== undefined && url.trim() !== '') {
     const token = env['ASK_USER_TOKEN'] ?? (await tokenFromFile(env['ASK_USER_TOKEN_FILE'], platform))
     if (token === undefined || token.trim() === '') {
-      throw new AskUserError('NO_PROVIDER', 'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL')
+      throw new AskUserError(
+        'NO_PROVIDER',
+        'ASK_USER_URL is set but neither ASK_USER_TOKEN_FILE nor ASK_USER_TOKEN is; set one of them, or unset ASK_USER_URL',
+      )
     }
     return { url: checkUrl(url.trim(), 'ASK_USER_URL'), token: token.trim(), source: 'env' }
   }
@@ -64,7 +67,10 @@ export async function discoverEndpoint(
     text = await readEndpointText(file, platform)
   } catch (error) {
     if (error instanceof AskUserError) throw error
-    throw noCompanion(`no Ask User Companion is running (no ${ENDPOINT_FILE} in ${companionHome(env, platform)})`, error)
+    throw noCompanion(
+      `no Ask User Companion is running (no ${ENDPOINT_FILE} in ${companionHome(env, platform)})`,
+      error,
+    )
   }
   let json: unknown
   try {
@@ -89,7 +95,11 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * endpoint. Throws `NO_PROVIDER` saying what to do; a missing file throws ENOENT.
  */
 async function readEndpointText(file: string, platform: NodeJS.Platform): Promise<string> {
-  return readOwnFile(file, platform, "it holds the companion's token. Run `chmod 600 " + file + '` and restart the companion')
+  return readOwnFile(
+    file,
+    platform,
+    "it holds the companion's token. Run `chmod 600 " + file + '` and restart the companion',
+  )
 }
 
 /**
@@ -170,6 +180,9 @@ async function tokenFromFile(path: string | undefined, platform: NodeJS.Platform
     return (await readOwnFile(path, platform, `run \`chmod 600 ${path}\``)).trim()
   } catch (error) {
     if (error instanceof AskUserError) throw error
-    throw new AskUserError('NO_PROVIDER', `cannot read ASK_USER_TOKEN_FILE ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`)
+    throw new AskUserError(
+      'NO_PROVIDER',
+      `cannot read ASK_USER_TOKEN_FILE ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    )
   }
 }

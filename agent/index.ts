@@ -30,7 +30,14 @@ export {
 } from './tool-definition'
 export { validateAsk } from './validated-ask'
 export { HandshakeError } from './ws-transport'
-export { toolFailure, toolSuccess, type TextContent, type ToolFailure, type ToolResult, type ToolSuccess } from './tool-result'
+export {
+  toolFailure,
+  toolSuccess,
+  type TextContent,
+  type ToolFailure,
+  type ToolResult,
+  type ToolSuccess,
+} from './tool-result'
 export {
   UserInteraction,
   type UserInteractionAgent,

@@ -1,7 +1,12 @@
 import { AskUserClient, type AskUserClientOptions } from './client'
 import { toHostError, type HostErrorClass } from './host-errors'
 import { agentTitle, toSeamAnswer, toToolQuestion } from './question-mapping'
-import { createAskUserQuestionTool, executeAskUserQuestion, type AskUserQuestionTool, type ToolContext } from './tool-definition'
+import {
+  createAskUserQuestionTool,
+  executeAskUserQuestion,
+  type AskUserQuestionTool,
+  type ToolContext,
+} from './tool-definition'
 import type { ToolResult } from './tool-result'
 import { UserInteraction, type UserInteractionProvider, type UserInteractionSeam } from './user-interaction'
 import { validateAsk } from './validated-ask'
@@ -35,7 +40,10 @@ export interface ProviderOptions {
  * request's `signal` aborts the ask; the request's `agent.title` becomes the ask's title. Accepts client
  * options or an existing client, and `options.hostError` to raise errors as the host's class.
  */
-export function createCompanionProvider(client: AskUserClientOptions | AskUserClient = {}, options: ProviderOptions = {}): CompanionProvider {
+export function createCompanionProvider(
+  client: AskUserClientOptions | AskUserClient = {},
+  options: ProviderOptions = {},
+): CompanionProvider {
   const owned = client instanceof AskUserClient ? client : new AskUserClient(client)
   return {
     client: owned,
@@ -70,7 +78,10 @@ export interface CompanionRegistration<S extends UserInteractionSeam = UserInter
 }
 
 /** What {@link registerAskUserCompanion} takes: the seam to register on, the client, the error class. */
-export type RegistrationOptions<S extends UserInteractionSeam> = { interaction?: S; client?: AskUserClientOptions | AskUserClient } & ProviderOptions
+export type RegistrationOptions<S extends UserInteractionSeam> = {
+  interaction?: S
+  client?: AskUserClientOptions | AskUserClient
+} & ProviderOptions
 
 /**
  * One call for a DeepSeek Harness-style host: registers a companion provider on `interaction` (ours,
@@ -78,17 +89,25 @@ export type RegistrationOptions<S extends UserInteractionSeam> = { interaction?:
  * `ask_user_question` tool bound to it. `hostError` as in {@link createCompanionProvider}. Throws
  * `DUPLICATE_PROVIDER` (the seam's own error) when the seam already has a provider.
  */
-export function registerAskUserCompanion<S extends UserInteractionSeam>(options: RegistrationOptions<S> & { interaction: S }): CompanionRegistration<S>
+export function registerAskUserCompanion<S extends UserInteractionSeam>(
+  options: RegistrationOptions<S> & { interaction: S },
+): CompanionRegistration<S>
 export function registerAskUserCompanion(options?: RegistrationOptions<UserInteraction>): CompanionRegistration
-export function registerAskUserCompanion(options: RegistrationOptions<UserInteractionSeam> = {}): CompanionRegistration<UserInteractionSeam> {
+export function registerAskUserCompanion(
+  options: RegistrationOptions<UserInteractionSeam> = {},
+): CompanionRegistration<UserInteractionSeam> {
   const interaction = options.interaction ?? new UserInteraction()
-  const provider = createCompanionProvider(options.client, options.hostError !== undefined ? { hostError: options.hostError } : {})
+  const provider = createCompanionProvider(
+    options.client,
+    options.hostError !== undefined ? { hostError: options.hostError } : {},
+  )
   const unregister = interaction.registerProvider(provider)
   const { execute: _unbound, ...definition } = createAskUserQuestionTool()
   return {
     tool: {
       ...definition,
-      execute: (args, ctx = {}) => executeAskUserQuestion(args, { limits: UNCAPPED_LIMITS, ...ctx, interaction: ctx.interaction ?? interaction }),
+      execute: (args, ctx = {}) =>
+        executeAskUserQuestion(args, { limits: UNCAPPED_LIMITS, ...ctx, interaction: ctx.interaction ?? interaction }),
     },
     interaction,
     provider,

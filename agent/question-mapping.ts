@@ -33,7 +33,11 @@ export function toToolQuestion(question: UserQuestion): Question {
 /** A checked answer as the seam returns it: `custom` only where the person wrote one, never `undefined`. */
 export function toSeamAnswer(answer: AskAnswer): UserInteractionAnswer {
   return {
-    answers: answer.answers.map(({ id, selected, custom }) => ({ id, selected: [...selected], ...(custom !== undefined ? { custom } : {}) })),
+    answers: answer.answers.map(({ id, selected, custom }) => ({
+      id,
+      selected: [...selected],
+      ...(custom !== undefined ? { custom } : {}),
+    })),
   }
 }
 

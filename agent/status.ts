@@ -25,7 +25,9 @@ export async function fetchStatus(
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<StatusReport> {
   const endpoint = await discoverEndpoint(env)
-  const status = await dialCompanion(endpoint, options.timeoutMs ?? 5_000, (transport) => requestStatus(transport, options.signal))
+  const status = await dialCompanion(endpoint, options.timeoutMs ?? 5_000, (transport) =>
+    requestStatus(transport, options.signal),
+  )
   return { url: endpoint.url, status }
 }
 
@@ -49,7 +51,10 @@ function requestStatus(transport: Transport, signal: AbortSignal | undefined): P
       const parsed = CompanionStatusSchema.safeParse(json)
       transport.close(CloseCode.NORMAL_CLOSURE, 'done')
       if (parsed.success) resolve(parsed.data)
-      else reject(new AskUserError('NO_PROVIDER', 'the companion did not answer the status request like an Ask User Companion'))
+      else
+        reject(
+          new AskUserError('NO_PROVIDER', 'the companion did not answer the status request like an Ask User Companion'),
+        )
     }
     transport.onclose = (code) => reject(new HandshakeError(`connection closed with code ${code} before the status`))
     transport.send(JSON.stringify({ type: 'status' }))

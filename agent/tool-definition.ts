@@ -66,7 +66,8 @@ function literalAdditionalProperties(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
-    const anything = key === 'additionalProperties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0
+    const anything =
+      key === 'additionalProperties' && value !== null && typeof value === 'object' && Object.keys(value).length === 0
     out[key] = anything ? true : literalAdditionalProperties(value)
   }
   return out

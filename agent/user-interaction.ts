@@ -84,8 +84,7 @@ export interface UserInteractionSeam {
   ask(request: UserInteractionRequest): Promise<unknown>
 }
 
-export const NO_PROVIDER_MESSAGE =
-  'nobody can answer ask_user_question: no user-interaction provider is registered'
+export const NO_PROVIDER_MESSAGE = 'nobody can answer ask_user_question: no user-interaction provider is registered'
 export const DUPLICATE_PROVIDER_MESSAGE =
   'a user-interaction provider is already registered; dispose of it before registering another'
 export const ASK_ABORTED_MESSAGE = 'ask_user_question was aborted before the person answered'

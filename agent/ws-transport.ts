@@ -24,7 +24,11 @@ export class HandshakeError extends Error {
  * on a dead companion's port gets neither the token nor a frame), or `greet` fails; the socket is then
  * dropped at once, without a closing handshake.
  */
-export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (transport: Transport) => Promise<T>): Promise<T> {
+export function dialCompanion<T>(
+  endpoint: Endpoint,
+  timeoutMs: number,
+  greet: (transport: Transport) => Promise<T>,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const clientNonce = newNonce()
     const socket = new WebSocket(endpoint.url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + clientNonce], {
@@ -54,10 +58,18 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
     const onError = (error: NodeJS.ErrnoException): void => fail(error.code ?? error.message, error)
     const onClose = (code: number): void => fail(`connection closed with code ${code} before the welcome`)
     const onOpen = (): void => {
-      if (socket.protocol !== AGENT_PROOF_SUBPROTOCOL) return fail(`it did not accept subprotocol ${AGENT_PROOF_SUBPROTOCOL}; is the companion older than this client?`)
+      if (socket.protocol !== AGENT_PROOF_SUBPROTOCOL)
+        return fail(
+          `it did not accept subprotocol ${AGENT_PROOF_SUBPROTOCOL}; is the companion older than this client?`,
+        )
       socket.once('message', (data, isBinary) => {
         proveBothWays(socket, endpoint.token, clientNonce, isBinary ? undefined : data.toString()).then(
-          (proven) => (proven ? greetOn() : fail('cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale, or another program has the port')),
+          (proven) =>
+            proven
+              ? greetOn()
+              : fail(
+                  'cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale, or another program has the port',
+                ),
           (error: unknown) => fail(errorMessage(error), error),
         )
       })
@@ -80,7 +92,12 @@ export function dialCompanion<T>(endpoint: Endpoint, timeoutMs: number, greet: (
 }
 
 /** Checks the companion's proof (`text`); when it holds, sends this client's `prove` and returns true. */
-async function proveBothWays(socket: WebSocket, token: string, clientNonce: string, text: string | undefined): Promise<boolean> {
+async function proveBothWays(
+  socket: WebSocket,
+  token: string,
+  clientNonce: string,
+  text: string | undefined,
+): Promise<boolean> {
   const prove = await answerProof(token, 'agent', clientNonce, text)
   if (prove === undefined || socket.readyState !== WebSocket.OPEN) return false
   socket.send(prove)

@@ -3,7 +3,16 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
 /** The sections of the bench, in the order they run. */
-export const SECTIONS = ['roundtrip', 'scale', 'browser', 'cli', 'startup', 'growth', 'markdown', 'claude-hooks'] as const
+export const SECTIONS = [
+  'roundtrip',
+  'scale',
+  'browser',
+  'cli',
+  'startup',
+  'growth',
+  'markdown',
+  'claude-hooks',
+] as const
 export type Section = (typeof SECTIONS)[number]
 
 export const USAGE =
@@ -27,7 +36,8 @@ export interface BenchArgs {
 const wholeNumber = (option: string, text: string | undefined, least: number): number | undefined => {
   if (text === undefined) return undefined
   const n = Number(text)
-  if (!Number.isInteger(n) || n < least) throw new Error(`${option} needs a whole number (${least} or more), not ${JSON.stringify(text)}`)
+  if (!Number.isInteger(n) || n < least)
+    throw new Error(`${option} needs a whole number (${least} or more), not ${JSON.stringify(text)}`)
   return n
 }
 
@@ -35,9 +45,15 @@ const wholeNumber = (option: string, text: string | undefined, least: number): n
  * Reads the bench's arguments; throws on an unknown option or a bad number. `--json` takes an optional
  * FILE (relative to where npm was run); without one it writes bench-results/latest.json under `root`.
  */
-export function parseBenchArgs(argv: readonly string[], root: string, cwd = process.env['INIT_CWD'] ?? process.cwd()): BenchArgs {
+export function parseBenchArgs(
+  argv: readonly string[],
+  root: string,
+  cwd = process.env['INIT_CWD'] ?? process.cwd(),
+): BenchArgs {
   // parseArgs has no optional values: a bare `--json` becomes `--json=` (the default file).
-  const args = argv.map((a, i) => (a === '--json' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? '--json=' : a))
+  const args = argv.map((a, i) =>
+    a === '--json' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? '--json=' : a,
+  )
   const { values } = parseArgs({
     args,
     strict: true,
@@ -54,12 +70,17 @@ export function parseBenchArgs(argv: readonly string[], root: string, cwd = proc
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
-  const only = values.only === undefined ? [...SECTIONS] : values.only.split(',').filter((s): s is Section => (SECTIONS as readonly string[]).includes(s))
+  const only =
+    values.only === undefined
+      ? [...SECTIONS]
+      : values.only.split(',').filter((s): s is Section => (SECTIONS as readonly string[]).includes(s))
   const visibleAsks = wholeNumber('--visible-asks', values['visible-asks'], 1)
   const inboxLoads = wholeNumber('--inbox-loads', values['inbox-loads'], 1)
   return {
     quick: values.quick,
-    ...(values.json === undefined ? {} : { json: values.json === '' ? resolve(root, 'bench-results', 'latest.json') : resolve(cwd, values.json) }),
+    ...(values.json === undefined
+      ? {}
+      : { json: values.json === '' ? resolve(root, 'bench-results', 'latest.json') : resolve(cwd, values.json) }),
     only: new Set(only),
     ...(values['cpu-prof'] === undefined ? {} : { cpuProf: resolve(values['cpu-prof']) }),
     ...(visibleAsks === undefined ? {} : { visibleAsks }),

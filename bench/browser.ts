@@ -30,7 +30,6 @@ import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium-path.mjs'
 import { round, summarize, type Summary } from './stats'
 import { closeSocket, openAgent, openWindow, parse, sleep, withTimeout, type ServerChild } from './util'
 
-
 /** One inbox row per pending ask in the renderer (see docs/performance.md for what this relies on). */
 export const ROW_SELECTOR = '[data-testid="ask-item"]'
 /** The detail pane of the selected ask (its question text is what "visible" waits for). */
@@ -38,7 +37,14 @@ export const VIEW_SELECTOR = '[data-testid="ask-view"]'
 
 export interface BrowserResult {
   chromiumVersion: string
-  visible: { samples: number; dom: Summary; frame: Summary; clockUncertaintyMs: number; failures: number; keyboardFallbacks: number }
+  visible: {
+    samples: number
+    dom: Summary
+    frame: Summary
+    clockUncertaintyMs: number
+    failures: number
+    keyboardFallbacks: number
+  }
   inboxes: InboxResult[]
 }
 
@@ -64,11 +70,29 @@ export interface InboxResult {
 
 /** About 4 KB of Markdown: headings, a list, a table, code and links, as an agent's plan might read. */
 export function markdownDetail(n: number): string {
-  const parts = [`## Plan for change ${n}`, '', 'Before I go on, please check the **steps** below and pick one option.', '']
+  const parts = [
+    `## Plan for change ${n}`,
+    '',
+    'Before I go on, please check the **steps** below and pick one option.',
+    '',
+  ]
   for (let i = 1; parts.join('\n').length < 3300; i++) {
-    parts.push(`${i}. Update \`src/module-${i}.ts\`: rename _the_ helper and fix [issue ${i}](https://example.com/issues/${i}).`)
+    parts.push(
+      `${i}. Update \`src/module-${i}.ts\`: rename _the_ helper and fix [issue ${i}](https://example.com/issues/${i}).`,
+    )
   }
-  parts.push('', '| file | lines |', '|---|--:|', '| a.ts | 12 |', '| b.ts | 40 |', '', '```ts', 'export const answer = 42', '```', '')
+  parts.push(
+    '',
+    '| file | lines |',
+    '|---|--:|',
+    '| a.ts | 12 |',
+    '| b.ts | 40 |',
+    '',
+    '```ts',
+    'export const answer = 42',
+    '```',
+    '',
+  )
   let text = parts.join('\n')
   while (text.length < 4096) text += '- one more note about the plan\n'
   return text.slice(0, 4096)
@@ -159,7 +183,8 @@ function pageProbe(selectors: { row: string; view: string }): void {
     const nav = bench.nav
     if (nav && nav.t0 !== null && !nav.result) {
       const view = document.querySelector(selectors.view) as HTMLElement | null
-      if (view && view.dataset.askId !== nav.fromId) nav.result = { ms: performance.now() - nav.t0, askId: view.dataset.askId }
+      if (view && view.dataset.askId !== nav.fromId)
+        nav.result = { ms: performance.now() - nav.t0, askId: view.dataset.askId }
     }
   }
   window.addEventListener(
@@ -178,7 +203,10 @@ function pageProbe(selectors: { row: string; view: string }): void {
           bench.snapshotAt = performance.now()
         }
         // What the inbox arrives in: the snapshot and the ask/added frames that follow it.
-        if (typeof e.data === 'string' && (e.data.startsWith('{"type":"snapshot"') || e.data.startsWith('{"type":"ask/added"'))) {
+        if (
+          typeof e.data === 'string' &&
+          (e.data.startsWith('{"type":"snapshot"') || e.data.startsWith('{"type":"ask/added"'))
+        ) {
           bench.wire.frames++
           bench.wire.bytes += e.data.length
         }
@@ -231,7 +259,11 @@ export async function runBrowser(
     let seen: ((v: { t: number; tf: number }) => void) | undefined
     await page.exposeFunction('benchVisible', (_want: string, t: number, tf: number) => seen?.({ t, tf }))
     await page.goto(await pageLink())
-    await withTimeout(page.waitForFunction(() => (window as any).__bench.snapshotAt !== null), 15_000, 'the page to get its snapshot')
+    await withTimeout(
+      page.waitForFunction(() => (window as any).__bench.snapshotAt !== null),
+      15_000,
+      'the page to get its snapshot',
+    )
     await sleep(300)
     const clock = await calibrate(page)
 
@@ -261,7 +293,13 @@ export async function runBrowser(
       const visible = new Promise<{ t: number; tf: number }>((resolve) => (seen = resolve))
       const gotAnswer = new Promise<string>((resolve) => (answered = resolve))
       const t0 = nowEpoch()
-      agent.send(JSON.stringify({ type: 'ask', id: `v${i}`, questions: [{ id: 'q1', question: text, options: [{ label: 'Yes' }, { label: 'No' }] }] }))
+      agent.send(
+        JSON.stringify({
+          type: 'ask',
+          id: `v${i}`,
+          questions: [{ id: 'q1', question: text, options: [{ label: 'Yes' }, { label: 'No' }] }],
+        }),
+      )
       try {
         const v = await withTimeout(visible, 5_000, `question ${i} to be visible`)
         dom.push(v.t - clock.offset - t0)
@@ -275,7 +313,11 @@ export async function runBrowser(
       // "The card you see"). If that does not reach the agent, the scripted window answers instead
       // (the card then lingers in the page for its settled notice, so wait until it is gone).
       await page
-        .waitForFunction(() => document.querySelector('[data-testid="ask-view"] [data-testid="arming"]') === null, undefined, { timeout: 5_000, polling: 'raf' })
+        .waitForFunction(
+          () => document.querySelector('[data-testid="ask-view"] [data-testid="arming"]') === null,
+          undefined,
+          { timeout: 5_000, polling: 'raf' },
+        )
         .catch(() => undefined)
       await page.keyboard.press('1')
       await page.keyboard.press('Enter')
@@ -283,11 +325,17 @@ export async function runBrowser(
       if (id === undefined) {
         keyboardFallbacks++
         const s = shown.get(text)
-        if (s) uiWs.send(JSON.stringify({ type: 'ask/answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }))
+        if (s)
+          uiWs.send(
+            JSON.stringify({ type: 'ask/answer', askId: s.askId, answers: [{ id: s.qid, selected: [s.label] }] }),
+          )
         await withTimeout(gotAnswer, 5_000, `answer to visible ask ${i}`).catch(() => failures++)
       }
       await page
-        .waitForFunction((sel) => document.querySelectorAll(sel).length === 0, ROW_SELECTOR, { timeout: 5_000, polling: 'raf' })
+        .waitForFunction((sel) => document.querySelectorAll(sel).length === 0, ROW_SELECTOR, {
+          timeout: 5_000,
+          polling: 'raf',
+        })
         .catch(() => undefined)
     }
     await closeSocket(agent)
@@ -313,7 +361,12 @@ export async function runBrowser(
         for (let k = 0; k < perAgent; k++) {
           const n = inboxAgents.length * perAgent + k
           const markdown = detail(n, k)
-          const question = { id: 'q1', header: `Step ${n}`, question: `Inbox question ${n}: which option?`, options: [{ label: 'One' }, { label: 'Two' }] }
+          const question = {
+            id: 'q1',
+            header: `Step ${n}`,
+            question: `Inbox question ${n}: which option?`,
+            options: [{ label: 'One' }, { label: 'Two' }],
+          }
           ws.send(
             JSON.stringify({
               type: 'ask',
@@ -340,7 +393,9 @@ export async function runBrowser(
         } else await addAgents(more, noDetail)
       }
       const asks = inboxAgents.length * perAgent
-      sizes.push(await measureInbox(browser, pageLink, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir))
+      sizes.push(
+        await measureInbox(browser, pageLink, asks, opts.inboxLoads, opts.navSteps, before > 0, opts.profileDir),
+      )
     }
     for (const ws of inboxAgents) await closeSocket(ws)
     await closeSocket(uiWs)
@@ -361,7 +416,6 @@ export async function runBrowser(
     await browser.close()
   }
 }
-
 
 const rafTwice = (page: Page): Promise<unknown> =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
@@ -402,7 +456,12 @@ async function measureInbox(
   const rows: number[] = []
   const allIn: number[] = []
   const longest: number[] = []
-  let last: { nextAskMs?: Summary; nextAskMarkdownMs?: Summary; jsHeapBytes?: number; snapshot?: { bytes: number; frames: number } } = {}
+  let last: {
+    nextAskMs?: Summary
+    nextAskMarkdownMs?: Summary
+    jsHeapBytes?: number
+    snapshot?: { bytes: number; frames: number }
+  } = {}
   for (let l = 0; l < loads; l++) {
     const p = await newProbedPage(browser, asks)
     // With --cpu-prof=DIR, the first load of each inbox is profiled in the page (Chromium's V8 profiler).
@@ -415,7 +474,9 @@ async function measureInbox(
     }
     await p.goto(await pageLink())
     const r = await withTimeout(
-      p.waitForFunction(() => (window as any).__bench.inbox.result, undefined, { timeout: 60_000 }).then((h) => h.jsonValue()),
+      p
+        .waitForFunction(() => (window as any).__bench.inbox.result, undefined, { timeout: 60_000 })
+        .then((h) => h.jsonValue()),
       65_000,
       `the ${asks}-ask inbox's first screen`,
     ).catch(async (error: Error) => {
@@ -436,11 +497,15 @@ async function measureInbox(
       // Every ask in: the top bar's count (the rest of a bounded snapshot arrives as ask/added).
       const done = await p
         .waitForFunction(() => (window as any).__bench.inbox.allInAt !== undefined, undefined, { timeout: 60_000 })
-        .then(() => p.evaluate(() => {
-          const b = (window as any).__bench
-          const tasks = (b.longTasks as { start: number; duration: number }[]).filter((t) => t.start <= b.inbox.allInAt)
-          return { allIn: b.inbox.allInAt - b.snapshotAt, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
-        }))
+        .then(() =>
+          p.evaluate(() => {
+            const b = (window as any).__bench
+            const tasks = (b.longTasks as { start: number; duration: number }[]).filter(
+              (t) => t.start <= b.inbox.allInAt,
+            )
+            return { allIn: b.inbox.allInAt - b.snapshotAt, longest: Math.max(0, ...tasks.map((t) => t.duration)) }
+          }),
+        )
         .catch(() => null)
       if (done) {
         allIn.push(done.allIn)
@@ -450,7 +515,11 @@ async function measureInbox(
     if (l === loads - 1 && r) {
       // Wait until every ask is in (the pending count), then measure the heap and `]`.
       await p
-        .waitForFunction((n) => document.querySelector('[data-testid="pending-count"]')?.textContent?.startsWith(`${n} `), asks, { timeout: 60_000 })
+        .waitForFunction(
+          (n) => document.querySelector('[data-testid="pending-count"]')?.textContent?.startsWith(`${n} `),
+          asks,
+          { timeout: 60_000 },
+        )
         .catch(() => console.error(`  the ${asks}-ask inbox never showed ${asks} pending`))
       const wire = await p.evaluate(() => (window as any).__bench.wire)
       await cdp.send('HeapProfiler.collectGarbage')
@@ -466,7 +535,9 @@ async function measureInbox(
         // The first agent's asks after its first carry 4 KB of Markdown: `]` from the first ask.
         markdownSteps = await nextAsk(p, navSteps)
         // The figure is only what it says if those cards did render their Markdown detail.
-        const rendered = await p.evaluate(() => document.querySelector('[data-testid="question-detail"] [data-testid="md-blocks"]') !== null)
+        const rendered = await p.evaluate(
+          () => document.querySelector('[data-testid="question-detail"] [data-testid="md-blocks"]') !== null,
+        )
         if (!rendered) {
           console.error(`  the ${asks}-ask inbox's Markdown steps showed no rendered detail; nextAskMarkdownMs dropped`)
           markdownSteps = []

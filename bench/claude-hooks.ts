@@ -40,25 +40,52 @@ function standInModel(calls: number): { server: Server; perCall: Promise<number>
   let first = 0
   let done: (ms: number) => void = () => undefined
   const perCall = new Promise<number>((resolve) => (done = resolve))
-  const sse = (events: [string, object][]): string => events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
+  const sse = (events: [string, object][]): string =>
+    events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      const parsed = body ? (JSON.parse(body) as { stream?: boolean; model?: string; messages?: { content?: unknown }[] }) : {}
+      const parsed = body
+        ? (JSON.parse(body) as { stream?: boolean; model?: string; messages?: { content?: unknown }[] })
+        : {}
       if (!req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens') || !parsed.stream) {
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ id: 'msg_x', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 }, input_tokens: 1 }))
+        res.end(
+          JSON.stringify({
+            id: 'msg_x',
+            type: 'message',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 1, output_tokens: 1 },
+            input_tokens: 1,
+          }),
+        )
         return
       }
-      const results = (parsed.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result') : [])).length
+      const results = (parsed.messages ?? []).flatMap((m) =>
+        Array.isArray(m.content) ? (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result') : [],
+      ).length
       if (results === 0 && first === 0) first = performance.now()
       if (results === calls) done((performance.now() - first) / calls)
       const more = results < calls
-      const message = { id: `msg_${results}`, type: 'message', role: 'assistant', model: parsed.model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }
+      const message = {
+        id: `msg_${results}`,
+        type: 'message',
+        role: 'assistant',
+        model: parsed.model,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }
       const input = { command: `sh -c 'echo ${results} > call-${results}'`, description: `Call ${results}` }
-      const block = more ? { type: 'tool_use', id: `toolu_${results}`, name: 'Bash', input: {} } : { type: 'text', text: '' }
-      const delta = more ? { type: 'input_json_delta', partial_json: JSON.stringify(input) } : { type: 'text_delta', text: 'done' }
+      const block = more
+        ? { type: 'tool_use', id: `toolu_${results}`, name: 'Bash', input: {} }
+        : { type: 'text', text: '' }
+      const delta = more
+        ? { type: 'input_json_delta', partial_json: JSON.stringify(input) }
+        : { type: 'text_delta', text: 'done' }
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       res.end(
         sse([
@@ -78,39 +105,86 @@ function standInModel(calls: number): { server: Server; perCall: Promise<number>
 type Variant = 'floor' | 'mcpTool' | 'command'
 
 /** One Claude session of `calls` Bash calls under `variant`; milliseconds per call. */
-async function claudeRun(variant: Variant, claude: { command: string; binDir: string }, root: string, core: ServerChild, calls: number): Promise<number> {
+async function claudeRun(
+  variant: Variant,
+  claude: { command: string; binDir: string },
+  root: string,
+  core: ServerChild,
+  calls: number,
+): Promise<number> {
   const home = mkdtempSync(join(tmpdir(), 'bench-claude-home-'))
   const project = mkdtempSync(join(tmpdir(), 'bench-claude-project-'))
   const bin = join(root, 'bin', 'ask-user.js')
-  const base = { HOME: home, PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'), LANG: 'C.UTF-8' }
+  const base = {
+    HOME: home,
+    PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    LANG: 'C.UTF-8',
+  }
   const model = standInModel(calls)
   await new Promise<void>((resolve) => model.server.listen(0, '127.0.0.1', resolve))
   const { ws: window } = await openWindow(core.info.uiUrl, core.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
-    if (f.type === 'question/added' && f.ask.approval) window.send(JSON.stringify({ type: 'decide', askId: f.ask.askId, decision: { behavior: 'allow' } }))
+    if (f.type === 'question/added' && f.ask.approval)
+      window.send(JSON.stringify({ type: 'decide', askId: f.ask.askId, decision: { behavior: 'allow' } }))
   })
   let session: ReturnType<typeof spawn> | undefined
   try {
-    const setup = await new Promise<number | null>((resolve) => spawn(process.execPath, [bin, 'setup', 'claude-code', ...(variant === 'floor' ? [] : ['--hooks'])], { cwd: project, env: base, stdio: 'ignore' }).once('close', resolve))
+    const setup = await new Promise<number | null>((resolve) =>
+      spawn(process.execPath, [bin, 'setup', 'claude-code', ...(variant === 'floor' ? [] : ['--hooks'])], {
+        cwd: project,
+        env: base,
+        stdio: 'ignore',
+      }).once('close', resolve),
+    )
     if (setup !== 0) throw new Error(`ask-user setup claude-code exited ${setup}`)
     const settingsFile = join(home, '.claude', 'settings.json')
     mkdirSync(dirname(settingsFile), { recursive: true })
-    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { permissions?: { allow?: string[] }; hooks?: Record<string, unknown[]> }
-    if (variant === 'floor') settings.permissions = { ...settings.permissions, allow: [...(settings.permissions?.allow ?? []), 'Bash(sh:*)'] }
-    if (variant === 'command') settings.hooks!['PermissionRequest'] = [{ matcher: '*', hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook claude-code`, timeout: 86_400 }] }]
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as {
+      permissions?: { allow?: string[] }
+      hooks?: Record<string, unknown[]>
+    }
+    if (variant === 'floor')
+      settings.permissions = { ...settings.permissions, allow: [...(settings.permissions?.allow ?? []), 'Bash(sh:*)'] }
+    if (variant === 'command')
+      settings.hooks!['PermissionRequest'] = [
+        {
+          matcher: '*',
+          hooks: [{ type: 'command', command: `${process.execPath} ${bin} hook claude-code`, timeout: 86_400 }],
+        },
+      ]
     writeFileSync(settingsFile, JSON.stringify(settings))
     const key = 'sk-ant-test-0000000000000000000000'
     const state = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as Record<string, unknown>
-    writeFileSync(join(home, '.claude.json'), JSON.stringify({ ...state, hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }))
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({
+        ...state,
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+        projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+      }),
+    )
     const port = (model.server.address() as AddressInfo).port
     session = spawn('/usr/bin/script', ['-qfec', `${claude.command} --permission-mode default 'go'`, '/dev/null'], {
       cwd: project,
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
-      env: { ...base, TERM: 'xterm', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', ASK_USER_URL: core.info.agentUrl, ASK_USER_TOKEN: core.info.token },
+      env: {
+        ...base,
+        TERM: 'xterm',
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ANTHROPIC_API_KEY: key,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        ASK_USER_URL: core.info.agentUrl,
+        ASK_USER_TOKEN: core.info.token,
+      },
     })
-    const limit = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${variant}: ${calls} calls not done in 180 s`)), 180_000).unref())
+    const limit = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${variant}: ${calls} calls not done in 180 s`)), 180_000).unref(),
+    )
     return await Promise.race([model.perCall, limit])
   } finally {
     if (session?.pid !== undefined) {
@@ -123,7 +197,8 @@ async function claudeRun(variant: Variant, claude: { command: string; binDir: st
     model.server.close()
     await closeSocket(window)
     // Claude's processes may still be writing there as the kill lands: a folder left behind is no failure.
-    for (const folder of [home, project]) await rm(folder, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }).catch(() => undefined)
+    for (const folder of [home, project])
+      await rm(folder, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }).catch(() => undefined)
   }
 }
 
@@ -136,14 +211,22 @@ async function withoutCompanion(root: string, events: number): Promise<ClaudeHoo
     let t0 = performance.now()
     for (let i = 0; i < events; i++) {
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [bin, 'hook', 'claude-code'], { env, stdio: ['pipe', 'ignore', 'ignore'] })
+        const child = spawn(process.execPath, [bin, 'hook', 'claude-code'], {
+          env,
+          stdio: ['pipe', 'ignore', 'ignore'],
+        })
         child.once('error', reject)
         child.once('close', () => resolve())
         child.stdin.end(JSON.stringify(BASH_PERMISSION_REQUEST))
       })
     }
     const command = (performance.now() - t0) / events
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', HOOK_TOOL_FLAG], env, stderr: 'ignore' })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', HOOK_TOOL_FLAG],
+      env,
+      stderr: 'ignore',
+    })
     const client = new Client({ name: 'claude-code', version: 'bench' })
     await client.connect(transport)
     const args = Object.fromEntries(
@@ -163,12 +246,20 @@ async function withoutCompanion(root: string, events: number): Promise<ClaudeHoo
 }
 
 /** Runs the section; throws when Claude Code cannot be installed (the section is then `n/a`). */
-export async function runClaudeHooks(core: ServerChild, opts: { calls: number; root: string }): Promise<ClaudeHooksResult> {
+export async function runClaudeHooks(
+  core: ServerChild,
+  opts: { calls: number; root: string },
+): Promise<ClaudeHooksResult> {
   const published = HARNESS_BY_ID['claude-code'].published
   const claude = await installPublished(published)
   if (!claude.ok) throw new Error(claude.reason)
   const floor = await claudeRun('floor', claude, opts.root, core, opts.calls)
   const mcpTool = await claudeRun('mcpTool', claude, opts.root, core, opts.calls)
   const command = await claudeRun('command', claude, opts.root, core, opts.calls)
-  return { version: published.version, calls: opts.calls, withCompanion: { floor, mcpTool, command }, withoutCompanion: await withoutCompanion(opts.root, opts.calls) }
+  return {
+    version: published.version,
+    calls: opts.calls,
+    withCompanion: { floor, mcpTool, command },
+    withoutCompanion: await withoutCompanion(opts.root, opts.calls),
+  }
 }

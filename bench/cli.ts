@@ -18,7 +18,11 @@ export interface CliResult {
   failures: string[]
 }
 
-function timeRun(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ ms: number; code: number | null; out: string; err: string }> {
+function timeRun(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ ms: number; code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now()
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -34,13 +38,22 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{
   })
 }
 
-export async function runCli(server: ServerChild, opts: { runs: number; root: string; profileDir?: string }): Promise<CliResult> {
+export async function runCli(
+  server: ServerChild,
+  opts: { runs: number; root: string; profileDir?: string },
+): Promise<CliResult> {
   const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
     if (f.type === 'ask/added') {
       const q = f.ask.questions[0]
-      window.send(JSON.stringify({ type: 'ask/answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
+      window.send(
+        JSON.stringify({
+          type: 'ask/answer',
+          askId: f.ask.askId,
+          answers: [{ id: q.id, selected: [q.options[0].label] }],
+        }),
+      )
     }
   })
   const home = mkdtempSync(join(tmpdir(), 'ask-user-bench-cli-'))

@@ -17,7 +17,8 @@ export interface FloorRelay {
  * requires, `ask/settled` then `ask/accepted`, in one write as the companion does (ws-transport.ts).
  * The difference between the two floors is what those frames cost a relay that does nothing else.
  */
-const streamOf = (ws: WebSocket): { cork(): void; uncork(): void } => (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
+const streamOf = (ws: WebSocket): { cork(): void; uncork(): void } =>
+  (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
 
 /** Starts a floor relay on a free loopback port. */
 export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): Promise<FloorRelay> {
@@ -66,7 +67,13 @@ export async function startFloorRelay(options: { windowReplies?: 'v1' } = {}): P
       } else if (f.type === 'ask') {
         const frame = JSON.stringify({
           type: 'ask/added',
-          ask: { askId: `${conn}.${f.id}`, kind: 'question', agent: { name }, questions: f.questions, receivedAt: Date.now() },
+          ask: {
+            askId: `${conn}.${f.id}`,
+            kind: 'question',
+            agent: { name },
+            questions: f.questions,
+            receivedAt: Date.now(),
+          },
         })
         for (const w of windows) w.send(frame)
       }

@@ -47,7 +47,14 @@ function inboxAsk(n: number, k: number): string {
     type: 'ask',
     id: `i${k}`,
     title: `Inbox task ${n}`,
-    questions: [{ id: 'q1', header: `Step ${n}`, question: `Inbox question ${n}: which option?`, options: [{ label: 'One' }, { label: 'Two' }] }],
+    questions: [
+      {
+        id: 'q1',
+        header: `Step ${n}`,
+        question: `Inbox question ${n}: which option?`,
+        options: [{ label: 'One' }, { label: 'Two' }],
+      },
+    ],
   })
 }
 

@@ -23,7 +23,9 @@ import { ServerChild } from './util'
 const ROOT = resolve(__dirname, '..', '..')
 
 // BENCH_STATIC_DIR measures another build of the renderer (e.g. an experiment) with the same bench.
-const staticDir = process.env.BENCH_STATIC_DIR ? resolve(process.env.BENCH_STATIC_DIR) : resolve(ROOT, 'out', 'renderer')
+const staticDir = process.env.BENCH_STATIC_DIR
+  ? resolve(process.env.BENCH_STATIC_DIR)
+  : resolve(ROOT, 'out', 'renderer')
 
 async function section<T>(name: string, run: () => Promise<T>): Promise<T | { error: string }> {
   const t0 = performance.now()
@@ -42,7 +44,8 @@ async function section<T>(name: string, run: () => Promise<T>): Promise<T | { er
 function roundDeep(value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1000) / 1000
   if (Array.isArray(value)) return value.map(roundDeep)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundDeep(v)]))
   return value
 }
 
@@ -102,14 +105,17 @@ async function main(): Promise<void> {
           await core.close()
         }
       })
-      results.scaleFloor = await section(`scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`, async () => {
-        const floor = await ServerChild.start('floor', { steadyProfileDir: args.cpuProf })
-        try {
-          return await runScale(floor, opts)
-        } finally {
-          await floor.close()
-        }
-      })
+      results.scaleFloor = await section(
+        `scale (floor relay, ${opts.agents} agents × ${opts.asksPerAgent})`,
+        async () => {
+          const floor = await ServerChild.start('floor', { steadyProfileDir: args.cpuProf })
+          try {
+            return await runScale(floor, opts)
+          } finally {
+            await floor.close()
+          }
+        },
+      )
     }
     if (args.only.has('browser')) {
       results.browser = await section('the person’s side (Chromium)', async () => {
@@ -145,7 +151,9 @@ async function main(): Promise<void> {
     }
     if (args.only.has('markdown')) {
       // In this process: no server, nothing else running (the sections above have closed theirs).
-      results.markdown = await section('hostile Markdown (ours vs markdown-it, 200,000 characters)', async () => runMarkdown({ chars: 200_000, samples: q ? 5 : 11 }))
+      results.markdown = await section('hostile Markdown (ours vs markdown-it, 200,000 characters)', async () =>
+        runMarkdown({ chars: 200_000, samples: q ? 5 : 11 }),
+      )
     }
     if (args.only.has('startup')) {
       results.startup = await section('start-up (ask-user mcp / hook vs node -e 0)', async () => {
@@ -159,14 +167,17 @@ async function main(): Promise<void> {
     }
     if (args.only.has('claude-hooks')) {
       const calls = q ? 20 : 50
-      results.claudeHooks = await section(`Claude Code hooks (${calls} tool calls: mcp_tool vs command hook)`, async () => {
-        const core = await ServerChild.start('core', { staticDir, settings })
-        try {
-          return await runClaudeHooks(core, { calls, root: ROOT })
-        } finally {
-          await core.close()
-        }
-      })
+      results.claudeHooks = await section(
+        `Claude Code hooks (${calls} tool calls: mcp_tool vs command hook)`,
+        async () => {
+          const core = await ServerChild.start('core', { staticDir, settings })
+          try {
+            return await runClaudeHooks(core, { calls, root: ROOT })
+          } finally {
+            await core.close()
+          }
+        },
+      )
     }
   }
 
@@ -174,7 +185,9 @@ async function main(): Promise<void> {
   const table = medianRows(runs.map(tableOf))
   const elapsed = (performance.now() - t0) / 1000
   console.log('')
-  console.log(`Ask User Companion bench — ${started.toISOString()}${q ? ' (quick)' : ''}${args.runs > 1 ? `, medians of ${args.runs} runs [min–max]` : ''}`)
+  console.log(
+    `Ask User Companion bench — ${started.toISOString()}${q ? ' (quick)' : ''}${args.runs > 1 ? `, medians of ${args.runs} runs [min–max]` : ''}`,
+  )
   console.log(
     `${machine.nproc} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}${machine.chromium ? `, Chromium ${machine.chromium}` : ''}; load ${machine.loadavgStart.join(' ')} → ${machine.loadavgEnd.join(' ')}`,
   )

@@ -80,7 +80,8 @@ function compare(text: string, mode: MarkdownMode, samples: number): { ours: num
 export function runMarkdown(opts: { chars: number; samples: number }): MarkdownResult {
   // Every path compiled before anything is timed (a shape's first parse also compiles the code the
   // next shapes share: timed cold, the first shapes' figures were up to 4× their warm ones).
-  for (const shape of HOSTILE_SHAPES) for (const mode of ['block', 'inline'] as const) compare(shape.text(opts.chars), mode, 1)
+  for (const shape of HOSTILE_SHAPES)
+    for (const mode of ['block', 'inline'] as const) compare(shape.text(opts.chars), mode, 1)
   const shapes: ShapeResult[] = []
   for (const shape of HOSTILE_SHAPES) {
     for (const mode of ['block', 'inline'] as const) {
@@ -90,7 +91,17 @@ export function runMarkdown(opts: { chars: number; samples: number }): MarkdownR
       const { ours: oursQuarterMs, markdownIt: markdownItQuarterMs } = compare(quarter, mode, opts.samples)
       const rendered = ours[mode](text)
       const outcome = rendered.kind === 'plain' ? `plain (${rendered.reason})` : rendered.kind
-      shapes.push({ shape: shape.name, mode, chars: text.length, oursMs, markdownItMs, ratio: oursMs / markdownItMs, oursQuarterMs, markdownItQuarterMs, outcome })
+      shapes.push({
+        shape: shape.name,
+        mode,
+        chars: text.length,
+        oursMs,
+        markdownItMs,
+        ratio: oursMs / markdownItMs,
+        oursQuarterMs,
+        markdownItQuarterMs,
+        outcome,
+      })
     }
   }
   return { chars: opts.chars, samples: opts.samples, shapes }

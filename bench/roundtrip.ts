@@ -39,7 +39,13 @@ async function connectPair(server: ServerChild): Promise<Pair> {
     const f = parse(data)
     if (f.type === 'ask/added') {
       const q = f.ask.questions[0]
-      window.send(JSON.stringify({ type: 'ask/answer', askId: f.ask.askId, answers: [{ id: q.id, selected: [q.options[0].label] }] }))
+      window.send(
+        JSON.stringify({
+          type: 'ask/answer',
+          askId: f.ask.askId,
+          answers: [{ id: q.id, selected: [q.options[0].label] }],
+        }),
+      )
     } else if (f.type === 'ask/rejected') {
       const w = waiting
       waiting = undefined

@@ -19,7 +19,8 @@ export function meetsGoal(goal: string, value: number): boolean | undefined {
   return bound[1] === '≤' || bound[1] === '<' ? value <= limit : value >= limit
 }
 
-const short = (v: number): string => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2))
+const short = (v: number): string =>
+  Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2)
 
 /**
  * One table from the tables of N runs: per metric (in the first run's order), the run whose value is
@@ -30,13 +31,17 @@ export function medianRows(tables: readonly (readonly Row[])[]): Row[] {
   if (tables.length === 1) return [...(tables[0] ?? [])]
   const metrics = [...new Set(tables.flatMap((table) => table.map((row) => row.metric)))]
   return metrics.map((metric) => {
-    const rows = tables.map((table) => table.find((row) => row.metric === metric)).filter((row): row is Row => row !== undefined)
+    const rows = tables
+      .map((table) => table.find((row) => row.metric === metric))
+      .filter((row): row is Row => row !== undefined)
     const numbered = rows.filter((row) => typeof row.value === 'number' && Number.isFinite(row.value))
     const last = rows[rows.length - 1] as Row
     if (numbered.length === 0) return last
     const values = numbered.map((row) => row.value as number)
     const mid = median(values)
-    const nearest = numbered.reduce((best, row) => (Math.abs((row.value as number) - mid) < Math.abs((best.value as number) - mid) ? row : best))
+    const nearest = numbered.reduce((best, row) =>
+      Math.abs((row.value as number) - mid) < Math.abs((best.value as number) - mid) ? row : best,
+    )
     const verdict = meetsGoal(last.goal, mid)
     return {
       metric,

@@ -45,7 +45,10 @@ function shuffle<T>(items: T[]): T[] {
   return items
 }
 
-export async function runScale(server: ServerChild, opts: { agents: number; asksPerAgent: number }): Promise<ScaleResult> {
+export async function runScale(
+  server: ServerChild,
+  opts: { agents: number; asksPerAgent: number },
+): Promise<ScaleResult> {
   const { agentUrl, uiUrl, token, windowToken } = server.info
   const total = opts.agents * opts.asksPerAgent
   const base = await server.memory()
@@ -116,7 +119,9 @@ export async function runScale(server: ServerChild, opts: { agents: number; asks
         JSON.stringify({
           type: 'ask',
           id: `k${k}`,
-          questions: [{ id: 'q1', question: `Scale ask ${label}: apply the change?`, options: [{ label }, { label: 'no' }] }],
+          questions: [
+            { id: 'q1', question: `Scale ask ${label}: apply the change?`, options: [{ label }, { label: 'no' }] },
+          ],
         }),
       )
     }

@@ -23,7 +23,9 @@ function steadyProfiler(dir: string, label: string): { start(): Promise<void>; s
   const session = new Session()
   session.connect()
   const post = (method: string, params?: object): Promise<any> =>
-    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    )
   return {
     async start() {
       await post('Profiler.enable')
@@ -59,7 +61,14 @@ async function main(): Promise<void> {
   if (options.mode === 'floor') {
     const relay = await startFloorRelay(options.windowReplies ? { windowReplies: options.windowReplies } : {})
     close = relay.close
-    info = { mode: 'floor', port: relay.port, token: 'floor', windowToken: 'floor', agentUrl: relay.agentUrl, uiUrl: relay.uiUrl }
+    info = {
+      mode: 'floor',
+      port: relay.port,
+      token: 'floor',
+      windowToken: 'floor',
+      agentUrl: relay.agentUrl,
+      uiUrl: relay.uiUrl,
+    }
   } else {
     home = mkdtempSync(join(tmpdir(), 'ask-user-bench-'))
     const core: any = await startCompanion({

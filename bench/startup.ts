@@ -79,21 +79,31 @@ function timeSpawn(
     const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
     child.on('close', (code) => {
       clearTimeout(kill)
-      resolve(reached !== undefined ? { ms: reached, code: 0, out, err } : { ms: performance.now() - t0, code, out, err })
+      resolve(
+        reached !== undefined ? { ms: reached, code: 0, out, err } : { ms: performance.now() - t0, code, out, err },
+      )
     })
   })
 }
 
 const MCP_HANDSHAKE =
   [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   ]
     .map((m) => JSON.stringify(m))
     .join('\n') + '\n'
 
-export async function runStartup(server: ServerChild, opts: { runs: number; root: string; profileDir?: string }): Promise<StartupResult> {
+export async function runStartup(
+  server: ServerChild,
+  opts: { runs: number; root: string; profileDir?: string },
+): Promise<StartupResult> {
   const { ws: window } = await openWindow(server.info.uiUrl, server.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
@@ -106,13 +116,24 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
   const base = { ...process.env }
   delete base.ASK_USER_URL
   delete base.ASK_USER_TOKEN
-  const answeredEnv = { ...base, ASK_USER_HOME: home, ASK_USER_URL: server.info.agentUrl, ASK_USER_TOKEN: server.info.token }
+  const answeredEnv = {
+    ...base,
+    ASK_USER_HOME: home,
+    ASK_USER_URL: server.info.agentUrl,
+    ASK_USER_TOKEN: server.info.token,
+  }
   const lonelyEnv = { ...base, ASK_USER_HOME: lonely, HOME: lonely }
   const bin = join(opts.root, 'bin', 'ask-user.js')
   const event = JSON.stringify(BASH_PERMISSION_REQUEST)
   const toolsListed = (out: string): boolean => out.includes('"id":2') && out.includes('ask_user_question')
   const packaged = stagePackagedCli(opts.root)
-  const samples = { nodeE0: [] as number[], mcp: [] as number[], mcpPackaged: [] as number[], hookNoCompanion: [] as number[], hookAnswered: [] as number[] }
+  const samples = {
+    nodeE0: [] as number[],
+    mcp: [] as number[],
+    mcpPackaged: [] as number[],
+    hookNoCompanion: [] as number[],
+    hookAnswered: [] as number[],
+  }
   const failures: string[] = []
   const fail = (what: string, r: Run): void => {
     if (failures.length < 6) failures.push(`${what}: exit ${r.code}: ${(r.err || r.out).trim().slice(0, 300)}`)
@@ -122,7 +143,9 @@ export async function runStartup(server: ServerChild, opts: { runs: number; root
     const a = await timeSpawn(['-e', '0'], base, opts.root)
     const m = await timeSpawn([bin, 'mcp'], answeredEnv, opts.root, MCP_HANDSHAKE, toolsListed)
     if (!toolsListed(m.out)) fail('ask-user mcp', m)
-    const p = packaged ? await timeSpawn(['mcp'], answeredEnv, opts.root, MCP_HANDSHAKE, toolsListed, packaged.launcher) : undefined
+    const p = packaged
+      ? await timeSpawn(['mcp'], answeredEnv, opts.root, MCP_HANDSHAKE, toolsListed, packaged.launcher)
+      : undefined
     if (p && !toolsListed(p.out)) fail('ask-user mcp (packaged launcher)', p)
     const n = await timeSpawn([bin, 'hook', 'claude-code'], lonelyEnv, opts.root, event)
     if (n.code !== 0 || n.out.trim() !== '') fail('ask-user hook (no companion)', n)

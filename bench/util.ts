@@ -18,7 +18,12 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /** Starts a WebSocket to the companion (or the floor relay) the way a script does. */
-function startSocket(url: string, subprotocol: string, token: string, timeoutMs: number): { ws: WebSocket; opened: Promise<WebSocket> } {
+function startSocket(
+  url: string,
+  subprotocol: string,
+  token: string,
+  timeoutMs: number,
+): { ws: WebSocket; opened: Promise<WebSocket> } {
   const ws = new WebSocket(url, subprotocol, {
     headers: { Authorization: `Bearer ${token}` },
     perMessageDeflate: false,
@@ -66,7 +71,12 @@ export function nextFrame(ws: WebSocket, pred: (f: any) => boolean, ms: number, 
  * received (and its MAC computed, as a client checks it), `prove` and `hello` sent, welcome received.
  * The floor relay has no proof: it is dialled with the bearer token as before.
  */
-export async function openAgent(url: string, token: string, name = 'bench', mode: 'core' | 'floor' = token === 'floor' ? 'floor' : 'core'): Promise<WebSocket> {
+export async function openAgent(
+  url: string,
+  token: string,
+  name = 'bench',
+  mode: 'core' | 'floor' = token === 'floor' ? 'floor' : 'core',
+): Promise<WebSocket> {
   const ws = mode === 'core' ? await proveToCore(url, token) : await openSocket(url, AGENT_SUBPROTOCOL, token)
   const welcome = nextFrame(ws, (f) => f.type === 'welcome' || f.type === 'error', 10_000, 'welcome')
   ws.send(JSON.stringify({ type: 'hello', protocol: 1, client: { name, pid: process.pid } }))
@@ -77,7 +87,9 @@ export async function openAgent(url: string, token: string, name = 'bench', mode
 
 async function proveToCore(url: string, token: string): Promise<WebSocket> {
   const nonce = newNonce()
-  const ws = new WebSocket(url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce], { perMessageDeflate: false })
+  const ws = new WebSocket(url, [AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce], {
+    perMessageDeflate: false,
+  })
   const proof = nextFrame(ws, (f) => f.type === 'proof', 10_000, 'proof')
   proof.catch(() => undefined)
   // The client's side exactly as our clients run it (shared/proof.ts).
@@ -177,7 +189,9 @@ export class ServerChild {
     })
     const info = await withTimeout(
       new Promise<ServerInfo>((resolve, reject) => {
-        child.once('message', (m: any) => (m?.type === 'ready' ? resolve(m.info) : reject(new Error(m?.error ?? 'bad ready message'))))
+        child.once('message', (m: any) =>
+          m?.type === 'ready' ? resolve(m.info) : reject(new Error(m?.error ?? 'bad ready message')),
+        )
         child.once('exit', (code) => reject(new Error(`${mode} server exited early (code ${code})`)))
         child.once('error', reject)
       }),

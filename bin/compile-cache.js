@@ -54,7 +54,8 @@ const privateFolder = (dir) => {
 const cacheName = (filename) => {
   const stat = fs.statSync(filename)
   let hash = 0x811c9dc5
-  for (const char of `${filename}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0
+  for (const char of `${filename}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}`)
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0
   return `${path.basename(filename, '.js')}-${hash.toString(16)}.v8`
 }
 
@@ -73,7 +74,9 @@ const compileCached = (mod, content, filename, cacheFile, fresh) => {
   require.main = process.mainModule
   require.extensions = Module._extensions
   require.cache = Module._cache
-  return script.runInThisContext({ displayErrors: true }).call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename))
+  return script
+    .runInThisContext({ displayErrors: true })
+    .call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename))
 }
 
 /** Writes the code V8 compiled in this run for the bundles that had no (usable) cache; never throws. */
@@ -111,7 +114,8 @@ const enableCompileCache = (bundleDir, env = process.env) => {
   Module.prototype._compile = function (content, filename) {
     // vm.Script cannot run a dynamic import() (not from a cached script, nor without an experimental
     // option): a bundle that may hold one is compiled as Node does.
-    if (path.dirname(filename) !== bundleDir || content.includes('import(')) return compile.call(this, content, filename)
+    if (path.dirname(filename) !== bundleDir || content.includes('import('))
+      return compile.call(this, content, filename)
     let cacheFile
     try {
       cacheFile = path.join(dir, cacheName(filename))

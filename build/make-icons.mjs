@@ -60,10 +60,15 @@ const roundRect = (x0, y0, x1, y1, r) => (x, y) => {
 const circle = (cx, cy, r) => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r
 const triangle = (a, b, c) => (x, y) => {
   const s = (p, q) => (x - q[0]) * (p[1] - q[1]) - (p[0] - q[0]) * (y - q[1])
-  const d1 = s(a, b), d2 = s(b, c), d3 = s(c, a)
+  const d1 = s(a, b),
+    d2 = s(b, c),
+    d3 = s(c, a)
   return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0))
 }
-const any = (...shapes) => (x, y) => shapes.some((s) => s(x, y))
+const any =
+  (...shapes) =>
+  (x, y) =>
+    shapes.some((s) => s(x, y))
 
 // The glyph: a speech bubble with three dots cut out ("someone is waiting for you").
 const bubble = any(roundRect(0.06, 0.1, 0.94, 0.72, 0.2), triangle([0.22, 0.66], [0.2, 0.94], [0.5, 0.68]))
@@ -78,15 +83,27 @@ function raster(size, paint) {
   const n = 4
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0
       for (let sy = 0; sy < n; sy++) {
         for (let sx = 0; sx < n; sx++) {
           const c = paint((px + (sx + 0.5) / n) / size, (py + (sy + 0.5) / n) / size)
-          if (c) { r += c[0] * c[3]; g += c[1] * c[3]; b += c[2] * c[3]; a += c[3] }
+          if (c) {
+            r += c[0] * c[3]
+            g += c[1] * c[3]
+            b += c[2] * c[3]
+            a += c[3]
+          }
         }
       }
       const i = (py * size + px) * 4
-      if (a > 0) { out[i] = Math.round(r / a); out[i + 1] = Math.round(g / a); out[i + 2] = Math.round(b / a) }
+      if (a > 0) {
+        out[i] = Math.round(r / a)
+        out[i + 1] = Math.round(g / a)
+        out[i + 2] = Math.round(b / a)
+      }
       out[i + 3] = Math.round(a / (n * n))
     }
   }
@@ -105,7 +122,8 @@ const appPaint = (x, y) => {
   // a vertical indigo gradient behind a white bubble with indigo dots
   const t = y
   const bg = [Math.round(92 - 40 * t), Math.round(107 - 45 * t), Math.round(246 - 60 * t), 255]
-  const u = (x - 0.5) / 0.72 + 0.5, v = (y - 0.5) / 0.72 + 0.5
+  const u = (x - 0.5) / 0.72 + 0.5,
+    v = (y - 0.5) / 0.72 + 0.5
   if (bubble(u, v)) return dots(u, v) ? bg : [255, 255, 255, 255]
   return bg
 }
@@ -117,7 +135,10 @@ function write(name, size, paint) {
 }
 
 write('icon.png', 512, appPaint)
-for (const [scale, suffix] of [[1, ''], [2, '@2x']]) {
+for (const [scale, suffix] of [
+  [1, ''],
+  [2, '@2x'],
+]) {
   const size = 16 * scale
   write(`tray/trayTemplate${suffix}.png`, size, trayPaint([0, 0, 0, 255], false))
   write(`tray/tray-light${suffix}.png`, size, trayPaint([34, 34, 34, 255], false))

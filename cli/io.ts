@@ -34,7 +34,12 @@ export function printError(io: Pick<CliIo, 'stderr'>, message: string): void {
  * The prologue of a command that takes no arguments: `--help`/`-h` prints `help` (exit 0), anything
  * else is refused (exit 2). Returns undefined when the command should run.
  */
-export function refuseArguments(args: readonly string[], io: Pick<CliIo, 'stdout' | 'stderr'>, name: string, help: string): number | undefined {
+export function refuseArguments(
+  args: readonly string[],
+  io: Pick<CliIo, 'stdout' | 'stderr'>,
+  name: string,
+  help: string,
+): number | undefined {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(help)
     return EXIT.OK

@@ -48,7 +48,8 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import('./commands/agent-token')).run,
   },
   relay: {
-    summary: 'set up a self-hosted relay (init), give agents their relay file (add-agent), pair devices (pair, join) and manage the roster (devices, remove)',
+    summary:
+      'set up a self-hosted relay (init), give agents their relay file (add-agent), pair devices (pair, join) and manage the roster (devices, remove)',
     load: async () => (await import('./commands/relay')).run,
   },
   'window-token': {

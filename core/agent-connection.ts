@@ -24,13 +24,16 @@ import { BINARY_FRAME_MESSAGE, parseJsonFrame } from './frames'
 import type { AskOwner, Registry, Settlement } from './registry'
 
 /** The `type`s an agent may send: the discriminators of `AgentFrameSchema`. */
-const AGENT_FRAME_TYPES: ReadonlySet<string> = new Set(AgentFrameSchema.options.map((option) => option.shape.type.value))
+const AGENT_FRAME_TYPES: ReadonlySet<string> = new Set(
+  AgentFrameSchema.options.map((option) => option.shape.type.value),
+)
 
 /** The message of the `ASK_ABORTED` error an agent gets for each pending ask when the companion stops. */
 export const SHUTDOWN_MESSAGE = 'the companion is shutting down'
 
 /** The message of the `ASK_ABORTED` error an agent gets for each pending ask when its connection failed. */
-export const FAULT_MESSAGE = 'the companion hit an internal error on this connection and closed it; connect again and ask again'
+export const FAULT_MESSAGE =
+  'the companion hit an internal error on this connection and closed it; connect again and ask again'
 
 /** What an agent connection needs from the companion. */
 export interface AgentContext {
@@ -73,7 +76,10 @@ export class AgentConnection implements AskOwner {
     private readonly ctx: AgentContext,
     private readonly peerCheck?: PeerCheck,
   ) {
-    this.helloTimer = setTimeout(() => transport.close(CloseCode.POLICY_VIOLATION, 'no hello in time'), ctx.helloTimeoutMs)
+    this.helloTimer = setTimeout(
+      () => transport.close(CloseCode.POLICY_VIOLATION, 'no hello in time'),
+      ctx.helloTimeoutMs,
+    )
     transport.onmessage = (message) => this.receive(message)
     transport.onclose = () => this.closed()
   }
@@ -140,7 +146,8 @@ export class AgentConnection implements AskOwner {
   private refuse(raw: Record<string, unknown>, issues: readonly Issue[]): void {
     const type = String(raw['type'])
     const id = WireAskIdSchema.safeParse(raw['id']).data
-    if (!AGENT_FRAME_TYPES.has(type)) return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(type)}`, id)
+    if (!AGENT_FRAME_TYPES.has(type))
+      return this.sendError('INVALID_FRAME', `unknown frame type ${JSON.stringify(type)}`, id)
     if (type !== 'hello') return this.sendError('INVALID_FRAME', invalidFrameMessage(type, raw, issues), id)
     if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
     this.sendError('INVALID_FRAME', invalidFrameMessage('hello', raw, issues))
@@ -167,12 +174,19 @@ export class AgentConnection implements AskOwner {
   private hello(frame: HelloFrame): void {
     if (this.agent) return this.sendError('INVALID_FRAME', 'hello was already received on this connection')
     if (frame.protocol !== PROTOCOL_VERSION) {
-      this.sendError('UNSUPPORTED_PROTOCOL', `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`)
+      this.sendError(
+        'UNSUPPORTED_PROTOCOL',
+        `protocol ${frame.protocol} is not supported; this companion speaks ${PROTOCOL_VERSION}`,
+      )
       this.transport.close(CloseCode.PROTOCOL_ERROR, 'unsupported protocol')
       return
     }
     const tooLong = longClientField(frame, this.ctx.limits.textChars)
-    if (tooLong) return this.sendError('LIMIT_EXCEEDED', `limit exceeded: "client.${tooLong}" is longer than ${this.ctx.limits.textChars} characters`)
+    if (tooLong)
+      return this.sendError(
+        'LIMIT_EXCEEDED',
+        `limit exceeded: "client.${tooLong}" is longer than ${this.ctx.limits.textChars} characters`,
+      )
     clearTimeout(this.helloTimer)
     this.helloTimer = undefined
     // who asks, as the person sees it: the hello's client without its version and extra keys
@@ -184,26 +198,43 @@ export class AgentConnection implements AskOwner {
   /** An ask: the envelope was checked; then hello, a fresh id, the arguments as the tool checks them, the caps. */
   private ask(frame: AskFrame): void {
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
-    if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
+    if (this.asks.has(frame.id))
+      return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
     // A missing `questions` is INVALID_ARGS (`missing required property "questions"`), as the tool says it.
     const input = validateAskInput({ questions: frame.questions }, this.ctx.limits)
     if (!input.ok) return this.sendError(input.code, input.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
     const questions = input.value.questions.map(askQuestionFields)
-    const ask = this.ctx.registry.add({ kind: 'question', agent: this.agent, title: frame.title, questions, ...(this.askpass ? { askpass: this.askpass } : {}), wireId: frame.id, owner: this })
+    const ask = this.ctx.registry.add({
+      kind: 'question',
+      agent: this.agent,
+      title: frame.title,
+      questions,
+      ...(this.askpass ? { askpass: this.askpass } : {}),
+      wireId: frame.id,
+      owner: this,
+    })
     this.asks.set(frame.id, ask.askId)
   }
 
   /** An approval: the envelope (`INVALID_FRAME`), then the request (`INVALID_ARGS` / `LIMIT_EXCEEDED`), then the pending caps. */
   private approve(frame: ApproveFrame): void {
     if (!this.agent) return this.sendError('INVALID_FRAME', 'the first frame must be hello', frame.id)
-    if (this.asks.has(frame.id)) return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
+    if (this.asks.has(frame.id))
+      return this.sendError('DUPLICATE_ID', `ask id "${frame.id}" is already pending on this connection`, frame.id)
     const request = validateApproval(frame.approval, this.ctx.limits)
     if (!request.ok) return this.sendError(request.code, request.message, frame.id)
     const refusal = this.capRefusal(frame.title)
     if (refusal) return this.sendError('LIMIT_EXCEEDED', refusal, frame.id)
-    const ask = this.ctx.registry.add({ kind: 'approval', agent: this.agent, title: frame.title, approval: request.value, wireId: frame.id, owner: this })
+    const ask = this.ctx.registry.add({
+      kind: 'approval',
+      agent: this.agent,
+      title: frame.title,
+      approval: request.value,
+      wireId: frame.id,
+      owner: this,
+    })
     this.asks.set(frame.id, ask.askId)
   }
 
@@ -222,8 +253,10 @@ export class AgentConnection implements AskOwner {
     const { limits, registry } = this.ctx
     const tooLong = titleTooLong(title, limits)
     if (tooLong) return tooLong
-    if (this.asks.size >= limits.pendingPerConnection) return `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`
-    if (registry.size >= limits.pendingTotal) return `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`
+    if (this.asks.size >= limits.pendingPerConnection)
+      return `limit exceeded: at most ${limits.pendingPerConnection} asks may be pending on one connection`
+    if (registry.size >= limits.pendingTotal)
+      return `limit exceeded: at most ${limits.pendingTotal} asks may be pending in the companion`
     return undefined
   }
 
@@ -273,4 +306,3 @@ function longClientField(frame: HelloFrame, max: number): string | undefined {
   }
   return undefined
 }
-

@@ -58,7 +58,12 @@ export function toV1HistoryEntry(entry: HistoryEntry): V1HistoryEntry {
 
 /** The v1 ask members of an ask or entry of either kind (an approval's `questions` is empty). */
 function v1AskFields(ask: Ask | HistoryEntry): V1Ask {
-  const v1: V1Ask = { askId: ask.askId, agent: ask.agent, questions: ask.kind === 'question' ? ask.questions : [], receivedAt: ask.receivedAt }
+  const v1: V1Ask = {
+    askId: ask.askId,
+    agent: ask.agent,
+    questions: ask.kind === 'question' ? ask.questions : [],
+    receivedAt: ask.receivedAt,
+  }
   if (ask.title !== undefined) v1.title = ask.title
   if (ask.kind === 'approval' && ask.approval !== undefined) v1.approval = ask.approval
   if (ask.kind === 'question' && ask.askpass !== undefined) v1.askpass = ask.askpass

@@ -33,7 +33,11 @@ const realOr = (path: string): string => {
  * the core runs inside it) runs the CLI in command-line mode. Nothing is known without `connect`.
  */
 export function helperIdentityOf(connect: ConnectInfo | undefined, appExecutable?: string): HelperIdentity {
-  const identity: HelperIdentity = { scripts: [], cliScripts: [], executables: appExecutable ? [realOr(appExecutable)] : [] }
+  const identity: HelperIdentity = {
+    scripts: [],
+    cliScripts: [],
+    executables: appExecutable ? [realOr(appExecutable)] : [],
+  }
   const command = connect?.commandLine.command
   if (command === undefined || !isAbsolute(command)) return identity
   if (basename(command) === 'ask-user.js') {
@@ -73,7 +77,9 @@ export function isOurHelper(pid: number, identity: HelperIdentity): boolean {
 
 function injected(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').some((entry) => INJECTING_ENV.test(entry))
+    return readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .some((entry) => INJECTING_ENV.test(entry))
   } catch {
     return true // unreadable: cannot tell, so not ours
   }
@@ -85,7 +91,12 @@ function injected(pid: number): boolean {
  * install's helper, no other process holds the socket, and the helper's parent is judged by
  * {@link receiverOf}. Undefined for everything else: not Linux, no pid claimed, any check failing.
  */
-export function askpassMarkOf(peer: LoopbackPeer, claimedPid: number | undefined, identity: HelperIdentity, platform: NodeJS.Platform = process.platform): AskpassMark | undefined {
+export function askpassMarkOf(
+  peer: LoopbackPeer,
+  claimedPid: number | undefined,
+  identity: HelperIdentity,
+  platform: NodeJS.Platform = process.platform,
+): AskpassMark | undefined {
   if (platform !== 'linux' || claimedPid === undefined) return undefined
   if (identity.scripts.length + identity.cliScripts.length + identity.executables.length === 0) return undefined
   const inode = peerSocketInode(peer)

@@ -3,7 +3,15 @@ import { readFileSync, readlinkSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 
 /** The programs known to print what askpass returns only to themselves. */
-export const KNOWN_RECEIVERS: ReadonlySet<string> = new Set(['sudo', 'sudoedit', 'ssh', 'ssh-agent', 'git', 'git-remote-http', 'git-remote-https'])
+export const KNOWN_RECEIVERS: ReadonlySet<string> = new Set([
+  'sudo',
+  'sudoedit',
+  'ssh',
+  'ssh-agent',
+  'git',
+  'git-remote-http',
+  'git-remote-https',
+])
 
 /** The two setuid-root programs whose askpass parent can only be read through its uids (see {@link judgeReceiver}). */
 const SETUID_RECEIVERS: ReadonlySet<string> = new Set(['sudo', 'sudoedit'])
@@ -62,12 +70,17 @@ export function judgeReceiver(facts: ProcessFacts, userUid: number): Receiver {
   if (exe.code !== 'EACCES' && exe.code !== 'EPERM') return { program: named ?? UNKNOWN, verified: false }
   const argv0 = facts.argv[0] !== undefined ? basename(facts.argv[0]) : undefined
   const setuidSudo =
-    userUid !== 0 && facts.realUid === userUid && facts.effectiveUid === 0 &&
-    facts.name !== undefined && SETUID_RECEIVERS.has(facts.name) && argv0 === facts.name
+    userUid !== 0 &&
+    facts.realUid === userUid &&
+    facts.effectiveUid === 0 &&
+    facts.name !== undefined &&
+    SETUID_RECEIVERS.has(facts.name) &&
+    argv0 === facts.name
   return { program: named ?? UNKNOWN, verified: setuidSudo }
 }
 
-const codeOf = (error: unknown): string => (error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'EUNKNOWN')
+const codeOf = (error: unknown): string =>
+  error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'EUNKNOWN'
 
 /** Reads {@link ProcessFacts} of `pid` from /proc; fields that cannot be read are left out. */
 export function processFacts(pid: number): ProcessFacts {
@@ -90,7 +103,9 @@ export function processFacts(pid: number): ProcessFacts {
 /** `/proc/<pid>/cmdline` as arguments; empty when unreadable. */
 export function argvOf(pid: number): string[] {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '')
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((arg) => arg !== '')
   } catch {
     return []
   }

@@ -131,7 +131,8 @@ const SHUTDOWN_GRACE_MS = 2_000
  * is taken or another companion owns the discovery file.
  */
 export async function startCompanion(options: CompanionOptions = {}): Promise<Companion> {
-  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`ask-user-companion: warning: ${message}\n`))
+  const warn =
+    options.onWarning ?? ((message: string) => void process.stderr.write(`ask-user-companion: warning: ${message}\n`))
   const now = options.now ?? Date.now
   const home = options.home ?? resolveHome(process.env)
   const writeDiscovery = options.writeDiscovery ?? true
@@ -158,7 +159,10 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     warn,
   })
   await history.init()
-  if (settings.history) registry.onResolved((ask, settlement, settledAt, delivered) => history.recordLine(historyLine(ask, settlement, settledAt, delivered)))
+  if (settings.history)
+    registry.onResolved((ask, settlement, settledAt, delivered) =>
+      history.recordLine(historyLine(ask, settlement, settledAt, delivered)),
+    )
   registry.onUndelivered((ask, answers, at) => {
     const entry = undeliveredEntry(ask, answers, at)
     if (entry) history.record(entry)
@@ -175,31 +179,56 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   notices.onChange((change) => {
     if ('added' in change) events.notice.emit(change.added)
   })
-  const hub = new WindowHub({ registry, notices, history: (request) => history.page(request), warn, ...(options.connect ? { connect: options.connect } : {}) })
+  const hub = new WindowHub({
+    registry,
+    notices,
+    history: (request) => history.page(request),
+    warn,
+    ...(options.connect ? { connect: options.connect } : {}),
+  })
   const heartbeat = new Heartbeat(options.heartbeatMs ?? 30_000)
   let port = 0
   const preAuthOptions = { ...DEFAULT_PRE_AUTH, ...options.preAuth }
   const preAuth = new PreAuthBudget(preAuthOptions)
   const sockets: SocketEndpoints = new SocketEndpoints({
-    registry, notices, hub, heartbeat, limits: settings.limits, serverInfo, handshakeTimeoutMs, port: () => port, warn,
-    agentSecret: () => token, tokenMatches,
-    windowSecret: () => access.current(), windowMatches: (presented) => access.matches(presented),
+    registry,
+    notices,
+    hub,
+    heartbeat,
+    limits: settings.limits,
+    serverInfo,
+    handshakeTimeoutMs,
+    port: () => port,
+    warn,
+    agentSecret: () => token,
+    tokenMatches,
+    windowSecret: () => access.current(),
+    windowMatches: (presented) => access.matches(presented),
     status: (): CompanionStatus => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
-    askpassHelper: options.askpassHelper ?? helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
+    askpassHelper:
+      options.askpassHelper ??
+      helperIdentityOf(options.connect, process.versions['electron'] ? process.execPath : undefined),
     authenticated: (socket) => preAuth.authenticated(socket),
     proving: (socket) => preAuth.proving(socket),
     preAuthDeadlineMs: preAuthOptions.deadlineMs,
   })
   const pageBase = (): string => `http://127.0.0.1:${port}/`
   const peerUidGate = preAuthOptions.dropOtherUsers
-    ? createPeerUidGate({ ownUid: process.getuid?.() ?? 0, warn, foreign: (socket) => {
-      if (preAuth.isPreAuth(socket)) socket.destroy() // a peer that already showed the token crowds nothing out
-    } })
+    ? createPeerUidGate({
+        ownUid: process.getuid?.() ?? 0,
+        warn,
+        foreign: (socket) => {
+          if (preAuth.isPreAuth(socket)) socket.destroy() // a peer that already showed the token crowds nothing out
+        },
+      })
     : undefined
 
   const server = createHttpServer({
     routes: {
-      port: () => port, tokenMatches, staticDir: options.staticDir, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+      port: () => port,
+      tokenMatches,
+      staticDir: options.staticDir,
+      status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
       windows: { access, pageBase, ...(options.redeemer ? { redeemer: options.redeemer } : {}) },
     },
     preAuth,
@@ -226,7 +255,9 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     sockets.closeWindowSockets(`window credential rotated: ${reason}`)
     warn(`the window credential was rotated: ${reason}`)
     if (writeDiscovery) {
-      writeWindowFile(home, { credential: access.current(), page: pageBase() }).catch((error: unknown) => warn(`cannot rewrite window.json: ${String(error)}`))
+      writeWindowFile(home, { credential: access.current(), page: pageBase() }).catch((error: unknown) =>
+        warn(`cannot rewrite window.json: ${String(error)}`),
+      )
     }
   })
   heartbeat.start()
@@ -242,8 +273,12 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     })
     await history.flush()
     if (writeDiscovery) {
-      await removeEndpointFile(home, token).catch((error: unknown) => warn(`cannot remove endpoint.json: ${String(error)}`))
-      await removeWindowFile(home, access.current()).catch((error: unknown) => warn(`cannot remove window.json: ${String(error)}`))
+      await removeEndpointFile(home, token).catch((error: unknown) =>
+        warn(`cannot remove endpoint.json: ${String(error)}`),
+      )
+      await removeWindowFile(home, access.current()).catch((error: unknown) =>
+        warn(`cannot remove window.json: ${String(error)}`),
+      )
     }
   }
 
@@ -260,7 +295,8 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     settings,
     pending: () => registry.pending(),
     notices: () => notices.list(),
-    attachWindow: (send, attach) => hub.attach((frame) => send(frame), attach?.onFault ? { onFault: attach.onFault } : {}),
+    attachWindow: (send, attach) =>
+      hub.attach((frame) => send(frame), attach?.onFault ? { onFault: attach.onFault } : {}),
     on: (event, listener) => events[event].add(listener),
     history: (limit) => history.read(limit),
     close: () => (closing ??= shutdown()),

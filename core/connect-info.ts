@@ -28,18 +28,26 @@ export function connectInfo(install: Install): ConnectInfo | undefined {
   if (!commandLine) return undefined
   const env: Record<string, string> = { ASK_USER_HOME: install.home }
   if (commandLine.command === install.env['APPIMAGE']) env['ASK_USER_CLI'] = '1'
-  const platform = install.platform === 'darwin' || install.platform === 'linux' || install.platform === 'win32' ? install.platform : 'other'
+  const platform =
+    install.platform === 'darwin' || install.platform === 'linux' || install.platform === 'win32'
+      ? install.platform
+      : 'other'
   return { commandLine, env, platform }
 }
 
 function commandLineOf(install: Install): CommandLine | undefined {
   const windows = install.platform === 'win32'
-  const launcherIn = (resources: string): CommandLine => ({ command: join(resources, 'bin', windows ? 'ask-user.cmd' : 'ask-user'), args: [] })
+  const launcherIn = (resources: string): CommandLine => ({
+    command: join(resources, 'bin', windows ? 'ask-user.cmd' : 'ask-user'),
+    args: [],
+  })
   const appImage = install.platform === 'linux' ? install.env['APPIMAGE'] : undefined
-  if (install.resourcesPath !== undefined) return appImage ? { command: appImage, args: [] } : launcherIn(install.resourcesPath)
+  if (install.resourcesPath !== undefined)
+    return appImage ? { command: appImage, args: [] } : launcherIn(install.resourcesPath)
   const script = install.script
   if (script === undefined) return undefined
   const main = dirname(script)
-  if (basename(script) === 'cli.js' && basename(main) === 'main' && basename(dirname(main)) === 'cli') return launcherIn(dirname(dirname(main)))
+  if (basename(script) === 'cli.js' && basename(main) === 'main' && basename(dirname(main)) === 'cli')
+    return launcherIn(dirname(dirname(main)))
   return windows ? { command: install.node ?? 'node', args: [script] } : { command: script, args: [] }
 }

@@ -51,7 +51,13 @@ export async function assertNoLiveOwner(home: string): Promise<void> {
 /** Writes `endpoint.json` atomically, mode 0600 (the folder must already be 0700). */
 export async function writeEndpointFile(home: string, url: string, token: string): Promise<void> {
   const namespace = pidNamespace()
-  const file: EndpointFile = { protocol: PROTOCOL_VERSION, url, token, pid: process.pid, ...(namespace ? { pidNamespace: namespace } : {}) }
+  const file: EndpointFile = {
+    protocol: PROTOCOL_VERSION,
+    url,
+    token,
+    pid: process.pid,
+    ...(namespace ? { pidNamespace: namespace } : {}),
+  }
   await writeFileAtomic(join(home, ENDPOINT_FILE), `${JSON.stringify(file)}\n`)
 }
 

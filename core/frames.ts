@@ -28,6 +28,7 @@ export function parseJsonFrame(text: string): FrameRead<Record<string, unknown>>
 /** Checks that a decoded frame is a plain object with a string `type`. */
 export function checkObjectFrame(value: unknown): FrameRead<Record<string, unknown>> {
   if (!isRecord(value)) return { ok: false, code: 'INVALID_FRAME', message: 'a frame must be a JSON object' }
-  if (typeof value['type'] !== 'string') return { ok: false, code: 'INVALID_FRAME', message: 'a frame needs a string "type"' }
+  if (typeof value['type'] !== 'string')
+    return { ok: false, code: 'INVALID_FRAME', message: 'a frame needs a string "type"' }
   return { ok: true, value }
 }

@@ -14,8 +14,7 @@ export type Route = 'agent' | 'ui'
  * the socket (core/proof-stage.ts) before anything of the session reaches it.
  */
 export type UpgradeDecision =
-  | { ok: true; route: Route; proof?: { clientNonce: string } }
-  | { ok: false; status: number; message: string }
+  { ok: true; route: Route; proof?: { clientNonce: string } } | { ok: false; status: number; message: string }
 
 /** What the checks need to know about this companion. */
 export interface HandshakeContext {
@@ -81,11 +80,13 @@ export function checkUpgrade(req: IncomingMessage, ctx: HandshakeContext): Upgra
   const path = requestPath(req)
   const origin = req.headers.origin
   if (path === AGENT_PATH) {
-    if (origin !== undefined) return refuse(403, 'the agent endpoint refuses requests from web pages (Origin header present)')
+    if (origin !== undefined)
+      return refuse(403, 'the agent endpoint refuses requests from web pages (Origin header present)')
     if (!isLoopbackHost(req.headers.host)) return refuse(403, 'Host must be 127.0.0.1, localhost or [::1]')
     const protocols = offeredProtocols(req)
     if (protocols.includes(AGENT_PROOF_SUBPROTOCOL)) return withProof('agent', protocols)
-    if (!protocols.includes(AGENT_SUBPROTOCOL)) return refuse(426, `subprotocol ${AGENT_PROOF_SUBPROTOCOL} or ${AGENT_SUBPROTOCOL} required`)
+    if (!protocols.includes(AGENT_SUBPROTOCOL))
+      return refuse(426, `subprotocol ${AGENT_PROOF_SUBPROTOCOL} or ${AGENT_SUBPROTOCOL} required`)
     if (!ctx.tokenMatches(bearerToken(req))) return refuse(401, 'missing or wrong bearer token')
     return { ok: true, route: 'agent' }
   }
@@ -93,14 +94,18 @@ export function checkUpgrade(req: IncomingMessage, ctx: HandshakeContext): Upgra
     if (origin !== undefined && !isOwnOrigin(origin, ctx.port)) return refuse(403, 'foreign Origin')
     if (!isLoopbackHost(req.headers.host)) return refuse(403, 'Host must be 127.0.0.1, localhost or [::1]')
     const protocols = offeredProtocols(req)
-    if (protocols.includes(UI_PROOF_SUBPROTOCOL) || protocols.includes(UI_V1_PROOF_SUBPROTOCOL)) return withProof('ui', protocols)
+    if (protocols.includes(UI_PROOF_SUBPROTOCOL) || protocols.includes(UI_V1_PROOF_SUBPROTOCOL))
+      return withProof('ui', protocols)
     if (!protocols.includes(UI_SUBPROTOCOL) && !protocols.includes(UI_V1_SUBPROTOCOL)) {
       return refuse(426, `subprotocol ${UI_PROOF_SUBPROTOCOL} or ${UI_SUBPROTOCOL} required`)
     }
     const fromProtocol = protocols.find((item) => item.startsWith(TOKEN_SUBPROTOCOL_PREFIX))
     const presented = bearerToken(req) ?? fromProtocol?.slice(TOKEN_SUBPROTOCOL_PREFIX.length)
     if (!ctx.windowMatches(presented)) {
-      return refuse(401, 'missing or wrong window credential (the agent token does not open windows; run `ask-user open` or `ask-user window-token`)')
+      return refuse(
+        401,
+        'missing or wrong window credential (the agent token does not open windows; run `ask-user open` or `ask-user window-token`)',
+      )
     }
     return { ok: true, route: 'ui' }
   }
@@ -110,7 +115,8 @@ export function checkUpgrade(req: IncomingMessage, ctx: HandshakeContext): Upgra
 /** A proof subprotocol was offered: it needs exactly one valid nonce (else 400). */
 function withProof(route: Route, protocols: string[]): UpgradeDecision {
   const clientNonce = offeredNonce(protocols)
-  if (clientNonce === undefined) return refuse(400, 'the proof subprotocol needs exactly one nonce.<43 base64url characters>')
+  if (clientNonce === undefined)
+    return refuse(400, 'the proof subprotocol needs exactly one nonce.<43 base64url characters>')
   return { ok: true, route, proof: { clientNonce } }
 }
 

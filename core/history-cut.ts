@@ -43,7 +43,12 @@ function envelope(entry: HistoryEntry): HistoryEntry {
     truncated: true as const,
   }
   if (entry.kind === 'question') return { ...common, kind: 'question', questions: [], outcome: entry.outcome }
-  return { ...common, kind: 'approval', outcome: entry.outcome, ...(entry.decision !== undefined ? { decision: entry.decision } : {}) }
+  return {
+    ...common,
+    kind: 'approval',
+    outcome: entry.outcome,
+    ...(entry.decision !== undefined ? { decision: entry.decision } : {}),
+  }
 }
 
 /** A deep copy of `value` with every string longer than `chars` cut to `chars` plus the mark. */

@@ -182,7 +182,8 @@ export class HistoryStore {
         continue
       }
       const lineBytes = utf8Bytes(line) + 1
-      if (entries.length >= request.limit || (entries.length > 0 && bytes + lineBytes > room)) return { entries, more: true }
+      if (entries.length >= request.limit || (entries.length > 0 && bytes + lineBytes > room))
+        return { entries, more: true }
       entries.push(JSON.parse(line) as HistoryEntry) // our own serialization of validated entries
       bytes += lineBytes
     }

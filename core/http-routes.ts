@@ -7,7 +7,6 @@ import { bearerToken, isLoopbackHost, isOwnOrigin, requestPath } from './handsha
 import { send, serveStatic } from './static-files'
 import { handleWindowRoute, WINDOW_PATHS, type WindowRoutesContext } from './window-routes'
 
-
 /** What the plain-HTTP routes need from the companion. */
 export interface HttpContext {
   port: () => number
@@ -28,7 +27,8 @@ const TEXT = 'text/plain; charset=utf-8'
 export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): void {
   const path = requestPath(req)
   const origin = req.headers.origin
-  if (!isLoopbackHost(req.headers.host)) return send(res, req, 403, TEXT, 'Host must be 127.0.0.1, localhost or [::1]\n')
+  if (!isLoopbackHost(req.headers.host))
+    return send(res, req, 403, TEXT, 'Host must be 127.0.0.1, localhost or [::1]\n')
   if (origin !== undefined && !isOwnOrigin(origin, ctx.port())) return send(res, req, 403, TEXT, 'foreign Origin\n')
   if (path === STATUS_PATH) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, 405, TEXT, 'method not allowed\n')
@@ -45,6 +45,11 @@ export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: Serve
 }
 
 /** The status body for the given counts. */
-export function statusBody(server: CompanionStatus['server'], pending: number, agents: number, windows: number): CompanionStatus {
+export function statusBody(
+  server: CompanionStatus['server'],
+  pending: number,
+  agents: number,
+  windows: number,
+): CompanionStatus {
   return { protocol: PROTOCOL_VERSION, server, pending, agents, windows }
 }

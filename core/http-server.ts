@@ -32,7 +32,9 @@ export interface HttpServerOptions {
 export function createHttpServer(options: HttpServerOptions): Server {
   const { preAuth, preAuthDeadlineMs } = options
   // Node checks header/request timeouts on this interval (30 s by default): keep it near the deadline.
-  const server = createServer({ connectionsCheckingInterval: Math.min(1000, preAuthDeadlineMs) }, (req, res) => handleRequest(options.routes, req, res))
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, preAuthDeadlineMs) }, (req, res) =>
+    handleRequest(options.routes, req, res),
+  )
   // Idle timeout before the upgrade; ws clears it (setTimeout(0)) once a socket is upgraded. A peer
   // trickling bytes never idles, so the budget also gives each connection a fixed deadline, counted
   // from its connection: its first request (plain or upgrade) must have arrived by then.
@@ -73,7 +75,11 @@ export const LISTEN_BACKLOG = 4096
 export function listenOnLoopback(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on 127.0.0.1 is already in use`, { cause: error }) : error)
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on 127.0.0.1 is already in use`, { cause: error })
+          : error,
+      )
     }
     server.once('error', onError)
     server.listen(port, '127.0.0.1', LISTEN_BACKLOG, () => {

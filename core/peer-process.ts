@@ -18,7 +18,10 @@ const ESTABLISHED = '01'
  * Undefined when there is none (not Linux, another network namespace, the peer already closed).
  * `read` is injectable for tests.
  */
-export function peerSocketInode(peer: LoopbackPeer, read: (path: string) => string = (path) => readFileSync(path, 'utf8')): string | undefined {
+export function peerSocketInode(
+  peer: LoopbackPeer,
+  read: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string | undefined {
   const hex = (port: number): string => port.toString(16).toUpperCase().padStart(4, '0')
   const local = [`${LOOPBACK_V4}:${hex(peer.peerPort)}`, `${LOOPBACK_MAPPED}:${hex(peer.peerPort)}`]
   const remote = [`${LOOPBACK_V4}:${hex(peer.serverPort)}`, `${LOOPBACK_MAPPED}:${hex(peer.serverPort)}`]
@@ -67,5 +70,8 @@ export function socketHolders(inode: string): number[] {
   } catch {
     return []
   }
-  return entries.filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => holdsSocket(pid, inode))
+  return entries
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => holdsSocket(pid, inode))
 }

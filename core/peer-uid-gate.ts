@@ -108,7 +108,12 @@ async function uidsOf(batch: Socket[], tablesDir: string | undefined): Promise<M
   return result
 }
 
-function endsOf(socket: Socket): { localAddress: string; localPort: number; remoteAddress: string; remotePort: number } {
+function endsOf(socket: Socket): {
+  localAddress: string
+  localPort: number
+  remoteAddress: string
+  remotePort: number
+} {
   return {
     localAddress: socket.localAddress ?? '',
     localPort: socket.localPort ?? 0,

@@ -79,7 +79,11 @@ const CHUNK_BYTES = 64 * 1024
  * returns the uids found. The tables list every socket on the machine, so reading stops as soon as it
  * can. A missing table (no IPv6) reads as empty; other errors reject.
  */
-export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>, root = '/proc/net'): Promise<Map<string, number>> {
+export async function readPeerUids(
+  table: SocketTable,
+  keys: ReadonlySet<string>,
+  root = '/proc/net',
+): Promise<Map<string, number>> {
   const found = new Map<string, number>()
   if (keys.size === 0) return found
   let file
@@ -114,7 +118,8 @@ export async function readPeerUids(table: SocketTable, keys: ReadonlySet<string>
 export async function peerUidOf(ends: Partial<ConnectionEnds>): Promise<number | undefined> {
   if (process.platform !== 'linux') return undefined
   const { localAddress, localPort, remoteAddress, remotePort } = ends
-  if (localAddress === undefined || localPort === undefined || remoteAddress === undefined || remotePort === undefined) return undefined
+  if (localAddress === undefined || localPort === undefined || remoteAddress === undefined || remotePort === undefined)
+    return undefined
   const full = { localAddress, localPort, remoteAddress, remotePort }
   try {
     for (const table of ['tcp', 'tcp6'] as const) {

@@ -11,7 +11,11 @@ export interface PreAuthOptions {
 }
 
 /** The defaults of {@link PreAuthOptions} (docs/reliability.md, "Overload and hostile input"). */
-export const DEFAULT_PRE_AUTH: Readonly<PreAuthOptions> = Object.freeze({ maxSockets: 128, deadlineMs: 3_000, dropOtherUsers: true })
+export const DEFAULT_PRE_AUTH: Readonly<PreAuthOptions> = Object.freeze({
+  maxSockets: 128,
+  deadlineMs: 3_000,
+  dropOtherUsers: true,
+})
 
 /**
  * The sockets that have not yet authenticated (no upgrade with a valid token so far), kept apart from

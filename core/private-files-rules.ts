@@ -61,12 +61,21 @@ function notOurs(path: string, what: string, uid: number, fix: string): PrivateF
  */
 export function judgePrivateFolder(dir: string, info: Stats): boolean {
   if (!info.isDirectory()) {
-    throw new PrivateFileError('NOT_A_FOLDER', dir, `${dir} is not a folder; remove it or point ASK_USER_HOME at a private folder`)
+    throw new PrivateFileError(
+      'NOT_A_FOLDER',
+      dir,
+      `${dir} is not a folder; remove it or point ASK_USER_HOME at a private folder`,
+    )
   }
   const uid = ourUid()
   if (uid === undefined) return false
   if (info.uid !== uid) {
-    throw notOurs(dir, 'the folder', info.uid, 'another user could read or replace what is kept there. Remove it (as its owner or root), or point ASK_USER_HOME at a folder of yours')
+    throw notOurs(
+      dir,
+      'the folder',
+      info.uid,
+      'another user could read or replace what is kept there. Remove it (as its owner or root), or point ASK_USER_HOME at a folder of yours',
+    )
   }
   if ((info.mode & 0o077) === 0) return false
   if ((info.mode & STICKY) !== 0) {
@@ -102,10 +111,19 @@ export function judgeParentFolder(parent: string, info: Stats): void {
 export function judgePrivateFile(path: string, info: Stats): boolean {
   const uid = ourUid()
   if (uid !== undefined && info.uid !== uid) {
-    throw notOurs(path, 'the file', info.uid, 'it is not used. Remove it (as its owner or root); the companion writes a new one')
+    throw notOurs(
+      path,
+      'the file',
+      info.uid,
+      'it is not used. Remove it (as its owner or root); the companion writes a new one',
+    )
   }
   if (!info.isFile()) {
-    throw new PrivateFileError('NOT_A_FILE', path, `${path} is not a regular file; remove it, the companion writes a new one`)
+    throw new PrivateFileError(
+      'NOT_A_FILE',
+      path,
+      `${path} is not a regular file; remove it, the companion writes a new one`,
+    )
   }
   return uid !== undefined && (info.mode & 0o077) !== 0
 }
@@ -117,15 +135,25 @@ export function judgePrivateFile(path: string, info: Stats): boolean {
 export function judgeReplaced(path: string, info: Stats | undefined): void {
   const uid = ourUid()
   if (info === undefined || uid === undefined) return
-  if (info.uid !== uid) throw notOurs(path, 'the file', info.uid, 'it is not replaced. Remove it (as its owner or root), then try again')
-  if (info.isDirectory()) throw new PrivateFileError('NOT_A_FILE', path, `${path} is a folder where a file belongs; remove it, then try again`)
+  if (info.uid !== uid)
+    throw notOurs(path, 'the file', info.uid, 'it is not replaced. Remove it (as its owner or root), then try again')
+  if (info.isDirectory())
+    throw new PrivateFileError(
+      'NOT_A_FILE',
+      path,
+      `${path} is a folder where a file belongs; remove it, then try again`,
+    )
 }
 
 /** A symbolic link met where O_NOFOLLOW refused it, as a {@link PrivateFileError}; other errors unchanged. */
 export function explainOpenError(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   if (code === 'ELOOP' || code === 'EMLINK') {
-    return new PrivateFileError('NOT_A_FILE', path, `${path} is a symbolic link; the companion never writes or reads through one. Remove it`)
+    return new PrivateFileError(
+      'NOT_A_FILE',
+      path,
+      `${path} is a symbolic link; the companion never writes or reads through one. Remove it`,
+    )
   }
   return error
 }

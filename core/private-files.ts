@@ -59,7 +59,11 @@ export async function ensureFolder(dir: string): Promise<void> {
  * link planted at the temp name is never followed. A target of another user is refused (`NOT_OURS`).
  * Removes the temp file on error.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
   const temp = tempName(path)
   try {
     const handle = await open(temp, CREATE_NEW_FLAGS, options.mode ?? FILE_MODE).catch((error: unknown) => {

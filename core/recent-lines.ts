@@ -91,7 +91,10 @@ export class RecentLines {
     const { from, partial } = this.select(count, maxBytes)
     const parts = this.batches.slice(from + 1)
     if (partial) parts.unshift(partial)
-    return { text: parts.map((batch) => batch.text).join('\n'), count: parts.reduce((sum, batch) => sum + batch.count, 0) }
+    return {
+      text: parts.map((batch) => batch.text).join('\n'),
+      count: parts.reduce((sum, batch) => sum + batch.count, 0),
+    }
   }
 
   /**

@@ -49,7 +49,8 @@ export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: num
 export type UndeliveredListener = (ask: QuestionAsk, answers: Answer[], at: number) => void
 
 /** What the person is told when their answer arrives just after the agent disconnected. */
-export const AGENT_GONE_REASON = 'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
+export const AGENT_GONE_REASON =
+  'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
 
 /**
  * Asks whose agent left are remembered for a late answer for at most this many, and this long
@@ -119,7 +120,15 @@ export class Registry {
     const receivedAt = this.now()
     const ask: Ask =
       input.kind === 'question'
-        ? { askId, kind: 'question', agent: input.agent, ...title, questions: input.questions, ...(input.askpass !== undefined ? { askpass: input.askpass } : {}), receivedAt }
+        ? {
+            askId,
+            kind: 'question',
+            agent: input.agent,
+            ...title,
+            questions: input.questions,
+            ...(input.askpass !== undefined ? { askpass: input.askpass } : {}),
+            receivedAt,
+          }
         : { askId, kind: 'approval', agent: input.agent, ...title, approval: input.approval, receivedAt }
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     this.added.emit(ask)
@@ -163,14 +172,25 @@ export class Registry {
     if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.decide }
     const problem = decisionProblem(ask.approval, decision)
     if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', message: problem }
-    if (decision.behavior === 'deny' && decision.message !== undefined && decision.message.length > this.maxCustomChars) {
-      return { ok: false, code: 'INVALID_ANSWER', message: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed` }
+    if (
+      decision.behavior === 'deny' &&
+      decision.message !== undefined &&
+      decision.message.length > this.maxCustomChars
+    ) {
+      return {
+        ok: false,
+        code: 'INVALID_ANSWER',
+        message: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed`,
+      }
     }
     if (!entry) return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     const canonical: ApprovalDecision =
       decision.behavior === 'allow'
         ? { behavior: 'allow', ...(decision.always === true ? { always: true as const } : {}) }
-        : { behavior: 'deny', ...(decision.message !== undefined && decision.message !== '' ? { message: decision.message } : {}) }
+        : {
+            behavior: 'deny',
+            ...(decision.message !== undefined && decision.message !== '' ? { message: decision.message } : {}),
+          }
     return { ok: true, delivered: this.settle(askId, { outcome: 'decided', decision: canonical }) === 'delivered' }
   }
 

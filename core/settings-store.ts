@@ -18,13 +18,19 @@ export async function loadSettings(home: string): Promise<{ settings: Settings; 
     text = await readPrivateFile(path)
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return { settings: cloneDefaults() }
-    return { settings: cloneDefaults(), warning: `cannot read ${path} (${errorMessage(error)}); using default settings` }
+    return {
+      settings: cloneDefaults(),
+      warning: `cannot read ${path} (${errorMessage(error)}); using default settings`,
+    }
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
-    return { settings: cloneDefaults(), warning: `${path} is not valid JSON (${errorMessage(error)}); using default settings` }
+    return {
+      settings: cloneDefaults(),
+      warning: `${path} is not valid JSON (${errorMessage(error)}); using default settings`,
+    }
   }
   const parsed = SettingsSchema.safeParse(json)
   if (!parsed.success) {

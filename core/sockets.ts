@@ -88,7 +88,12 @@ export class SocketEndpoints {
   constructor(private readonly ctx: SocketContext) {
     const notices = ctx.notices
     this.agentContext = {
-      ...(notices ? { notices: (from: AgentInfo, notice: Notice, title: string | undefined) => void notices.add(from, notice, title) } : {}),
+      ...(notices
+        ? {
+            notices: (from: AgentInfo, notice: Notice, title: string | undefined) =>
+              void notices.add(from, notice, title),
+          }
+        : {}),
       registry: ctx.registry,
       limits: ctx.limits,
       serverInfo: ctx.serverInfo,
@@ -97,17 +102,33 @@ export class SocketEndpoints {
       closed: (agent) => this.agents.delete(agent),
     }
     this.windowQueues = new WindowQueues(ctx.limits.windowQueueBytes)
-    const common = { noServer: true, maxPayload: ctx.limits.frameBytes, perMessageDeflate: false, clientTracking: false }
+    const common = {
+      noServer: true,
+      maxPayload: ctx.limits.frameBytes,
+      perMessageDeflate: false,
+      clientTracking: false,
+    }
     // The handshake already checked what was offered; the proof subprotocol wins when both are.
-    this.agentServer = new WebSocketServer({ ...common, handleProtocols: (offered) => (offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL) })
-    this.uiServer = new WebSocketServer({ ...common, handleProtocols: (offered) => UI_PROTOCOLS_PREFERRED.find((protocol) => offered.has(protocol)) ?? false })
+    this.agentServer = new WebSocketServer({
+      ...common,
+      handleProtocols: (offered) =>
+        offered.has(AGENT_PROOF_SUBPROTOCOL) ? AGENT_PROOF_SUBPROTOCOL : AGENT_SUBPROTOCOL,
+    })
+    this.uiServer = new WebSocketServer({
+      ...common,
+      handleProtocols: (offered) => UI_PROTOCOLS_PREFERRED.find((protocol) => offered.has(protocol)) ?? false,
+    })
   }
 
   /** The HTTP server's 'upgrade' handler. Never throws. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', destroyThis)
     try {
-      const decision = checkUpgrade(req, { port: this.ctx.port(), tokenMatches: this.ctx.tokenMatches, windowMatches: this.ctx.windowMatches })
+      const decision = checkUpgrade(req, {
+        port: this.ctx.port(),
+        tokenMatches: this.ctx.tokenMatches,
+        windowMatches: this.ctx.windowMatches,
+      })
       if (!decision.ok) return rejectUpgrade(socket, decision.status, decision.message)
       if (this.closing) return rejectUpgrade(socket, 503, 'the companion is shutting down')
       if (this.sockets.size >= this.ctx.limits.connections) {
@@ -118,7 +139,10 @@ export class SocketEndpoints {
       if (decision.proof === undefined) this.ctx.authenticated(socket)
       else this.ctx.proving(socket)
       const server = decision.route === 'agent' ? this.agentServer : this.uiServer
-      const window = decision.route === 'agent' ? undefined : { masksSecrets: declaresMasking(req.url), fromPage: req.headers.origin !== undefined }
+      const window =
+        decision.route === 'agent'
+          ? undefined
+          : { masksSecrets: declaresMasking(req.url), fromPage: req.headers.origin !== undefined }
       const proof = decision.proof
       const peerPort = req.socket.remotePort
       server.handleUpgrade(req, socket, head, (ws) => this.accepted(ws, socket, window, { proof, peerPort }))
@@ -134,12 +158,16 @@ export class SocketEndpoints {
    */
   async closeAll(graceMs: number): Promise<void> {
     this.closing = true
-    const closed = [...this.sockets].map((ws) => new Promise<void>((resolve) => {
-      if (ws.readyState === ws.CLOSED) resolve()
-      else ws.once('close', () => resolve())
-    }))
+    const closed = [...this.sockets].map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === ws.CLOSED) resolve()
+          else ws.once('close', () => resolve())
+        }),
+    )
     for (const agent of this.agents) agent.shutdown()
-    for (const ws of this.sockets) if (ws.readyState === ws.OPEN) ws.close(CloseCode.GOING_AWAY, 'companion shutting down')
+    for (const ws of this.sockets)
+      if (ws.readyState === ws.OPEN) ws.close(CloseCode.GOING_AWAY, 'companion shutting down')
     let timer: NodeJS.Timeout | undefined
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
@@ -208,7 +236,9 @@ export class SocketEndpoints {
     const helper = this.ctx.askpassHelper
     const serverPort = this.ctx.port()
     const peerCheck: PeerCheck | undefined =
-      helper && peerPort !== undefined ? (claimedPid) => askpassMarkOf({ peerPort, serverPort }, claimedPid, helper) : undefined
+      helper && peerPort !== undefined
+        ? (claimedPid) => askpassMarkOf({ peerPort, serverPort }, claimedPid, helper)
+        : undefined
     const agent = new AgentConnection(transport, this.agentContext, peerCheck)
     this.agents.add(agent)
   }

@@ -41,8 +41,14 @@ Run <code>npm run build</code> in the project folder, then restart <code>ask-use
  * other paths map to files under `root` (no traversal outside it, no directory listings). When `root`
  * has neither page, `/` serves {@link PLACEHOLDER_PAGE}. Everything else is 404; other methods 405.
  */
-export async function serveStatic(root: string, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, 405, 'text/plain; charset=utf-8', 'method not allowed\n')
+export async function serveStatic(
+  root: string,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return send(res, req, 405, 'text/plain; charset=utf-8', 'method not allowed\n')
   let decoded: string
   try {
     decoded = decodeURIComponent(path)
@@ -51,7 +57,8 @@ export async function serveStatic(root: string, path: string, req: IncomingMessa
   }
   const relative = decoded === '/' ? await pageFile(root) : decoded.replace(/^\/+/, '')
   const file = normalize(join(root, relative))
-  if (decoded.includes('\0') || !file.startsWith(normalize(root + sep))) return send(res, req, 404, 'text/plain; charset=utf-8', 'not found\n')
+  if (decoded.includes('\0') || !file.startsWith(normalize(root + sep)))
+    return send(res, req, 404, 'text/plain; charset=utf-8', 'not found\n')
   try {
     const info = await stat(file)
     if (!info.isFile()) throw new Error('not a file')
@@ -74,7 +81,13 @@ async function pageFile(root: string): Promise<string> {
 }
 
 /** Writes a complete response with the security headers (no caching: the page is tiny and local). */
-export function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: string | Buffer): void {
+export function send(
+  res: ServerResponse,
+  req: IncomingMessage,
+  status: number,
+  type: string,
+  body: string | Buffer,
+): void {
   res.writeHead(status, {
     ...SECURITY_HEADERS,
     'Content-Type': type,

@@ -88,9 +88,20 @@ export class WindowHub {
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
       ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
-      ctx.registry.onResolved((ask: Ask, settlement: Settlement) => this.broadcast(settledFrame(ask.askId, settlement), hasSecret(ask), undefined, ask.askId)),
+      ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
+        this.broadcast(settledFrame(ask.askId, settlement), hasSecret(ask), undefined, ask.askId),
+      ),
       ...(ctx.notices
-        ? [ctx.notices.onChange((change) => this.broadcast('added' in change ? { type: 'notice/added', notice: change.added } : { type: 'notice/removed', noticeId: change.removed }, false))]
+        ? [
+            ctx.notices.onChange((change) =>
+              this.broadcast(
+                'added' in change
+                  ? { type: 'notice/added', notice: change.added }
+                  : { type: 'notice/removed', noticeId: change.removed },
+                false,
+              ),
+            ),
+          ]
         : []),
     ]
   }
@@ -138,7 +149,8 @@ export class WindowHub {
     const pump = (): void => {
       const backlog = state.backlog
       if (!open || !backlog) return
-      for (const item of backlog.next(bound)) this.deliver(send, { type: 'ask/added', ask: item.ask }, addedJson(item.json))
+      for (const item of backlog.next(bound))
+        this.deliver(send, { type: 'ask/added', ask: item.ask }, addedJson(item.json))
       if (backlog.done) state.backlog = undefined
       else whenWritable(pump)
     }
@@ -208,19 +220,40 @@ export class WindowHub {
       case 'ask/answer': {
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
-        return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'answered', ...(result.delivered ? {} : { undelivered: true as const }) })
+        return reply({
+          type: 'ask/accepted',
+          askId: frame.askId,
+          outcome: 'answered',
+          ...(result.delivered ? {} : { undelivered: true as const }),
+        })
       }
       case 'ask/decide': {
         const result = this.ctx.registry.decide(frame.askId, frame.decision)
         if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
-        return reply({ type: 'ask/accepted', askId: frame.askId, outcome: 'decided', ...(result.delivered ? {} : { undelivered: true as const }) })
+        return reply({
+          type: 'ask/accepted',
+          askId: frame.askId,
+          outcome: 'decided',
+          ...(result.delivered ? {} : { undelivered: true as const }),
+        })
       }
       case 'ask/dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
-        return reply(result.ok ? { type: 'ask/accepted', askId: frame.askId, outcome: 'cancelled' } : rejected(frame.askId, result.code, result.message))
+        return reply(
+          result.ok
+            ? { type: 'ask/accepted', askId: frame.askId, outcome: 'cancelled' }
+            : rejected(frame.askId, result.code, result.message),
+        )
       }
       case 'notice/dismiss':
-        if (!this.ctx.notices?.remove(frame.noticeId)) reply(rejected(frame.noticeId, 'NOT_PENDING', `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`))
+        if (!this.ctx.notices?.remove(frame.noticeId))
+          reply(
+            rejected(
+              frame.noticeId,
+              'NOT_PENDING',
+              `notice ${frame.noticeId} is not in the inbox (already cleared or unknown)`,
+            ),
+          )
         return
       case 'history/get': {
         const request: HistoryPageRequest = { limit: frame.limit ?? DEFAULT_HISTORY_PAGE }
@@ -242,5 +275,10 @@ export class WindowHub {
 
 /** The `ask/settled` frame of a settlement: a decided approval carries the decision. */
 function settledFrame(askId: string, settlement: Settlement): UiServerFrame {
-  return { type: 'ask/settled', askId, outcome: settlement.outcome, ...(settlement.outcome === 'decided' ? { decision: settlement.decision } : {}) }
+  return {
+    type: 'ask/settled',
+    askId,
+    outcome: settlement.outcome,
+    ...(settlement.outcome === 'decided' ? { decision: settlement.decision } : {}),
+  }
 }

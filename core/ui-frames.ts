@@ -54,15 +54,19 @@ export function checkWindowFrame<F>(value: unknown, rules: Record<string, Window
     if (ANSWERER_CHANGES.has(type)) {
       return {
         ok: false,
-        rejected: rejected(askId, 'FORBIDDEN',
-          `${type} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`),
+        rejected: rejected(
+          askId,
+          'FORBIDDEN',
+          `${type} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`,
+        ),
       }
     }
     return refuse(askId, `unknown frame type ${JSON.stringify(type)}`)
   }
   const frame = rule.schema.safeParse(raw)
   if (frame.success) return { ok: true, frame: frame.data }
-  const subject = rule.subject !== undefined && typeof raw[rule.subject] === 'string' ? (raw[rule.subject] as string) : ''
+  const subject =
+    rule.subject !== undefined && typeof raw[rule.subject] === 'string' ? (raw[rule.subject] as string) : ''
   return refuse(subject, invalidFrameMessage(`${type} frame`, raw, frame.error.issues))
 }
 

@@ -38,7 +38,12 @@ export const V1ServerFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question/resolved'), askId: z.string(), outcome: V1OutcomeSchema }),
   z.object({ type: z.literal('notice/added'), notice: InboxNoticeSchema }),
   z.object({ type: z.literal('notice/removed'), noticeId: z.string() }),
-  z.object({ type: z.literal('accepted'), askId: z.string(), outcome: V1OutcomeSchema.extract(['answered', 'cancelled']), undelivered: z.literal(true).optional() }),
+  z.object({
+    type: z.literal('accepted'),
+    askId: z.string(),
+    outcome: V1OutcomeSchema.extract(['answered', 'cancelled']),
+    undelivered: z.literal(true).optional(),
+  }),
   z.object({ type: z.literal('rejected'), askId: z.string(), code: RejectionCodeSchema, reason: z.string() }),
   z.object({ type: z.literal('history'), entries: z.array(V1HistoryEntrySchema), more: z.boolean().optional() }),
 ])
@@ -123,11 +128,25 @@ export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame {
     case 'ask/settled':
       return { type: 'question/resolved', askId: frame.askId, outcome: v1Outcome(frame.outcome) }
     case 'ask/accepted':
-      return { type: 'accepted', askId: frame.askId, outcome: v1Outcome(frame.outcome), ...(frame.undelivered ? { undelivered: true as const } : {}) }
+      return {
+        type: 'accepted',
+        askId: frame.askId,
+        outcome: v1Outcome(frame.outcome),
+        ...(frame.undelivered ? { undelivered: true as const } : {}),
+      }
     case 'ask/rejected':
-      return { type: 'rejected', askId: frame.askId, code: frame.code, reason: V1_WRONG_KIND_REASONS.get(frame.reason) ?? frame.reason }
+      return {
+        type: 'rejected',
+        askId: frame.askId,
+        code: frame.code,
+        reason: V1_WRONG_KIND_REASONS.get(frame.reason) ?? frame.reason,
+      }
     case 'history':
-      return { type: 'history', entries: frame.entries.map(toV1HistoryEntry), ...(frame.more !== undefined ? { more: frame.more } : {}) }
+      return {
+        type: 'history',
+        entries: frame.entries.map(toV1HistoryEntry),
+        ...(frame.more !== undefined ? { more: frame.more } : {}),
+      }
     case 'notice/added':
     case 'notice/removed':
       return frame

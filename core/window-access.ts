@@ -82,19 +82,37 @@ export class WindowAccess {
     if (this.used.has(code)) {
       this.rotate('a page link was opened a second time')
       return {
-        kind: 'alarm', status: 409, code: 'CODE_REUSED',
-        message: 'this link was already opened once: someone else may have it. Every window was signed out; run `ask-user open` again',
+        kind: 'alarm',
+        status: 409,
+        code: 'CODE_REUSED',
+        message:
+          'this link was already opened once: someone else may have it. Every window was signed out; run `ask-user open` again',
       }
     }
     const live = this.codes.get(code)
     if (live === undefined) {
-      return { kind: 'refused', status: 404, code: 'UNKNOWN_CODE', message: 'this link has expired or is not valid; run `ask-user open` for a new one' }
+      return {
+        kind: 'refused',
+        status: 404,
+        code: 'UNKNOWN_CODE',
+        message: 'this link has expired or is not valid; run `ask-user open` for a new one',
+      }
     }
     if (redeemer === 'other-user') {
-      return { kind: 'refused', status: 403, code: 'OTHER_USER', message: 'this link can only be opened by the user who runs the companion' }
+      return {
+        kind: 'refused',
+        status: 403,
+        code: 'OTHER_USER',
+        message: 'this link can only be opened by the user who runs the companion',
+      }
     }
     if (redeemer === 'same-user') return this.spend(code)
-    live.confirm ??= { ticket: randomBytes(24).toString('base64url'), digits: sixDigits(), triesLeft: CONFIRM_TRIES, confirmed: false }
+    live.confirm ??= {
+      ticket: randomBytes(24).toString('base64url'),
+      digits: sixDigits(),
+      triesLeft: CONFIRM_TRIES,
+      confirmed: false,
+    }
     return { kind: 'confirm', ticket: live.confirm.ticket, digits: live.confirm.digits }
   }
 
@@ -127,7 +145,12 @@ export class WindowAccess {
       if (live.confirm?.ticket !== ticket) continue
       return live.confirm.confirmed ? this.spend(code) : { kind: 'waiting', digits: live.confirm.digits }
     }
-    return { kind: 'refused', status: 404, code: 'UNKNOWN_CODE', message: 'this link has expired or is not valid; run `ask-user open` for a new one' }
+    return {
+      kind: 'refused',
+      status: 404,
+      code: 'UNKNOWN_CODE',
+      message: 'this link has expired or is not valid; run `ask-user open` for a new one',
+    }
   }
 
   private spend(code: string): Redemption {

@@ -26,7 +26,12 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const MAX_BODY_BYTES = 4096
 
 /** The window-link paths this module answers. */
-export const WINDOW_PATHS: ReadonlySet<string> = new Set([WINDOW_CODE_PATH, WINDOW_REDEEM_PATH, WINDOW_CLAIM_PATH, WINDOW_CONFIRM_PATH])
+export const WINDOW_PATHS: ReadonlySet<string> = new Set([
+  WINDOW_CODE_PATH,
+  WINDOW_REDEEM_PATH,
+  WINDOW_CLAIM_PATH,
+  WINDOW_CONFIRM_PATH,
+])
 
 /**
  * `POST` routes that hand the window credential to a page, never through a URL or argv:
@@ -37,7 +42,12 @@ export const WINDOW_PATHS: ReadonlySet<string> = new Set([WINDOW_CODE_PATH, WIND
  * - `/v1/window/claim` `{ticket}` → `{credential}` once the person confirmed, else 202 `{digits}`;
  * - `/v1/window/confirm` (bearer: the window credential) `{digits}` → 200, or 400 `WRONG_DIGITS`.
  */
-export function handleWindowRoute(ctx: WindowRoutesContext, path: string, req: IncomingMessage, res: ServerResponse): void {
+export function handleWindowRoute(
+  ctx: WindowRoutesContext,
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   if (req.method !== 'POST') return reply(res, req, 405, { code: 'METHOD', message: 'use POST' })
   readBody(req).then(
     (body) => route(ctx, path, body, req, res),
@@ -49,7 +59,10 @@ function route(ctx: WindowRoutesContext, path: string, body: unknown, req: Incom
   const { access } = ctx
   if (path === WINDOW_CODE_PATH || path === WINDOW_CONFIRM_PATH) {
     if (!access.matches(bearerToken(req))) {
-      return reply(res, req, 401, { code: 'NOT_A_WINDOW', message: 'this needs the window credential (window.json in the companion home), not the agent token' })
+      return reply(res, req, 401, {
+        code: 'NOT_A_WINDOW',
+        message: 'this needs the window credential (window.json in the companion home), not the agent token',
+      })
     }
   }
   if (path === WINDOW_CODE_PATH) {
@@ -59,13 +72,17 @@ function route(ctx: WindowRoutesContext, path: string, body: unknown, req: Incom
   if (path === WINDOW_CONFIRM_PATH) {
     const digits = DigitsRequestSchema.safeParse(body)
     if (!digits.success || !access.confirm(digits.data.digits)) {
-      return reply(res, req, 400, { code: 'WRONG_DIGITS', message: 'these are not the digits the page shows; look again (after 5 wrong tries the page shows new ones)' })
+      return reply(res, req, 400, {
+        code: 'WRONG_DIGITS',
+        message: 'these are not the digits the page shows; look again (after 5 wrong tries the page shows new ones)',
+      })
     }
     return reply(res, req, 200, { ok: true })
   }
   if (path === WINDOW_REDEEM_PATH) {
     const parsed = CodeRequestSchema.safeParse(body)
-    if (!parsed.success) return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"code": "<the code from the link>"}' })
+    if (!parsed.success)
+      return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"code": "<the code from the link>"}' })
     const code = parsed.data.code
     return void Promise.resolve((ctx.redeemer ?? kernelRedeemer)(req)).then(
       (redeemer) => redemption(res, req, access.redeem(code, redeemer)),
@@ -73,7 +90,8 @@ function route(ctx: WindowRoutesContext, path: string, body: unknown, req: Incom
     )
   }
   const parsed = TicketRequestSchema.safeParse(body)
-  if (!parsed.success) return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"ticket": "<the ticket from redeem>"}' })
+  if (!parsed.success)
+    return reply(res, req, 400, { code: 'INVALID_FRAME', message: 'send {"ticket": "<the ticket from redeem>"}' })
   const claim = access.claim(parsed.data.ticket)
   if (claim.kind === 'waiting') return reply(res, req, 202, { digits: claim.digits })
   return redemption(res, req, claim)

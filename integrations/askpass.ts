@@ -11,7 +11,9 @@ export const MEMORY_LINE =
  * the packaged `ask-user` launcher (resources/bin). Undefined where there is none (Windows).
  */
 export function askpassPath(info: ConnectInfo): string | undefined {
-  const script = [info.commandLine.command, ...info.commandLine.args].find((part) => /[\\/]bin[\\/]ask-user\.js$/.test(part))
+  const script = [info.commandLine.command, ...info.commandLine.args].find((part) =>
+    /[\\/]bin[\\/]ask-user\.js$/.test(part),
+  )
   if (script !== undefined) return script.replace(/ask-user\.js$/, 'ask-user-askpass.js')
   if (/\/bin\/ask-user$/.test(info.commandLine.command)) return `${info.commandLine.command}-askpass`
   return undefined // an AppImage (no launcher beside it) or Windows

@@ -24,7 +24,11 @@ const PermissionRequestSchema = BaseHookSchema.extend({
 })
 const RawSuggestionsSchema = z.looseObject({ permission_suggestions: z.array(z.unknown()).optional() })
 const PreToolUseSchema = BaseHookSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
-const NotificationSchema = BaseHookSchema.extend({ message: z.string(), title: z.string().optional(), notification_type: z.string().optional() })
+const NotificationSchema = BaseHookSchema.extend({
+  message: z.string(),
+  title: z.string().optional(),
+  notification_type: z.string().optional(),
+})
 const StopSchema = BaseHookSchema.extend({ last_assistant_message: z.string().optional() })
 
 /** Claude's PermissionRequest answer: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":…}}`. */
@@ -64,14 +68,19 @@ function claudeCodeEvent(event: unknown): HookWork {
           },
           output: (decision: ApprovalDecision) =>
             decision.behavior === 'allow'
-              ? permissionOutput(decision.always && suggestions.length > 0 ? { behavior: 'allow', updatedPermissions: verbatim } : { behavior: 'allow' })
+              ? permissionOutput(
+                  decision.always && suggestions.length > 0
+                    ? { behavior: 'allow', updatedPermissions: verbatim }
+                    : { behavior: 'allow' },
+                )
               : permissionOutput({ behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }),
         },
       }
     }
     case 'PreToolUse': {
       const e = parseEvent(PreToolUseSchema, event, `not a ${NAME} PreToolUse event`)
-      if (e.tool_name !== 'AskUserQuestion') return { agent, plan: { kind: 'pass', reason: `PreToolUse of ${e.tool_name} is not a question` } }
+      if (e.tool_name !== 'AskUserQuestion')
+        return { agent, plan: { kind: 'pass', reason: `PreToolUse of ${e.tool_name} is not a question` } }
       const input = parseEvent(ClaudeQuestionsInputSchema, e.tool_input, 'AskUserQuestion input of an unknown shape')
       // The input goes back as Claude sent it, key order included, with `answers` added.
       const original = z.record(z.string(), z.unknown()).parse(e.tool_input)
@@ -93,13 +102,17 @@ function claudeCodeEvent(event: unknown): HookWork {
     }
     case 'Notification': {
       const e = parseEvent(NotificationSchema, event, `not a ${NAME} Notification event`)
-      if (e.notification_type === 'permission_prompt') return { agent, plan: { kind: 'pass', reason: 'the permission prompt is already in the inbox as an approval' } }
-      const kind: Notice['kind'] = e.notification_type === 'idle_prompt' || e.notification_type === 'agent_needs_input' ? 'needs-input' : 'info'
+      if (e.notification_type === 'permission_prompt')
+        return { agent, plan: { kind: 'pass', reason: 'the permission prompt is already in the inbox as an approval' } }
+      const kind: Notice['kind'] =
+        e.notification_type === 'idle_prompt' || e.notification_type === 'agent_needs_input' ? 'needs-input' : 'info'
       return { agent, plan: { kind: 'notice', notice: { kind, text: noticeText(e.message) } } }
     }
     case 'Stop': {
       const e = parseEvent(StopSchema, event, `not a ${NAME} Stop event`)
-      const text = e.last_assistant_message?.trim() ? noticeText(e.last_assistant_message) : 'Claude Code finished its turn.'
+      const text = e.last_assistant_message?.trim()
+        ? noticeText(e.last_assistant_message)
+        : 'Claude Code finished its turn.'
       return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text } } }
     }
     default:
@@ -109,7 +122,13 @@ function claudeCodeEvent(event: unknown): HookWork {
 
 /** A hook group calling the hook tool of our MCP server, which waits beside Claude's own dialog. */
 function mcpToolHookStep(event: string, matcher: string): SetupStep {
-  const handler = { type: 'mcp_tool' as const, server: SERVER_NAME, tool: HOOK_TOOL_NAME, input: hookToolInput(), timeout: BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS }
+  const handler = {
+    type: 'mcp_tool' as const,
+    server: SERVER_NAME,
+    tool: HOOK_TOOL_NAME,
+    input: hookToolInput(),
+    timeout: BESIDE_DIALOG_HOOK_TIMEOUT_SECONDS,
+  }
   return { kind: 'hook', file: SETTINGS, event, matcher, handler }
 }
 
@@ -134,7 +153,12 @@ export const claudeCode = {
           remove: ['claude', 'mcp', 'remove', '--scope', 'user', SERVER_NAME],
           entry: { file: '~/.claude.json', path: ['mcpServers', SERVER_NAME], value: entry },
         },
-        { kind: 'json-item', file: SETTINGS, path: ['permissions', 'allow'], item: `mcp__${SERVER_NAME}__${TOOL_NAME}` },
+        {
+          kind: 'json-item',
+          file: SETTINGS,
+          path: ['permissions', 'allow'],
+          item: `mcp__${SERVER_NAME}__${TOOL_NAME}`,
+        },
       ],
       notes: [],
     }
@@ -155,7 +179,12 @@ export const claudeCode = {
     map: (event) => claudeCodeEvent(event),
   },
   askpass: (variables) => ({
-    steps: Object.entries(variables).map(([key, value]) => ({ kind: 'json' as const, file: SETTINGS, path: ['env', key], value })),
+    steps: Object.entries(variables).map(([key, value]) => ({
+      kind: 'json' as const,
+      file: SETTINGS,
+      path: ['env', key],
+      value,
+    })),
     notes: [ASKPASS_MEMORY_NOTE],
   }),
 } as const satisfies Harness

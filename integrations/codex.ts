@@ -16,7 +16,11 @@ const CONFIG = '~/.codex/config.toml'
 
 const PermissionRequestSchema = BaseHookSchema.extend({ tool_name: z.string(), tool_input: z.unknown() })
 const StopSchema = BaseHookSchema.extend({ last_assistant_message: z.string().nullish() })
-const CommandInput = z.looseObject({ command: z.union([z.string(), z.array(z.string())]), description: z.string().nullish(), workdir: z.string().optional() })
+const CommandInput = z.looseObject({
+  command: z.union([z.string(), z.array(z.string())]),
+  description: z.string().nullish(),
+  workdir: z.string().optional(),
+})
 
 /** Codex's `notify` program argument (`agent-turn-complete`; kebab-case keys). */
 const NotifySchema = z.looseObject({
@@ -29,7 +33,9 @@ const NotifySchema = z.looseObject({
 /** Codex asks to leave its sandbox with `sandbox_permissions: "require_escalated"` (older builds: `with_escalated_permissions: true`). */
 function sandboxWarnings(input: Record<string, unknown>): ApprovalWarning[] {
   const escalated = input['sandbox_permissions'] === 'require_escalated' || isOn(input['with_escalated_permissions'])
-  return escalated ? [warning('OUTSIDE_SANDBOX', "Runs outside Codex's sandbox (sandbox_permissions: require_escalated).")] : []
+  return escalated
+    ? [warning('OUTSIDE_SANDBOX', "Runs outside Codex's sandbox (sandbox_permissions: require_escalated).")]
+    : []
 }
 
 /**
@@ -43,7 +49,12 @@ function approval(tool: string, input: unknown, cwd: string | undefined): { acti
     const text = Array.isArray(command.data.command) ? command.data.command.join(' ') : command.data.command
     const where = command.data.workdir || cwd
     return {
-      action: { kind: 'command', command: text, ...(command.data.description ? { description: command.data.description } : {}), ...(where ? { cwd: where } : {}) },
+      action: {
+        kind: 'command',
+        command: text,
+        ...(command.data.description ? { description: command.data.description } : {}),
+        ...(where ? { cwd: where } : {}),
+      },
       ...inputNotes(input, ['command', 'description', 'workdir'], sandboxWarnings(command.data)),
     }
   }
@@ -52,7 +63,10 @@ function approval(tool: string, input: unknown, cwd: string | undefined): { acti
 
 /** Codex's PermissionRequest answer (codex-rs hooks `permission-request.command.output`). */
 function permissionOutput(decision: ApprovalDecision): string {
-  const wire = decision.behavior === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }
+  const wire =
+    decision.behavior === 'allow'
+      ? { behavior: 'allow' }
+      : { behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: wire } })
 }
 
@@ -69,8 +83,15 @@ function codexEvent(event: unknown, from: EventSource): HookWork {
     const n = parseEvent(NotifySchema, event, 'not a Codex notify event')
     const agent = hookAgent(NAME, n.cwd, n['thread-id'])
     const last = n['last-assistant-message']?.trim()
-    if (n.type !== 'agent-turn-complete') return { agent, plan: { kind: 'notice', notice: { kind: 'info', text: noticeText(`Codex: ${n.type}`) } } }
-    return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text: last ? noticeText(last) : 'Codex finished its turn.' } } }
+    if (n.type !== 'agent-turn-complete')
+      return { agent, plan: { kind: 'notice', notice: { kind: 'info', text: noticeText(`Codex: ${n.type}`) } } }
+    return {
+      agent,
+      plan: {
+        kind: 'notice',
+        notice: { kind: 'turn-complete', text: last ? noticeText(last) : 'Codex finished its turn.' },
+      },
+    }
   }
   const base = parseEvent(BaseHookSchema, event, 'not a Codex hook event')
   const agent = hookAgent(NAME, base.cwd, base.session_id)
@@ -79,13 +100,23 @@ function codexEvent(event: unknown, from: EventSource): HookWork {
       const e = parseEvent(PermissionRequestSchema, event, 'not a Codex PermissionRequest event')
       return {
         agent,
-        plan: { kind: 'approve', request: { tool: e.tool_name, harness: 'codex', ...approval(e.tool_name, e.tool_input, e.cwd) }, output: permissionOutput },
+        plan: {
+          kind: 'approve',
+          request: { tool: e.tool_name, harness: 'codex', ...approval(e.tool_name, e.tool_input, e.cwd) },
+          output: permissionOutput,
+        },
       }
     }
     case 'Stop': {
       const e = StopSchema.safeParse(event)
       const last = e.success ? e.data.last_assistant_message?.trim() : undefined
-      return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text: last ? noticeText(last) : 'Codex finished its turn.' } } }
+      return {
+        agent,
+        plan: {
+          kind: 'notice',
+          notice: { kind: 'turn-complete', text: last ? noticeText(last) : 'Codex finished its turn.' },
+        },
+      }
     }
     default:
       return { agent, plan: { kind: 'pass', reason: `${base.hook_event_name} is not an event ask-user answers` } }
@@ -114,9 +145,17 @@ export const codex = {
           kind: 'toml',
           file: CONFIG,
           table: `mcp_servers.${SERVER_NAME}`,
-          keys: { env_vars: '["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]', tool_timeout_sec: String(TOOL_TIMEOUT_SECONDS) },
+          keys: {
+            env_vars: '["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]',
+            tool_timeout_sec: String(TOOL_TIMEOUT_SECONDS),
+          },
         },
-        { kind: 'toml', file: CONFIG, table: `mcp_servers.${SERVER_NAME}.tools.${TOOL_NAME}`, keys: { approval_mode: '"approve"' } },
+        {
+          kind: 'toml',
+          file: CONFIG,
+          table: `mcp_servers.${SERVER_NAME}.tools.${TOOL_NAME}`,
+          keys: { approval_mode: '"approve"' },
+        },
       ],
       notes: [],
     }
@@ -130,7 +169,17 @@ export const codex = {
     map: codexEvent,
   },
   askpass: (variables) => ({
-    steps: [{ kind: 'toml', file: CONFIG, table: 'shell_environment_policy.set', keys: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, JSON.stringify(value)])) }],
-    notes: [ASKPASS_MEMORY_NOTE, "Codex's sandbox may refuse sudo (no_new_privs) and loopback connections; see docs/integrations.md \"Passwords (askpass)\""],
+    steps: [
+      {
+        kind: 'toml',
+        file: CONFIG,
+        table: 'shell_environment_policy.set',
+        keys: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, JSON.stringify(value)])),
+      },
+    ],
+    notes: [
+      ASKPASS_MEMORY_NOTE,
+      'Codex\'s sandbox may refuse sudo (no_new_privs) and loopback connections; see docs/integrations.md "Passwords (askpass)"',
+    ],
   }),
 } as const satisfies Harness

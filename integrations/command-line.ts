@@ -9,7 +9,9 @@ export function quote(value: string, platform: ConnectInfo['platform']): string 
 
 /** This install's `ask-user` followed by `words`, each quoted for the person's shell. */
 export function askUserLine(info: ConnectInfo, words: readonly string[]): string {
-  return [info.commandLine.command, ...info.commandLine.args, ...words].map((word) => quote(word, info.platform)).join(' ')
+  return [info.commandLine.command, ...info.commandLine.args, ...words]
+    .map((word) => quote(word, info.platform))
+    .join(' ')
 }
 
 /**

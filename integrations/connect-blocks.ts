@@ -20,13 +20,21 @@ export interface ConnectBlock {
  * its file, with paths, environment and timeouts filled in.
  */
 export function connectBlocks(harness: Harness, info: ConnectInfo): ConnectBlock[] {
-  const setup: ConnectBlock = { kind: 'command', text: withCompanionEnv(askUserLine(info, ['setup', harness.id]), info) }
+  const setup: ConnectBlock = {
+    kind: 'command',
+    text: withCompanionEnv(askUserLine(info, ['setup', harness.id]), info),
+  }
   return [setup, ...harness.mcp(info).steps.map((step) => stepBlock(step, info))]
 }
 
 /** The panel's catch-all entry, any program or shell script: an `ask-user ask` line. */
 export function shellBlocks(info: ConnectInfo): ConnectBlock[] {
-  return [{ kind: 'command', text: withCompanionEnv(`${askUserLine(info, [])} ask --question "Deploy now?" --option Yes --option No`, info) }]
+  return [
+    {
+      kind: 'command',
+      text: withCompanionEnv(`${askUserLine(info, [])} ask --question "Deploy now?" --option Yes --option No`, info),
+    },
+  ]
 }
 
 /**
@@ -36,7 +44,10 @@ export function shellBlocks(info: ConnectInfo): ConnectBlock[] {
 export function askpassBlocks(info: ConnectInfo): ConnectBlock[] {
   if (info.platform === 'win32') return []
   const targets = [...ASKPASS_HARNESSES.map((harness) => harness.id), 'shell']
-  return targets.map((target) => ({ kind: 'command' as const, text: withCompanionEnv(askUserLine(info, ['setup', target, '--askpass']), info) }))
+  return targets.map((target) => ({
+    kind: 'command' as const,
+    text: withCompanionEnv(askUserLine(info, ['setup', target, '--askpass']), info),
+  }))
 }
 
 /** One set-up step as the person would carry it out by hand: the command, the snippet for its file, or the whole file. */
@@ -49,7 +60,11 @@ export function stepBlock(step: SetupStep, info: ConnectInfo): ConnectBlock {
     case 'json-item':
       return { kind: 'json', file: step.file, text: json(nest(step.path, [step.item])) }
     case 'toml':
-      return { kind: 'toml', file: step.file, text: [`[${step.table}]`, ...Object.entries(step.keys).map(([key, value]) => `${key} = ${value}`)].join('\n') }
+      return {
+        kind: 'toml',
+        file: step.file,
+        text: [`[${step.table}]`, ...Object.entries(step.keys).map(([key, value]) => `${key} = ${value}`)].join('\n'),
+      }
     case 'hook':
       return { kind: 'json', file: step.file, text: json({ hooks: { [step.event]: [hookGroup(step)] } }) }
     case 'file':

@@ -32,7 +32,12 @@ function approval(tool: string, input: unknown, cwd: string | undefined): { acti
   const shell = tool === 'bash' || tool === 'powershell' ? ShellInput.safeParse(input) : undefined
   if (shell?.success) {
     return {
-      action: { kind: 'command', command: shell.data.command, ...(shell.data.description ? { description: shell.data.description } : {}), ...(cwd ? { cwd } : {}) },
+      action: {
+        kind: 'command',
+        command: shell.data.command,
+        ...(shell.data.description ? { description: shell.data.description } : {}),
+        ...(cwd ? { cwd } : {}),
+      },
       ...inputNotes(input, ['command', 'description']),
     }
   }
@@ -54,11 +59,19 @@ function copilotEvent(event: unknown): HookWork {
   if (typeof event === 'object' && event !== null && 'hookName' in event) {
     const e = parseEvent(PermissionRequestSchema, event, `not a ${NAME} permission request`)
     const agent = hookAgent(NAME, e.cwd, e.sessionId)
-    return { agent, plan: { kind: 'approve', request: { tool: e.toolName, harness: 'copilot', ...approval(e.toolName, e.toolInput, e.cwd) }, output: permissionOutput } }
+    return {
+      agent,
+      plan: {
+        kind: 'approve',
+        request: { tool: e.toolName, harness: 'copilot', ...approval(e.toolName, e.toolInput, e.cwd) },
+        output: permissionOutput,
+      },
+    }
   }
   const base = parseEvent(BaseHookSchema, event, `not a ${NAME} hook event`)
   const agent = hookAgent(NAME, base.cwd, base.session_id)
-  if (base.hook_event_name === 'Stop') return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text: `${NAME} finished its turn.` } } }
+  if (base.hook_event_name === 'Stop')
+    return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text: `${NAME} finished its turn.` } } }
   return { agent, plan: { kind: 'pass', reason: `${base.hook_event_name} is not an event ask-user answers` } }
 }
 
@@ -76,18 +89,39 @@ export const copilot = {
         {
           kind: 'run',
           // Copilot's own default cuts a tool call long before a person answers: a day, in milliseconds.
-          argv: ['copilot', 'mcp', 'add', '--timeout', String(timeoutMs), ...envPairs('--env'), SERVER_NAME, '--', ...argv],
+          argv: [
+            'copilot',
+            'mcp',
+            'add',
+            '--timeout',
+            String(timeoutMs),
+            ...envPairs('--env'),
+            SERVER_NAME,
+            '--',
+            ...argv,
+          ],
           remove: ['copilot', 'mcp', 'remove', SERVER_NAME],
-          entry: { file: '~/.copilot/mcp-config.json', path: ['mcpServers', SERVER_NAME], value: { type: 'local', command, args, env, timeout: timeoutMs } },
+          entry: {
+            file: '~/.copilot/mcp-config.json',
+            path: ['mcpServers', SERVER_NAME],
+            value: { type: 'local', command, args, env, timeout: timeoutMs },
+          },
         },
       ],
-      notes: [`Copilot CLI keeps no user-level allow rule for one MCP tool: start it with --allow-tool='${SERVER_NAME}(${TOOL_NAME})' to let it ask without a prompt.`],
+      notes: [
+        `Copilot CLI keeps no user-level allow rule for one MCP tool: start it with --allow-tool='${SERVER_NAME}(${TOOL_NAME})' to let it ask without a prompt.`,
+      ],
     }
   },
   hooks: {
     // Copilot takes Claude-style groups under PascalCase event names; its timeouts are seconds.
-    steps: (command) => [hookStep(SETTINGS, 'PermissionRequest', command, BLOCKING_HOOK_TIMEOUT_SECONDS), hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS)],
-    notes: ['Copilot CLI runs the hook before its own rules and prompt: Allow and Deny in the inbox decide; a question left unanswered for 10 minutes goes back to Copilot.'],
+    steps: (command) => [
+      hookStep(SETTINGS, 'PermissionRequest', command, BLOCKING_HOOK_TIMEOUT_SECONDS),
+      hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS),
+    ],
+    notes: [
+      'Copilot CLI runs the hook before its own rules and prompt: Allow and Deny in the inbox decide; a question left unanswered for 10 minutes goes back to Copilot.',
+    ],
     map: (event) => copilotEvent(event),
   },
 } as const satisfies Harness

@@ -10,8 +10,17 @@ export const cursor = {
   mcp: (info): SetupPlan => {
     const { command, args, env } = mcpLaunch(info)
     return {
-      steps: [{ kind: 'json', file: '~/.cursor/mcp.json', path: ['mcpServers', SERVER_NAME], value: { type: 'stdio', command, args, env } }],
-      notes: ['Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.'],
+      steps: [
+        {
+          kind: 'json',
+          file: '~/.cursor/mcp.json',
+          path: ['mcpServers', SERVER_NAME],
+          value: { type: 'stdio', command, args, env },
+        },
+      ],
+      notes: [
+        'Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.',
+      ],
     }
   },
 } as const satisfies Harness

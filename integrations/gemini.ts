@@ -32,7 +32,14 @@ const BEFORE_TOOL_MATCHER = `^(${CONFIRMED_TOOLS.join('|')})$`
 function replaceWarnings(input: Record<string, unknown>): ApprovalWarning[] {
   const count = input['expected_replacements']
   const many = isOn(input['allow_multiple']) || (typeof count === 'number' && count > 1)
-  return many ? [warning('REPLACES_EVERY_MATCH', 'Replaces more than one match in the file (allow_multiple / expected_replacements).')] : []
+  return many
+    ? [
+        warning(
+          'REPLACES_EVERY_MATCH',
+          'Replaces more than one match in the file (allow_multiple / expected_replacements).',
+        ),
+      ]
+    : []
 }
 
 /**
@@ -41,22 +48,42 @@ function replaceWarnings(input: Record<string, unknown>): ApprovalWarning[] {
  * write_file → the file and its content; replace → the file with a diff, several replacements a
  * warning. Every field not shown goes to `extra`; any other tool's input is shown whole.
  */
-export function geminiToolApproval(tool: string, input: unknown, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
+export function geminiToolApproval(
+  tool: string,
+  input: unknown,
+  cwd: string | undefined,
+): { action: ApprovalAction } & InputNotes {
   const shell = tool === 'run_shell_command' ? ShellInput.safeParse(input) : undefined
   if (shell?.success) {
     const where = shell.data.dir_path ?? cwd
-    const background = isOn(shell.data['is_background']) ? [warning('RUNS_IN_BACKGROUND', 'Keeps running in the background after it starts (is_background).')] : []
+    const background = isOn(shell.data['is_background'])
+      ? [warning('RUNS_IN_BACKGROUND', 'Keeps running in the background after it starts (is_background).')]
+      : []
     return {
-      action: { kind: 'command', command: shell.data.command, ...(shell.data.description ? { description: shell.data.description } : {}), ...(where ? { cwd: where } : {}) },
+      action: {
+        kind: 'command',
+        command: shell.data.command,
+        ...(shell.data.description ? { description: shell.data.description } : {}),
+        ...(where ? { cwd: where } : {}),
+      },
       ...inputNotes(input, ['command', 'description', 'dir_path'], background),
     }
   }
   const write = tool === 'write_file' ? WriteInput.safeParse(input) : undefined
-  if (write?.success) return { action: { kind: 'file', path: write.data.file_path, operation: 'write', content: write.data.content }, ...inputNotes(input, ['file_path', 'content']) }
+  if (write?.success)
+    return {
+      action: { kind: 'file', path: write.data.file_path, operation: 'write', content: write.data.content },
+      ...inputNotes(input, ['file_path', 'content']),
+    }
   const replace = tool === 'replace' ? ReplaceInput.safeParse(input) : undefined
   if (replace?.success) {
     return {
-      action: { kind: 'file', path: replace.data.file_path, operation: 'edit', diff: replacementDiff(replace.data.file_path, replace.data.old_string, replace.data.new_string) },
+      action: {
+        kind: 'file',
+        path: replace.data.file_path,
+        operation: 'edit',
+        diff: replacementDiff(replace.data.file_path, replace.data.old_string, replace.data.new_string),
+      },
       ...inputNotes(input, ['file_path', 'old_string', 'new_string'], replaceWarnings(replace.data)),
     }
   }
@@ -84,11 +111,27 @@ function geminiEvent(event: unknown): HookWork {
   switch (base.hook_event_name) {
     case 'BeforeTool': {
       const e = parseEvent(BeforeToolSchema, event, `not a ${NAME} BeforeTool event`)
-      return { agent, plan: { kind: 'approve', request: { tool: e.tool_name, harness: 'gemini', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) }, output: beforeToolOutput } }
+      return {
+        agent,
+        plan: {
+          kind: 'approve',
+          request: { tool: e.tool_name, harness: 'gemini', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) },
+          output: beforeToolOutput,
+        },
+      }
     }
     case 'Notification': {
       const e = parseEvent(NotificationSchema, event, `not a ${NAME} Notification event`)
-      return { agent, plan: { kind: 'notice', notice: { kind: e.notification_type === 'ToolPermission' ? 'needs-input' : 'info', text: noticeText(e.message) } } }
+      return {
+        agent,
+        plan: {
+          kind: 'notice',
+          notice: {
+            kind: e.notification_type === 'ToolPermission' ? 'needs-input' : 'info',
+            text: noticeText(e.message),
+          },
+        },
+      }
     }
     default:
       return { agent, plan: { kind: 'pass', reason: `${base.hook_event_name} is not an event ask-user answers` } }
@@ -99,7 +142,12 @@ function geminiEvent(event: unknown): HookWork {
  * The MCP set-up of Gemini CLI and of Qwen Code, which takes the same `mcp add` flags: the server
  * trusted (no confirmation per question) with a day of timeout, at user scope in `~/<folder>/settings.json`.
  */
-export function geminiStyleMcp(cli: 'gemini' | 'qwen', folder: string, info: ConnectInfo, notes: readonly string[]): SetupPlan {
+export function geminiStyleMcp(
+  cli: 'gemini' | 'qwen',
+  folder: string,
+  info: ConnectInfo,
+  notes: readonly string[],
+): SetupPlan {
   const { argv, command, args, env, envPairs } = mcpLaunch(info)
   const timeoutMs = TOOL_TIMEOUT_SECONDS * 1000
   return {
@@ -107,9 +155,25 @@ export function geminiStyleMcp(cli: 'gemini' | 'qwen', folder: string, info: Con
       {
         kind: 'run',
         // Options before the name and no `--` (Gemini CLI refuses it); -s user (Gemini's default is the project).
-        argv: [cli, 'mcp', 'add', '-s', 'user', '--trust', '--timeout', String(timeoutMs), ...envPairs('-e'), SERVER_NAME, ...argv],
+        argv: [
+          cli,
+          'mcp',
+          'add',
+          '-s',
+          'user',
+          '--trust',
+          '--timeout',
+          String(timeoutMs),
+          ...envPairs('-e'),
+          SERVER_NAME,
+          ...argv,
+        ],
         remove: [cli, 'mcp', 'remove', '-s', 'user', SERVER_NAME],
-        entry: { file: `~/${folder}/settings.json`, path: ['mcpServers', SERVER_NAME], value: { command, args, env, timeout: timeoutMs, trust: true } },
+        entry: {
+          file: `~/${folder}/settings.json`,
+          path: ['mcpServers', SERVER_NAME],
+          value: { command, args, env, timeout: timeoutMs, trust: true },
+        },
       },
     ],
     notes: [...notes],
@@ -122,14 +186,19 @@ export const gemini = {
   name: NAME,
   connectNote: 'noteGemini',
   published: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
-  mcp: (info) => geminiStyleMcp('gemini', '.gemini', info, ['Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.']),
+  mcp: (info) =>
+    geminiStyleMcp('gemini', '.gemini', info, [
+      'Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.',
+    ]),
   hooks: {
     // Gemini CLI's hook timeouts are milliseconds.
     steps: (command) => [
       hookStep(SETTINGS, 'BeforeTool', command, BLOCKING_HOOK_TIMEOUT_SECONDS * 1000, BEFORE_TOOL_MATCHER),
       hookStep(SETTINGS, 'Notification', command, NOTICE_HOOK_TIMEOUT_SECONDS * 1000),
     ],
-    notes: ['Gemini CLI hooks can deny a tool but not approve it: Allow in the inbox lets Gemini ask (or its policy decide) as usual.'],
+    notes: [
+      'Gemini CLI hooks can deny a tool but not approve it: Allow in the inbox lets Gemini ask (or its policy decide) as usual.',
+    ],
     map: (event) => geminiEvent(event),
   },
 } as const satisfies Harness

@@ -24,5 +24,11 @@ export function hookCommand(harness: HookHarnessId, info: ConnectInfo): string {
  * in the harness's own unit.
  */
 export function hookStep(file: string, event: string, command: string, timeout: number, matcher?: string): SetupStep {
-  return { kind: 'hook', file, event, ...(matcher !== undefined ? { matcher } : {}), handler: { type: 'command', command, timeout } }
+  return {
+    kind: 'hook',
+    file,
+    event,
+    ...(matcher !== undefined ? { matcher } : {}),
+    handler: { type: 'command', command, timeout },
+  }
 }

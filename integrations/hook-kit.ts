@@ -6,7 +6,11 @@ import type { Question } from '../shared/tool-input'
 import { HookInputError, type HookAgent } from './hook-work'
 
 /** The fields every Claude-style hook event carries (Claude Code's `BaseHookInput`; Codex and Gemini CLI copy it). */
-export const BaseHookSchema = z.looseObject({ session_id: z.string().optional(), cwd: z.string().optional(), hook_event_name: z.string() })
+export const BaseHookSchema = z.looseObject({
+  session_id: z.string().optional(),
+  cwd: z.string().optional(),
+  hook_event_name: z.string(),
+})
 
 /**
  * `event` parsed by `schema`, or {@link HookInputError} `"<what>: <the first issue, in our words>"`, e.g.
@@ -14,7 +18,8 @@ export const BaseHookSchema = z.looseObject({ session_id: z.string().optional(),
  */
 export function parseEvent<T>(schema: z.ZodType<T>, event: unknown, what: string): T {
   const result = schema.safeParse(event)
-  if (!result.success) throw new HookInputError(`${what}: ${describeFirstIssue(event, result.error.issues, 'wrong shape')}`)
+  if (!result.success)
+    throw new HookInputError(`${what}: ${describeFirstIssue(event, result.error.issues, 'wrong shape')}`)
   return result.data
 }
 
@@ -54,7 +59,11 @@ export function toToolQuestions(questions: readonly HarnessQuestion[]): Question
   return questions.map((q, index) => {
     const out: Question = { id: questionId(index), question: q.question }
     if (q.header !== undefined && q.header !== '') out.header = q.header
-    out.options = q.options.map((option) => (option.description !== undefined ? { label: option.label, description: option.description } : { label: option.label }))
+    out.options = q.options.map((option) =>
+      option.description !== undefined
+        ? { label: option.label, description: option.description }
+        : { label: option.label },
+    )
     if (q.multi === true) out.multi_select = true
     return out
   })

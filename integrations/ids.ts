@@ -9,7 +9,14 @@ export type HarnessId = (typeof HARNESS_IDS)[number]
  * The harnesses whose hooks `ask-user hook` answers. The registry's type requires a hook mapping in
  * exactly these records (integrations/index.ts), so this subset cannot drift from them.
  */
-export const HOOK_HARNESS_IDS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'copilot'] as const satisfies readonly HarnessId[]
+export const HOOK_HARNESS_IDS = [
+  'claude-code',
+  'codex',
+  'gemini',
+  'qwen',
+  'opencode',
+  'copilot',
+] as const satisfies readonly HarnessId[]
 export type HookHarnessId = (typeof HOOK_HARNESS_IDS)[number]
 
 /** True for an id of {@link HARNESS_IDS}. */

@@ -24,7 +24,9 @@ export type ConnectNoteKey = (typeof RECORDS)[keyof typeof RECORDS]['connectNote
  * says so, and it names its published CLI unless it is Cursor (not on npm).
  */
 export type RegisteredHarness = Harness & { connectNote: ConnectNoteKey }
-type Registered<Id extends HarnessId> = RegisteredHarness & { id: Id } & (Id extends HookHarnessId ? { hooks: HookSupport } : { hooks?: undefined }) &
+type Registered<Id extends HarnessId> = RegisteredHarness & { id: Id } & (Id extends HookHarnessId
+    ? { hooks: HookSupport }
+    : { hooks?: undefined }) &
   (Id extends 'cursor' ? { published?: undefined } : { published: PublishedClient })
 
 /** Every harness by id. The type checks each record against HARNESS_IDS and HOOK_HARNESS_IDS. */
@@ -39,6 +41,8 @@ export function hooksOf(id: HookHarnessId): HookSupport {
 }
 
 /** The harnesses whose agent's commands get an environment setting (`ask-user setup <id> --askpass`). */
-export const ASKPASS_HARNESSES: readonly (RegisteredHarness & { askpass: NonNullable<Harness['askpass']> })[] = HARNESSES.filter(
-  (harness): harness is RegisteredHarness & { askpass: NonNullable<Harness['askpass']> } => harness.askpass !== undefined,
-)
+export const ASKPASS_HARNESSES: readonly (RegisteredHarness & { askpass: NonNullable<Harness['askpass']> })[] =
+  HARNESSES.filter(
+    (harness): harness is RegisteredHarness & { askpass: NonNullable<Harness['askpass']> } =>
+      harness.askpass !== undefined,
+  )

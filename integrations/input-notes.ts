@@ -16,7 +16,11 @@ export function warning(code: ApprovalWarningCode, message: string): ApprovalWar
  * The notes of one tool input: `extra` = every field not in `shown` (the ones the action renders),
  * `warnings` as given; both left out when empty, so an ordinary request keeps its old shape.
  */
-export function inputNotes(input: unknown, shown: readonly string[], warnings: readonly ApprovalWarning[] = []): InputNotes {
+export function inputNotes(
+  input: unknown,
+  shown: readonly string[],
+  warnings: readonly ApprovalWarning[] = [],
+): InputNotes {
   return notesOf(leftoverFields(input, shown), warnings)
 }
 

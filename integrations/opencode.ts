@@ -28,7 +28,8 @@ const COMMAND_LINE = /^const COMMAND = .*$/m
  * the wrong command.
  */
 export function opencodePlugin(command: string): string {
-  if (!COMMAND_LINE.test(PLUGIN_SOURCE)) throw new Error('integrations/opencode/plugin.js has no `const COMMAND = …` line')
+  if (!COMMAND_LINE.test(PLUGIN_SOURCE))
+    throw new Error('integrations/opencode/plugin.js has no `const COMMAND = …` line')
   return PLUGIN_SOURCE.replace(COMMAND_LINE, () => `const COMMAND = ${JSON.stringify(command)}`)
 }
 
@@ -43,7 +44,12 @@ const PermissionAskedSchema = z.looseObject({
     patterns: z.array(z.string()),
     // Kept as parsed (not rebuilt key by key as z.record does), so that no key is lost: a `__proto__`
     // from JSON is an own field there, and must reach the card like any other.
-    metadata: z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'metadata must be an object').optional(),
+    metadata: z
+      .custom<Record<string, unknown>>(
+        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        'metadata must be an object',
+      )
+      .optional(),
     always: z.array(z.string()).optional(),
   }),
 })
@@ -76,23 +82,37 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
  * The other metadata fields go to `extra`, and so do the patterns whenever the card does not already
  * show exactly them (they are what opencode's rules match). Any other permission is shown whole.
  */
-function approval(permission: string, patterns: readonly string[], metadata: Record<string, unknown>, cwd: string | undefined): { action: ApprovalAction } & InputNotes {
+function approval(
+  permission: string,
+  patterns: readonly string[],
+  metadata: Record<string, unknown>,
+  cwd: string | undefined,
+): { action: ApprovalAction } & InputNotes {
   const withPatterns = (shownKeys: readonly string[], shownText: readonly string[]): InputNotes => {
     const fields = leftoverFields(metadata, shownKeys)
-    const same = patterns.length === shownText.length && patterns.every((pattern, index) => pattern === shownText[index])
+    const same =
+      patterns.length === shownText.length && patterns.every((pattern, index) => pattern === shownText[index])
     if (!same && patterns.length > 0) fields['patterns' in fields ? 'permission patterns' : 'patterns'] = [...patterns]
     return notesOf(fields, [])
   }
   if (permission === 'bash') {
     const command = str(metadata['command']) ?? patterns.join('\n')
     const description = str(metadata['description'])
-    const action: ApprovalAction = { kind: 'command', command, ...(description ? { description } : {}), ...(cwd ? { cwd } : {}) }
+    const action: ApprovalAction = {
+      kind: 'command',
+      command,
+      ...(description ? { description } : {}),
+      ...(cwd ? { cwd } : {}),
+    }
     return { action, ...withPatterns(['command', 'description'], str(metadata['command']) ? [command] : patterns) }
   }
   if (permission === 'edit') {
     const path = str(metadata['filepath']) ?? patterns[0] ?? '(unknown file)'
     const diff = str(metadata['diff'])
-    return { action: { kind: 'file', path, operation: 'edit', ...(diff ? { diff } : {}) }, ...withPatterns(['filepath', 'diff'], [path]) }
+    return {
+      action: { kind: 'file', path, operation: 'edit', ...(diff ? { diff } : {}) },
+      ...withPatterns(['filepath', 'diff'], [path]),
+    }
   }
   if (permission === 'webfetch') {
     const url = str(metadata['url']) ?? patterns[0]
@@ -128,7 +148,9 @@ function opencodeEvent(event: unknown): HookWork {
         request: {
           tool: p.permission,
           harness: 'opencode',
-          ...(always.length > 0 ? { always: { label: `Always allow ${always.join(', ')} (${p.permission}) in this project` } } : {}),
+          ...(always.length > 0
+            ? { always: { label: `Always allow ${always.join(', ')} (${p.permission}) in this project` } }
+            : {}),
           ...approval(p.permission, p.patterns, p.metadata ?? {}, e.directory),
         },
         output: permissionOutput,
@@ -142,7 +164,11 @@ function opencodeEvent(event: unknown): HookWork {
       kind: 'ask',
       questions,
       output: (answers: Answer[]) =>
-        JSON.stringify({ answers: questions.map((q) => answers.find((a) => a.id === q.id)).map((a) => (a ? [...a.selected, ...(a.custom !== undefined ? [a.custom] : [])] : [])) }),
+        JSON.stringify({
+          answers: questions
+            .map((q) => answers.find((a) => a.id === q.id))
+            .map((a) => (a ? [...a.selected, ...(a.custom !== undefined ? [a.custom] : [])] : [])),
+        }),
     },
   }
 }
@@ -158,7 +184,18 @@ export const opencode = {
     const { argv, env } = mcpLaunch(info)
     return {
       steps: [
-        { kind: 'json', file: CONFIG, path: ['mcp', SERVER_NAME], value: { type: 'local', command: argv, environment: env, enabled: true, timeout: TOOL_TIMEOUT_SECONDS * 1000 } },
+        {
+          kind: 'json',
+          file: CONFIG,
+          path: ['mcp', SERVER_NAME],
+          value: {
+            type: 'local',
+            command: argv,
+            environment: env,
+            enabled: true,
+            timeout: TOOL_TIMEOUT_SECONDS * 1000,
+          },
+        },
         { kind: 'json', file: CONFIG, path: ['permission', `${SERVER_NAME}_*`], value: 'allow' },
       ],
       notes: [],

@@ -19,7 +19,10 @@ const StopSchema = BaseHookSchema.extend({ last_assistant_message: z.string().nu
  * `{behavior}`, and the message its model is told on deny.
  */
 function permissionOutput(decision: ApprovalDecision): string {
-  const wire = decision.behavior === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }
+  const wire =
+    decision.behavior === 'allow'
+      ? { behavior: 'allow' }
+      : { behavior: 'deny', message: decision.message?.trim() || DEFAULT_DENY_MESSAGE }
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: wire } })
 }
 
@@ -33,12 +36,25 @@ function qwenEvent(event: unknown): HookWork {
   switch (base.hook_event_name) {
     case 'PermissionRequest': {
       const e = parseEvent(PermissionRequestSchema, event, `not a ${NAME} PermissionRequest event`)
-      return { agent, plan: { kind: 'approve', request: { tool: e.tool_name, harness: 'qwen', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) }, output: permissionOutput } }
+      return {
+        agent,
+        plan: {
+          kind: 'approve',
+          request: { tool: e.tool_name, harness: 'qwen', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) },
+          output: permissionOutput,
+        },
+      }
     }
     case 'Stop': {
       const e = StopSchema.safeParse(event)
       const last = e.success ? e.data.last_assistant_message?.trim() : undefined
-      return { agent, plan: { kind: 'notice', notice: { kind: 'turn-complete', text: last ? noticeText(last) : `${NAME} finished its turn.` } } }
+      return {
+        agent,
+        plan: {
+          kind: 'notice',
+          notice: { kind: 'turn-complete', text: last ? noticeText(last) : `${NAME} finished its turn.` },
+        },
+      }
     }
     default:
       return { agent, plan: { kind: 'pass', reason: `${base.hook_event_name} is not an event ask-user answers` } }
@@ -54,8 +70,13 @@ export const qwen = {
   mcp: (info) => geminiStyleMcp('qwen', '.qwen', info, []),
   hooks: {
     // Qwen reads hook timeouts in seconds (values of 1000 or more as milliseconds, its older form).
-    steps: (command) => [hookStep(SETTINGS, 'PermissionRequest', command, BLOCKING_HOOK_TIMEOUT_SECONDS), hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS)],
-    notes: ['Qwen Code asks the hook only in an interactive session (or with --input-format stream-json); with -p alone it declines such tools before any hook runs.'],
+    steps: (command) => [
+      hookStep(SETTINGS, 'PermissionRequest', command, BLOCKING_HOOK_TIMEOUT_SECONDS),
+      hookStep(SETTINGS, 'Stop', command, NOTICE_HOOK_TIMEOUT_SECONDS),
+    ],
+    notes: [
+      'Qwen Code asks the hook only in an interactive session (or with --input-format stream-json); with -p alone it declines such tools before any hook runs.',
+    ],
     map: (event) => qwenEvent(event),
   },
 } as const satisfies Harness

@@ -25,7 +25,12 @@ export const TOOL_TIMEOUT_SECONDS = 86_400
  * Files are given with `~` for the home folder (`~/.config` stands for XDG_CONFIG_HOME where set).
  */
 export type SetupStep =
-  | { kind: 'run'; argv: string[]; remove: string[]; entry: { file: string; path: string[]; value: Record<string, unknown> } }
+  | {
+      kind: 'run'
+      argv: string[]
+      remove: string[]
+      entry: { file: string; path: string[]; value: Record<string, unknown> }
+    }
   | { kind: 'json'; file: string; path: string[]; value: unknown }
   | { kind: 'json-item'; file: string; path: string[]; item: string }
   | { kind: 'toml'; file: string; table: string; keys: Record<string, string> }
@@ -69,5 +74,11 @@ export function mcpLaunch(info: ConnectInfo): McpLaunch {
   const argv: [string, ...string[]] = [info.commandLine.command, ...info.commandLine.args, 'mcp']
   const [command, ...args] = argv
   const env = info.env
-  return { argv, command, args, env, envPairs: (flag) => Object.entries(env).flatMap(([key, value]) => [flag, `${key}=${value}`]) }
+  return {
+    argv,
+    command,
+    args,
+    env,
+    envPairs: (flag) => Object.entries(env).flatMap(([key, value]) => [flag, `${key}=${value}`]),
+  }
 }

@@ -24,7 +24,14 @@ function step(label, command, commandArgs) {
 
 if (!skipBuild) {
   step('built the app (electron-vite build)', bin('electron-vite'), ['build'])
-  step('built the bench (vite build --config vite.bench.config.mts)', bin('vite'), ['build', '--config', 'vite.bench.config.mts'])
+  step('built the bench (vite build --config vite.bench.config.mts)', bin('vite'), [
+    'build',
+    '--config',
+    'vite.bench.config.mts',
+  ])
 }
-const run = spawnSync(process.execPath, [join(root, 'out', 'bench', 'main.js'), ...passThrough], { cwd: root, stdio: 'inherit' })
+const run = spawnSync(process.execPath, [join(root, 'out', 'bench', 'main.js'), ...passThrough], {
+  cwd: root,
+  stdio: 'inherit',
+})
 process.exit(run.status ?? 1)

@@ -24,7 +24,8 @@ const ACCEPTED = [
   {
     id: 'OPEN_EXTERNAL_JS_CHECK',
     file: 'main/updates.ts',
-    reason: "opens only the project's own Releases page (RELEASES_URL, from package.json), never text an agent or page supplied",
+    reason:
+      "opens only the project's own Releases page (RELEASES_URL, from package.json), never text an agent or page supplied",
   },
   {
     id: 'OPEN_EXTERNAL_JS_CHECK',
@@ -76,7 +77,8 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
-for (const error of result.errors) console.error(`warning: ${relative(dir, error.file)}: could not parse: ${error.message}`)
+for (const error of result.errors)
+  console.error(`warning: ${relative(dir, error.file)}: could not parse: ${error.message}`)
 const serious = (issue) => issue.severity.name === 'HIGH' || issue.severity.name === 'MEDIUM'
 const acceptedFor = (issue) => ACCEPTED.find((a) => a.id === issue.id && a.file === issue.file)
 let failures = 0
@@ -85,7 +87,9 @@ for (const issue of result.issues) {
   const where = `${issue.file}:${issue.location.line}:${issue.location.column}`
   const tag = serious(issue) ? (accepted ? 'accepted' : 'FAIL') : 'note'
   if (tag === 'FAIL') failures += 1
-  console.log(`${tag.padEnd(8)} ${issue.id} ${issue.severity.name}/${issue.confidence.name} ${where}: ${issue.description}`)
+  console.log(
+    `${tag.padEnd(8)} ${issue.id} ${issue.severity.name}/${issue.confidence.name} ${where}: ${issue.description}`,
+  )
   if (accepted) console.log(`         reason: ${accepted.reason}`)
 }
 const checks = result.globalChecks + result.atomicChecks

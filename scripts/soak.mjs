@@ -25,7 +25,10 @@ if (!(minutes > 0)) {
   process.exit(2)
 }
 if (!args.includes('--no-build')) {
-  const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
+  const build = spawnSync(join(root, 'node_modules', '.bin', 'electron-vite'), ['build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   if (build.status !== 0) {
     console.error('Error: electron-vite build failed')
     process.exit(1)
@@ -44,7 +47,18 @@ function random() {
 const tick = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const home = mkdtempSync(join(tmpdir(), 'ask-user-soak-'))
-const counts = { made: 0, answered: 0, dismissed: 0, withdrawn: 0, abortedByRestart: 0, gone: 0, lost: 0, crossed: 0, restarts: 0, agents: 0 }
+const counts = {
+  made: 0,
+  answered: 0,
+  dismissed: 0,
+  withdrawn: 0,
+  abortedByRestart: 0,
+  gone: 0,
+  lost: 0,
+  crossed: 0,
+  restarts: 0,
+  agents: 0,
+}
 let companion
 
 function rssOf(pid) {
@@ -69,14 +83,19 @@ async function startCompanion() {
   const endpoint = JSON.parse(readFileSync(join(home, 'endpoint.json'), 'utf8'))
   // A script window: the window credential of window.json (the agent token does not open /v1/ui).
   const { credential } = JSON.parse(readFileSync(join(home, 'window.json'), 'utf8'))
-  const window = new WebSocket(endpoint.url.replace('/v1/agent', '/v1/ui'), ['ask-user.ui.v1'], { headers: { Authorization: `Bearer ${credential}` } })
+  const window = new WebSocket(endpoint.url.replace('/v1/agent', '/v1/ui'), ['ask-user.ui.v1'], {
+    headers: { Authorization: `Bearer ${credential}` },
+  })
   window.on('error', () => undefined)
   window.on('message', (data) => {
     const frame = JSON.parse(String(data))
     if (frame.type !== 'question/added') return
     const roll = random()
     const label = frame.ask.questions[0].options[0].label
-    if (roll < 0.75) window.send(JSON.stringify({ type: 'answer', askId: frame.ask.askId, answers: [{ id: 'q1', selected: [label] }] }))
+    if (roll < 0.75)
+      window.send(
+        JSON.stringify({ type: 'answer', askId: frame.ask.askId, answers: [{ id: 'q1', selected: [label] }] }),
+      )
     else if (roll < 0.85) window.send(JSON.stringify({ type: 'dismiss', askId: frame.ask.askId }))
   })
   await new Promise((resolve) => window.once('open', resolve))
@@ -95,7 +114,9 @@ async function stopCompanion() {
 async function agentSession(index) {
   if (!companion) return
   const { endpoint } = companion
-  const socket = new WebSocket(endpoint.url, ['ask-user.v1'], { headers: { Authorization: `Bearer ${endpoint.token}` } })
+  const socket = new WebSocket(endpoint.url, ['ask-user.v1'], {
+    headers: { Authorization: `Bearer ${endpoint.token}` },
+  })
   socket.on('error', () => undefined)
   const open = new Map() // wire id → label
   const withdrawn = new Set() // withdrawn by this agent; an outcome may still cross the cancel
@@ -109,7 +130,13 @@ async function agentSession(index) {
         const label = `s${index}-k${k}`
         open.set(`k${k}`, label)
         counts.made++
-        socket.send(JSON.stringify({ type: 'ask', id: `k${k}`, questions: [{ id: 'q1', question: 'Soak?', options: [{ label }] }] }))
+        socket.send(
+          JSON.stringify({
+            type: 'ask',
+            id: `k${k}`,
+            questions: [{ id: 'q1', question: 'Soak?', options: [{ label }] }],
+          }),
+        )
       }
       return
     }
@@ -194,7 +221,11 @@ rmSync(home, { recursive: true, force: true })
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 console.log(`soak: ${minutes} min, seed ${seed}, ${counts.agents} agent sessions, ${counts.restarts} restarts`)
-console.log(`asks made ${counts.made}, answered ${counts.answered}, dismissed ${counts.dismissed}, withdrawn ${counts.withdrawn}, aborted by a restart ${counts.abortedByRestart}, gone with their agent ${counts.gone}`)
+console.log(
+  `asks made ${counts.made}, answered ${counts.answered}, dismissed ${counts.dismissed}, withdrawn ${counts.withdrawn}, aborted by a restart ${counts.abortedByRestart}, gone with their agent ${counts.gone}`,
+)
 console.log(`lost ${counts.lost}, crossed ${counts.crossed}`)
-console.log(`companion RSS: start ${mb(rssStart)}, end ${mb(rssEnd)} (the last companion, after ${counts.restarts} restarts)`)
+console.log(
+  `companion RSS: start ${mb(rssStart)}, end ${mb(rssEnd)} (the last companion, after ${counts.restarts} restarts)`,
+)
 process.exit(counts.lost === 0 && counts.crossed === 0 ? 0 : 1)

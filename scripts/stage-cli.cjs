@@ -9,7 +9,10 @@ const { join } = require('node:path')
 /** Writes the `cli` folder of the packaged app into `staging` (emptied first) from `root`'s build. */
 function stageCli(root, staging) {
   rmSync(staging, { recursive: true, force: true })
-  cpSync(join(root, 'out', 'main'), join(staging, 'main'), { recursive: true, filter: (path) => !/[\\/]index\.js$|\.png$/.test(path) })
+  cpSync(join(root, 'out', 'main'), join(staging, 'main'), {
+    recursive: true,
+    filter: (path) => !/[\\/]index\.js$|\.png$/.test(path),
+  })
   cpSync(join(root, 'out', 'renderer'), join(staging, 'renderer'), { recursive: true })
   for (const file of ['ask-user.js', 'compile-cache.js']) cpSync(join(root, 'bin', file), join(staging, 'bin', file))
 }

@@ -25,7 +25,7 @@ const ownChromium = (() => {
 const chromium = chromiumPath() ?? ownChromium
 if (!chromium) {
   console.error(
-    'Error: no Chromium found for the browser tests; install Debian\'s `chromium` package (apt-get install -y chromium) ' +
+    "Error: no Chromium found for the browser tests; install Debian's `chromium` package (apt-get install -y chromium) " +
       'or run `npx playwright install chromium` where the internet is reachable, or set CHROMIUM_PATH.',
   )
   process.exit(1)
@@ -53,6 +53,7 @@ mkdirSync(results, { recursive: true })
 const withArgs = ([command, args], more) => [command, [...args, ...more]]
 const gates = [
   ['lint', ...withArgs(tool('eslint'), ['.', '--max-warnings', '0'])],
+  ['format', ...withArgs(tool('prettier'), ['--check', '.'])],
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
   ['build', ...withArgs(tool('electron-vite'), ['build'])],
   ['electron security audit', process.execPath, [join(root, 'scripts', 'electron-audit.mjs')]],
@@ -84,9 +85,13 @@ if (vitest) {
 if (!vitestOk && (!vitest || (vitest.numFailedTests ?? 0) === 0)) failed += 1 // a crash outside any test
 
 const playwrightJson = join(results, 'playwright.json')
-const playwrightOk = stage('browser tests (Playwright, ' + chromium + ')', ...withArgs(tool('@playwright/test', 'playwright'), ['test']), {
-  PW_JSON_OUTPUT: playwrightJson,
-})
+const playwrightOk = stage(
+  'browser tests (Playwright, ' + chromium + ')',
+  ...withArgs(tool('@playwright/test', 'playwright'), ['test']),
+  {
+    PW_JSON_OUTPUT: playwrightJson,
+  },
+)
 const playwright = readJson(playwrightJson)
 if (playwright?.stats) {
   passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0)
@@ -96,6 +101,6 @@ if (playwright?.stats) {
 if (!playwrightOk && (playwright?.stats?.unexpected ?? 0) === 0) failed += 1 // a crash outside any test
 
 const ok = gatesOk && vitestOk && playwrightOk && failed === 0
-if (!gatesOk) console.log('\nlint, typecheck, build or the security audit failed (see above)')
+if (!gatesOk) console.log('\nlint, format, typecheck, build or the security audit failed (see above)')
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(ok ? 0 : 1)

@@ -61,10 +61,18 @@ export function checkAnswer(
     for (let position = 0; position < given.selected.length; position++) {
       const label = given.selected[position]!
       if (!options.some((option) => option.label === label)) {
-        violations.push({ code: 'UNKNOWN_LABEL', index, message: `${at(index, question)}: "${label}" is not one of the options` })
+        violations.push({
+          code: 'UNKNOWN_LABEL',
+          index,
+          message: `${at(index, question)}: "${label}" is not one of the options`,
+        })
       }
       if (given.selected.indexOf(label) !== position) {
-        violations.push({ code: 'DUPLICATE_LABEL', index, message: `${at(index, question)}: "${label}" is selected twice` })
+        violations.push({
+          code: 'DUPLICATE_LABEL',
+          index,
+          message: `${at(index, question)}: "${label}" is selected twice`,
+        })
       }
     }
     if (!isMultiSelect(question)) {
@@ -88,7 +96,11 @@ export function checkAnswer(
     }
     if (question['secret'] === true && given.custom === undefined) {
       // an empty password sent to sudo or ssh is never what the person meant: dismiss instead
-      violations.push({ code: 'SECRET_UNANSWERED', index, message: `${at(index, question)}: a secret question cannot be skipped; type the answer or dismiss the ask` })
+      violations.push({
+        code: 'SECRET_UNANSWERED',
+        index,
+        message: `${at(index, question)}: a secret question cannot be skipped; type the answer or dismiss the ask`,
+      })
     }
     if (given.custom !== undefined && given.custom.length > maxCustomChars) {
       violations.push({

@@ -21,7 +21,8 @@ export function leftoverFields(input: unknown, shown: readonly string[]): Record
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return {}
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(input)) {
-    if (!shown.includes(key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+    if (!shown.includes(key))
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
   }
   return out
 }
@@ -32,6 +33,13 @@ export function leftoverFields(input: unknown, shown: readonly string[]): Record
  */
 export function extraText(fields: Record<string, unknown>): string | undefined {
   if (Object.keys(fields).length === 0) return undefined
-  const text = JSON.stringify(fields, (_key, value: unknown) => (typeof value === 'string' && value.length > EXTRA_VALUE_CHARS ? `${value.slice(0, EXTRA_VALUE_CHARS)}${cutMarker(value.length - EXTRA_VALUE_CHARS)}` : value), 2)
+  const text = JSON.stringify(
+    fields,
+    (_key, value: unknown) =>
+      typeof value === 'string' && value.length > EXTRA_VALUE_CHARS
+        ? `${value.slice(0, EXTRA_VALUE_CHARS)}${cutMarker(value.length - EXTRA_VALUE_CHARS)}`
+        : value,
+    2,
+  )
   return text.length > EXTRA_CHARS ? `${text.slice(0, EXTRA_CHARS)}\n${cutMarker(text.length - EXTRA_CHARS)}` : text
 }

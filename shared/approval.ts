@@ -19,7 +19,12 @@ const body = z.string()
 
 /** What the agent will do, as its harness describes it. */
 export const ApprovalActionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('command'), command: body.min(1), description: z.string().optional(), cwd: z.string().optional() }),
+  z.object({
+    kind: z.literal('command'),
+    command: body.min(1),
+    description: z.string().optional(),
+    cwd: z.string().optional(),
+  }),
   z.object({
     kind: z.literal('file'),
     path: z.string().min(1),

@@ -12,10 +12,7 @@ export type BridgeStatus = 'connecting' | 'open' | 'closed' | 'signed-out' | 'un
 
 /** How the served page is getting its window credential (shown until it has one). */
 export type PageAccessState =
-  | { kind: 'none' }
-  | { kind: 'redeeming' }
-  | { kind: 'confirm'; digits: string }
-  | { kind: 'refused'; message: string }
+  { kind: 'none' } | { kind: 'redeeming' } | { kind: 'confirm'; digits: string } | { kind: 'refused'; message: string }
 
 /**
  * What the question window needs from its host, whoever carries it: the Electron preload (IPC) or the
@@ -80,6 +77,10 @@ export function frameCalls(send: (frame: UiClientFrame) => void): FrameCalls {
     dismiss: (askId) => send({ type: 'ask/dismiss', askId }),
     dismissNotice: (noticeId) => send({ type: 'notice/dismiss', noticeId }),
     requestHistory: (limit, before) =>
-      send({ type: 'history/get', ...(limit === undefined ? {} : { limit }), ...(before === undefined ? {} : { before }) }),
+      send({
+        type: 'history/get',
+        ...(limit === undefined ? {} : { limit }),
+        ...(before === undefined ? {} : { before }),
+      }),
   }
 }

@@ -17,7 +17,11 @@ export const LOOPBACK_SOCKETS = ['ws://127.0.0.1:*', 'ws://localhost:*', 'ws://[
  * session header, serve's response header); in the page's meta tag browsers ignore it.
  */
 export function pageCsp(target: CspTarget, devSocket?: string): string {
-  const connect = ["'self'", ...(target === 'web' ? LOOPBACK_SOCKETS : []), ...(devSocket !== undefined ? [`ws://${devSocket}`] : [])]
+  const connect = [
+    "'self'",
+    ...(target === 'web' ? LOOPBACK_SOCKETS : []),
+    ...(devSocket !== undefined ? [`ws://${devSocket}`] : []),
+  ]
   return [
     `default-src 'self'`,
     `script-src 'self'`,

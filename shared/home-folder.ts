@@ -38,7 +38,11 @@ export interface HomeRuntime {
  * companion and its agents: `ASK_USER_HOME` when set and not blank (made absolute), else
  * {@link defaultHomeFolder}. Pure: creates nothing.
  */
-export function companionHome(env: Readonly<Record<string, string | undefined>>, platform: HomePlatform, runtime: HomeRuntime): string {
+export function companionHome(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: HomePlatform,
+  runtime: HomeRuntime,
+): string {
   const override = env['ASK_USER_HOME']
   if (override !== undefined && override.trim() !== '') return runtime.resolvePath(override)
   return defaultHomeFolder(env, platform, runtime.userHome)

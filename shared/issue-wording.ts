@@ -55,7 +55,10 @@ export function describeIssue(input: unknown, issue: Issue, root = 'arguments'):
       if (issue.path.length > 0 && !isPresent(input, issue.path)) return `${MISSING}${name}`
       return `${name} must be ${ARTICLE[issue.expected] ?? issue.expected}`
     case 'too_small':
-      if (issue.origin === 'string') return issue.minimum === 1 ? `${name} must not be empty` : `${name} must have at least ${String(issue.minimum)} characters`
+      if (issue.origin === 'string')
+        return issue.minimum === 1
+          ? `${name} must not be empty`
+          : `${name} must have at least ${String(issue.minimum)} characters`
       if (issue.origin === 'number') return `${name} must be at least ${String(issue.minimum)}`
       return `${name} must have at least ${String(issue.minimum)} items`
     case 'too_big':
@@ -80,7 +83,12 @@ export function describeIssue(input: unknown, issue: Issue, root = 'arguments'):
  * The first issue in our words ({@link describeIssue}), or `fallback` when there is none. For one-line
  * refusals: a hook event of the wrong shape, a settings file, a frame.
  */
-export function describeFirstIssue(input: unknown, issues: readonly Issue[], fallback = 'bad shape', root?: string): string {
+export function describeFirstIssue(
+  input: unknown,
+  issues: readonly Issue[],
+  fallback = 'bad shape',
+  root?: string,
+): string {
   const issue = issues[0]
   return issue ? describeIssue(input, issue, root) : fallback
 }

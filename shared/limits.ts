@@ -6,7 +6,11 @@ import { z } from 'zod'
  */
 export const LimitsSchema = z.object({
   /** Largest WebSocket frame accepted, in bytes; a larger frame closes the connection with 1009. */
-  frameBytes: z.number().int().min(1024).default(1024 * 1024),
+  frameBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Questions in one ask. */
   questionsPerAsk: z.number().int().min(1).default(50),
   /** Options in one question. */
@@ -23,13 +27,33 @@ export const LimitsSchema = z.object({
    * Bytes the history may hold, on disk and in memory: the newest entries within half of it are kept,
    * and the file is compacted to them before an append would take it past the whole.
    */
-  historyBytes: z.number().int().min(4096).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+  historyBytes: z
+    .number()
+    .int()
+    .min(4096)
+    .max(1024 * 1024 * 1024)
+    .default(64 * 1024 * 1024),
   /** Largest history entry, in bytes; a longer one is kept with its texts cut and `truncated: true`. */
-  historyEntryBytes: z.number().int().min(1024).max(1024 * 1024).default(16 * 1024),
+  historyEntryBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(16 * 1024),
   /** Largest `history` reply to a window, in bytes (at least one entry); older entries are paged with `before`. */
-  historyPageBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+  historyPageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(1024 * 1024),
   /** Bytes queued unread for all windows together; past it, the window with the most queued is disconnected. */
-  windowQueueBytes: z.number().int().min(1024).max(4 * 1024 * 1024 * 1024).default(256 * 1024 * 1024),
+  windowQueueBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(4 * 1024 * 1024 * 1024)
+    .default(256 * 1024 * 1024),
 })
 export type Limits = z.infer<typeof LimitsSchema>
 

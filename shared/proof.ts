@@ -27,7 +27,12 @@ export const MacSchema = z.string().regex(/^[\w-]{43}$/, 'a MAC is 43 base64url 
 export type ProofRole = 'companion' | 'client'
 
 /** The text both sides MAC: a role label, the channel, then both nonces, one per line. */
-export function proofMessage(role: ProofRole, channel: 'agent' | 'ui', clientNonce: string, companionNonce: string): string {
+export function proofMessage(
+  role: ProofRole,
+  channel: 'agent' | 'ui',
+  clientNonce: string,
+  companionNonce: string,
+): string {
   return `ask-user proof v1\n${role}\n${channel}\n${clientNonce}\n${companionNonce}`
 }
 
@@ -54,13 +59,20 @@ export function offeredNonce(protocols: readonly string[]): string | undefined {
 
 /** The part of WebCrypto the proof needs (present in Node 20+ and every browser's secure contexts). */
 interface HmacSubtle {
-  importKey(format: 'raw', key: Uint8Array, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: false, usages: ['sign']): Promise<unknown>
+  importKey(
+    format: 'raw',
+    key: Uint8Array,
+    algorithm: { name: 'HMAC'; hash: 'SHA-256' },
+    extractable: false,
+    usages: ['sign'],
+  ): Promise<unknown>
   sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>
 }
 
 function subtle(): HmacSubtle {
   const crypto = (globalThis as { crypto?: { subtle?: HmacSubtle } }).crypto
-  if (crypto?.subtle === undefined) throw new Error('WebCrypto is not available here (a page must be served from 127.0.0.1 or localhost)')
+  if (crypto?.subtle === undefined)
+    throw new Error('WebCrypto is not available here (a page must be served from 127.0.0.1 or localhost)')
   return crypto.subtle
 }
 
@@ -88,7 +100,13 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 /** HMAC-SHA256 under `secret` over {@link proofMessage}, base64url. */
-export async function proofMac(secret: string, role: ProofRole, channel: 'agent' | 'ui', clientNonce: string, companionNonce: string): Promise<string> {
+export async function proofMac(
+  secret: string,
+  role: ProofRole,
+  channel: 'agent' | 'ui',
+  clientNonce: string,
+  companionNonce: string,
+): Promise<string> {
   const key = await subtle().importKey('raw', ascii(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   const mac = await subtle().sign('HMAC', key, ascii(proofMessage(role, channel, clientNonce, companionNonce)))
   return toBase64Url(new Uint8Array(mac))
@@ -105,7 +123,9 @@ export function macsEqual(expected: string, presented: string): boolean {
 /** A fresh nonce (32 random bytes, base64url) from WebCrypto's random source. */
 export function newNonce(): string {
   const bytes = new Uint8Array(32)
-  ;(globalThis as unknown as { crypto: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto.getRandomValues(bytes)
+  ;(globalThis as unknown as { crypto: { getRandomValues(array: Uint8Array): Uint8Array } }).crypto.getRandomValues(
+    bytes,
+  )
   return toBase64Url(bytes)
 }
 
@@ -114,7 +134,12 @@ export function newNonce(): string {
  * nonce and secret (checked in constant time), the `prove` frame to send; `undefined` when it is not (a
  * squatter on the port cannot make it), and then the client sends nothing.
  */
-export async function answerProof(secret: string, channel: 'agent' | 'ui', clientNonce: string, text: unknown): Promise<string | undefined> {
+export async function answerProof(
+  secret: string,
+  channel: 'agent' | 'ui',
+  clientNonce: string,
+  text: unknown,
+): Promise<string | undefined> {
   if (typeof text !== 'string') return undefined
   let json: unknown
   try {
@@ -126,6 +151,9 @@ export async function answerProof(secret: string, channel: 'agent' | 'ui', clien
   if (!proof.success) return undefined
   const expected = await proofMac(secret, 'companion', channel, clientNonce, proof.data.nonce)
   if (!macsEqual(expected, proof.data.mac)) return undefined
-  const prove: ProveFrame = { type: 'prove', mac: await proofMac(secret, 'client', channel, clientNonce, proof.data.nonce) }
+  const prove: ProveFrame = {
+    type: 'prove',
+    mac: await proofMac(secret, 'client', channel, clientNonce, proof.data.nonce),
+  }
   return JSON.stringify(prove)
 }

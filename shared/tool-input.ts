@@ -8,10 +8,7 @@ import { z } from 'zod'
  */
 export const QuestionOptionSchema = z.looseObject({
   label: z.string().describe('Short, user-facing text of the choice; returned verbatim when picked.'),
-  description: z
-    .string()
-    .optional()
-    .describe('One sentence on what picking this option means or costs.'),
+  description: z.string().optional().describe('One sentence on what picking this option means or costs.'),
 })
 export type QuestionOption = z.infer<typeof QuestionOptionSchema>
 
@@ -29,10 +26,7 @@ export const QuestionSchema = z.looseObject({
       'Choices to offer. Put a recommended choice first and end its label with "(Recommended)". ' +
         'The person may always answer in their own words instead.',
     ),
-  multi_select: z
-    .boolean()
-    .optional()
-    .describe('Allow several options to be picked together. Defaults to false.'),
+  multi_select: z.boolean().optional().describe('Allow several options to be picked together. Defaults to false.'),
 })
 export type Question = z.infer<typeof QuestionSchema>
 
@@ -65,5 +59,7 @@ export function knownQuestionFields(question: Question): Question {
 
 /** A copy of an option with only `label` and, when present, `description`. */
 export function knownOptionFields(option: { label: string; description?: string | undefined }): QuestionOption {
-  return option.description === undefined ? { label: option.label } : { label: option.label, description: option.description }
+  return option.description === undefined
+    ? { label: option.label }
+    : { label: option.label, description: option.description }
 }

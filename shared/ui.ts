@@ -23,7 +23,12 @@ export const SECRETS_MASKED_QUERY = 'secrets=masked'
  * that power on: these are refused from every UI-channel window (`ask/rejected FORBIDDEN`), and are taken
  * only from the desktop app's own window (its privileged IPC) or from `ask-user` in a terminal.
  */
-export const ANSWERER_CHANGES: ReadonlySet<string> = new Set(['devices/pair', 'devices/remove', 'relay/settings', 'relay/mirror-local'])
+export const ANSWERER_CHANGES: ReadonlySet<string> = new Set([
+  'devices/pair',
+  'devices/remove',
+  'relay/settings',
+  'relay/mirror-local',
+])
 /** Prefix of the second subprotocol that carries the window credential (the legacy UI subprotocol). */
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'
 

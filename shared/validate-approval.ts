@@ -42,13 +42,19 @@ export function validateNotice(raw: unknown, limits: Limits): Result<Notice, Pay
   if (!parsed.success) return invalid('notice', raw, parsed.error.issues)
   const { text } = parsed.data
   if (text.length > limits.textChars) {
-    return { ok: false, code: 'LIMIT_EXCEEDED', message: limitExceededMessage([overCap('notice.text', text.length, limits.textChars)]) }
+    return {
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage([overCap('notice.text', text.length, limits.textChars)]),
+    }
   }
   return { ok: true, value: parsed.data }
 }
 
 function invalid(root: string, raw: unknown, issues: readonly Issue[]): Result<never, PayloadCode> {
   const wrapped = { [root]: raw }
-  const violations = issues.slice(0, 3).map((issue) => describeIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
+  const violations = issues
+    .slice(0, 3)
+    .map((issue) => describeIssue(wrapped, { ...issue, path: [root, ...issue.path] }))
   return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(violations) }
 }

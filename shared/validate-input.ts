@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import type { ErrorCode, Refusal } from './error-codes'
-import { argumentViolations, describeIssue, invalidArgumentsMessage, limitExceededMessage, overCap } from './issue-wording'
+import {
+  argumentViolations,
+  describeIssue,
+  invalidArgumentsMessage,
+  limitExceededMessage,
+  overCap,
+} from './issue-wording'
 import { DEFAULT_LIMITS, type Limits } from './limits'
 import { AskQuestionSchema, PlanReviewIntentSchema, type AskInputSchema, type AskQuestion } from './question-extras'
 import { AskUserQuestionInputSchema, QuestionSchema, type AskUserQuestionInput, type Question } from './tool-input'
@@ -67,10 +73,19 @@ export function validateAskInput(args: unknown, limits: Limits = DEFAULT_LIMITS)
 }
 
 /** The tool schema's shape and a non-empty batch, worded as upstream. */
-function checkShape(args: unknown, schema: z.ZodType<AskUserQuestionInput> = AskUserQuestionInputSchema): { ok: true; value: AskUserQuestionInput } | InputRefusal {
+function checkShape(
+  args: unknown,
+  schema: z.ZodType<AskUserQuestionInput> = AskUserQuestionInputSchema,
+): { ok: true; value: AskUserQuestionInput } | InputRefusal {
   const parsed = schema.safeParse(args)
-  if (!parsed.success) return { ok: false, code: 'INVALID_ARGS', message: invalidArgumentsMessage(argumentViolations(args, parsed.error.issues)) }
-  if (parsed.data.questions.length === 0) return { ok: false, code: 'EMPTY_QUESTIONS', message: EMPTY_QUESTIONS_MESSAGE }
+  if (!parsed.success)
+    return {
+      ok: false,
+      code: 'INVALID_ARGS',
+      message: invalidArgumentsMessage(argumentViolations(args, parsed.error.issues)),
+    }
+  if (parsed.data.questions.length === 0)
+    return { ok: false, code: 'EMPTY_QUESTIONS', message: EMPTY_QUESTIONS_MESSAGE }
   return { ok: true, value: parsed.data }
 }
 
@@ -95,7 +110,11 @@ function readExtras(args: unknown, question: Question, q: number): { problems: s
   const parse = <T>(key: string, schema: z.ZodType<T>, raw: unknown): T | undefined => {
     const parsed = schema.safeParse(raw)
     if (parsed.success) return parsed.data
-    problems.push(...parsed.error.issues.map((issue) => describeIssue(args, { ...issue, path: ['questions', q, key, ...issue.path] })))
+    problems.push(
+      ...parsed.error.issues.map((issue) =>
+        describeIssue(args, { ...issue, path: ['questions', q, key, ...issue.path] }),
+      ),
+    )
     return undefined
   }
   const { shape } = ClientExtrasSchema
@@ -103,14 +122,18 @@ function readExtras(args: unknown, question: Question, q: number): { problems: s
   const detail = parse('detail', shape.detail, question['detail'])
   if (detail !== undefined) value.detail = detail
   const secret = parse('secret', shape.secret, question['secret'])
-  if (secret === true && (question.options ?? []).length > 0) problems.push(`"${at}.secret" is only allowed on a question with no options`)
+  if (secret === true && (question.options ?? []).length > 0)
+    problems.push(`"${at}.secret" is only allowed on a question with no options`)
   else if (secret !== undefined) value.secret = secret
   const intent = parse('intent', shape.intent, question['intent'])
   if (intent?.kind !== 'plan-review') return { problems, value }
   const planReview = parse('intent', PlanReviewIntentSchema, intent)
   if (planReview === undefined) return { problems, value }
   if ((question.options ?? []).some((option) => option.label === planReview.approve)) value.intent = planReview
-  else problems.push(`"${at}.intent.approve" must be one of the question's option labels; ${JSON.stringify(planReview.approve)} is not`)
+  else
+    problems.push(
+      `"${at}.intent.approve" must be one of the question's option labels; ${JSON.stringify(planReview.approve)} is not`,
+    )
   return { problems, value }
 }
 

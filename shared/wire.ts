@@ -83,7 +83,13 @@ export const NoticeFrameSchema = z.looseObject({
 })
 export const CancelFrameSchema = z.looseObject({ type: z.literal('cancel'), id: WireAskIdSchema })
 /** Every frame an agent may send, parsed once by the companion (core/agent-connection.ts). */
-export const AgentFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, AskFrameSchema, ApproveFrameSchema, NoticeFrameSchema, CancelFrameSchema])
+export const AgentFrameSchema = z.discriminatedUnion('type', [
+  HelloFrameSchema,
+  AskFrameSchema,
+  ApproveFrameSchema,
+  NoticeFrameSchema,
+  CancelFrameSchema,
+])
 export type HelloFrame = z.infer<typeof HelloFrameSchema>
 export type AskFrame = z.infer<typeof AskFrameSchema>
 export type CancelFrame = z.infer<typeof CancelFrameSchema>

@@ -31,7 +31,8 @@ export interface CardInput {
  */
 export function askpassQuestion(input: CardInput): AskQuestion {
   const notes: string[] = []
-  if (input.repeat) notes.push(`**Asked again by the same program:** the previous answer was not accepted (a wrong password?).`)
+  if (input.repeat)
+    notes.push(`**Asked again by the same program:** the previous answer was not accepted (a wrong password?).`)
   const note = receiverNote(input)
   if (note) notes.push(note)
   const base = { id: 'askpass', question: input.prompt.trim() || 'Password:' }
@@ -44,10 +45,20 @@ export function askpassQuestion(input: CardInput): AskQuestion {
     case 'host-key': {
       const fingerprint = fingerprintOf(input.prompt)
       const detail = detailOf([...(fingerprint ? [`Host key fingerprint: \`${fingerprint}\``] : []), ...notes])
-      return { ...base, header: 'Host key', ...detail, options: [{ label: LABELS.yes, description: 'Trust this host key and connect' }, { label: LABELS.no }] }
+      return {
+        ...base,
+        header: 'Host key',
+        ...detail,
+        options: [{ label: LABELS.yes, description: 'Trust this host key and connect' }, { label: LABELS.no }],
+      }
     }
     case 'confirm':
-      return { ...base, header: 'Confirm', ...detailOf(notes), options: [{ label: LABELS.allow }, { label: LABELS.deny }] }
+      return {
+        ...base,
+        header: 'Confirm',
+        ...detailOf(notes),
+        options: [{ label: LABELS.allow }, { label: LABELS.deny }],
+      }
     case 'notice':
       return { ...base, header: 'Security key', options: [{ label: LABELS.ok }] }
   }

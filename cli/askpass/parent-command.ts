@@ -8,7 +8,10 @@ import { receiverOf, type Receiver } from '../../core/askpass-receiver'
  */
 export function commandLineOf(pid: number, platform: NodeJS.Platform = process.platform): string[] {
   try {
-    if (platform === 'linux') return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '')
+    if (platform === 'linux')
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((arg) => arg !== '')
     const text = execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', timeout: 2_000 }).trim()
     return text === '' ? [] : text.split(/\s+/)
   } catch {

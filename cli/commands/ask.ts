@@ -56,7 +56,10 @@ function validated(args: unknown, from: 'tool' | 'flags'): ValidatedAsk {
 }
 
 /** The text of `--detail` or `--detail-file` (never both), or undefined. */
-async function detailText(values: { detail?: string | undefined; 'detail-file'?: string | undefined }): Promise<string | undefined> {
+async function detailText(values: {
+  detail?: string | undefined
+  'detail-file'?: string | undefined
+}): Promise<string | undefined> {
   const file = values['detail-file']
   if (file === undefined) return values.detail
   if (values.detail !== undefined) throw new UsageError('--detail cannot be combined with --detail-file')
@@ -96,12 +99,16 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout)
     if (values.timeout.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > MAX_TIMEOUT_MS) {
-      throw new UsageError(`--timeout must be a positive number of seconds, at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}, got "${values.timeout}"`)
+      throw new UsageError(
+        `--timeout must be a positive number of seconds, at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}, got "${values.timeout}"`,
+      )
     }
     parsed.timeoutMs = Math.max(1, Math.round(seconds * 1000))
   }
   if (values.title !== undefined) parsed.title = values.title
-  const flagged = ['id', 'header', 'question', 'option', 'multi', 'detail', 'detail-file'].filter((key) => values[key as keyof typeof values] !== undefined)
+  const flagged = ['id', 'header', 'question', 'option', 'multi', 'detail', 'detail-file'].filter(
+    (key) => values[key as keyof typeof values] !== undefined,
+  )
   if (values.json !== undefined) {
     if (flagged.length > 0) throw new UsageError(`--json cannot be combined with --${flagged[0]}`)
     const source = values.json === '-' ? 'stdin' : values.json
@@ -120,7 +127,8 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     parsed.ask = validated(json, 'tool')
     return parsed
   }
-  if (values.question === undefined) throw new UsageError('--question (or --json) is required; run `ask-user ask --help`')
+  if (values.question === undefined)
+    throw new UsageError('--question (or --json) is required; run `ask-user ask --help`')
   const question: Question = { id: values.id ?? 'q1', question: values.question }
   if (values.header !== undefined) question.header = values.header
   if (values.option !== undefined) question.options = values.option.map((label) => ({ label }))

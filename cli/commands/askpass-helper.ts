@@ -53,7 +53,14 @@ export function askpassCommand(deps: AskpassDeps): Command {
       io.stderr.write('ask-user-askpass: dismissed less than a minute ago for this program; not asking again\n')
       return 1
     }
-    const question = askpassQuestion({ kind, prompt, receiver: judged, commandLine: receiver, platform, repeat: memory.isRepeat(prompt, now) })
+    const question = askpassQuestion({
+      kind,
+      prompt,
+      receiver: judged,
+      commandLine: receiver,
+      platform,
+      repeat: memory.isRepeat(prompt, now),
+    })
     const checked = validateAskInput({ questions: [question] })
     if (!checked.ok) {
       io.stderr.write(`ask-user-askpass: ${checked.message}\n`)
@@ -65,7 +72,10 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const stopWatch = watchParent(deps.ppid, abort, judged.program === 'ssh')
     const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version })
     try {
-      const answer = await client.ask(checked.value, { signal: controller.signal, ...(receiver ? { title: receiver } : {}) })
+      const answer = await client.ask(checked.value, {
+        signal: controller.signal,
+        ...(receiver ? { title: receiver } : {}),
+      })
       const first = answer.answers[0] ?? { selected: [] }
       if (kind === 'secret' || kind === 'username') memory.answered(prompt, deps.now())
       return finish(outcomeOf(kind, first), io)
@@ -75,8 +85,11 @@ export function askpassCommand(deps: AskpassDeps): Command {
         io.stderr.write('ask-user-askpass: dismissed by the person\n')
         return 1
       }
-      if (isAskUserError(error) && error.code === 'NO_PROVIDER') return onTerminal(kind, prompt, io, deps, errorMessage(error))
-      io.stderr.write(`ask-user-askpass: ${controller.signal.aborted ? 'withdrawn (the program that asked is gone or its connection closed, or SIGTERM)' : errorMessage(error)}\n`)
+      if (isAskUserError(error) && error.code === 'NO_PROVIDER')
+        return onTerminal(kind, prompt, io, deps, errorMessage(error))
+      io.stderr.write(
+        `ask-user-askpass: ${controller.signal.aborted ? 'withdrawn (the program that asked is gone or its connection closed, or SIGTERM)' : errorMessage(error)}\n`,
+      )
       return 1
     } finally {
       stopWatch()

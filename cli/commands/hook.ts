@@ -52,7 +52,10 @@ export const run: Command = async (args, io) => {
     return EXIT.OK
   }
   if (harness === undefined || !isHookHarnessId(harness) || extra !== undefined) {
-    printError(io, `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HOOK_HARNESS_IDS.join(', ')}`)
+    printError(
+      io,
+      `${harness === undefined ? 'which harness?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown harness "${harness}"`}; one of ${HOOK_HARNESS_IDS.join(', ')}`,
+    )
     return EXIT.INVALID_INPUT
   }
   const controller = new AbortController()

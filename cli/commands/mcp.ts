@@ -26,7 +26,11 @@ function progressInterval(args: string[]): { help: boolean; ms: number; claudeCo
   try {
     const { values } = parseArgs({
       args,
-      options: { help: { type: 'boolean', short: 'h' }, 'progress-interval': { type: 'string' }, [HOOK_TOOL_FLAG.slice(2)]: { type: 'boolean' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        'progress-interval': { type: 'string' },
+        [HOOK_TOOL_FLAG.slice(2)]: { type: 'boolean' },
+      },
       strict: true,
       allowPositionals: false,
     })
@@ -35,7 +39,11 @@ function progressInterval(args: string[]): { help: boolean; ms: number; claudeCo
     if (given !== undefined && (given.trim() === '' || !Number.isFinite(seconds) || seconds < 0)) {
       return `--progress-interval must be a number of seconds (0 or more), not "${given}"`
     }
-    return { help: values.help === true, ms: Math.round(seconds * 1000), claudeCodeHooks: values[HOOK_TOOL_FLAG.slice(2)] === true }
+    return {
+      help: values.help === true,
+      ms: Math.round(seconds * 1000),
+      claudeCodeHooks: values[HOOK_TOOL_FLAG.slice(2)] === true,
+    }
   } catch (error) {
     return `${errorMessage(error)}; run \`ask-user mcp --help\``
   }

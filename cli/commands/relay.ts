@@ -63,7 +63,9 @@ export const run: Command = async (args, io) => {
     if (sub === 'renew') return await runRenew(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
-    return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS') ? EXIT.INVALID_INPUT : 1
+    return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')
+      ? EXIT.INVALID_INPUT
+      : 1
   }
   printError(io, `unknown relay command "${sub}"; run \`ask-user relay --help\``)
   return EXIT.INVALID_INPUT
@@ -87,10 +89,16 @@ async function runInit(args: string[], io: CliIo): Promise<number> {
     },
   })
   if (positionals.length > 0 || values['self-hosted'] === undefined || values['self-hosted'] === '') {
-    printError(io, 'relay init needs --self-hosted DIR (the folder for the relay server; other modes are not offered yet)')
+    printError(
+      io,
+      'relay init needs --self-hosted DIR (the folder for the relay server; other modes are not offered yet)',
+    )
     return EXIT.INVALID_INPUT
   }
-  const tls = values['tls-cert'] !== undefined || values['tls-key'] !== undefined ? { certFile: values['tls-cert'] ?? '', keyFile: values['tls-key'] ?? '' } : undefined
+  const tls =
+    values['tls-cert'] !== undefined || values['tls-key'] !== undefined
+      ? { certFile: values['tls-cert'] ?? '', keyFile: values['tls-key'] ?? '' }
+      : undefined
   const text = await initRelay({
     home: resolveHome(io.env),
     dir: resolve(io.cwd, values['self-hosted']),
@@ -100,7 +108,9 @@ async function runInit(args: string[], io: CliIo): Promise<number> {
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values['client-port'] === undefined ? {} : { clientPort: Number(values['client-port']) }),
       ...(values['ws-port'] === undefined ? {} : { websocketPort: Number(values['ws-port']) }),
-      ...(tls === undefined ? {} : { tls: { certFile: resolve(io.cwd, tls.certFile), keyFile: resolve(io.cwd, tls.keyFile) } }),
+      ...(tls === undefined
+        ? {}
+        : { tls: { certFile: resolve(io.cwd, tls.certFile), keyFile: resolve(io.cwd, tls.keyFile) } }),
       loopbackTest: values.loopback === true,
     },
   })
@@ -120,9 +130,17 @@ async function runAddAgent(args: string[], io: CliIo): Promise<number> {
     return EXIT.INVALID_INPUT
   }
   const out = resolve(io.cwd, values.out)
-  const added = await addAgent({ home: resolveHome(io.env), name: positionals[0]!, out, ttl: values.ttl, url: values.url })
+  const added = await addAgent({
+    home: resolveHome(io.env),
+    name: positionals[0]!,
+    out,
+    ttl: values.ttl,
+    url: values.url,
+  })
   const expires = new Date(added.credsExpiresAt * 1000).toISOString()
-  io.stderr.write(`Wrote the relay file of agent "${positionals[0]}" to ${out} (mode 600; credential valid until ${expires}). Roster version ${added.rosterVersion}.\n`)
+  io.stderr.write(
+    `Wrote the relay file of agent "${positionals[0]}" to ${out} (mode 600; credential valid until ${expires}). Roster version ${added.rosterVersion}.\n`,
+  )
   return EXIT.OK
 }
 
@@ -133,7 +151,9 @@ async function runPair(args: string[], io: CliIo): Promise<number> {
     const paired = await pairDevice({
       home: resolveHome(io.env),
       showLine: (line) => {
-        io.stderr.write('Give this one-time line to `ask-user relay join` on the new device (paste it into its input; it expires in 5 minutes):\n')
+        io.stderr.write(
+          'Give this one-time line to `ask-user relay join` on the new device (paste it into its input; it expires in 5 minutes):\n',
+        )
         io.stdout.write(`${line}\n`)
       },
       confirm: async (request, code) => {
@@ -159,7 +179,11 @@ async function runJoin(args: string[], io: CliIo): Promise<number> {
   } finally {
     input.close()
   }
-  if (line === undefined || line.trim() === '') throw new RelayCliError('RELAY_NO_LINE', 'No pairing line was given; paste the line from `ask-user relay pair` into this command\'s input.')
+  if (line === undefined || line.trim() === '')
+    throw new RelayCliError(
+      'RELAY_NO_LINE',
+      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
+    )
   const joined = await joinRelay({
     home: resolveHome(io.env),
     line,
@@ -176,7 +200,8 @@ async function runJoin(args: string[], io: CliIo): Promise<number> {
 async function runDevices(args: string[], io: CliIo): Promise<number> {
   parseArgs({ args, strict: true, allowPositionals: false, options: {} })
   const { roster, rows } = await listRoster(resolveHome(io.env))
-  const day = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '))
+  const day = (ms: number | undefined): string =>
+    ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
   io.stdout.write(`Roster version ${roster.version}, signed by the root key, valid until ${day(roster.expiresAt)}\n`)
   io.stdout.write(`${['NAME', 'ROLE', 'ADDED', 'LAST RENEWAL'].join('\t')}\n`)
   for (const row of rows) io.stdout.write(`${[row.name, row.role, day(row.addedAt), day(row.renewedAt)].join('\t')}\n`)
@@ -190,7 +215,9 @@ async function runRemove(args: string[], io: CliIo): Promise<number> {
     return EXIT.INVALID_INPUT
   }
   const removed = await removeMember(resolveHome(io.env), positionals[0]!)
-  io.stderr.write(`Removed "${positionals[0]}". Roster version ${removed.rosterVersion} is published; nothing it answers is accepted from now on.\n`)
+  io.stderr.write(
+    `Removed "${positionals[0]}". Roster version ${removed.rosterVersion} is published; nothing it answers is accepted from now on.\n`,
+  )
   io.stderr.write(
     removed.credentialRevoked
       ? 'Its relay credential is revoked: the relay refuses it from now on.\n'

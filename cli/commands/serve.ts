@@ -71,7 +71,13 @@ export const run: Command = async (args, io) => {
     return EXIT.INVALID_INPUT
   }
   const home = resolveHome(io.env)
-  const connect = connectInfo({ platform: process.platform, home, env: io.env, script: installedScript(), node: process.execPath })
+  const connect = connectInfo({
+    platform: process.platform,
+    home,
+    env: io.env,
+    script: installedScript(),
+    node: process.execPath,
+  })
   let companion
   try {
     companion = await startCompanion({
@@ -88,7 +94,8 @@ export const run: Command = async (args, io) => {
   io.stdout.write(`${companion.windowLink()}\n`)
   io.stderr.write('That link opens one signed-in window within 60 s; run `ask-user open` for another.\n')
   if (parsed.open) openBrowser(companion.windowLink(), io)
-  if (!io.signal.aborted) await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
+  if (!io.signal.aborted)
+    await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
   await companion.close()
   return EXIT.OK
 }

@@ -64,11 +64,22 @@ export const run: Command = async (args, io) => {
   const [client, extra] = positionals
   if (values.askpass) return runAskpassSetup(client, extra, values, io)
   if (client === undefined || extra !== undefined || !isHarnessId(client)) {
-    const what = client === undefined ? 'which client?' : extra !== undefined ? `unexpected argument "${extra}"` : `unknown client "${client}"`
+    const what =
+      client === undefined
+        ? 'which client?'
+        : extra !== undefined
+          ? `unexpected argument "${extra}"`
+          : `unknown client "${client}"`
     printError(io, `${what}; one of ${HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
-  const info = connectInfo({ platform: process.platform, home: resolveHome(io.env), env: io.env, script: installedScript(), node: process.execPath })
+  const info = connectInfo({
+    platform: process.platform,
+    home: resolveHome(io.env),
+    env: io.env,
+    script: installedScript(),
+    node: process.execPath,
+  })
   if (info === undefined) {
     printError(io, 'cannot tell how agents should run this ask-user (no installed script or app launcher found)')
     return 1
@@ -81,7 +92,9 @@ export const run: Command = async (args, io) => {
   const hooks = values.hooks && isHookHarnessId(client) ? hookPlan(client, info) : { steps: [], notes: [] }
   const plan = { steps: [...mcp.steps, ...hooks.steps], notes: [...mcp.notes, ...hooks.notes] }
   if (values.print) {
-    const text = plan.steps.map((step) => stepBlock(step, info)).map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
+    const text = plan.steps
+      .map((step) => stepBlock(step, info))
+      .map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
     io.stdout.write(`${[...text, ...plan.notes.map((note) => `# ${note}`)].join('\n\n')}\n`)
     return EXIT.OK
   }

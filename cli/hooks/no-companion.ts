@@ -11,7 +11,10 @@ import { companionHome, ENDPOINT_FILE } from '../../shared/home-folder'
  * companion's home: exactly the message the client's discovery gives then. Undefined when a companion
  * may be running (the client then finds out, with its own messages for every other case).
  */
-export async function noCompanionReason(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
+export async function noCompanionReason(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | undefined> {
   const url = env['ASK_USER_URL']
   if (url !== undefined && url.trim() !== '') return undefined
   const home = companionHome(env, platform, { userHome: homedir(), resolvePath: resolve })

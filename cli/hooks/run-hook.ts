@@ -14,7 +14,11 @@ export interface HookOutcome {
  * no companion, a dismissal, an abort or any error, the outcome has no stdout (the harness then asks
  * in its own way) and a note saying why.
  */
-export async function runHookPlan(plan: HookPlan, companion: () => HookCompanion, signal: AbortSignal): Promise<HookOutcome> {
+export async function runHookPlan(
+  plan: HookPlan,
+  companion: () => HookCompanion,
+  signal: AbortSignal,
+): Promise<HookOutcome> {
   if (plan.kind === 'pass') return { note: plan.reason }
   let open: HookCompanion | undefined
   try {
@@ -26,7 +30,9 @@ export async function runHookPlan(plan: HookPlan, companion: () => HookCompanion
       case 'approve': {
         const decision = await open.approve(plan.request, { signal })
         const stdout = plan.output(decision)
-        return stdout === undefined ? { note: `the person chose ${decision.behavior}; nothing to print for this harness` } : { stdout }
+        return stdout === undefined
+          ? { note: `the person chose ${decision.behavior}; nothing to print for this harness` }
+          : { stdout }
       }
       case 'ask': {
         const checked = validateAskInput({ questions: plan.questions }, UNCAPPED_LIMITS)

@@ -14,9 +14,7 @@ export interface ReadSegment {
 
 /** How the early phase ended. */
 export type EarlyEnd =
-  | { kind: 'handover'; read: ReadSegment[]; ended: boolean }
-  | { kind: 'stdin-ended' }
-  | { kind: 'aborted' }
+  { kind: 'handover'; read: ReadSegment[]; ended: boolean } | { kind: 'stdin-ended' } | { kind: 'aborted' }
 
 /**
  * Reads `stdin` until a handover is due, writing early replies to `stdout`. Resolves with the bytes
@@ -25,7 +23,12 @@ export type EarlyEnd =
  * Its listeners are gone when it resolves and `stdin` is paused (nothing is lost): after a handover
  * the caller attaches its own `data` listener and resumes it.
  */
-export function earlyFront(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, early: EarlyReplies, signal: AbortSignal): Promise<EarlyEnd> {
+export function earlyFront(
+  stdin: NodeJS.ReadableStream,
+  stdout: NodeJS.WritableStream,
+  early: EarlyReplies,
+  signal: AbortSignal,
+): Promise<EarlyEnd> {
   return new Promise<EarlyEnd>((resolve) => {
     const read: ReadSegment[] = []
     let tail: Buffer = Buffer.alloc(0)
@@ -42,7 +45,8 @@ export function earlyFront(stdin: NodeJS.ReadableStream, stdout: NodeJS.Writable
       signal.removeEventListener('abort', onAbort)
       resolve(end)
     }
-    const handover = (ended = false): void => finish({ kind: 'handover', read: tail.length > 0 ? [...read, { bytes: tail }] : read, ended })
+    const handover = (ended = false): void =>
+      finish({ kind: 'handover', read: tail.length > 0 ? [...read, { bytes: tail }] : read, ended })
     function onData(chunk: Buffer | string): void {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
       tail = tail.length === 0 ? bytes : Buffer.concat([tail, bytes])

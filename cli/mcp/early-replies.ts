@@ -15,7 +15,8 @@ export type RequestId = string | number
  * - `quiet`: a notification the SDK would take without a word (`notifications/initialized`);
  * - `handover`: the SDK must see this line and everything after it.
  */
-export type EarlyStep = { kind: 'reply'; id: RequestId; line: string; last: boolean } | { kind: 'quiet' } | { kind: 'handover' }
+export type EarlyStep =
+  { kind: 'reply'; id: RequestId; line: string; last: boolean } | { kind: 'quiet' } | { kind: 'handover' }
 
 type Json = Record<string, unknown>
 
@@ -40,7 +41,12 @@ function plainCapabilities(value: unknown): boolean {
   if (!isObject(value)) return false
   return Object.entries(value).every(([key, cap]) => {
     if (key === 'sampling' || key === 'elicitation') return isEmptyObject(cap)
-    if (key === 'roots') return isObject(cap) && onlyKeys(cap, ['listChanged']) && (cap['listChanged'] === undefined || typeof cap['listChanged'] === 'boolean')
+    if (key === 'roots')
+      return (
+        isObject(cap) &&
+        onlyKeys(cap, ['listChanged']) &&
+        (cap['listChanged'] === undefined || typeof cap['listChanged'] === 'boolean')
+      )
     return false
   })
 }
@@ -57,7 +63,12 @@ function plainClientInfo(value: unknown): boolean {
 
 /** A request `{jsonrpc, id, method, params?}` with nothing else, or undefined. */
 function request(message: Json, method: string): { id: RequestId; params: unknown } | undefined {
-  if (!onlyKeys(message, ['jsonrpc', 'id', 'method', 'params']) || message['jsonrpc'] !== '2.0' || message['method'] !== method) return undefined
+  if (
+    !onlyKeys(message, ['jsonrpc', 'id', 'method', 'params']) ||
+    message['jsonrpc'] !== '2.0' ||
+    message['method'] !== method
+  )
+    return undefined
   const id = message['id']
   return isRequestId(id) ? { id, params: message['params'] } : undefined
 }
@@ -104,9 +115,11 @@ export class EarlyReplies {
     if (!isObject(message)) return undefined
     if (!this.#initialized) {
       const init = request(message, 'initialize')
-      if (!init || !isObject(init.params) || !onlyKeys(init.params, ['protocolVersion', 'capabilities', 'clientInfo'])) return undefined
+      if (!init || !isObject(init.params) || !onlyKeys(init.params, ['protocolVersion', 'capabilities', 'clientInfo']))
+        return undefined
       const { protocolVersion, capabilities, clientInfo } = init.params
-      if (typeof protocolVersion !== 'string' || !plainCapabilities(capabilities) || !plainClientInfo(clientInfo)) return undefined
+      if (typeof protocolVersion !== 'string' || !plainCapabilities(capabilities) || !plainClientInfo(clientInfo))
+        return undefined
       this.#initialized = true
       const result = {
         protocolVersion: negotiatedVersion(protocolVersion),
@@ -117,7 +130,10 @@ export class EarlyReplies {
       return { kind: 'reply', id: init.id, line: resultLine(init.id, result), last: false }
     }
     if (message['method'] === 'notifications/initialized') {
-      const fine = onlyKeys(message, ['jsonrpc', 'method', 'params']) && message['jsonrpc'] === '2.0' && (message['params'] === undefined || isEmptyObject(message['params']))
+      const fine =
+        onlyKeys(message, ['jsonrpc', 'method', 'params']) &&
+        message['jsonrpc'] === '2.0' &&
+        (message['params'] === undefined || isEmptyObject(message['params']))
       return fine ? { kind: 'quiet' } : undefined
     }
     const list = request(message, 'tools/list')

@@ -20,7 +20,12 @@ export interface HandedOver {
  * is replayed only once the SDK has replied to it (the reply is dropped), as a client waits for the
  * `initialize` result before it sends more: the SDK then sees the session in the order it was sent.
  */
-export function handOver(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, read: readonly ReadSegment[], ended: boolean): HandedOver {
+export function handOver(
+  stdin: NodeJS.ReadableStream,
+  stdout: NodeJS.WritableStream,
+  read: readonly ReadSegment[],
+  ended: boolean,
+): HandedOver {
   const input = new PassThrough()
   // Heard by the SDK's transport once it listens; never an unhandled 'error' before that.
   input.on('error', () => undefined)
@@ -44,7 +49,8 @@ export function handOver(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableSt
   void (async () => {
     for (const segment of read) {
       const { answered } = segment
-      const replied = answered === undefined ? undefined : new Promise<void>((resolve) => awaited.set(answered, resolve))
+      const replied =
+        answered === undefined ? undefined : new Promise<void>((resolve) => awaited.set(answered, resolve))
       input.write(segment.bytes)
       await replied
     }

@@ -3,7 +3,13 @@
 // does, inside the server Claude already runs: map the event, ask the person, answer with the exact
 // JSON the command hook would print (or nothing, so that Claude asks in its own way).
 import { claudeCode } from '../../integrations/claude-code'
-import { calledByModel, eventFromHookTool, HookToolArgumentsSchema, hookToolInputSchema, markAskedByModel } from '../../integrations/claude-code/hook-tool'
+import {
+  calledByModel,
+  eventFromHookTool,
+  HookToolArgumentsSchema,
+  hookToolInputSchema,
+  markAskedByModel,
+} from '../../integrations/claude-code/hook-tool'
 import { HOOK_TOOL_NAME } from '../../integrations/claude-code/hook-tool-names'
 import type { HookWork } from '../../integrations/hook-work'
 import { errorMessage } from '../../shared/describe-error'
@@ -32,7 +38,12 @@ const CONNECT_TIMEOUT_MS = 3_000
  * with no companion, a dismissal or any error the text is empty and `note` says why. A call that
  * carries the model's `_meta` is shown as {@link markAskedByModel} says.
  */
-export async function answerHookTool(args: unknown, meta: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<HookToolResult> {
+export async function answerHookTool(
+  args: unknown,
+  meta: Record<string, unknown> | undefined,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<HookToolResult> {
   const empty = (note: string): HookToolResult => ({ content: [{ type: 'text', text: '' }], note })
   let work: HookWork
   try {
@@ -44,5 +55,8 @@ export async function answerHookTool(args: unknown, meta: Record<string, unknown
   if (calledByModel(meta)) work = markAskedByModel(work)
   const { agent } = work
   const outcome = await runHookPlan(work.plan, () => hookCompanion(agent, env, CONNECT_TIMEOUT_MS), signal)
-  return { content: [{ type: 'text', text: outcome.stdout ?? '' }], ...(outcome.note !== undefined ? { note: outcome.note } : {}) }
+  return {
+    content: [{ type: 'text', text: outcome.stdout ?? '' }],
+    ...(outcome.note !== undefined ? { note: outcome.note } : {}),
+  }
 }

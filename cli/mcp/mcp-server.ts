@@ -45,7 +45,10 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
   )
   const tellClientInfo = (peer: { name?: unknown; version?: unknown } | undefined): void => {
     if (typeof peer?.name !== 'string' || peer.name === '') return
-    client.setClientInfo({ name: peer.name, ...(typeof peer.version === 'string' && peer.version ? { version: peer.version } : {}) })
+    client.setClientInfo({
+      name: peer.name,
+      ...(typeof peer.version === 'string' && peer.version ? { version: peer.version } : {}),
+    })
   }
   // A 2025 connection names its client once, in `initialize`.
   server.oninitialized = () => tellClientInfo(server.getClientVersion())
@@ -64,7 +67,12 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     tellClientInfo(envelopeClientInfo(ctx))
     if (hooks && request.params.name === HOOK_TOOL_DEFINITION.name) {
-      const { content, note } = await answerHookTool(request.params.arguments, request.params._meta, hooks.env, ctx.mcpReq.signal)
+      const { content, note } = await answerHookTool(
+        request.params.arguments,
+        request.params._meta,
+        hooks.env,
+        ctx.mcpReq.signal,
+      )
       if (note !== undefined) hooks.onNote?.(note)
       return { content }
     }

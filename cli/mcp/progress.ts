@@ -28,7 +28,11 @@ export function waitingMessage(waitedMs: number): string {
   const minutes = Math.floor(seconds / 60)
   const hours = Math.floor(minutes / 60)
   const parts =
-    hours > 0 ? [`${hours} h`, `${minutes % 60} min`] : minutes > 0 ? [`${minutes} min`, `${seconds % 60} s`] : [`${seconds} s`]
+    hours > 0
+      ? [`${hours} h`, `${minutes % 60} min`]
+      : minutes > 0
+        ? [`${minutes} min`, `${seconds % 60} s`]
+        : [`${seconds} s`]
   return `the person has not answered yet (waiting ${parts.join(' ')})`
 }
 

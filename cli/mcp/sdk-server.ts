@@ -15,10 +15,22 @@ import { EXIT } from '../io'
  * the client's first message (`initialize`: 2025; a request with the 2026-07-28 `_meta` envelope:
  * 2026-07-28), per connection.
  */
-export async function serveMcp(io: CliIo, input: Readable, output: Writable, progressIntervalMs: number, claudeCodeHooks = false): Promise<number> {
+export async function serveMcp(
+  io: CliIo,
+  input: Readable,
+  output: Writable,
+  progressIntervalMs: number,
+  claudeCodeHooks = false,
+): Promise<number> {
   const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'mcp client', version })
-  const hooks = claudeCodeHooks ? { env: io.env, onNote: (note: string) => io.stderr.write(`ask-user mcp: ${HOOK_TOOL_NAME}: ${note}
-`) } : undefined
+  const hooks = claudeCodeHooks
+    ? {
+        env: io.env,
+        onNote: (note: string) =>
+          io.stderr.write(`ask-user mcp: ${HOOK_TOOL_NAME}: ${note}
+`),
+      }
+    : undefined
   const transport = new StdioServerTransport(input, output)
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => resolve()
@@ -28,7 +40,10 @@ export async function serveMcp(io: CliIo, input: Readable, output: Writable, pro
     // Interrupted while the SDK was loading.
     if (io.signal.aborted) stop()
   })
-  const connection = serveStdio(() => createAskUserMcpServer({ client, version, progressIntervalMs, ...(hooks ? { claudeCodeHooks: hooks } : {}) }), { transport })
+  const connection = serveStdio(
+    () => createAskUserMcpServer({ client, version, progressIntervalMs, ...(hooks ? { claudeCodeHooks: hooks } : {}) }),
+    { transport },
+  )
   await stopped
   await client.close()
   await connection.close()

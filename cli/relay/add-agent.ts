@@ -42,16 +42,30 @@ export async function addAgent(options: AddAgentOptions): Promise<AddedAgent> {
   const state = await loadRelayState(options.home)
   const keys = await loadRelayKeys(options.home)
   const url = options.url ?? state.settings.url
-  if (url === undefined) throw new RelayCliError('RELAY_NO_URL', 'No relay URL is known; pass --url tls://relay.example:4222 (or wss://...).')
+  if (url === undefined)
+    throw new RelayCliError(
+      'RELAY_NO_URL',
+      'No relay URL is known; pass --url tls://relay.example:4222 (or wss://...).',
+    )
   checkRelayUrl(url)
-  const current = await verifyRoster(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey, { highestSeenVersion: 0, now: now() })
+  const current = await verifyRoster(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey, {
+    highestSeenVersion: 0,
+    now: now(),
+  })
   // The NATS credential is scoped by name ({{name()}}), so two agents of one name would share a mailbox.
   if (current.members.some((member) => member.name === options.name)) {
     throw new RelayCliError('RELAY_NAME_TAKEN', `The roster already lists "${options.name}"; pick another agent name.`)
   }
-  const credential = await mintAgentCredential({ accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.agent, now }, options.name, ttlSeconds)
+  const credential = await mintAgentCredential(
+    { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.agent, now },
+    options.name,
+    ttlSeconds,
+  )
   const agent = await generateMemberIdentity(options.name, 'agent')
-  const next = await renewRoster(await loadRootKeys(state.root), current, { now: now(), members: [...current.members, agent.member] })
+  const next = await renewRoster(await loadRootKeys(state.root), current, {
+    now: now(),
+    members: [...current.members, agent.member],
+  })
   const file = AgentRelayFileSchema.parse({
     v: 1,
     url,

@@ -45,10 +45,17 @@ export async function initRelay(options: InitRelayOptions): Promise<string> {
   await ensurePrivateDir(options.home)
   await saveRelayKeys(options.home, init.companionKeys)
   // The account seed itself stays on the printed sheet; the first connection uses this and deletes it.
-  await writeFileAtomic(join(options.home, RELAY_FILES.setup), await mintAdminCredential(init.accountSeed, SETUP_CREDENTIAL_TTL_SECONDS, options.now))
+  await writeFileAtomic(
+    join(options.home, RELAY_FILES.setup),
+    await mintAdminCredential(init.accountSeed, SETUP_CREDENTIAL_TTL_SECONDS, options.now),
+  )
   const root = await generateRootIdentity()
   const desktop = await generateMemberIdentity(options.desktopName ?? defaultDesktopName(), 'desktop')
-  const roster = await signRoster(await loadRootKeys(root.secret), { version: 1, members: [desktop.member], now: (options.now ?? Date.now)() })
+  const roster = await signRoster(await loadRootKeys(root.secret), {
+    version: 1,
+    members: [desktop.member],
+    now: (options.now ?? Date.now)(),
+  })
   await saveRelayState(options.home, {
     root: root.secret,
     desktop: desktop.secret,

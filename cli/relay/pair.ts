@@ -3,7 +3,14 @@
 import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
 import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
 import { DEVICE_CREDENTIAL_SECONDS } from '../../relay/renewal'
-import { createPairOffer, formatPairLine, newPairId, PAIR_OFFER_TTL_MS, runDesktopPairing, type PairRequestBody } from '../../relay/pairing'
+import {
+  createPairOffer,
+  formatPairLine,
+  newPairId,
+  PAIR_OFFER_TTL_MS,
+  runDesktopPairing,
+  type PairRequestBody,
+} from '../../relay/pairing'
 import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
 import { RelayCliError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
@@ -30,22 +37,48 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
   try {
     const pairId = newPairId()
     const ttlMs = options.ttlMs ?? PAIR_OFFER_TTL_MS
-    const signer = (role: 'pair' | 'device') => ({ accountPublicKey: link.keys.accountPublicKey, signingSeed: link.keys.roleSigningSeeds[role], now })
+    const signer = (role: 'pair' | 'device') => ({
+      accountPublicKey: link.keys.accountPublicKey,
+      signingSeed: link.keys.roleSigningSeeds[role],
+      now,
+    })
     const pairCredential = await mintRoleCredential(signer('pair'), 'pair', pairId, Math.ceil(ttlMs / 1000) + 60)
-    const offer = createPairOffer({ url: link.url, rootPublicKey: link.settings.rootPublicKey, pairId, creds: pairCredential.creds, now: now(), ttlMs })
+    const offer = createPairOffer({
+      url: link.url,
+      rootPublicKey: link.settings.rootPublicKey,
+      pairId,
+      creds: pairCredential.creds,
+      now: now(),
+      ttlMs,
+    })
     options.showLine(formatPairLine(offer))
     let result: { member: Member; rosterVersion: number } | undefined
     await runDesktopPairing(link.nc, offer, {
       now,
       confirm: options.confirm,
       grant: async (request) => {
-        const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, { highestSeenVersion: 0, now: now() })
+        const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
+          highestSeenVersion: 0,
+          now: now(),
+        })
         if (current.members.some((member) => member.name === request.member.name)) {
-          throw new RelayCliError('RELAY_NAME_TAKEN', `The roster already lists "${request.member.name}"; join again with another --name.`)
+          throw new RelayCliError(
+            'RELAY_NAME_TAKEN',
+            `The roster already lists "${request.member.name}"; join again with another --name.`,
+          )
         }
         const member: Member = { ...request.member, addedAt: now() }
-        const next = await renewRoster(await loadRootKeys(link.root), current, { now: now(), members: [...current.members, member] })
-        const credential = await mintRoleJwt(signer('device'), 'device', member.id, request.nkey, DEVICE_CREDENTIAL_SECONDS)
+        const next = await renewRoster(await loadRootKeys(link.root), current, {
+          now: now(),
+          members: [...current.members, member],
+        })
+        const credential = await mintRoleJwt(
+          signer('device'),
+          'device',
+          member.id,
+          request.nkey,
+          DEVICE_CREDENTIAL_SECONDS,
+        )
         await publishRoster(link, next)
         await saveRoster(options.home, next)
         const renewals = await loadRenewals(options.home)

@@ -11,18 +11,33 @@ const day = (ms: number): string => new Date(ms).toISOString().slice(0, 16).repl
 export async function renewRelay(home: string, now?: () => number): Promise<{ lines: string[]; ok: boolean }> {
   const result = await renewRelayAtStart(home, now === undefined ? {} : { now })
   if (result.role === 'none') {
-    throw new RelayHomeError('RELAY_NOT_INITIALIZED', 'This companion home has no relay; run `ask-user relay init` on the first desktop or `ask-user relay join` on a device.')
+    throw new RelayHomeError(
+      'RELAY_NOT_INITIALIZED',
+      'This companion home has no relay; run `ask-user relay init` on the first desktop or `ask-user relay join` on a device.',
+    )
   }
-  return { lines: [...describeResult(result), ...result.warnings.map((warning) => `Warning: ${warning}`)], ok: result.problem === undefined }
+  return {
+    lines: [...describeResult(result), ...result.warnings.map((warning) => `Warning: ${warning}`)],
+    ok: result.problem === undefined,
+  }
 }
 
 function describeResult(result: Exclude<RelayStartResult, { role: 'none' }>): string[] {
   const lines: string[] = []
   if (result.role === 'desktop') {
-    lines.push(`Roster version ${result.rosterVersion} signed, valid until ${day(result.rosterExpiresAt)}; ${result.published ? 'published to the relay' : 'stored here, not yet on the relay'}.`)
-    if (result.published) lines.push(result.devicesRenewed.length === 0 ? 'No device credential was due.' : `Renewed the credential of: ${result.devicesRenewed.join(', ')}.`)
+    lines.push(
+      `Roster version ${result.rosterVersion} signed, valid until ${day(result.rosterExpiresAt)}; ${result.published ? 'published to the relay' : 'stored here, not yet on the relay'}.`,
+    )
+    if (result.published)
+      lines.push(
+        result.devicesRenewed.length === 0
+          ? 'No device credential was due.'
+          : `Renewed the credential of: ${result.devicesRenewed.join(', ')}.`,
+      )
   } else {
-    lines.push(`Roster version ${result.rosterVersion}. Relay credential ${result.credentialRenewed ? 'renewed' : 'unchanged'}, valid until ${day(result.credentialExpiresAt)}.`)
+    lines.push(
+      `Roster version ${result.rosterVersion}. Relay credential ${result.credentialRenewed ? 'renewed' : 'unchanged'}, valid until ${day(result.credentialExpiresAt)}.`,
+    )
   }
   if (result.problem !== undefined) lines.push(`Error: ${result.problem}`)
   return lines

@@ -3,7 +3,10 @@
 import { createInterface } from 'node:readline'
 
 /** A reader of `input`'s lines; `next()` resolves undefined at end of input. `close()` releases it. */
-export function lineReader(input: NodeJS.ReadableStream): { next: () => Promise<string | undefined>; close: () => void } {
+export function lineReader(input: NodeJS.ReadableStream): {
+  next: () => Promise<string | undefined>
+  close: () => void
+} {
   const rl = createInterface({ input, crlfDelay: Infinity, terminal: false })
   const lines = rl[Symbol.asyncIterator]()
   return {

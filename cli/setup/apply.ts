@@ -26,7 +26,9 @@ export async function applyPlan(plan: SetupPlan, mode: 'add' | 'remove', ctx: Se
   const changes: string[] = []
   const steps = mode === 'add' ? plan.steps : [...plan.steps].reverse()
   for (const step of steps) changes.push(...(mode === 'add' ? await addStep(step, ctx) : await removeStep(step, ctx)))
-  return changes.length > 0 ? changes : [mode === 'add' ? 'already set up: nothing to change' : 'not set up: nothing to remove']
+  return changes.length > 0
+    ? changes
+    : [mode === 'add' ? 'already set up: nothing to change' : 'not set up: nothing to remove']
 }
 
 async function addStep(step: SetupStep, ctx: SetupContext): Promise<string[]> {
@@ -38,18 +40,35 @@ async function addStep(step: SetupStep, ctx: SetupContext): Promise<string[]> {
       if (present === 'different') out.push(await runClient(step.remove, ctx))
       out.push(await runClient(step.argv, ctx))
       if ((await entryState(step, ctx)) !== 'same') {
-        throw new SetupError(`\`${shown(step.argv)}\` ran but ${resolveFile(step.entry.file, ctx.env)} does not hold the entry it should have written`)
+        throw new SetupError(
+          `\`${shown(step.argv)}\` ran but ${resolveFile(step.entry.file, ctx.env)} does not hold the entry it should have written`,
+        )
       }
       return out
     }
     case 'json':
       return editJson(step.file, ctx, (root) => setAt(root, step.path, step.value), `set ${step.path.join('.')}`)
     case 'json-item':
-      return editJson(step.file, ctx, (root) => addItem(root, step.path, step.item), `added ${JSON.stringify(step.item)} to ${step.path.join('.')}`)
+      return editJson(
+        step.file,
+        ctx,
+        (root) => addItem(root, step.path, step.item),
+        `added ${JSON.stringify(step.item)} to ${step.path.join('.')}`,
+      )
     case 'toml':
-      return editText(step.file, ctx, (text) => setTomlKeys(text, step.table, step.keys), `set ${Object.keys(step.keys).join(', ')} in [${step.table}]`)
+      return editText(
+        step.file,
+        ctx,
+        (text) => setTomlKeys(text, step.table, step.keys),
+        `set ${Object.keys(step.keys).join(', ')} in [${step.table}]`,
+      )
     case 'hook':
-      return editJson(step.file, ctx, (root) => addHookGroup(root, step.event, hookGroup(step), harnessOf(step)), `set the ask-user hook in hooks.${step.event}`)
+      return editJson(
+        step.file,
+        ctx,
+        (root) => addHookGroup(root, step.event, hookGroup(step), harnessOf(step)),
+        `set the ask-user hook in hooks.${step.event}`,
+      )
     case 'file':
       return editText(step.file, ctx, () => step.text, 'wrote the ask-user plugin')
   }
@@ -62,11 +81,26 @@ async function removeStep(step: SetupStep, ctx: SetupContext): Promise<string[]>
     case 'json':
       return editJson(step.file, ctx, (root) => deleteAt(root, step.path), `removed ${step.path.join('.')}`)
     case 'json-item':
-      return editJson(step.file, ctx, (root) => removeItem(root, step.path, step.item), `removed ${JSON.stringify(step.item)} from ${step.path.join('.')}`)
+      return editJson(
+        step.file,
+        ctx,
+        (root) => removeItem(root, step.path, step.item),
+        `removed ${JSON.stringify(step.item)} from ${step.path.join('.')}`,
+      )
     case 'toml':
-      return editText(step.file, ctx, (text) => removeTomlKeys(text, step.table, Object.keys(step.keys)), `removed [${step.table}]`)
+      return editText(
+        step.file,
+        ctx,
+        (text) => removeTomlKeys(text, step.table, Object.keys(step.keys)),
+        `removed [${step.table}]`,
+      )
     case 'hook':
-      return editJson(step.file, ctx, (root) => removeHookGroups(root, step.event, harnessOf(step)), `removed the ask-user hook from hooks.${step.event}`)
+      return editJson(
+        step.file,
+        ctx,
+        (root) => removeHookGroups(root, step.event, harnessOf(step)),
+        `removed the ask-user hook from hooks.${step.event}`,
+      )
     case 'file': {
       const path = resolveFile(step.file, ctx.env)
       if ((await readText(path)) === '') return []
@@ -83,13 +117,19 @@ function harnessOf(step: Extract<SetupStep, { kind: 'hook' }>): string {
 }
 
 /** Whether the client's file already holds the entry its command writes: the same, another, or none. */
-async function entryState(step: Extract<SetupStep, { kind: 'run' }>, ctx: SetupContext): Promise<'same' | 'different' | 'absent'> {
+async function entryState(
+  step: Extract<SetupStep, { kind: 'run' }>,
+  ctx: SetupContext,
+): Promise<'same' | 'different' | 'absent'> {
   const text = await readText(resolveFile(step.entry.file, ctx.env))
   if (step.entry.file.endsWith('.toml')) return tomlEntryState(text, step.entry.path.join('.'), step.entry.value)
   const current = getAt(parseJsonc(text).value, step.entry.path)
   if (current === undefined) return 'absent'
   // Clients add keys of their own (Claude's type, Gemini's defaults): only ours must match.
-  const ours = current !== null && typeof current === 'object' && Object.entries(step.entry.value).every(([key, value]) => sameJson((current as JsonObject)[key], value))
+  const ours =
+    current !== null &&
+    typeof current === 'object' &&
+    Object.entries(step.entry.value).every(([key, value]) => sameJson((current as JsonObject)[key], value))
   return ours ? 'same' : 'different'
 }
 
@@ -99,12 +139,18 @@ function tomlEntryState(text: string, table: string, value: Record<string, unkno
   const env = (value['env'] ?? {}) as Record<string, string>
   const same =
     command === JSON.stringify(value['command']) &&
-    readTomlKey(text, table, 'args') === `[${((value['args'] ?? []) as string[]).map((arg) => JSON.stringify(arg)).join(', ')}]` &&
+    readTomlKey(text, table, 'args') ===
+      `[${((value['args'] ?? []) as string[]).map((arg) => JSON.stringify(arg)).join(', ')}]` &&
     Object.entries(env).every(([key, v]) => readTomlKey(text, `${table}.env`, key) === JSON.stringify(v))
   return same ? 'same' : 'different'
 }
 
-async function editJson(file: string, ctx: SetupContext, edit: (root: JsonObject) => boolean, what: string): Promise<string[]> {
+async function editJson(
+  file: string,
+  ctx: SetupContext,
+  edit: (root: JsonObject) => boolean,
+  what: string,
+): Promise<string[]> {
   const path = resolveFile(file, ctx.env)
   const text = await readText(path)
   const { value, hadComments } = parseJsonc(text)
@@ -114,7 +160,12 @@ async function editJson(file: string, ctx: SetupContext, edit: (root: JsonObject
   return [`${path}: ${what}${kept ? ` (its comments are not kept; the file as it was is ${kept})` : ''}`]
 }
 
-async function editText(file: string, ctx: SetupContext, edit: (text: string) => string, what: string): Promise<string[]> {
+async function editText(
+  file: string,
+  ctx: SetupContext,
+  edit: (text: string) => string,
+  what: string,
+): Promise<string[]> {
   const path = resolveFile(file, ctx.env)
   const text = await readText(path)
   const next = edit(text)
@@ -131,7 +182,10 @@ function shown(argv: readonly string[]): string {
 async function runClient(argv: readonly string[], ctx: SetupContext): Promise<string> {
   const [name, ...args] = argv as [string, ...string[]]
   const command = findOnPath(name, ctx.env)
-  if (command === undefined) throw new SetupError(`${name} is not on PATH; install it first, or run \`ask-user setup --print\` for the lines to apply by hand`)
+  if (command === undefined)
+    throw new SetupError(
+      `${name} is not on PATH; install it first, or run \`ask-user setup --print\` for the lines to apply by hand`,
+    )
   const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: ctx.cwd,
@@ -149,6 +203,7 @@ async function runClient(argv: readonly string[], ctx: SetupContext): Promise<st
   }).catch((error: unknown) => {
     throw new SetupError(`\`${shown(argv)}\` could not run: ${error instanceof Error ? error.message : String(error)}`)
   })
-  if (result.code !== 0) throw new SetupError(`\`${shown(argv)}\` failed (exit ${result.code ?? 'by signal'}): ${result.output.trim()}`)
+  if (result.code !== 0)
+    throw new SetupError(`\`${shown(argv)}\` failed (exit ${result.code ?? 'by signal'}): ${result.output.trim()}`)
   return `ran: ${shown(argv)}`
 }

@@ -22,7 +22,9 @@ export function userHome(env: NodeJS.ProcessEnv): string {
 export function resolveFile(file: string, env: NodeJS.ProcessEnv): string {
   const xdg = env['XDG_CONFIG_HOME']
   const path =
-    file.startsWith('~/.config/') && xdg && isAbsolute(xdg) ? join(xdg, file.slice('~/.config/'.length)) : join(userHome(env), file.slice(2))
+    file.startsWith('~/.config/') && xdg && isAbsolute(xdg)
+      ? join(xdg, file.slice('~/.config/'.length))
+      : join(userHome(env), file.slice(2))
   if (path.endsWith('opencode.jsonc') && !existsSync(path) && existsSync(path.slice(0, -1))) return path.slice(0, -1)
   return path
 }

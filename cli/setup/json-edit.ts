@@ -25,7 +25,8 @@ export function parseJsonc(text: string): { value: JsonObject; hadComments: bool
   } catch (error) {
     throw new ConfigFileError(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigFileError('the file is not a JSON object')
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigFileError('the file is not a JSON object')
   return { value: value as JsonObject, hadComments: stripped.hadComments }
 }
 
@@ -55,7 +56,8 @@ function stripJsonc(text: string): { text: string; hadComments: boolean } {
 export function getAt(root: JsonObject, path: readonly string[]): unknown {
   let current: unknown = root
   for (const key of path) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, key)) return undefined
+    if (current === null || typeof current !== 'object' || Array.isArray(current) || !Object.hasOwn(current, key))
+      return undefined
     current = (current as JsonObject)[key]
   }
   return current
@@ -115,5 +117,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const ak = Object.keys(a)
   const bk = Object.keys(b)
-  return ak.length === bk.length && ak.every((key) => Object.hasOwn(b, key) && sameJson((a as JsonObject)[key], (b as JsonObject)[key]))
+  return (
+    ak.length === bk.length &&
+    ak.every((key) => Object.hasOwn(b, key) && sameJson((a as JsonObject)[key], (b as JsonObject)[key]))
+  )
 }

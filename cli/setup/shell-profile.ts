@@ -21,7 +21,9 @@ function withoutBlock(text: string): string {
   const start = text.indexOf(SHELL_BLOCK_START)
   const end = text.indexOf(SHELL_BLOCK_END)
   if (start === -1 || end === -1 || end < start) return text
-  return (withoutTrailingNewlines(text.slice(0, start)) + text.slice(end + SHELL_BLOCK_END.length).replace(/^\n/, '\n')).replace(/^\n+/, '')
+  return (
+    withoutTrailingNewlines(text.slice(0, start)) + text.slice(end + SHELL_BLOCK_END.length).replace(/^\n/, '\n')
+  ).replace(/^\n+/, '')
 }
 
 /**

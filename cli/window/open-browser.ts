@@ -9,8 +9,13 @@ import type { CliIo } from '../io'
  */
 export function openBrowser(url: string, io: Pick<CliIo, 'stderr'>): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]]
-  const warn = (why: string): void => void io.stderr.write(`Warning: could not open a browser (${why}); open the link above yourself within 60 s\n`)
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]]
+  const warn = (why: string): void =>
+    void io.stderr.write(`Warning: could not open a browser (${why}); open the link above yourself within 60 s\n`)
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true, env: childEnvironment(process.env) })
     child.once('error', (error) => warn(error.message))

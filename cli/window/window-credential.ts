@@ -2,7 +2,14 @@ import { PrivateFileError, readPrivateFile } from '../../core/private-files'
 import { join } from 'node:path'
 import { companionHome, discoverEndpoint } from '../../agent/discovery'
 import { AskUserError } from '../../shared/error-codes'
-import { MintedCodeSchema, WINDOW_CODE_PATH, WINDOW_CONFIRM_PATH, WINDOW_FILE, WindowFileSchema, type WindowFile } from '../../shared/window-link'
+import {
+  MintedCodeSchema,
+  WINDOW_CODE_PATH,
+  WINDOW_CONFIRM_PATH,
+  WINDOW_FILE,
+  WindowFileSchema,
+  type WindowFile,
+} from '../../shared/window-link'
 
 /**
  * The running companion's window credential from `window.json` in its home. Only a local user with the
@@ -21,14 +28,21 @@ export async function readWindowCredential(env: NodeJS.ProcessEnv): Promise<Wind
   } catch (error) {
     if (error instanceof PrivateFileError) throw new AskUserError('NO_PROVIDER', error.message)
   }
-  throw new AskUserError('NO_PROVIDER', `no window credential in ${home} (the companion writes ${WINDOW_FILE} when it starts); is it running, and is ASK_USER_HOME the same?`)
+  throw new AskUserError(
+    'NO_PROVIDER',
+    `no window credential in ${home} (the companion writes ${WINDOW_FILE} when it starts); is it running, and is ASK_USER_HOME the same?`,
+  )
 }
 
 /** Mints a one-time page link with the window credential (`POST /v1/window/code`). */
 export async function mintPageLink(window: WindowFile, signal?: AbortSignal): Promise<string> {
   const response = await post(window, WINDOW_CODE_PATH, {}, signal)
   const parsed = MintedCodeSchema.safeParse(await response.json().catch(() => undefined))
-  if (!response.ok || !parsed.success) throw new AskUserError('NO_PROVIDER', `the companion at ${window.page} refused a page link (HTTP ${response.status})`)
+  if (!response.ok || !parsed.success)
+    throw new AskUserError(
+      'NO_PROVIDER',
+      `the companion at ${window.page} refused a page link (HTTP ${response.status})`,
+    )
   return parsed.data.url
 }
 
@@ -38,7 +52,12 @@ export async function confirmPage(window: WindowFile, digits: string, signal?: A
   return response.ok
 }
 
-async function post(window: WindowFile, path: string, body: object, signal: AbortSignal | undefined): Promise<Response> {
+async function post(
+  window: WindowFile,
+  path: string,
+  body: object,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
   try {
     return await fetch(new URL(path, window.page), {
       method: 'POST',
@@ -48,6 +67,9 @@ async function post(window: WindowFile, path: string, body: object, signal: Abor
       signal: signal ?? AbortSignal.timeout(5_000),
     })
   } catch (error) {
-    throw new AskUserError('NO_PROVIDER', `cannot reach the companion at ${window.page} (${String((error as { cause?: { code?: string } }).cause?.code ?? error)})`)
+    throw new AskUserError(
+      'NO_PROVIDER',
+      `cannot reach the companion at ${window.page} (${String((error as { cause?: { code?: string } }).cause?.code ?? error)})`,
+    )
   }
 }

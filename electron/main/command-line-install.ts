@@ -24,8 +24,7 @@ export interface CommandLineInstallOptions {
 
 /** What happened, in words for the person (the tray shows `message` in a dialog). */
 export type CommandLineInstallResult =
-  | { ok: true; path: string; onPath: boolean; message: string }
-  | { ok: false; message: string }
+  { ok: true; path: string; onPath: boolean; message: string } | { ok: false; message: string }
 
 /**
  * "Install Command Line Tool…": puts the packaged app's `ask-user` on the person's PATH, like VS Code's
@@ -51,18 +50,25 @@ async function installOnPosix(options: CommandLineInstallOptions): Promise<Comma
   const target = join(dir, 'ask-user')
   const existing = await ownership(target, options.resourcesPath)
   if (existing === 'foreign') {
-    return { ok: false, message: `${target} already exists and is not Ask User Companion's. Remove it, then try again.` }
+    return {
+      ok: false,
+      message: `${target} already exists and is not Ask User Companion's. Remove it, then try again.`,
+    }
   }
   await ensureFolder(dir)
   const appImage = options.platform === 'linux' ? options.env['APPIMAGE'] : undefined
   // Both are atomic (a new temp name renamed over the target) and refuse a target of another user.
   if (appImage) {
-    await writeFileAtomic(target, `#!/bin/sh\n${MARKER}\nASK_USER_CLI=1 exec ${shellQuote(appImage)} "$@"\n`, { mode: 0o755 })
+    await writeFileAtomic(target, `#!/bin/sh\n${MARKER}\nASK_USER_CLI=1 exec ${shellQuote(appImage)} "$@"\n`, {
+      mode: 0o755,
+    })
   } else {
     await replaceWithSymlink(launcher, target)
   }
   const onPath = (options.env['PATH'] ?? '').split(delimiter).includes(dir)
-  const hint = onPath ? '' : ` ${dir} is not on your PATH yet: add it in your shell profile, e.g. export PATH="${dir}:$PATH".`
+  const hint = onPath
+    ? ''
+    : ` ${dir} is not on your PATH yet: add it in your shell profile, e.g. export PATH="${dir}:$PATH".`
   return { ok: true, path: target, onPath, message: `Installed ${target}: run \`ask-user\` in a new terminal.${hint}` }
 }
 
@@ -78,7 +84,12 @@ async function installOnWindows(options: CommandLineInstallOptions): Promise<Com
     `$parts = @($p -split ';' | Where-Object { $_ -ne '' }); ` +
     `if ($parts -notcontains '${quoted}') { [Environment]::SetEnvironmentVariable('Path', (($parts + '${quoted}') -join ';'), 'User') }`
   await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', script])
-  return { ok: true, path: join(dir, 'ask-user.cmd'), onPath: true, message: `Added ${dir} to your Path: run \`ask-user\` in a new terminal.` }
+  return {
+    ok: true,
+    path: join(dir, 'ask-user.cmd'),
+    onPath: true,
+    message: `Added ${dir} to your Path: run \`ask-user\` in a new terminal.`,
+  }
 }
 
 /** /usr/local/bin on macOS when writable without a password, else ~/.local/bin. */
@@ -118,10 +129,11 @@ function shellQuote(value: string): string {
 
 function runProgram(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) =>
-    execFile(file, args, { windowsHide: true }, (error, _stdout, stderr) => (error ? reject(new Error(stderr.trim() || error.message)) : resolve())),
+    execFile(file, args, { windowsHide: true }, (error, _stdout, stderr) =>
+      error ? reject(new Error(stderr.trim() || error.message)) : resolve(),
+    ),
   )
 }
-
 
 /** What the tray's "Install Command Line Tool…" needs from the app. */
 export interface CommandLineActionOptions {
@@ -143,7 +155,12 @@ export function commandLineAction(options: CommandLineActionOptions): (() => voi
   const { resourcesPath } = options
   if (!options.app.isPackaged || resourcesPath === undefined) return undefined
   return () =>
-    void installCommandLine({ platform: options.platform, env: options.env, resourcesPath, userHome: options.app.getPath('home') })
+    void installCommandLine({
+      platform: options.platform,
+      env: options.env,
+      resourcesPath,
+      userHome: options.app.getPath('home'),
+    })
       .then((result) => {
         const strings = options.strings()
         return options.dialog.showMessageBox({

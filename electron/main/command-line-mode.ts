@@ -51,5 +51,7 @@ export function runCommandLine(options: CommandLineOptions): void {
     if (waiting === 0) return options.app.exit(code)
     for (const stream of streams) stream.write('', () => --waiting === 0 && options.app.exit(code))
   }
-  options.load(join(options.mainDir, 'cli.js')).runFromProcess({ argv: commandLineArguments(options.argv, options.app.isPackaged), exit })
+  options
+    .load(join(options.mainDir, 'cli.js'))
+    .runFromProcess({ argv: commandLineArguments(options.argv, options.app.isPackaged), exit })
 }

@@ -24,7 +24,10 @@ import type { QuestionWindow } from './window'
 import { loadWindowState, saveWindowState } from './window-state'
 
 /** The companion core's entry points the desktop shell uses (`core/`). */
-export type CoreApi = Pick<typeof CoreModule, 'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion' | 'connectInfo'>
+export type CoreApi = Pick<
+  typeof CoreModule,
+  'resolveHome' | 'loadSettings' | 'saveSettings' | 'startCompanion' | 'connectInfo'
+>
 
 export interface DesktopOptions {
   app: Electron.App
@@ -85,7 +88,10 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
   const warn = options.warn ?? console.warn
   const disposers: Array<() => void> = []
   const home = core.resolveHome(env)
-  const settings = await openSettingsStore({ load: () => core.loadSettings(home), save: (s) => core.saveSettings(home, s) }, warn)
+  const settings = await openSettingsStore(
+    { load: () => core.loadSettings(home), save: (s) => core.saveSettings(home, s) },
+    warn,
+  )
   const strings = (): Strings => stringsFor(settings.get().language, app.getLocale())
   const source = rendererSource(options.mainDir, app.isPackaged, env)
 
@@ -94,8 +100,21 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
   const companion = await startCore(options, home, settings, warn)
   const window = await openWindow(electron, options, home, source, settings, warn)
   disposers.push(() => window.allowClose())
-  const openLink = externalLinkOpener({ window: window.browserWindow, dialog: electron.dialog, shell: electron.shell, strings, warn })
-  const hub = setupIpcHub({ ipcMain: electron.ipcMain, window: window.browserWindow, companion, isAppUrl: (url) => isAppUrl(source, url), onRefused: (r) => warn(`ipc: refused: ${r}`), openLink })
+  const openLink = externalLinkOpener({
+    window: window.browserWindow,
+    dialog: electron.dialog,
+    shell: electron.shell,
+    strings,
+    warn,
+  })
+  const hub = setupIpcHub({
+    ipcMain: electron.ipcMain,
+    window: window.browserWindow,
+    companion,
+    isAppUrl: (url) => isAppUrl(source, url),
+    onRefused: (r) => warn(`ipc: refused: ${r}`),
+    openLink,
+  })
   disposers.push(() => hub.dispose())
   const updates = startUpdates(options, electron, settings, strings, warn)
   if (updates) disposers.push(() => updates.dispose())
@@ -126,10 +145,18 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
 }
 
 /** Starts the core with the person's settings; the built page is also served to browsers (`/`). */
-function startCore(options: DesktopOptions, home: string, settings: SettingsStore, warn: (message: string) => void): Promise<DesktopCompanion> {
+function startCore(
+  options: DesktopOptions,
+  home: string,
+  settings: SettingsStore,
+  warn: (message: string) => void,
+): Promise<DesktopCompanion> {
   const { app, core, mainDir, platform, env } = options
   // Packaged: the launcher in resources/bin; a development run: the checkout's bin/ask-user.js.
-  const install = app.isPackaged && options.resourcesPath !== undefined ? { resourcesPath: options.resourcesPath } : { script: join(mainDir, '..', '..', 'bin', 'ask-user.js') }
+  const install =
+    app.isPackaged && options.resourcesPath !== undefined
+      ? { resourcesPath: options.resourcesPath }
+      : { script: join(mainDir, '..', '..', 'bin', 'ask-user.js') }
   const connect = core.connectInfo({ platform, home, env, ...install })
   const loaded = settings.get()
   return core.startCompanion({
@@ -145,7 +172,14 @@ function startCore(options: DesktopOptions, home: string, settings: SettingsStor
 }
 
 /** The question window, at its remembered size and position (saved in the home folder). */
-async function openWindow(electron: ElectronApi, options: DesktopOptions, home: string, source: RendererSource, settings: SettingsStore, warn: (message: string) => void): Promise<QuestionWindow> {
+async function openWindow(
+  electron: ElectronApi,
+  options: DesktopOptions,
+  home: string,
+  source: RendererSource,
+  settings: SettingsStore,
+  warn: (message: string) => void,
+): Promise<QuestionWindow> {
   const displays = electron.screen?.getAllDisplays().map((display) => display.workArea) ?? []
   const state = await loadWindowState(home, displays)
   return createQuestionWindow({
@@ -153,7 +187,8 @@ async function openWindow(electron: ElectronApi, options: DesktopOptions, home: 
     source,
     preload: preloadPath(options.mainDir),
     state,
-    saveState: (next) => void saveWindowState(home, next).catch((error: Error) => warn(`window state not saved: ${error.message}`)),
+    saveState: (next) =>
+      void saveWindowState(home, next).catch((error: Error) => warn(`window state not saved: ${error.message}`)),
     startHidden: launchedAtLogin(options.app, options.platform, options.argv),
     language: settings.get().language,
   })
@@ -168,7 +203,13 @@ function followTheme(nativeTheme: Electron.NativeTheme, settings: SettingsStore)
 }
 
 /** Updates for a packaged app (checks, download, install on quit); none for a development run. */
-function startUpdates(options: DesktopOptions, electron: ElectronApi, settings: SettingsStore, strings: () => Strings, warn: (m: string) => void): Updates | undefined {
+function startUpdates(
+  options: DesktopOptions,
+  electron: ElectronApi,
+  settings: SettingsStore,
+  strings: () => Strings,
+  warn: (m: string) => void,
+): Updates | undefined {
   const channel = updateChannel(options.platform, options.env, options.app.isPackaged)
   if (channel === undefined || options.createUpdater === undefined) return undefined
   return setupUpdates({

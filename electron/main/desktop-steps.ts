@@ -86,7 +86,15 @@ export function trayStep(ctx: DesktopContext): CompanionTray {
       open: () => ctx.window.show(),
       quit: ctx.quit,
       setStartAtLogin: (on) => void settings.update({ startAtLogin: on }),
-      installCommandLine: commandLineAction({ app, dialog: electron.dialog, platform, env, strings, resourcesPath: ctx.options.resourcesPath, warn: ctx.warn }),
+      installCommandLine: commandLineAction({
+        app,
+        dialog: electron.dialog,
+        platform,
+        env,
+        strings,
+        resourcesPath: ctx.options.resourcesPath,
+        warn: ctx.warn,
+      }),
       ...(updates ? { checkForUpdates: () => void updates.checkNow() } : {}),
     },
   })

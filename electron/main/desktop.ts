@@ -3,7 +3,16 @@
 import type { DesktopCompanion } from './companion'
 import { createDesktopContext } from './desktop-context'
 import type { DesktopOptions } from './desktop-context'
-import { attentionStep, dockStep, loginItemStep, notificationsStep, quitStep, trayStep, unsignedNoticeStep, windowsToastsStep } from './desktop-steps'
+import {
+  attentionStep,
+  dockStep,
+  loginItemStep,
+  notificationsStep,
+  quitStep,
+  trayStep,
+  unsignedNoticeStep,
+  windowsToastsStep,
+} from './desktop-steps'
 import type { IpcHub } from './ipc-hub'
 import type { SettingsStore } from './settings-store'
 import { claimSingleInstance } from './single-instance'

@@ -11,8 +11,14 @@ import { TRAY_ICON_PATHS } from './icon-paths'
 import { createUpdater, RELEASES_URL } from './updater-factory'
 
 if (isCommandLineMode(process.env)) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CLI bundle is a file beside this one, loaded only in this mode
-  runCommandLine({ app, argv: process.argv, env: process.env, mainDir: __dirname, load: (path) => require(path) as CliBundle })
+  runCommandLine({
+    app,
+    argv: process.argv,
+    env: process.env,
+    mainDir: __dirname,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CLI bundle is a file beside this one, loaded only in this mode
+    load: (path) => require(path) as CliBundle,
+  })
 } else {
   void startDesktop({
     app,

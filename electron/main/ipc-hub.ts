@@ -63,7 +63,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const trusted = (event: Electron.IpcMainEvent): boolean => {
     const frame = event.senderFrame
     if (event.sender !== contents || !frame || frame !== contents.mainFrame) {
-      refuse('sender is not the question window\'s main frame')
+      refuse("sender is not the question window's main frame")
       return false
     }
     if (!options.isAppUrl(frame.url)) {

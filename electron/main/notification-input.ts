@@ -5,7 +5,8 @@ import type { Controls } from './notification-controls'
 export type NotificationInput = { kind: 'action'; actionIndex: number } | { kind: 'reply'; reply: string }
 
 /** The answers an input stands for, or why it cannot answer (the ask then stays pending). */
-export type InputAnswer = { ok: true; answers: Answer[] } | { ok: false; refusal: 'out-of-range' | 'empty-reply' | 'no-controls' }
+export type InputAnswer =
+  { ok: true; answers: Answer[] } | { ok: false; refusal: 'out-of-range' | 'empty-reply' | 'no-controls' }
 
 /**
  * Turns a notification input into the ask's answers, exactly as the window would build them: a button

@@ -12,11 +12,16 @@ export type SendResult = { ok: true } | Refusal<RejectionCode>
  * sends the canonical answer to the agent and broadcasts `ask/settled` to every window. Its
  * reply (`ask/accepted` / `ask/rejected`) is synchronous; no reply reads as `NOT_PENDING`.
  */
-export function sendAnswer(companion: Pick<DesktopCompanion, 'attachWindow'>, askId: string, answers: Answer[]): SendResult {
+export function sendAnswer(
+  companion: Pick<DesktopCompanion, 'attachWindow'>,
+  askId: string,
+  answers: Answer[],
+): SendResult {
   let result: SendResult = { ok: false, code: 'NOT_PENDING', message: 'the companion did not reply' }
   const session = companion.attachWindow((frame) => {
     if (frame.type === 'ask/accepted' && frame.askId === askId) result = { ok: true }
-    else if (frame.type === 'ask/rejected' && frame.askId === askId) result = { ok: false, code: frame.code, message: frame.reason }
+    else if (frame.type === 'ask/rejected' && frame.askId === askId)
+      result = { ok: false, code: frame.code, message: frame.reason }
   })
   try {
     session.receive({ type: 'ask/answer', askId, answers })

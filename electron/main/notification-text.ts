@@ -72,28 +72,44 @@ export function markedQuestion(text: string): string {
  * reorders or hides text cannot pass for another in a button.
  */
 export function askNotificationText(ask: Ask): { title: string; body: string } {
-  if (ask.kind === 'approval') return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(markedLabel(approvalLine(ask.agent.name, ask.approval)), BODY_LIMIT) }
+  if (ask.kind === 'approval')
+    return {
+      title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT),
+      body: truncate(markedLabel(approvalLine(ask.agent.name, ask.approval)), BODY_LIMIT),
+    }
   const first = ask.questions[0]
   const question = first ? markedQuestion(first.question) : ''
-  const text = first ? (first.header ? `${markedLabel(first.header)}: ${question}` : question) : markedLabel(ask.title ?? '')
+  const text = first
+    ? first.header
+      ? `${markedLabel(first.header)}: ${question}`
+      : question
+    : markedLabel(ask.title ?? '')
   return { title: truncate(markedLabel(ask.agent.name), TITLE_LIMIT), body: truncate(text, BODY_LIMIT) }
 }
 
 /** Title and body of a notice's notification: the agent, and what it says (plain text, markers shown). */
 export function noticeNotificationText(notice: InboxNotice): { title: string; body: string } {
-  return { title: truncate(markedLabel(notice.agent.name), TITLE_LIMIT), body: truncate(markedQuestion(notice.notice.text), BODY_LIMIT) }
+  return {
+    title: truncate(markedLabel(notice.agent.name), TITLE_LIMIT),
+    body: truncate(markedQuestion(notice.notice.text), BODY_LIMIT),
+  }
 }
 
 /** The button labels or the reply placeholder of a notification's controls, as plain text. */
 export function controlsText(controls: Controls): { buttons: string[]; placeholder?: string } {
-  if (controls.kind === 'buttons') return { buttons: controls.labels.map((label) => truncate(markedLabel(label), BUTTON_LIMIT)) }
-  if (controls.kind === 'reply') return { buttons: [], placeholder: truncate(markedQuestion(controls.question), BODY_LIMIT) }
+  if (controls.kind === 'buttons')
+    return { buttons: controls.labels.map((label) => truncate(markedLabel(label), BUTTON_LIMIT)) }
+  if (controls.kind === 'reply')
+    return { buttons: [], placeholder: truncate(markedQuestion(controls.question), BODY_LIMIT) }
   return { buttons: [] }
 }
 
 /** Title and body of one notification for a burst of asks: "3 questions from 2 agents". */
 export function burstNotificationText(asks: readonly Ask[], strings: Strings): { title: string; body: string } {
-  const questions = asks.reduce((sum, ask) => sum + (ask.kind === 'question' ? Math.max(1, ask.questions.length) : 1), 0)
+  const questions = asks.reduce(
+    (sum, ask) => sum + (ask.kind === 'question' ? Math.max(1, ask.questions.length) : 1),
+    0,
+  )
   const agents = new Set(asks.map((ask) => agentKey(ask.agent))).size
   return { title: strings.appName, body: strings.burst(questions, agents) }
 }

@@ -11,7 +11,14 @@ import { controlsFor } from './notification-controls'
 import type { Controls } from './notification-controls'
 import { ActivationLedger } from './notification-ledger'
 import type { ActivationSource } from './notification-ledger'
-import { askNotificationText, BODY_LIMIT, burstNotificationText, controlsText, noticeNotificationText, truncate } from './notification-text'
+import {
+  askNotificationText,
+  BODY_LIMIT,
+  burstNotificationText,
+  controlsText,
+  noticeNotificationText,
+  truncate,
+} from './notification-text'
 import type { Strings } from './strings'
 import { parseActivation, toastXml } from './windows-toast'
 
@@ -102,14 +109,20 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     if (quiet()) return
     count += 1
     const tag = `au${run}n${count}`
-    const notification = new Notification(constructorOptions(platform, tag, text, controls, options.settings().sound, options.strings()))
+    const notification = new Notification(
+      constructorOptions(platform, tag, text, controls, options.settings().sound, options.strings()),
+    )
     const shown: Shown = { tag, askId, controls, notification, shownAt: now() }
     live.set(tag, shown)
     ledger.register(tag, askId)
     const forget = (): void => void live.delete(tag)
     notification.on('click', () => activate(tag, 'instance', undefined))
-    if (controls.kind === 'buttons') notification.on('action', (details) => activate(tag, 'instance', { kind: 'action', actionIndex: details.actionIndex }))
-    if (controls.kind === 'reply') notification.on('reply', (details) => activate(tag, 'instance', { kind: 'reply', reply: details.reply }))
+    if (controls.kind === 'buttons')
+      notification.on('action', (details) =>
+        activate(tag, 'instance', { kind: 'action', actionIndex: details.actionIndex }),
+      )
+    if (controls.kind === 'reply')
+      notification.on('reply', (details) => activate(tag, 'instance', { kind: 'reply', reply: details.reply }))
     // A toast with controls stays answerable in the Action Center after Windows reports `close`
     // (its timeout): keep it until its ask settles.
     if (controls.kind === 'none') notification.on('close', forget)
@@ -122,11 +135,19 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   const followUp = (ask: Ask | undefined, kind: 'no-longer-waiting' | 'still-waiting'): void => {
     const strings = options.strings()
     if (kind === 'no-longer-waiting' || !ask) {
-      present(undefined, { title: ask ? askNotificationText(ask).title : strings.appName, body: strings.noLongerWaiting }, { kind: 'none', reason: 'follow-up' })
+      present(
+        undefined,
+        { title: ask ? askNotificationText(ask).title : strings.appName, body: strings.noLongerWaiting },
+        { kind: 'none', reason: 'follow-up' },
+      )
       return
     }
     const text = askNotificationText(ask)
-    present(ask.askId, { title: text.title, body: truncate(`${strings.stillWaiting} ${text.body}`, BODY_LIMIT) }, controlsFor(ask, platform))
+    present(
+      ask.askId,
+      { title: text.title, body: truncate(`${strings.stillWaiting} ${text.body}`, BODY_LIMIT) },
+      controlsFor(ask, platform),
+    )
   }
 
   const activate = (tag: string, source: ActivationSource, input: NotificationInput | undefined): void => {
@@ -144,7 +165,8 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     const shownAt = live.get(tag)?.shownAt
     if (shownAt !== undefined && now() - shownAt < armingMs) return options.onClick(ask.askId)
     const result = answerFor(ask, controlsFor(ask, platform), input)
-    if (!result.ok) return result.refusal === 'no-controls' ? options.onClick(ask.askId) : followUp(ask, 'still-waiting')
+    if (!result.ok)
+      return result.refusal === 'no-controls' ? options.onClick(ask.askId) : followUp(ask, 'still-waiting')
     const sent = sendAnswer(companion, ask.askId, result.answers)
     if (!sent.ok) followUp(ask, sent.code === 'NOT_PENDING' ? 'no-longer-waiting' : 'still-waiting')
   }
@@ -156,7 +178,11 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     const [first] = asks
     if (!first) return
     if (asks.length === 1) showAsk(first)
-    else present(first.askId, burstNotificationText(asks, options.strings()), { kind: 'none', reason: 'several-questions' })
+    else
+      present(first.askId, burstNotificationText(asks, options.strings()), {
+        kind: 'none',
+        reason: 'several-questions',
+      })
   }
 
   const offAdded = companion.on('added', (ask) => {
@@ -222,7 +248,17 @@ function constructorOptions(
     ...(placeholder !== undefined ? { hasReply: true, replyPlaceholder: placeholder } : {}),
   }
   if (platform !== 'win32' || controls.kind === 'none') return withControls
-  return { ...withControls, toastXml: toastXml({ ...text, silent: !sound, tag, buttons, replyLabel: strings.reply, ...(placeholder !== undefined ? { placeholder } : {}) }) }
+  return {
+    ...withControls,
+    toastXml: toastXml({
+      ...text,
+      silent: !sound,
+      tag,
+      buttons,
+      replyLabel: strings.reply,
+      ...(placeholder !== undefined ? { placeholder } : {}),
+    }),
+  }
 }
 
 /**
@@ -233,12 +269,18 @@ function constructorOptions(
  * new ask may never reach the screen and a redundant notification costs less than a missed one.
  * Another agent's ask notifies too: the card the person is working on never switches under them.
  */
-export function personSeesAgentOf(ask: Ask, view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
+export function personSeesAgentOf(
+  ask: Ask,
+  view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>,
+): boolean {
   return personSeesAgent(ask.agent, view)
 }
 
 /** The window has the focus and shows an ask of `agent`. */
-function personSeesAgent(agent: Ask['agent'], view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>): boolean {
+function personSeesAgent(
+  agent: Ask['agent'],
+  view: Pick<NotificationsOptions, 'windowFocused' | 'shownAskId' | 'companion'>,
+): boolean {
   if (!view.windowFocused()) return false
   const shown = view.shownAskId()
   if (shown === undefined) return false

@@ -41,7 +41,10 @@ export function setupQuit(options: QuitOptions): { quit(): void } {
     }
     const parent = options.window()
     // A hidden window cannot carry the dialog (on macOS it would be a sheet nobody sees).
-    const { response } = parent && !parent.isDestroyed() && parent.isVisible() ? await options.dialog.showMessageBox(parent, box) : await options.dialog.showMessageBox(box)
+    const { response } =
+      parent && !parent.isDestroyed() && parent.isVisible()
+        ? await options.dialog.showMessageBox(parent, box)
+        : await options.dialog.showMessageBox(box)
     return response === 0
   }
 

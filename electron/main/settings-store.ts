@@ -35,7 +35,9 @@ export async function openSettingsStore(
     warn(`settings could not be read, using the defaults: ${errorMessage(error)}`)
     current = DEFAULT_SETTINGS
   }
-  const listeners = new Listeners<[settings: Settings, previous: Settings]>((error) => warn(`a settings listener failed: ${errorMessage(error)}`))
+  const listeners = new Listeners<[settings: Settings, previous: Settings]>((error) =>
+    warn(`a settings listener failed: ${errorMessage(error)}`),
+  )
   // Saves run one after another, so the file always ends with the newest settings.
   let saving: Promise<void> = Promise.resolve()
   return {

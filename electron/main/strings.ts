@@ -60,7 +60,8 @@ const en: Strings = {
   updateInstallsOnQuit: 'It installs when you quit the app, never while a question is waiting.',
   updateFailed: 'Could not check for updates',
   noPending: 'No questions waiting',
-  pendingTooltip: (n) => (n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`),
+  pendingTooltip: (n) =>
+    n === 0 ? 'Ask User Companion' : `Ask User Companion: ${plural(n, 'question', 'questions')} waiting`,
   burst: (q, a) => `${plural(q, 'question', 'questions')} from ${plural(a, 'agent', 'agents')}`,
   reply: 'Reply',
   noLongerWaiting: 'This question is no longer waiting. Nothing was sent.',

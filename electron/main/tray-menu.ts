@@ -68,7 +68,9 @@ export function trayMenuTemplate(
     ...(actions.installCommandLine
       ? [{ id: 'install-command-line', label: strings.installCommandLine, click: () => actions.installCommandLine?.() }]
       : []),
-    ...(actions.checkForUpdates ? [{ id: 'check-for-updates', label: strings.checkForUpdates, click: () => actions.checkForUpdates?.() }] : []),
+    ...(actions.checkForUpdates
+      ? [{ id: 'check-for-updates', label: strings.checkForUpdates, click: () => actions.checkForUpdates?.() }]
+      : []),
     { type: 'separator' },
     { id: 'quit', label: strings.quit, click: () => actions.quit() },
   ]
@@ -78,7 +80,12 @@ export function trayMenuTemplate(
 export function askMenuLabel(ask: Ask): string {
   if (ask.kind === 'approval') return truncate(plainLabel(approvalLine(ask.agent.name, ask.approval)), 60)
   const first = ask.questions[0]
-  const what = first?.header !== undefined ? plainLabel(first.header) : first ? plainQuestion(first.question) : plainLabel(ask.title ?? '')
+  const what =
+    first?.header !== undefined
+      ? plainLabel(first.header)
+      : first
+        ? plainQuestion(first.question)
+        : plainLabel(ask.title ?? '')
   const name = plainLabel(ask.agent.name)
   return truncate(what ? `${name} — ${what}` : name, 60)
 }

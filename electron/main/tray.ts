@@ -58,11 +58,20 @@ export function setupTray(options: TrayOptions): CompanionTray {
   // Is the task bar / panel dark? On Windows the taskbar has a theme of its own, apart from the apps'
   // theme (which `shouldUseDarkColors` reports, and which the person's theme setting overrides).
   const darkBar = (): boolean =>
-    platform === 'win32' ? options.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI : options.nativeTheme.shouldUseDarkColors
+    platform === 'win32'
+      ? options.nativeTheme.shouldUseDarkColorsForSystemIntegratedUI
+      : options.nativeTheme.shouldUseDarkColors
   const iconFor = (count: number): Electron.NativeImage => {
     if (template) return template
     const dark = darkBar()
-    const pair = count > 0 ? (dark ? options.icons.darkPending : options.icons.lightPending) : dark ? options.icons.dark : options.icons.light
+    const pair =
+      count > 0
+        ? dark
+          ? options.icons.darkPending
+          : options.icons.lightPending
+        : dark
+          ? options.icons.dark
+          : options.icons.light
     return image(pair)
   }
 
@@ -84,7 +93,10 @@ export function setupTray(options: TrayOptions): CompanionTray {
     if (platform === 'win32') {
       const win = options.window()
       if (win && !win.isDestroyed()) {
-        win.setOverlayIcon(count > 0 ? image(options.icons.overlay) : null, count > 0 ? strings.pendingTooltip(count) : '')
+        win.setOverlayIcon(
+          count > 0 ? image(options.icons.overlay) : null,
+          count > 0 ? strings.pendingTooltip(count) : '',
+        )
       }
     }
     const current = settings.get()
@@ -105,11 +117,7 @@ export function setupTray(options: TrayOptions): CompanionTray {
   // Windows and Linux open the menu on right click; a left click opens the window.
   if (platform !== 'darwin') tray.on('click', () => options.actions.open())
 
-  const offs = [
-    companion.on('added', refresh),
-    companion.on('resolved', refresh),
-    settings.onChange(refresh),
-  ]
+  const offs = [companion.on('added', refresh), companion.on('resolved', refresh), settings.onChange(refresh)]
   options.nativeTheme.on('updated', refresh)
   refresh()
 

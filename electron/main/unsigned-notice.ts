@@ -24,7 +24,9 @@ export function macDeveloperIdSigned(resourcesPath: string | undefined): boolean
   if (resourcesPath === undefined) return false
   try {
     const parsed: unknown = JSON.parse(readFileSync(join(resourcesPath, SIGNING_FILE), 'utf8'))
-    return typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>)['macDeveloperId'] === true
+    return (
+      typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>)['macDeveloperId'] === true
+    )
   } catch {
     return false
   }
@@ -60,7 +62,12 @@ export async function setupUnsignedNotice(options: UnsignedNoticeOptions): Promi
     if (!options.notificationsOn()) return
     off()
     const strings = options.strings()
-    void options.dialog.showMessageBox(options.window(), { type: 'info', message: strings.unsignedTitle, detail: strings.unsignedDetail, buttons: ['OK'] })
+    void options.dialog.showMessageBox(options.window(), {
+      type: 'info',
+      message: strings.unsignedTitle,
+      detail: strings.unsignedDetail,
+      buttons: ['OK'],
+    })
     writeFileAtomic(marker, '').catch((error: Error) => options.warn(`unsigned-build note: ${error.message}`))
   })
 }

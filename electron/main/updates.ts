@@ -13,7 +13,11 @@ export const UPDATE_CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000
  * it), the NSIS installer and macOS; a deb goes to the release page, since installing a .deb needs
  * root and belongs to the system's package manager, not to the app. Nothing when running unpackaged.
  */
-export function updateChannel(platform: Platform, env: NodeJS.ProcessEnv, isPackaged: boolean): 'appimage' | 'nsis' | 'mac' | 'release-page' | undefined {
+export function updateChannel(
+  platform: Platform,
+  env: NodeJS.ProcessEnv,
+  isPackaged: boolean,
+): 'appimage' | 'nsis' | 'mac' | 'release-page' | undefined {
   if (!isPackaged) return undefined
   if (platform === 'win32') return 'nsis'
   if (platform === 'darwin') return 'mac'
@@ -67,10 +71,13 @@ export function setupUpdates(options: UpdatesOptions): Updates {
   }
 
   // A failed download is reported once, by the updater's `error` event (warned above).
-  const ignoreDownload = (result: Awaited<ReturnType<AppUpdater['checkForUpdates']>>): void => void result?.downloadPromise?.catch(() => undefined)
+  const ignoreDownload = (result: Awaited<ReturnType<AppUpdater['checkForUpdates']>>): void =>
+    void result?.downloadPromise?.catch(() => undefined)
   const quietCheck = (): void => {
     if (!updater || !options.settings.get().checkForUpdates) return
-    updater.checkForUpdates().then(ignoreDownload, (error: unknown) => options.warn(`update check failed: ${errorMessage(error)}`))
+    updater
+      .checkForUpdates()
+      .then(ignoreDownload, (error: unknown) => options.warn(`update check failed: ${errorMessage(error)}`))
   }
   const schedule = (on: boolean): void => {
     if (timer !== undefined) stopTimer(timer)

@@ -40,7 +40,9 @@ export async function loadWindowState(home: string, displays: Area[] = []): Prom
   }
   if (state.x !== undefined && state.y !== undefined && displays.length > 0) {
     const { x, y } = state
-    const visible = displays.some((d) => x + 40 > d.x && y + 40 > d.y && x < d.x + d.width - 40 && y < d.y + d.height - 40)
+    const visible = displays.some(
+      (d) => x + 40 > d.x && y + 40 > d.y && x < d.x + d.width - 40 && y < d.y + d.height - 40,
+    )
     if (!visible) return { width: state.width, height: state.height, maximized: state.maximized }
   }
   return state

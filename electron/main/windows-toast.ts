@@ -42,10 +42,14 @@ export function toastXml(content: ToastContent): string {
     actions.push(`<input id="reply" type="text" placeHolderContent="${escapeXml(content.placeholder)}"/>`)
   }
   content.buttons.forEach((label, index) => {
-    actions.push(`<action activationType="foreground" arguments="${escapeXml(activationArguments('action', content.tag, index))}" content="${escapeXml(label)}"/>`)
+    actions.push(
+      `<action activationType="foreground" arguments="${escapeXml(activationArguments('action', content.tag, index))}" content="${escapeXml(label)}"/>`,
+    )
   })
   if (content.placeholder !== undefined) {
-    actions.push(`<action activationType="foreground" arguments="${escapeXml(activationArguments('reply', content.tag))}" content="${escapeXml(content.replyLabel)}" hint-inputId="reply"/>`)
+    actions.push(
+      `<action activationType="foreground" arguments="${escapeXml(activationArguments('reply', content.tag))}" content="${escapeXml(content.replyLabel)}" hint-inputId="reply"/>`,
+    )
   }
   return (
     `<toast launch="${escapeXml(activationArguments('click', content.tag))}">` +
@@ -80,6 +84,7 @@ export function parseActivation(details: Electron.ActivationArguments): ParsedAc
     const actionIndex = details.actionIndex ?? Number(pairs.get('action') ?? Number.NaN)
     return { tag, input: { kind: 'action', actionIndex } }
   }
-  if (type === 'reply') return { tag, input: { kind: 'reply', reply: details.reply ?? details.userInputs?.['reply'] ?? '' } }
+  if (type === 'reply')
+    return { tag, input: { kind: 'reply', reply: details.reply ?? details.userInputs?.['reply'] ?? '' } }
   return { tag, input: undefined }
 }

@@ -18,7 +18,9 @@ export interface IpcRendererLike {
  * `connecting` until that first frame arrives, then `open`. A focus request that arrives before any
  * `onFocusAsk` listener is kept and handed to the first one.
  */
-export function createIpcBridge(ipc: IpcRendererLike): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
+export function createIpcBridge(
+  ipc: IpcRendererLike,
+): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
   const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
   const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
   const focusListeners = new Listeners<[askId: string]>(reportListenerError)

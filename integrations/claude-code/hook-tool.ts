@@ -6,7 +6,6 @@
 import { z } from 'zod'
 import type { HookWork } from '../hook-work'
 
-
 /**
  * The fields of Claude's PermissionRequest and PreToolUse events (2.1.332) and how each arrives:
  * `text` as itself, `json` as the JSON text of an object or array.
@@ -30,12 +29,18 @@ const EVENT_FIELDS = {
 
 /** The hook tool's arguments: every event field as text, as Claude's substitution produces it. */
 export const HookToolArgumentsSchema = z.object(
-  Object.fromEntries(Object.keys(EVENT_FIELDS).map((field) => [field, z.string().optional()])) as Record<keyof typeof EVENT_FIELDS, z.ZodOptional<z.ZodString>>,
+  Object.fromEntries(Object.keys(EVENT_FIELDS).map((field) => [field, z.string().optional()])) as Record<
+    keyof typeof EVENT_FIELDS,
+    z.ZodOptional<z.ZodString>
+  >,
 )
 
 /** The hook tool's JSON Schema as `tools/list` shows it (for a client that validates hook input). */
 export function hookToolInputSchema(): { type: 'object'; properties: Record<string, { type: 'string' }> } {
-  return { type: 'object', properties: Object.fromEntries(Object.keys(EVENT_FIELDS).map((field) => [field, { type: 'string' as const }])) }
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.keys(EVENT_FIELDS).map((field) => [field, { type: 'string' as const }])),
+  }
 }
 
 /** The `input` of an `mcp_tool` hook handler: `{"<field>": "${<field>}"}` for every event field. */
@@ -76,7 +81,11 @@ export function calledByModel(meta: Record<string, unknown> | undefined): boolea
 export function markAskedByModel(work: HookWork): HookWork {
   const agent = { ...work.agent, title: ASKED_BY_MODEL }
   if (work.plan.kind !== 'approve') return { agent, plan: work.plan }
-  const warning = { code: 'ASKED_BY_MODEL', message: 'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.' }
+  const warning = {
+    code: 'ASKED_BY_MODEL',
+    message:
+      'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
+  }
   const request = { ...work.plan.request, warnings: [...(work.plan.request.warnings ?? []), warning] }
   return { agent, plan: { ...work.plan, request } }
 }

@@ -35,7 +35,8 @@ function describeSuggestion(s: PermissionSuggestion): string {
     const rules = s.rules.map((rule) => (rule.ruleContent ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName))
     return `${verb} ${rules.join(', ')}${where}`
   }
-  if (s.type === 'setMode' && s.mode) return s.mode === 'acceptEdits' ? `Allow all edits${where}` : `Switch to ${s.mode} mode${where}`
+  if (s.type === 'setMode' && s.mode)
+    return s.mode === 'acceptEdits' ? `Allow all edits${where}` : `Switch to ${s.mode} mode${where}`
   if (s.type === 'addDirectories' && s.directories) return `Always allow access to ${s.directories.join(', ')}${where}`
   return `Apply Claude's suggestion "${s.type}"${where}`
 }
@@ -48,7 +49,10 @@ export function alwaysLabel(suggestions: readonly PermissionSuggestion[]): strin
 const text = z.string()
 const BashInput = z.looseObject({ command: text, description: text.optional() })
 const EditInput = z.looseObject({ file_path: text, old_string: text, new_string: text })
-const MultiEditInput = z.looseObject({ file_path: text, edits: z.array(z.looseObject({ old_string: text, new_string: text })) })
+const MultiEditInput = z.looseObject({
+  file_path: text,
+  edits: z.array(z.looseObject({ old_string: text, new_string: text })),
+})
 const WriteInput = z.looseObject({ file_path: text, content: text })
 const NotebookInput = z.looseObject({ notebook_path: text, new_source: text.optional(), edit_mode: text.optional() })
 const UrlInput = z.looseObject({ url: text })
@@ -59,13 +63,19 @@ export type NotedAction = { action: ApprovalAction } & InputNotes
 
 function bashWarnings(input: Record<string, unknown>): ApprovalWarning[] {
   return [
-    ...(isOn(input['dangerouslyDisableSandbox']) ? [warning('OUTSIDE_SANDBOX', "Runs outside Claude Code's sandbox (dangerouslyDisableSandbox).")] : []),
-    ...(isOn(input['run_in_background']) ? [warning('RUNS_IN_BACKGROUND', 'Keeps running in the background after it starts (run_in_background).')] : []),
+    ...(isOn(input['dangerouslyDisableSandbox'])
+      ? [warning('OUTSIDE_SANDBOX', "Runs outside Claude Code's sandbox (dangerouslyDisableSandbox).")]
+      : []),
+    ...(isOn(input['run_in_background'])
+      ? [warning('RUNS_IN_BACKGROUND', 'Keeps running in the background after it starts (run_in_background).')]
+      : []),
   ]
 }
 
 const replaceAll = (edit: Record<string, unknown>, which: string): ApprovalWarning[] =>
-  isOn(edit['replace_all']) ? [warning('REPLACES_EVERY_MATCH', `${which} replaces every match in the file, not just one (replace_all).`)] : []
+  isOn(edit['replace_all'])
+    ? [warning('REPLACES_EVERY_MATCH', `${which} replaces every match in the file, not just one (replace_all).`)]
+    : []
 
 /**
  * MultiEdit: the top-level fields besides `file_path` and `edits`, and, when any edit carries more than
@@ -98,7 +108,12 @@ export function claudeAction(tool: string, input: unknown, cwd: string | undefin
       const bash = parse(BashInput)
       if (!bash) break
       return {
-        action: { kind: 'command', command: bash.command, ...(bash.description ? { description: bash.description } : {}), ...(cwd ? { cwd } : {}) },
+        action: {
+          kind: 'command',
+          command: bash.command,
+          ...(bash.description ? { description: bash.description } : {}),
+          ...(cwd ? { cwd } : {}),
+        },
         ...inputNotes(input, ['command', 'description'], bashWarnings(bash)),
       }
     }
@@ -106,7 +121,12 @@ export function claudeAction(tool: string, input: unknown, cwd: string | undefin
       const edit = parse(EditInput)
       if (!edit) break
       return {
-        action: { kind: 'file', path: edit.file_path, operation: 'edit', diff: replacementDiff(edit.file_path, edit.old_string, edit.new_string) },
+        action: {
+          kind: 'file',
+          path: edit.file_path,
+          operation: 'edit',
+          diff: replacementDiff(edit.file_path, edit.old_string, edit.new_string),
+        },
         ...inputNotes(input, ['file_path', 'old_string', 'new_string'], replaceAll(edit, 'This edit')),
       }
     }
@@ -114,21 +134,41 @@ export function claudeAction(tool: string, input: unknown, cwd: string | undefin
       const multi = parse(MultiEditInput)
       if (!multi) break
       const edits = multi.edits.map((edit) => ({ old: edit.old_string, updated: edit.new_string }))
-      return { action: { kind: 'file', path: multi.file_path, operation: 'edit', diff: replacementsDiff(multi.file_path, edits) }, ...multiEditNotes(input, multi.edits) }
+      return {
+        action: {
+          kind: 'file',
+          path: multi.file_path,
+          operation: 'edit',
+          diff: replacementsDiff(multi.file_path, edits),
+        },
+        ...multiEditNotes(input, multi.edits),
+      }
     }
     case 'Write': {
       const write = parse(WriteInput)
       if (!write) break
-      return { action: { kind: 'file', path: write.file_path, operation: 'write', content: write.content }, ...inputNotes(input, ['file_path', 'content']) }
+      return {
+        action: { kind: 'file', path: write.file_path, operation: 'write', content: write.content },
+        ...inputNotes(input, ['file_path', 'content']),
+      }
     }
     case 'NotebookEdit': {
       const notebook = parse(NotebookInput)
       if (!notebook) break
       const operation = notebook.edit_mode === 'delete' ? 'delete' : 'edit'
       // The card says "edit" or "delete": an `insert` mode (or any other) stays in extra, visible.
-      const shown = ['notebook_path', ...(operation !== 'delete' ? ['new_source'] : []), ...(notebook.edit_mode === 'delete' || notebook.edit_mode === 'replace' ? ['edit_mode'] : [])]
+      const shown = [
+        'notebook_path',
+        ...(operation !== 'delete' ? ['new_source'] : []),
+        ...(notebook.edit_mode === 'delete' || notebook.edit_mode === 'replace' ? ['edit_mode'] : []),
+      ]
       return {
-        action: { kind: 'file', path: notebook.notebook_path, operation, ...(notebook.new_source !== undefined && operation !== 'delete' ? { content: notebook.new_source } : {}) },
+        action: {
+          kind: 'file',
+          path: notebook.notebook_path,
+          operation,
+          ...(notebook.new_source !== undefined && operation !== 'delete' ? { content: notebook.new_source } : {}),
+        },
         ...inputNotes(input, shown),
       }
     }

@@ -42,7 +42,10 @@ export async function sealAnswer(options: {
     device: options.device.member.id,
   })
   if (!parsed.success) {
-    throw new RelayCryptoError('ANSWER_INVALID', `cannot seal this answer: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (take askId and qHash from the opened question)`)
+    throw new RelayCryptoError(
+      'ANSWER_INVALID',
+      `cannot seal this answer: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (take askId and qHash from the opened question)`,
+    )
   }
   const header = parsed.data
   const headerText = JSON.stringify(header)
@@ -50,9 +53,21 @@ export async function sealAnswer(options: {
   const recipientPublicKey = await X25519_SUITE.kem
     .deserializePublicKey((replyKeyBytes ?? new Uint8Array()).slice().buffer)
     .catch(() => undefined)
-  if (!recipientPublicKey) throw new RelayCryptoError('KEY_INVALID', 'the question\'s reply key is not an X25519 key; the answer cannot be sealed')
-  const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: ANSWER_INFO }, pad(ownBytes(options.body)), utf8(headerText))
-  const content = JSON.stringify({ header: headerText, enc: toBase64url(new Uint8Array(sealed.enc)), ct: toBase64url(new Uint8Array(sealed.ct)) })
+  if (!recipientPublicKey)
+    throw new RelayCryptoError(
+      'KEY_INVALID',
+      "the question's reply key is not an X25519 key; the answer cannot be sealed",
+    )
+  const sealed = await X25519_SUITE.seal(
+    { recipientPublicKey, info: ANSWER_INFO },
+    pad(ownBytes(options.body)),
+    utf8(headerText),
+  )
+  const content = JSON.stringify({
+    header: headerText,
+    enc: toBase64url(new Uint8Array(sealed.enc)),
+    ct: toBase64url(new Uint8Array(sealed.ct)),
+  })
   return signEnvelope(options.device.signing, utf8(content))
 }
 
@@ -72,7 +87,11 @@ export async function acceptAnswer(
 ): Promise<AcceptedAnswer> {
   const { device, header, content } = await checkAnswer(storedBytes, options)
   const body = await openAnswer(options.replyKey, content, utf8(content.header))
-  if (!body) throw new RelayCryptoError('ANSWER_OPEN', `the answer by "${device.name}" does not decrypt with this ask's reply key; ignoring it`)
+  if (!body)
+    throw new RelayCryptoError(
+      'ANSWER_OPEN',
+      `the answer by "${device.name}" does not decrypt with this ask's reply key; ignoring it`,
+    )
   return { body, device, header }
 }
 
@@ -98,23 +117,39 @@ async function checkAnswer(
   const content = AnswerContentSchema.safeParse(contentText === undefined ? undefined : parseJson(contentText))
   const header = content.success ? AnswerHeaderSchema.safeParse(parseJson(content.data.header)) : undefined
   if (!parts || !content.success || !header?.success) {
-    throw new RelayCryptoError('ANSWER_INVALID', 'the stored answer is not an answer envelope; ignoring it and waiting for a valid one')
+    throw new RelayCryptoError(
+      'ANSWER_INVALID',
+      'the stored answer is not an answer envelope; ignoring it and waiting for a valid one',
+    )
   }
   const device = findMember(options.roster, header.data.device)
   if (!device || device.role === 'agent') {
-    throw new RelayCryptoError('NOT_A_MEMBER', 'the answer names no device of the current roster (removed or never paired); ignoring it')
+    throw new RelayCryptoError(
+      'NOT_A_MEMBER',
+      'the answer names no device of the current roster (removed or never paired); ignoring it',
+    )
   }
   if (!(await verifyBytes(fromBase64url(device.signPublic)!, parts.signature, parts.content))) {
-    throw new RelayCryptoError('ANSWER_SIGNATURE', `the answer is not signed by "${device.name}"; ignoring it (it was changed on the way)`)
+    throw new RelayCryptoError(
+      'ANSWER_SIGNATURE',
+      `the answer is not signed by "${device.name}"; ignoring it (it was changed on the way)`,
+    )
   }
   const bound = header.data
   if (bound.kvKey !== options.kvKey || bound.askId !== options.askId || bound.qHash !== options.qHash) {
-    throw new RelayCryptoError('ANSWER_BINDING', `the answer by "${device.name}" belongs to another ask or question; ignoring it`)
+    throw new RelayCryptoError(
+      'ANSWER_BINDING',
+      `the answer by "${device.name}" belongs to another ask or question; ignoring it`,
+    )
   }
   return { device, header: bound, content: content.data }
 }
 
-async function openAnswer(replyKey: webcrypto.CryptoKey, content: { enc: string; ct: string }, aad: Bytes): Promise<Bytes | undefined> {
+async function openAnswer(
+  replyKey: webcrypto.CryptoKey,
+  content: { enc: string; ct: string },
+  aad: Bytes,
+): Promise<Bytes | undefined> {
   try {
     const padded = await X25519_SUITE.open(
       { recipientKey: replyKey, enc: fromBase64url(content.enc)!.slice().buffer, info: ANSWER_INFO },

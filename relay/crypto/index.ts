@@ -23,7 +23,14 @@ export {
   ROSTER_RENEW_BEFORE_MS,
   type SignedRoster,
 } from './roster'
-export { RosterRecordSchema, rosterRecordOf, signedRosterOf, encodeRosterRecord, parseRosterRecord, type RosterRecord } from './roster-record'
+export {
+  RosterRecordSchema,
+  rosterRecordOf,
+  signedRosterOf,
+  encodeRosterRecord,
+  parseRosterRecord,
+  type RosterRecord,
+} from './roster-record'
 export { newReplyKey, type ReplyKey } from './reply-key'
 export { sealToKey, openSealedBox, type SealedBox } from './sealed-box'
 export { signEnvelope, splitEnvelope, verifyBytes } from './signing'

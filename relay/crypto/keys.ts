@@ -39,7 +39,10 @@ export async function memberIdFor(signPublic: Bytes): Promise<string> {
  * Generates a member identity on this machine (an X25519 HPKE pair and an Ed25519 pair). Returns the
  * public record for the roster and the private record to store 0600; private keys never leave it.
  */
-export async function generateMemberIdentity(name: string, role: MemberRole): Promise<{ member: Member; secret: MemberSecret }> {
+export async function generateMemberIdentity(
+  name: string,
+  role: MemberRole,
+): Promise<{ member: Member; secret: MemberSecret }> {
   const hpke = await X25519_SUITE.kem.generateKeyPair()
   const hpkePublic = new Uint8Array(await X25519_SUITE.kem.serializePublicKey(hpke.publicKey))
   const hpkePrivate = new Uint8Array(await X25519_SUITE.kem.serializePrivateKey(hpke.privateKey))
@@ -53,7 +56,12 @@ export async function generateMemberIdentity(name: string, role: MemberRole): Pr
     hpkePublic: toBase64url(hpkePublic),
     signPublic: toBase64url(signing.publicKey),
   }
-  const secret = MemberSecretSchema.parse({ v: 1, member, hpkePrivate: toBase64url(hpkePrivate), signSeed: toBase64url(seed) })
+  const secret = MemberSecretSchema.parse({
+    v: 1,
+    member,
+    hpkePrivate: toBase64url(hpkePrivate),
+    signSeed: toBase64url(seed),
+  })
   return { member: secret.member, secret }
 }
 
@@ -63,7 +71,8 @@ export async function generateMemberIdentity(name: string, role: MemberRole): Pr
  */
 export async function loadMemberKeys(stored: unknown): Promise<MemberKeys> {
   const parsed = MemberSecretSchema.safeParse(stored)
-  if (!parsed.success) throw new RelayCryptoError('KEY_INVALID', 'the member key file is malformed; pair this device again')
+  if (!parsed.success)
+    throw new RelayCryptoError('KEY_INVALID', 'the member key file is malformed; pair this device again')
   const { member, hpkePrivate, signSeed } = parsed.data
   const signing = await signingKeyFromSeed(fromBase64url(signSeed)!)
   const hpkePrivateKey = await X25519_SUITE.kem.deserializePrivateKey(fromBase64url(hpkePrivate)!.slice().buffer)
@@ -73,18 +82,29 @@ export async function loadMemberKeys(stored: unknown): Promise<MemberKeys> {
     (await memberIdFor(signing.publicKey)) !== member.id ||
     derivedPublic !== member.hpkePublic
   ) {
-    throw new RelayCryptoError('KEY_INVALID', 'the member key file does not match its own public record; pair this device again')
+    throw new RelayCryptoError(
+      'KEY_INVALID',
+      'the member key file does not match its own public record; pair this device again',
+    )
   }
   return { member, hpkePrivateKey, signing }
 }
 
 // PKCS#8 wrapping of a raw X25519 private key (RFC 8410), to ask WebCrypto for its public half.
-const PKCS8_X25519_PREFIX = new Uint8Array([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20])
+const PKCS8_X25519_PREFIX = new Uint8Array([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20,
+])
 
 // The base64url X25519 public key of a raw private key (the KEM's deriveKeyPair hashes its input, so
 // it cannot be used to recompute a stored pair).
 async function hpkePublicOf(privateRaw: Bytes): Promise<string> {
-  const key = await crypto.subtle.importKey('pkcs8', concatBytes(PKCS8_X25519_PREFIX, privateRaw), { name: 'X25519' }, true, ['deriveBits'])
+  const key = await crypto.subtle.importKey(
+    'pkcs8',
+    concatBytes(PKCS8_X25519_PREFIX, privateRaw),
+    { name: 'X25519' },
+    true,
+    ['deriveBits'],
+  )
   const jwk = await crypto.subtle.exportKey('jwk', key)
   return jwk.x ?? ''
 }
@@ -93,13 +113,21 @@ async function hpkePublicOf(privateRaw: Bytes): Promise<string> {
 export async function generateRootIdentity(): Promise<{ secret: RootSecret; recoveryCode: string; publicKey: string }> {
   const seed = newSigningSeed()
   const signing = await signingKeyFromSeed(seed)
-  return { secret: { v: 1, signSeed: toBase64url(seed) }, recoveryCode: recoveryCodeFromSeed(seed), publicKey: toBase64url(signing.publicKey) }
+  return {
+    secret: { v: 1, signSeed: toBase64url(seed) },
+    recoveryCode: recoveryCodeFromSeed(seed),
+    publicKey: toBase64url(signing.publicKey),
+  }
 }
 
 /** Loads the stored root secret. Throws `KEY_INVALID` when it is malformed (restore it from the recovery code). */
 export async function loadRootKeys(stored: unknown): Promise<RootKeys> {
   const parsed = RootSecretSchema.safeParse(stored)
-  if (!parsed.success) throw new RelayCryptoError('KEY_INVALID', 'the root key file is malformed; restore it with `ask-user relay` and the printed recovery code')
+  if (!parsed.success)
+    throw new RelayCryptoError(
+      'KEY_INVALID',
+      'the root key file is malformed; restore it with `ask-user relay` and the printed recovery code',
+    )
   return rootKeysFromSeed(fromBase64url(parsed.data.signSeed)!)
 }
 

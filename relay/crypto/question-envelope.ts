@@ -3,7 +3,17 @@
 // which ask, which KV key, which reply key, which recipients) is the AAD of every sealed part; and the
 // agent signs the exact stored bytes. `qHash`, the SHA-256 of those bytes, is what answers bind to.
 import { RelayCryptoError } from './errors'
-import { fromBase64url, fromUtf8, ownBytes, parseJson, randomBytes, sha256, toBase64url, utf8, type Bytes } from './encoding'
+import {
+  fromBase64url,
+  fromUtf8,
+  ownBytes,
+  parseJson,
+  randomBytes,
+  sha256,
+  toBase64url,
+  utf8,
+  type Bytes,
+} from './encoding'
 import type { MemberKeys } from './keys'
 import { pad, unpad } from './padding'
 import { answeringMembers, findMember } from './roster'
@@ -57,7 +67,10 @@ export async function sealQuestion(options: {
     recipients: recipients.map((member) => member.id),
   })
   if (!parsed.success) {
-    throw new RelayCryptoError('QUESTION_INVALID', `cannot seal this question: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (askId and kvKey must be KV key tokens, replyKey from newReplyKey())`)
+    throw new RelayCryptoError(
+      'QUESTION_INVALID',
+      `cannot seal this question: ${parsed.error.issues[0]?.path.join('.') ?? 'header'} is invalid (askId and kvKey must be KV key tokens, replyKey from newReplyKey())`,
+    )
   }
   const header = parsed.data
   const headerText = JSON.stringify(header)
@@ -65,12 +78,20 @@ export async function sealQuestion(options: {
   const contentKey = randomBytes(32)
   const iv = randomBytes(12)
   const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt'])
-  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(ownBytes(options.body))))
+  const ct = new Uint8Array(
+    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(ownBytes(options.body))),
+  )
   const keys = []
   for (const member of recipients) {
-    const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(fromBase64url(member.hpkePublic)!.slice().buffer)
+    const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(
+      fromBase64url(member.hpkePublic)!.slice().buffer,
+    )
     const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: CONTENT_KEY_INFO }, contentKey, aad)
-    keys.push({ to: member.id, enc: toBase64url(new Uint8Array(sealed.enc)), key: toBase64url(new Uint8Array(sealed.ct)) })
+    keys.push({
+      to: member.id,
+      enc: toBase64url(new Uint8Array(sealed.enc)),
+      key: toBase64url(new Uint8Array(sealed.ct)),
+    })
   }
   const content = JSON.stringify({ header: headerText, keys, iv: toBase64url(iv), ct: toBase64url(ct) })
   const bytes = await signEnvelope(options.agent.signing, utf8(content))
@@ -98,25 +119,47 @@ export async function openQuestion(
   }
   const agent = findMember(options.roster, header.data.agent)
   if (agent?.role !== 'agent') {
-    throw new RelayCryptoError('QUESTION_UNKNOWN_AGENT', 'the question comes from an agent the roster does not list; add the agent on the desktop to see its questions')
+    throw new RelayCryptoError(
+      'QUESTION_UNKNOWN_AGENT',
+      'the question comes from an agent the roster does not list; add the agent on the desktop to see its questions',
+    )
   }
   if (!(await verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content))) {
-    throw new RelayCryptoError('QUESTION_SIGNATURE', `the question is not signed by agent "${agent.name}"; ignoring it (it was changed on the way)`)
+    throw new RelayCryptoError(
+      'QUESTION_SIGNATURE',
+      `the question is not signed by agent "${agent.name}"; ignoring it (it was changed on the way)`,
+    )
   }
   if (header.data.kvKey !== options.kvKey) {
-    throw new RelayCryptoError('QUESTION_BINDING', 'the question was written for another KV key; ignoring it (moved by the relay)')
+    throw new RelayCryptoError(
+      'QUESTION_BINDING',
+      'the question was written for another KV key; ignoring it (moved by the relay)',
+    )
   }
   const recipients = header.data.recipients
-  if (content.data.keys.length !== recipients.length || content.data.keys.some((entry, index) => entry.to !== recipients[index])) {
-    throw new RelayCryptoError('QUESTION_INVALID', 'the question\'s wrapped keys do not match its recipients; ignoring it')
+  if (
+    content.data.keys.length !== recipients.length ||
+    content.data.keys.some((entry, index) => entry.to !== recipients[index])
+  ) {
+    throw new RelayCryptoError(
+      'QUESTION_INVALID',
+      "the question's wrapped keys do not match its recipients; ignoring it",
+    )
   }
   const wrapped = content.data.keys.find((entry) => entry.to === options.device.member.id)
   if (!wrapped) {
-    throw new RelayCryptoError('QUESTION_NOT_RECIPIENT', 'the question is not sealed to this device (it was asked before this device joined the roster)')
+    throw new RelayCryptoError(
+      'QUESTION_NOT_RECIPIENT',
+      'the question is not sealed to this device (it was asked before this device joined the roster)',
+    )
   }
   const aad = utf8(content.data.header)
   const body = await openBody(options.device, wrapped, content.data, aad)
-  if (!body) throw new RelayCryptoError('QUESTION_OPEN', 'the question could not be decrypted with this device\'s key; ignoring it')
+  if (!body)
+    throw new RelayCryptoError(
+      'QUESTION_OPEN',
+      "the question could not be decrypted with this device's key; ignoring it",
+    )
   return { header: header.data, body, qHash: toBase64url(await sha256(stored)) }
 }
 

@@ -12,7 +12,11 @@ import { signEnvelope, splitEnvelope, verifyBytes } from './signing'
 /** Signs `receipt` as `agent` (its own member id goes in). Returns the bytes to store; `RECEIPT_INVALID` when malformed. */
 export async function signReceipt(agent: MemberKeys, receipt: Omit<Receipt, 'v' | 't' | 'agent'>): Promise<Bytes> {
   const parsed = ReceiptSchema.safeParse({ v: 1, t: 'receipt', agent: agent.member.id, ...receipt })
-  if (!parsed.success) throw new RelayCryptoError('RECEIPT_INVALID', `cannot sign this receipt: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  if (!parsed.success)
+    throw new RelayCryptoError(
+      'RECEIPT_INVALID',
+      `cannot sign this receipt: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    )
   return signEnvelope(agent.signing, utf8(JSON.stringify(parsed.data)))
 }
 
@@ -21,15 +25,29 @@ export async function signReceipt(agent: MemberKeys, receipt: Omit<Receipt, 'v' 
  * `RECEIPT_INVALID` (not a receipt), `RECEIPT_SIGNATURE` (not signed by an agent of the roster over these
  * exact bytes) or `RECEIPT_BINDING` (written for another key: moved by the relay).
  */
-export async function openReceipt(storedBytes: Uint8Array, options: { roster: Roster; kvKey: string }): Promise<Receipt> {
+export async function openReceipt(
+  storedBytes: Uint8Array,
+  options: { roster: Roster; kvKey: string },
+): Promise<Receipt> {
   const parts = splitEnvelope(ownBytes(storedBytes))
   const text = parts && fromUtf8(parts.content)
   const parsed = ReceiptSchema.safeParse(text === undefined ? undefined : parseJson(text))
-  if (!parts || !parsed.success) throw new RelayCryptoError('RECEIPT_INVALID', 'the stored receipt is not a receipt envelope; ignoring it')
+  if (!parts || !parsed.success)
+    throw new RelayCryptoError('RECEIPT_INVALID', 'the stored receipt is not a receipt envelope; ignoring it')
   const agent = findMember(options.roster, parsed.data.agent)
-  if (agent?.role !== 'agent' || !(await verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content))) {
-    throw new RelayCryptoError('RECEIPT_SIGNATURE', 'the receipt is not signed by an agent of the roster; ignoring it (the ask stays pending)')
+  if (
+    agent?.role !== 'agent' ||
+    !(await verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content))
+  ) {
+    throw new RelayCryptoError(
+      'RECEIPT_SIGNATURE',
+      'the receipt is not signed by an agent of the roster; ignoring it (the ask stays pending)',
+    )
   }
-  if (parsed.data.kvKey !== options.kvKey) throw new RelayCryptoError('RECEIPT_BINDING', 'the receipt was written for another ask; ignoring it (moved by the relay)')
+  if (parsed.data.kvKey !== options.kvKey)
+    throw new RelayCryptoError(
+      'RECEIPT_BINDING',
+      'the receipt was written for another ask; ignoring it (moved by the relay)',
+    )
   return parsed.data
 }

@@ -79,7 +79,10 @@ export function seedFromRecoveryCode(typed: string): Bytes {
   const seed = bytes.subarray(0, SEED_BYTES)
   const expected = checksum(seed)
   if (!expected.every((byte, index) => byte === bytes[SEED_BYTES + index])) {
-    throw new RelayCryptoError('RECOVERY_CODE_INVALID', 'the recovery code has a typo (its checksum does not match); type it again')
+    throw new RelayCryptoError(
+      'RECOVERY_CODE_INVALID',
+      'the recovery code has a typo (its checksum does not match); type it again',
+    )
   }
   return new Uint8Array(seed)
 }

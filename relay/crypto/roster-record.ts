@@ -3,7 +3,10 @@
 import { z } from 'zod'
 import type { SignedRoster } from './roster'
 
-const Base64url = z.string().min(1).regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
+const Base64url = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
 
 /** The exact root-signed roster bytes and the root's signature, both base64url. */
 export const RosterRecordSchema = z.strictObject({ v: z.literal(1), bytes: Base64url, signature: Base64url })
@@ -11,12 +14,19 @@ export type RosterRecord = z.infer<typeof RosterRecordSchema>
 
 /** The record of a signed roster. */
 export function rosterRecordOf(roster: SignedRoster): RosterRecord {
-  return { v: 1, bytes: Buffer.from(roster.bytes).toString('base64url'), signature: Buffer.from(roster.signature).toString('base64url') }
+  return {
+    v: 1,
+    bytes: Buffer.from(roster.bytes).toString('base64url'),
+    signature: Buffer.from(roster.signature).toString('base64url'),
+  }
 }
 
 /** The signed roster a record holds (not yet verified: see verifyRoster). */
 export function signedRosterOf(record: RosterRecord): SignedRoster {
-  return { bytes: new Uint8Array(Buffer.from(record.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(record.signature, 'base64url')) }
+  return {
+    bytes: new Uint8Array(Buffer.from(record.bytes, 'base64url')),
+    signature: new Uint8Array(Buffer.from(record.signature, 'base64url')),
+  }
 }
 
 /** The record as published bytes (UTF-8 JSON). */

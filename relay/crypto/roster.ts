@@ -36,7 +36,11 @@ export async function signRoster(
     expiresAt: options.now + ROSTER_LIFETIME_MS,
     members: options.members,
   })
-  if (!parsed.success) throw new RelayCryptoError('ROSTER_INVALID', `refusing to sign a malformed roster: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  if (!parsed.success)
+    throw new RelayCryptoError(
+      'ROSTER_INVALID',
+      `refusing to sign a malformed roster: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    )
   await checkMemberIds(parsed.data)
   const bytes = utf8(JSON.stringify(parsed.data))
   return { roster: parsed.data, bytes, signature: await signBytes(root.signing, bytes) }
@@ -51,7 +55,11 @@ export async function renewRoster(
   previous: Roster,
   options: { now: number; members?: readonly Member[] },
 ): Promise<SignedRoster & { roster: Roster }> {
-  return signRoster(root, { version: previous.version + 1, members: options.members ?? previous.members, now: options.now })
+  return signRoster(root, {
+    version: previous.version + 1,
+    members: options.members ?? previous.members,
+    now: options.now,
+  })
 }
 
 /**
@@ -77,7 +85,10 @@ export async function verifyRoster(
     )
   }
   if (options.now >= roster.expiresAt) {
-    throw new RelayCryptoError('ROSTER_EXPIRED', 'the roster has expired; start the desktop companion so it renews the roster')
+    throw new RelayCryptoError(
+      'ROSTER_EXPIRED',
+      'the roster has expired; start the desktop companion so it renews the roster',
+    )
   }
   return roster
 }
@@ -87,19 +98,30 @@ export async function verifyRoster(
  * `ROSTER_INVALID`), not version or expiry. For the desktop re-signing the roster it stored itself,
  * which must stay possible after it expired; a roster read from the relay goes through verifyRoster.
  */
-export async function verifyRosterSignature(storedBytes: Uint8Array, storedSignature: Uint8Array, pinnedRootKey: string): Promise<Roster> {
+export async function verifyRosterSignature(
+  storedBytes: Uint8Array,
+  storedSignature: Uint8Array,
+  pinnedRootKey: string,
+): Promise<Roster> {
   const bytes = ownBytes(storedBytes)
   const signature = ownBytes(storedSignature)
   const rootKey = fromBase64url(pinnedRootKey)
   if (rootKey === undefined || rootKey.byteLength !== 32) {
-    throw new RelayCryptoError('KEY_INVALID', 'the pinned root key is not a 32-byte base64url key; pair again with the desktop')
+    throw new RelayCryptoError(
+      'KEY_INVALID',
+      'the pinned root key is not a 32-byte base64url key; pair again with the desktop',
+    )
   }
   if (!(await verifyBytes(rootKey, signature, bytes))) {
-    throw new RelayCryptoError('ROSTER_SIGNATURE', 'the roster is not signed by the pinned root key; ignoring it (the relay or someone else changed it)')
+    throw new RelayCryptoError(
+      'ROSTER_SIGNATURE',
+      'the roster is not signed by the pinned root key; ignoring it (the relay or someone else changed it)',
+    )
   }
   const text = fromUtf8(bytes)
   const parsed = RosterSchema.safeParse(text === undefined ? undefined : parseJson(text))
-  if (!parsed.success) throw new RelayCryptoError('ROSTER_INVALID', 'the signed roster is malformed; renew it from the desktop')
+  if (!parsed.success)
+    throw new RelayCryptoError('ROSTER_INVALID', 'the signed roster is malformed; renew it from the desktop')
   await checkMemberIds(parsed.data)
   return parsed.data
 }
@@ -127,7 +149,10 @@ export function answeringMembers(roster: Roster): Member[] {
 async function checkMemberIds(roster: Roster): Promise<void> {
   for (const member of roster.members) {
     if ((await memberIdFor(fromBase64url(member.signPublic)!)) !== member.id) {
-      throw new RelayCryptoError('ROSTER_INVALID', `member "${member.name}" has an id that does not match its signing key; re-add it`)
+      throw new RelayCryptoError(
+        'ROSTER_INVALID',
+        `member "${member.name}" has an id that does not match its signing key; re-add it`,
+      )
     }
   }
 }

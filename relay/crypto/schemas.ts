@@ -13,14 +13,20 @@ export const Key32Schema = base64urlOf(32)
 /** A SHA-256 digest in base64url. */
 export const Sha256Schema = base64urlOf(32)
 /** Canonical base64url of any length ≥ 1 (ciphertexts, HPKE encapsulations). */
-export const BytesSchema = z.string().min(1).refine((text) => fromBase64url(text) !== undefined, 'must be base64url')
+export const BytesSchema = z
+  .string()
+  .min(1)
+  .refine((text) => fromBase64url(text) !== undefined, 'must be base64url')
 
 /** A member id: base64url of the first 16 bytes of SHA-256(signPublic), so an id names one key. */
 export const MemberIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be a 22-character member id')
 /** An ask id: a random base64url token (no dots, so it is one NATS subject token). */
 export const AskIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be a 16–64 character base64url token')
 /** A KV key as the relay stores it (NATS key characters, no wildcards). */
-export const KvKeySchema = z.string().max(255).regex(/^[A-Za-z0-9_\-=/]+(\.[A-Za-z0-9_\-=/]+)*$/, 'must be a NATS KV key')
+export const KvKeySchema = z
+  .string()
+  .max(255)
+  .regex(/^[A-Za-z0-9_\-=/]+(\.[A-Za-z0-9_\-=/]+)*$/, 'must be a NATS KV key')
 
 /** What a member is: the desktop holding the root key, another device that answers, or an agent that asks. */
 export const MemberRoleSchema = z.enum(['desktop', 'device', 'agent'])
@@ -70,7 +76,10 @@ export const RosterSchema = z
     members: z.array(MemberSchema).max(ROSTER_MAX_MEMBERS),
   })
   .refine((roster) => roster.expiresAt > roster.issuedAt, 'expiresAt must be after issuedAt')
-  .refine((roster) => new Set(roster.members.map((member) => member.id)).size === roster.members.length, 'member ids must be unique')
+  .refine(
+    (roster) => new Set(roster.members.map((member) => member.id)).size === roster.members.length,
+    'member ids must be unique',
+  )
   .refine(
     (roster) => roster.members.filter((member) => member.role !== 'agent').length <= MAX_RECIPIENTS,
     `at most ${MAX_RECIPIENTS} desktops and devices (every question is sealed to each)`,
@@ -94,7 +103,10 @@ export type QuestionHeader = z.infer<typeof QuestionHeaderSchema>
 /** The signed content of a question envelope: the header's exact text, the wrapped keys, the sealed body. */
 export const QuestionContentSchema = z.strictObject({
   header: z.string().max(16_384),
-  keys: z.array(z.strictObject({ to: MemberIdSchema, enc: BytesSchema, key: BytesSchema })).min(1).max(MAX_RECIPIENTS),
+  keys: z
+    .array(z.strictObject({ to: MemberIdSchema, enc: BytesSchema, key: BytesSchema }))
+    .min(1)
+    .max(MAX_RECIPIENTS),
   iv: base64urlOf(12),
   ct: BytesSchema,
 })
@@ -137,6 +149,12 @@ export const ReceiptSchema = z
     winner: MemberIdSchema.optional(),
     next: AskIdSchema.optional(),
   })
-  .refine((receipt) => (receipt.outcome === 'delivered') === (receipt.winner !== undefined), 'a delivered receipt names its winner, and only it')
-  .refine((receipt) => (receipt.outcome === 'reasked') === (receipt.next !== undefined), 'a reasked receipt names the next ask, and only it')
+  .refine(
+    (receipt) => (receipt.outcome === 'delivered') === (receipt.winner !== undefined),
+    'a delivered receipt names its winner, and only it',
+  )
+  .refine(
+    (receipt) => (receipt.outcome === 'reasked') === (receipt.next !== undefined),
+    'a reasked receipt names the next ask, and only it',
+  )
 export type Receipt = z.infer<typeof ReceiptSchema>

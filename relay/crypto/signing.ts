@@ -8,7 +8,9 @@ import { concatBytes, type Bytes } from './encoding'
 /** Bytes in an Ed25519 signature. */
 export const SIGNATURE_BYTES = 64
 // PKCS#8 wrapping of a raw Ed25519 seed (RFC 8410): WebCrypto imports private keys only in PKCS#8/JWK.
-const PKCS8_ED25519_PREFIX = new Uint8Array([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
+const PKCS8_ED25519_PREFIX = new Uint8Array([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+])
 
 /** A loaded Ed25519 signing key: a non-extractable private key and its raw 32-byte public key. */
 export interface SigningKey {
@@ -23,7 +25,8 @@ export function newSigningSeed(): Bytes {
 
 /** Loads the Ed25519 key of a 32-byte seed. Throws `KEY_INVALID` when the seed has the wrong size. */
 export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
-  if (seed.byteLength !== 32) throw new RelayCryptoError('KEY_INVALID', 'an Ed25519 seed is 32 bytes; the key file is damaged')
+  if (seed.byteLength !== 32)
+    throw new RelayCryptoError('KEY_INVALID', 'an Ed25519 seed is 32 bytes; the key file is damaged')
   const pkcs8 = concatBytes(PKCS8_ED25519_PREFIX, seed)
   // Extractable once, only to learn the public half; the key kept for signing is not extractable.
   const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])

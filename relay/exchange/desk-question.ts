@@ -2,7 +2,14 @@
 // that signed it is the one whose name the key carries, and parse the body. A question from an agent
 // added after the desk last read the roster is tried once more against the newest roster.
 import type { KV } from '@nats-io/kv'
-import { findMember, isRelayCryptoError, type Member, type MemberKeys, type QuestionHeader, type RelayCryptoCode } from '../crypto'
+import {
+  findMember,
+  isRelayCryptoError,
+  type Member,
+  type MemberKeys,
+  type QuestionHeader,
+  type RelayCryptoCode,
+} from '../crypto'
 import type { QuestionOpener } from './question-opener'
 import type { RosterPin } from './roster-source'
 import { RemoteQuestionBodySchema, type RemoteQuestionBody } from './schemas'
@@ -33,7 +40,11 @@ export interface QuestionReader {
  * Reads the question stored at `key` (`q.<agent>.<askId>`, already split into `agent` and `askId`).
  * Resolves with the question, or with the refusal to report; never throws for what the relay stored.
  */
-export async function readQuestion(value: Uint8Array, key: { key: string; agent: string; askId: string }, reader: QuestionReader): Promise<ReadQuestion | QuestionRefusal> {
+export async function readQuestion(
+  value: Uint8Array,
+  key: { key: string; agent: string; askId: string },
+  reader: QuestionReader,
+): Promise<ReadQuestion | QuestionRefusal> {
   for (let attempt = 0; ; attempt++) {
     const roster = reader.pin.current!
     try {
@@ -41,15 +52,28 @@ export async function readQuestion(value: Uint8Array, key: { key: string; agent:
       const agent = findMember(roster, opened.header.agent)!
       // The key's agent token is the credential that wrote it; the signer must be the roster's agent of that name.
       if (agent.name !== key.agent || opened.header.askId !== key.askId) {
-        return { code: 'EXCHANGE_INVALID', message: `the question is signed by agent "${agent.name}" but stored under "${key.agent}"; ignoring it` }
+        return {
+          code: 'EXCHANGE_INVALID',
+          message: `the question is signed by agent "${agent.name}" but stored under "${key.agent}"; ignoring it`,
+        }
       }
       const body = RemoteQuestionBodySchema.safeParse(parseJson(opened.body))
-      if (!body.success) return { code: 'EXCHANGE_INVALID', message: 'the question body is not a remote ask; ignoring it' }
+      if (!body.success)
+        return { code: 'EXCHANGE_INVALID', message: 'the question body is not a remote ask; ignoring it' }
       return { header: opened.header, agent, body: body.data, qHash: opened.qHash }
     } catch (error) {
-      if (!isRelayCryptoError(error)) return { code: 'EXCHANGE_INVALID', message: 'the question could not be read; ignoring it' }
+      if (!isRelayCryptoError(error))
+        return { code: 'EXCHANGE_INVALID', message: 'the question could not be read; ignoring it' }
       const rosterMayBeOld = error.code === 'QUESTION_UNKNOWN_AGENT' || error.code === 'QUESTION_NOT_RECIPIENT'
-      if (attempt === 0 && rosterMayBeOld && (await reader.pin.fetch(reader.rosterBucket).then(() => true, () => false))) continue
+      if (
+        attempt === 0 &&
+        rosterMayBeOld &&
+        (await reader.pin.fetch(reader.rosterBucket).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue
       return { code: error.code, message: error.message }
     }
   }

@@ -1,10 +1,28 @@
 // relay/exchange's public surface: the two ends of one remote ask. Everything else here is internal.
 export { RelayExchangeError, RelayExchangeCodeSchema, isRelayExchangeError, type RelayExchangeCode } from './errors'
 export { RelayLink, DEFAULT_REACH_TIMEOUT_MS, type RelayLinkOptions } from './relay-link'
-export { RemoteAsker, MAX_REASKS, type RemoteAskerOptions, type RemoteAskOptions, type RemoteAskEvent } from './remote-asker'
+export {
+  RemoteAsker,
+  MAX_REASKS,
+  type RemoteAskerOptions,
+  type RemoteAskOptions,
+  type RemoteAskEvent,
+} from './remote-asker'
 export { openRemoteAsker, type AgentRelayConfig } from './open-asker'
-export { RelayDesk, type RelayDeskOptions, type RemoteAsk, type RemoteAskSettled, type AnswerResult, type DeskRefusal } from './relay-desk'
+export {
+  RelayDesk,
+  type RelayDeskOptions,
+  type RemoteAsk,
+  type RemoteAskSettled,
+  type AnswerResult,
+  type DeskRefusal,
+} from './relay-desk'
 export { openOnThisThread, type QuestionOpener } from './question-opener'
 export { decodeRosterRecord, ROSTER_BUCKET, ROSTER_KEY } from './roster-source'
 export { inboxKey, parseInboxKey, INBOX_BUCKET, type InboxKind } from './inbox-keys'
-export { RemoteQuestionBodySchema, RemoteAnswerBodySchema, type RemoteQuestionBody, type RemoteAnswerBody } from './schemas'
+export {
+  RemoteQuestionBodySchema,
+  RemoteAnswerBodySchema,
+  type RemoteQuestionBody,
+  type RemoteAnswerBody,
+} from './schemas'

@@ -21,11 +21,18 @@ export interface AgentRelayConfig {
  */
 export async function openRemoteAsker(
   config: AgentRelayConfig,
-  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs'> & { highestSeenRosterVersion?: number } = {},
+  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs'> & {
+    highestSeenRosterVersion?: number
+  } = {},
 ): Promise<{ asker: RemoteAsker; link: RelayLink }> {
   const agent = await loadMemberKeys(config.agent)
   const { highestSeenRosterVersion, ...linkOptions } = options
   const link = await RelayLink.open({ url: config.url, creds: config.creds, name: agent.member.name, ...linkOptions })
-  const asker = new RemoteAsker({ link, agent, rootPublicKey: config.rootPublicKey, ...(highestSeenRosterVersion === undefined ? {} : { highestSeenRosterVersion }) })
+  const asker = new RemoteAsker({
+    link,
+    agent,
+    rootPublicKey: config.rootPublicKey,
+    ...(highestSeenRosterVersion === undefined ? {} : { highestSeenRosterVersion }),
+  })
   return { asker, link }
 }

@@ -5,7 +5,10 @@
 import { openQuestion, type MemberKeys, type OpenedQuestion, type Roster } from '../crypto'
 
 /** Opens one stored question for `device` (the contract and refusals of relay/crypto's `openQuestion`). */
-export type QuestionOpener = (storedBytes: Uint8Array, options: { device: MemberKeys; roster: Roster; kvKey: string }) => Promise<OpenedQuestion>
+export type QuestionOpener = (
+  storedBytes: Uint8Array,
+  options: { device: MemberKeys; roster: Roster; kvKey: string },
+) => Promise<OpenedQuestion>
 
 /** The default opener: on this thread (its crypto on the thread pool). */
 export const openOnThisThread: QuestionOpener = (storedBytes, options) => openQuestion(storedBytes, options)

@@ -108,7 +108,10 @@ export class RelayDesk {
     this.#link = options.link
     this.#device = options.device
     this.#now = options.now ?? Date.now
-    this.#pin = new RosterPin(options.rootPublicKey, { highestSeenVersion: options.highestSeenRosterVersion, now: this.#now })
+    this.#pin = new RosterPin(options.rootPublicKey, {
+      highestSeenVersion: options.highestSeenRosterVersion,
+      now: this.#now,
+    })
     this.#opener = options.opener ?? openOnThisThread
     this.#onRefused = options.onRefused ?? (() => undefined)
   }
@@ -119,7 +122,10 @@ export class RelayDesk {
    * {@link close}). Throws relay/crypto's roster refusals, `ROSTER_MISSING`,
    * `RELAY_DENIED`. Pending asks arrive through {@link onAdded} as the watch delivers them.
    */
-  static async start(options: RelayDeskOptions, signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS)): Promise<RelayDesk> {
+  static async start(
+    options: RelayDeskOptions,
+    signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
+  ): Promise<RelayDesk> {
     const desk = new RelayDesk(options)
     const nc = desk.#link.nc
     desk.#inbox = await openBucket(nc, INBOX_BUCKET)
@@ -127,9 +133,15 @@ export class RelayDesk {
     desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
     await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
     try {
-      desk.#watches.push(await RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal))
-      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal))
-      desk.#watches.push(await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal))
+      desk.#watches.push(
+        await RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal),
+      )
+      desk.#watches.push(
+        await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal),
+      )
+      desk.#watches.push(
+        await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal),
+      )
     } catch (error) {
       desk.close()
       throw error
@@ -160,12 +172,23 @@ export class RelayDesk {
    * who won as verified from the stored answer, or an alarm when the stored answer does not verify.
    * Throws `ASK_NOT_PENDING`, `RELAY_DENIED`, or the signal's reason when the write could not land in time.
    */
-  async answer(key: string, answers: Answer[], signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS)): Promise<AnswerResult> {
+  async answer(
+    key: string,
+    answers: Answer[],
+    signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
+  ): Promise<AnswerResult> {
     const entry = this.#pending.get(key)
-    if (!entry) throw new RelayExchangeError('ASK_NOT_PENDING', 'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent')
+    if (!entry)
+      throw new RelayExchangeError(
+        'ASK_NOT_PENDING',
+        'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent',
+      )
     const violations = checkAnswer(entry.ask.questions, { answers })
     if (violations.length > 0) {
-      throw new RelayExchangeError('EXCHANGE_INVALID', `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`)
+      throw new RelayExchangeError(
+        'EXCHANGE_INVALID',
+        `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
+      )
     }
     const answerKey = inboxKey('a', entry.ask.agent.name, entry.ask.askId)
     const bytes = await sealAnswer({
@@ -176,7 +199,13 @@ export class RelayDesk {
       qHash: entry.qHash,
       body: new TextEncoder().encode(JSON.stringify({ v: 1, answers })),
     })
-    const written = await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: this.#inbox }, answerKey, bytes, signal)
+    const written = await createEntryRetrying(
+      this.#link.nc,
+      { name: INBOX_BUCKET, kv: this.#inbox },
+      answerKey,
+      bytes,
+      signal,
+    )
     if (written.created) return { won: true }
     try {
       const origin = await verifyAnswerOrigin(written.stored.value, {
@@ -203,7 +232,8 @@ export class RelayDesk {
 
   async #onRoster(entry: KvEntry): Promise<void> {
     await this.#pin.accept(entry.value).catch((error: unknown) => {
-      if (isRelayCryptoError(error)) this.#onRefused({ key: `roster.${ROSTER_KEY}`, code: error.code, message: error.message })
+      if (isRelayCryptoError(error))
+        this.#onRefused({ key: `roster.${ROSTER_KEY}`, code: error.code, message: error.message })
     })
   }
 
@@ -243,7 +273,10 @@ export class RelayDesk {
         this.#settled.add(key)
         return
       }
-      pending.expiry = setTimeout(() => this.#settle(key, { key, outcome: 'expired' }), Math.min(left, LONGEST_TIMER_MS))
+      pending.expiry = setTimeout(
+        () => this.#settle(key, { key, outcome: 'expired' }),
+        Math.min(left, LONGEST_TIMER_MS),
+      )
       pending.expiry.unref()
     }
     this.#pending.set(key, pending)
@@ -260,7 +293,11 @@ export class RelayDesk {
       const receipt = await openReceipt(entry.value, { roster, kvKey: entry.key })
       const agent = findMember(roster, receipt.agent)
       if (agent?.name !== parts.agent || receipt.askId !== parts.askId) {
-        this.#onRefused({ key: entry.key, code: 'EXCHANGE_INVALID', message: 'the receipt is signed by another agent than the one that asked; ignoring it' })
+        this.#onRefused({
+          key: entry.key,
+          code: 'EXCHANGE_INVALID',
+          message: 'the receipt is signed by another agent than the one that asked; ignoring it',
+        })
         return
       }
       const winner = receipt.winner === undefined ? undefined : findMember(roster, receipt.winner)
@@ -285,4 +322,3 @@ export class RelayDesk {
     for (const listener of [...this.#settledListeners]) listener(settled)
   }
 }
-

@@ -19,7 +19,9 @@ const LONGEST_RETRY_MS = 2_000
 /** True for the server's permission violation (any wrapping): retrying cannot help. */
 export function isPermissionViolation(error: unknown): boolean {
   const text = (value: unknown): string => (value instanceof Error ? `${value.name} ${value.message}` : String(value))
-  return /permissions? violation|authorization violation/i.test(`${text(error)} ${text((error as Error | undefined)?.cause)}`)
+  return /permissions? violation|authorization violation/i.test(
+    `${text(error)} ${text((error as Error | undefined)?.cause)}`,
+  )
 }
 
 /**
@@ -36,7 +38,11 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, signal: Abort
       // Refusals of our own checks (a stale roster, a bad question) are final; only the relay's failures are retried.
       if (error instanceof RelayExchangeError || isRelayCryptoError(error)) throw error
       if (isPermissionViolation(error)) {
-        throw new RelayExchangeError('RELAY_DENIED', 'the relay refused this credential an operation it needs; ask the desktop for a new credential', { cause: error })
+        throw new RelayExchangeError(
+          'RELAY_DENIED',
+          'the relay refused this credential an operation it needs; ask the desktop for a new credential',
+          { cause: error },
+        )
       }
       if (error instanceof ClosedConnectionError) throw error
       signal.throwIfAborted()
@@ -60,9 +66,16 @@ export async function readEntry(kv: KV, key: string): Promise<{ value: Uint8Arra
  * Stores `value` at `key` of `bucket` only if the key is new (one attempt). Resolves `true` when this
  * call stored it, `false` when the key already held a value (possibly ours, after an ambiguous timeout).
  */
-export async function createEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array): Promise<boolean> {
+export async function createEntry(
+  nc: NatsConnection,
+  bucket: string,
+  key: string,
+  value: Uint8Array,
+): Promise<boolean> {
   try {
-    await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, { expect: { lastSubjectSequence: 0 } })
+    await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, {
+      expect: { lastSubjectSequence: 0 },
+    })
     return true
   } catch (error) {
     if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) return false
@@ -119,7 +132,13 @@ export class RenewingWatch {
    * Starts watching; resolves once the first watch is in place, retrying until `signal` aborts (then it
    * rejects with the signal's reason). `signal` bounds only the start: the watch lives until {@link stop}.
    */
-  static async start(link: RelayLink, kv: KV, key: string, onEntry: (entry: KvEntry) => void, signal: AbortSignal): Promise<RenewingWatch> {
+  static async start(
+    link: RelayLink,
+    kv: KV,
+    key: string,
+    onEntry: (entry: KvEntry) => void,
+    signal: AbortSignal,
+  ): Promise<RenewingWatch> {
     const watch = new RenewingWatch(kv, key, onEntry)
     const unsubscribe = link.onReconnect(() => void watch.#reopen())
     watch.#stopped.signal.addEventListener('abort', unsubscribe, { once: true })

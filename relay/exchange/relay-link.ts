@@ -66,14 +66,22 @@ export class RelayLink {
         return new RelayLink(nc)
       } catch (error) {
         if (isPermissionViolation(error)) {
-          throw new RelayExchangeError('RELAY_DENIED', 'the relay refused this credential; it may have expired: ask the desktop for a new one', { cause: error })
+          throw new RelayExchangeError(
+            'RELAY_DENIED',
+            'the relay refused this credential; it may have expired: ask the desktop for a new one',
+            { cause: error },
+          )
         }
         if (error instanceof RelayNatsError) throw error
         lastError = error
       }
       await delay(Math.min(pause, Math.max(0, deadline - Date.now())))
     }
-    throw new RelayExchangeError('RELAY_NEVER_REACHED', `the relay at ${options.url} could not be reached within ${Math.round((options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS) / 1000)} s; check the URL and that the relay runs`, { cause: lastError })
+    throw new RelayExchangeError(
+      'RELAY_NEVER_REACHED',
+      `the relay at ${options.url} could not be reached within ${Math.round((options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS) / 1000)} s; check the URL and that the relay runs`,
+      { cause: lastError },
+    )
   }
 
   /** True while the connection is up (false from a disconnect until the next reconnect). */

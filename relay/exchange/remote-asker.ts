@@ -76,7 +76,10 @@ export class RemoteAsker {
     this.#link = options.link
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
-    this.#pin = new RosterPin(options.rootPublicKey, { highestSeenVersion: options.highestSeenRosterVersion, now: this.#now })
+    this.#pin = new RosterPin(options.rootPublicKey, {
+      highestSeenVersion: options.highestSeenRosterVersion,
+      now: this.#now,
+    })
   }
 
   /** The highest roster version accepted so far (to keep across runs against rollback). */
@@ -93,26 +96,37 @@ export class RemoteAsker {
    */
   async ask(questions: readonly Question[], options: RemoteAskOptions = {}): Promise<CheckedAnswer> {
     const stop = new AbortController()
-    const withdraw = (): void => stop.abort(new RelayExchangeError('ASK_WITHDRAWN', 'the ask was withdrawn before anyone answered'))
+    const withdraw = (): void =>
+      stop.abort(new RelayExchangeError('ASK_WITHDRAWN', 'the ask was withdrawn before anyone answered'))
     if (options.signal?.aborted) withdraw()
     options.signal?.addEventListener('abort', withdraw, { once: true })
     const timer =
       options.timeoutMs === undefined
         ? undefined
-        : setTimeout(() => stop.abort(this.#timeoutError(options.timeoutMs!)), Math.min(options.timeoutMs, 2_147_483_647))
+        : setTimeout(
+            () => stop.abort(this.#timeoutError(options.timeoutMs!)),
+            Math.min(options.timeoutMs, 2_147_483_647),
+          )
     const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
     try {
       let askId = randomToken()
       let previousAskId: string | undefined
       for (let round = 0; round <= MAX_REASKS; round++) {
-        const outcome = await this.#askOnce({ askId, previousAskId, questions, title: options.title, expiresAt }, stop.signal, options.onEvent)
+        const outcome = await this.#askOnce(
+          { askId, previousAskId, questions, title: options.title, expiresAt },
+          stop.signal,
+          options.onEvent,
+        )
         if (outcome.answered) return outcome.answer
         const next = randomToken()
         await this.#writeReceipt(askId, { outcome: 'reasked', next }, options.onEvent)
         previousAskId = askId
         askId = next
       }
-      throw new RelayExchangeError('ANSWER_KEY_SPOILED', `answers that could not be verified took the answer key ${MAX_REASKS + 1} times; check the devices in the roster`)
+      throw new RelayExchangeError(
+        'ANSWER_KEY_SPOILED',
+        `answers that could not be verified took the answer key ${MAX_REASKS + 1} times; check the devices in the roster`,
+      )
     } finally {
       if (timer) clearTimeout(timer)
       options.signal?.removeEventListener('abort', withdraw)
@@ -123,16 +137,28 @@ export class RemoteAsker {
     const after = `${Math.round(timeoutMs / 100) / 10} s`
     return this.#link.up
       ? new RelayExchangeError('ASK_TIMEOUT', `nobody answered within ${after}; the ask was marked expired`)
-      : new RelayExchangeError('RELAY_LOST', `the relay was lost and still unreachable after ${after}; the question stays on the relay until it expires`)
+      : new RelayExchangeError(
+          'RELAY_LOST',
+          `the relay was lost and still unreachable after ${after}; the question stays on the relay until it expires`,
+        )
   }
 
   #openBuckets(): Promise<{ inbox: KV; roster: KV }> {
-    this.#buckets ??= Promise.all([openBucket(this.#link.nc, INBOX_BUCKET), openBucket(this.#link.nc, BUCKETS.roster)]).then(([inbox, roster]) => ({ inbox, roster }))
+    this.#buckets ??= Promise.all([
+      openBucket(this.#link.nc, INBOX_BUCKET),
+      openBucket(this.#link.nc, BUCKETS.roster),
+    ]).then(([inbox, roster]) => ({ inbox, roster }))
     return this.#buckets
   }
 
   async #askOnce(
-    ask: { askId: string; previousAskId: string | undefined; questions: readonly Question[]; title: string | undefined; expiresAt: number | undefined },
+    ask: {
+      askId: string
+      previousAskId: string | undefined
+      questions: readonly Question[]
+      title: string | undefined
+      expiresAt: number | undefined
+    },
     signal: AbortSignal,
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<RoundOutcome> {
@@ -145,7 +171,13 @@ export class RemoteAsker {
     try {
       const roster = await retryUntilDone(() => this.#pin.fetch(rosterKv), signal)
       const replyKey = await newReplyKey()
-      const body = RemoteQuestionBodySchema.parse({ v: 1, questions: ask.questions, title: ask.title, previousAskId: ask.previousAskId, expiresAt: ask.expiresAt })
+      const body = RemoteQuestionBodySchema.parse({
+        v: 1,
+        questions: ask.questions,
+        title: ask.title,
+        previousAskId: ask.previousAskId,
+        expiresAt: ask.expiresAt,
+      })
       const sealed = await sealQuestion({
         agent: this.#agent,
         roster,
@@ -156,8 +188,18 @@ export class RemoteAsker {
       })
       // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
       watch = await RenewingWatch.start(this.#link, inbox, answerKey, (entry) => answers.push(entry), signal)
-      const written = await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: inbox }, questionKey, sealed.bytes, signal)
-      if (!written.created) throw new RelayExchangeError('EXCHANGE_INVALID', 'another question already holds this ask id; asking under a fresh one')
+      const written = await createEntryRetrying(
+        this.#link.nc,
+        { name: INBOX_BUCKET, kv: inbox },
+        questionKey,
+        sealed.bytes,
+        signal,
+      )
+      if (!written.created)
+        throw new RelayExchangeError(
+          'EXCHANGE_INVALID',
+          'another question already holds this ask id; asking under a fresh one',
+        )
       onEvent?.({ type: 'asked', askId: ask.askId, ...(ask.previousAskId ? { previousAskId: ask.previousAskId } : {}) })
       const seen = new Set<number>()
       for (;;) {
@@ -167,14 +209,25 @@ export class RemoteAsker {
         // A device removed since the ask was sealed must not answer it: check against the newest roster.
         const current = await this.#pin.fetch(rosterKv).catch(() => this.#pin.current ?? roster)
         try {
-          const accepted = await acceptAnswer(entry.value, { replyKey: replyKey.privateKey, roster: current, askId: ask.askId, kvKey: answerKey, qHash: sealed.qHash })
+          const accepted = await acceptAnswer(entry.value, {
+            replyKey: replyKey.privateKey,
+            roster: current,
+            askId: ask.askId,
+            kvKey: answerKey,
+            qHash: sealed.qHash,
+          })
           const answer = checkedAnswer(accepted.body, ask.questions)
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
           await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
           return { answered: true, answer }
         } catch (error) {
           if (!isRelayCryptoError(error) && !(error instanceof AnswerRulesError)) throw error
-          onEvent?.({ type: 'answer-refused', askId: ask.askId, code: isRelayCryptoError(error) ? error.code : 'ANSWER_RULES', message: error.message })
+          onEvent?.({
+            type: 'answer-refused',
+            askId: ask.askId,
+            code: isRelayCryptoError(error) ? error.code : 'ANSWER_RULES',
+            message: error.message,
+          })
           // The key holds one value and cannot be emptied: nothing valid can follow on it. Ask again.
           return { answered: false }
         }
@@ -182,7 +235,8 @@ export class RemoteAsker {
     } catch (error) {
       if (signal.aborted) {
         const reason: unknown = signal.reason
-        const outcome = reason instanceof RelayExchangeError && reason.code === 'ASK_WITHDRAWN' ? 'withdrawn' : 'expired'
+        const outcome =
+          reason instanceof RelayExchangeError && reason.code === 'ASK_WITHDRAWN' ? 'withdrawn' : 'expired'
         // Tell the devices; but a caller whose relay is down is not kept waiting for it (desks drop an
         // expired ask by its expiresAt, and the write keeps trying in the background for a while).
         const receipt = this.#writeReceipt(ask.askId, { outcome }, onEvent)
@@ -196,12 +250,22 @@ export class RemoteAsker {
   }
 
   /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */
-  async #writeReceipt(askId: string, result: Pick<Receipt, 'outcome' | 'winner' | 'next'>, onEvent: RemoteAskOptions['onEvent']): Promise<void> {
+  async #writeReceipt(
+    askId: string,
+    result: Pick<Receipt, 'outcome' | 'winner' | 'next'>,
+    onEvent: RemoteAskOptions['onEvent'],
+  ): Promise<void> {
     const key = inboxKey('r', this.#agent.member.name, askId)
     try {
       const { inbox } = await this.#openBuckets()
       const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result })
-      await createEntryRetrying(this.#link.nc, { name: INBOX_BUCKET, kv: inbox }, key, bytes, AbortSignal.timeout(RECEIPT_WRITE_MS))
+      await createEntryRetrying(
+        this.#link.nc,
+        { name: INBOX_BUCKET, kv: inbox },
+        key,
+        bytes,
+        AbortSignal.timeout(RECEIPT_WRITE_MS),
+      )
     } catch {
       onEvent?.({ type: 'receipt-unwritten', askId, outcome: result.outcome })
     }
@@ -221,6 +285,9 @@ function checkedAnswer(body: Uint8Array, questions: readonly Question[]): Checke
   const parsed = RemoteAnswerBodySchema.safeParse(data)
   if (!parsed.success) throw new AnswerRulesError('the answer body is not an answer; asking again')
   const check = checkAgainstQuestions(questions, { answers: parsed.data.answers })
-  if (!check.ok) throw new AnswerRulesError(`the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`)
+  if (!check.ok)
+    throw new AnswerRulesError(
+      `the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`,
+    )
   return check.answer
 }

@@ -14,7 +14,11 @@ export const ROSTER_KEY = 'current'
 /** Parses a published roster record; `ROSTER_MISSING` when it is not one. */
 export function decodeRosterRecord(value: Uint8Array): SignedRoster {
   const signed = parseRosterRecord(value)
-  if (signed === undefined) throw new RelayExchangeError('ROSTER_MISSING', 'the roster on the relay is not a roster record; start the desktop companion so it publishes the roster again')
+  if (signed === undefined)
+    throw new RelayExchangeError(
+      'ROSTER_MISSING',
+      'the roster on the relay is not a roster record; start the desktop companion so it publishes the roster again',
+    )
   return signed
 }
 
@@ -42,7 +46,10 @@ export class RosterPin {
   /** Verifies a stored record and makes it the current roster. */
   async accept(value: Uint8Array): Promise<Roster> {
     const signed = decodeRosterRecord(value)
-    const roster = await verifyRoster(signed.bytes, signed.signature, this.#rootPublicKey, { highestSeenVersion: this.#highest, now: this.#now() })
+    const roster = await verifyRoster(signed.bytes, signed.signature, this.#rootPublicKey, {
+      highestSeenVersion: this.#highest,
+      now: this.#now(),
+    })
     this.#highest = roster.version
     this.#current = roster
     return roster
@@ -51,7 +58,11 @@ export class RosterPin {
   /** Reads `roster.current` through a direct get and accepts it; `ROSTER_MISSING` when there is none. */
   async fetch(rosterBucket: KV): Promise<Roster> {
     const entry = await readEntry(rosterBucket, ROSTER_KEY)
-    if (!entry) throw new RelayExchangeError('ROSTER_MISSING', 'the relay has no roster yet; start the desktop companion once so it publishes one')
+    if (!entry)
+      throw new RelayExchangeError(
+        'ROSTER_MISSING',
+        'the relay has no roster yet; start the desktop companion once so it publishes one',
+      )
     return this.accept(entry.value)
   }
 }

@@ -4,7 +4,14 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import { join } from 'node:path'
 import { isErrnoCode, readPrivateFile, removeFile } from '../../core/private-files'
-import { encodeRosterRecord, parseRosterRecord, verifyRosterSignature, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
+import {
+  encodeRosterRecord,
+  parseRosterRecord,
+  verifyRosterSignature,
+  type MemberSecret,
+  type RootSecret,
+  type SignedRoster,
+} from '../crypto'
 import { createBuckets } from '../nats/buckets'
 import { mintDeviceCredential } from '../nats/credentials'
 import { loadRelayKeys, type RelayKeys } from '../nats/keys-file'
@@ -45,12 +52,20 @@ export interface DesktopLink {
  * `RELAY_NO_URL`, `RELAY_SETUP_EXPIRED`, `ROSTER_SIGNATURE` (the stored roster is damaged), a URL or
  * server refusal, or the connection's error.
  */
-export async function openDesktopLink(home: string, now: () => number = Date.now, server: CheckServerOptions = CLI_SERVER_CHECKS): Promise<DesktopLink> {
+export async function openDesktopLink(
+  home: string,
+  now: () => number = Date.now,
+  server: CheckServerOptions = CLI_SERVER_CHECKS,
+): Promise<DesktopLink> {
   const state = await loadRelayState(home)
   const keys = await loadRelayKeys(home)
   const desktop = await loadOwnMember(home, 'desktop')
   const url = state.settings.url
-  if (url === undefined) throw new RelayHomeError('RELAY_NO_URL', 'No relay URL is known; run `ask-user relay init` with --url, or set "url" in relay-settings.json.')
+  if (url === undefined)
+    throw new RelayHomeError(
+      'RELAY_NO_URL',
+      'No relay URL is known; run `ask-user relay init` with --url, or set "url" in relay-settings.json.',
+    )
   await makeBucketsOnce(home, url)
   const credential = await mintDeviceCredential(
     { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.desktop, now },
@@ -72,7 +87,12 @@ export async function openDesktopLink(home: string, now: () => number = Date.now
 // from an older backup): publishing the stored one, or signing on top of it, would bring back removed
 // members and be refused as a rollback by everyone who saw the newer one. Anything that does not verify
 // is the relay's doing and is overwritten by the stored roster.
-async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster, rootPublicKey: string): Promise<{ roster: SignedRoster; revision: number }> {
+async function syncRoster(
+  home: string,
+  nc: NatsConnection,
+  stored: SignedRoster,
+  rootPublicKey: string,
+): Promise<{ roster: SignedRoster; revision: number }> {
   const storedVersion = (await verifyRosterSignature(stored.bytes, stored.signature, rootPublicKey)).version
   const published = await getEntry(nc, BUCKETS.roster, 'current')
   const record = published === undefined ? undefined : parseRosterRecord(published.value)
@@ -96,9 +116,18 @@ async function syncRoster(home: string, nc: NatsConnection, stored: SignedRoster
  * nothing was published; the caller stores nothing and the person runs the command again.
  */
 export async function publishRoster(link: DesktopLink, roster: SignedRoster): Promise<void> {
-  const revision = await replaceEntry(link.nc, BUCKETS.roster, 'current', encodeRosterRecord(roster), link.rosterRevision)
+  const revision = await replaceEntry(
+    link.nc,
+    BUCKETS.roster,
+    'current',
+    encodeRosterRecord(roster),
+    link.rosterRevision,
+  )
   if (revision === undefined) {
-    throw new RelayHomeError('RELAY_ROSTER_CONFLICT', 'Another change to the roster was published while this one was made; nothing was changed here. Run the command again.')
+    throw new RelayHomeError(
+      'RELAY_ROSTER_CONFLICT',
+      'Another change to the roster was published while this one was made; nothing was changed here. Run the command again.',
+    )
   }
   link.rosterRevision = revision
 }

@@ -5,7 +5,16 @@ import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
-import { MemberSecretSchema, RootSecretSchema, RosterRecordSchema, rosterRecordOf, signedRosterOf, type MemberSecret, type RootSecret, type SignedRoster } from '../crypto'
+import {
+  MemberSecretSchema,
+  RootSecretSchema,
+  RosterRecordSchema,
+  rosterRecordOf,
+  signedRosterOf,
+  type MemberSecret,
+  type RootSecret,
+  type SignedRoster,
+} from '../crypto'
 import { RELAY_KEYS_FILE } from '../nats/keys-file'
 import { RelayHomeError } from './errors'
 
@@ -90,13 +99,21 @@ export async function saveRoster(home: string, roster: SignedRoster): Promise<vo
 }
 
 /** A paired device's NATS credential as stored (0600): the `.creds` text, its user name and expiry. */
-export const DeviceCredsSchema = z.strictObject({ v: z.literal(1), creds: z.string().min(1), natsName: z.string().min(1), expiresAt: z.int().min(0) })
+export const DeviceCredsSchema = z.strictObject({
+  v: z.literal(1),
+  creds: z.string().min(1),
+  natsName: z.string().min(1),
+  expiresAt: z.int().min(0),
+})
 export type DeviceCreds = z.infer<typeof DeviceCredsSchema>
 
 /** The desktop's record of each paired device's last credential (member id → mint time in ms, nkey), and the revoked users. */
 export const RenewalsSchema = z.strictObject({
   v: z.literal(1),
-  devices: z.record(z.string(), z.strictObject({ renewedAt: z.int().min(0), expiresAt: z.int().min(0), nkey: z.string() })),
+  devices: z.record(
+    z.string(),
+    z.strictObject({ renewedAt: z.int().min(0), expiresAt: z.int().min(0), nkey: z.string() }),
+  ),
   /** Revoked NATS users: user public key → seconds since the epoch (every push carries them all). */
   revoked: z.record(z.string(), z.int().min(0)).optional(),
 })
@@ -140,7 +157,10 @@ async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Pr
     text = await readPrivateFile(join(home, name))
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) {
-      throw new RelayHomeError('RELAY_NOT_INITIALIZED', `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`)
+      throw new RelayHomeError(
+        'RELAY_NOT_INITIALIZED',
+        `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`,
+      )
     }
     throw error
   }
@@ -152,12 +172,15 @@ async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Pr
   }
   const parsed = schema.safeParse(data)
   // The content is never echoed: these files hold secrets.
-  if (!parsed.success) throw new RelayHomeError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
+  if (!parsed.success)
+    throw new RelayHomeError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
   return parsed.data
 }
 
 /** Reads the root secret, the roster and the settings back (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
-export async function loadRelayState(home: string): Promise<{ root: RootSecret; roster: SignedRoster; settings: RelaySettings }> {
+export async function loadRelayState(
+  home: string,
+): Promise<{ root: RootSecret; roster: SignedRoster; settings: RelaySettings }> {
   const root = await readJson(home, RELAY_FILES.root, RootSecretSchema)
   return { root, ...(await loadRosterAndSettings(home)) }
 }

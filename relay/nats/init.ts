@@ -20,7 +20,10 @@ export interface SelfHostedInit {
   /** Plain-language steps to run the server (also in `dir`/RUN.txt). */
   steps: string
   /** Public identities (JWTs, public keys), e.g. to re-render the config. */
-  identities: Pick<RelayIdentities, 'operatorJwt' | 'accountJwt' | 'accountPublicKey' | 'systemAccountJwt' | 'systemAccountPublicKey'>
+  identities: Pick<
+    RelayIdentities,
+    'operatorJwt' | 'accountJwt' | 'accountPublicKey' | 'systemAccountJwt' | 'systemAccountPublicKey'
+  >
 }
 
 /**

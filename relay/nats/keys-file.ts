@@ -8,7 +8,8 @@ import { RelayNatsError } from './errors'
  * mint credentials and push account updates, never the operator's own seed or the account seed.
  */
 
-const seed = (prefix: string) => z.string().regex(new RegExp(`^S${prefix}[A-Z2-7]{56}$`), `must be an nkey seed starting S${prefix}`)
+const seed = (prefix: string) =>
+  z.string().regex(new RegExp(`^S${prefix}[A-Z2-7]{56}$`), `must be an nkey seed starting S${prefix}`)
 
 /** The on-disk shape of the companion's relay keys (version 1). */
 export const RelayKeysSchema = z
@@ -42,7 +43,10 @@ export async function loadRelayKeys(home: string): Promise<RelayKeys> {
   }
   const parsed = RelayKeysSchema.safeParse(data)
   if (!parsed.success) {
-    throw new RelayNatsError('RELAY_BAD_KEYS_FILE', `${RELAY_KEYS_FILE} in the companion's home is damaged; restore it from a backup or run \`ask-user relay init\` again.`)
+    throw new RelayNatsError(
+      'RELAY_BAD_KEYS_FILE',
+      `${RELAY_KEYS_FILE} in the companion's home is damaged; restore it from a backup or run \`ask-user relay init\` again.`,
+    )
   }
   return parsed.data
 }

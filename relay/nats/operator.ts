@@ -57,7 +57,9 @@ export async function encodePersonAccount(
   roleSigningSeeds: Record<Role, string>,
   revocations: Record<string, number> = {},
 ): Promise<string> {
-  const signingKeys = ROLES.map((role) => newScopedSigner(fromSeed(new TextEncoder().encode(roleSigningSeeds[role])), role, scopedLimits(role)))
+  const signingKeys = ROLES.map((role) =>
+    newScopedSigner(fromSeed(new TextEncoder().encode(roleSigningSeeds[role])), role, scopedLimits(role)),
+  )
   return encodeAccount(
     'ask-user',
     accountPublicKey,
@@ -72,7 +74,10 @@ export async function generateIdentities(): Promise<RelayIdentities> {
   const operatorSigning = createOperator()
   const account = createAccount()
   const system = createAccount()
-  const roleSigningSeeds = Object.fromEntries(ROLES.map((role) => [role, seedOf(createAccount())])) as Record<Role, string>
+  const roleSigningSeeds = Object.fromEntries(ROLES.map((role) => [role, seedOf(createAccount())])) as Record<
+    Role,
+    string
+  >
 
   const operatorJwt = await encodeOperator(
     'ask-user-relay',

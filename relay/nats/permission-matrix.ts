@@ -24,10 +24,25 @@ export interface MatrixRow {
   allowed: boolean
 }
 
-const kvCreate = (bucket: string, key: string): Probe => ({ op: 'kv-create', bucket, key, subject: `$KV.${bucket}.${key}` })
-const kvGet = (bucket: string, key: string): Probe => ({ op: 'kv-get', bucket, key, subject: `$JS.API.DIRECT.GET.KV_${bucket}.$KV.${bucket}.${key}` })
+const kvCreate = (bucket: string, key: string): Probe => ({
+  op: 'kv-create',
+  bucket,
+  key,
+  subject: `$KV.${bucket}.${key}`,
+})
+const kvGet = (bucket: string, key: string): Probe => ({
+  op: 'kv-get',
+  bucket,
+  key,
+  subject: `$JS.API.DIRECT.GET.KV_${bucket}.$KV.${bucket}.${key}`,
+})
 // The consumer name is any one token; the probe uses a fixed one, the client a random one.
-const kvWatch = (bucket: string, filter: string): Probe => ({ op: 'kv-watch', bucket, filter, subject: `$JS.API.CONSUMER.CREATE.KV_${bucket}.probe.$KV.${bucket}.${filter}` })
+const kvWatch = (bucket: string, filter: string): Probe => ({
+  op: 'kv-watch',
+  bucket,
+  filter,
+  subject: `$JS.API.CONSUMER.CREATE.KV_${bucket}.probe.$KV.${bucket}.${filter}`,
+})
 
 /** Every probe for a client named `self` while another client is named `other`. */
 export function probesFor(self: string, other: string): Probe[] {
@@ -57,7 +72,12 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(inbox, `a.${other}.>`),
     kvWatch(inbox, 'q.>'),
     kvWatch(roster, 'current'),
-    { op: 'legacy-consumer-create', bucket: inbox, filter: `$KV.${inbox}.a.${other}.>`, subject: `$JS.API.CONSUMER.CREATE.KV_${inbox}` },
+    {
+      op: 'legacy-consumer-create',
+      bucket: inbox,
+      filter: `$KV.${inbox}.a.${other}.>`,
+      subject: `$JS.API.CONSUMER.CREATE.KV_${inbox}`,
+    },
     { op: 'stream-delete', bucket: inbox, subject: `$JS.API.STREAM.DELETE.KV_${inbox}` },
     { op: 'stream-purge', bucket: inbox, subject: `$JS.API.STREAM.PURGE.KV_${inbox}` },
     { op: 'message-delete', bucket: inbox, subject: `$JS.API.STREAM.MSG.DELETE.KV_${inbox}` },
@@ -97,6 +117,11 @@ export function templateAllows(role: Role, self: string, probe: Probe): boolean 
 /** The whole matrix: every role × every probe, with a fixed pair of names per role. */
 export function permissionMatrix(names: Record<Role, { self: string; other: string }>): MatrixRow[] {
   return ROLES.flatMap((role) =>
-    probesFor(names[role].self, names[role].other).map((probe) => ({ role, self: names[role].self, probe, allowed: templateAllows(role, names[role].self, probe) })),
+    probesFor(names[role].self, names[role].other).map((probe) => ({
+      role,
+      self: names[role].self,
+      probe,
+      allowed: templateAllows(role, names[role].self, probe),
+    })),
   )
 }

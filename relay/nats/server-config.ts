@@ -11,7 +11,10 @@ import { RelayNatsError } from './errors'
 
 const port = z.number().int().min(0).max(65_535)
 // A path or origin goes into a quoted config string: refuse what could end it or be expanded ($VAR).
-const safeString = z.string().min(1).regex(/^[^"\\$\n\r]*$/, 'must not contain quotes, backslashes, "$" or line breaks')
+const safeString = z
+  .string()
+  .min(1)
+  .regex(/^[^"\\$\n\r]*$/, 'must not contain quotes, backslashes, "$" or line breaks')
 const origin = safeString.regex(/^https:\/\/[^/\s]+$/, 'must be an https:// origin without a path')
 
 /** The options of a self-hosted relay's config. `loopbackTest` is for tests: 127.0.0.1, no TLS. */
@@ -27,7 +30,9 @@ export const ServerConfigOptionsSchema = z
     loopbackTest: z.boolean().default(false),
   })
   .strict()
-  .refine((o) => o.loopbackTest || o.tls !== undefined, { message: 'a relay reachable from the network needs tls (certFile, keyFile)' })
+  .refine((o) => o.loopbackTest || o.tls !== undefined, {
+    message: 'a relay reachable from the network needs tls (certFile, keyFile)',
+  })
 export type ServerConfigOptions = z.input<typeof ServerConfigOptionsSchema>
 
 /** The public JWTs and keys the config embeds (none of them is a secret). */
@@ -44,7 +49,10 @@ export function parseServerConfigOptions(options: unknown): z.output<typeof Serv
   const parsed = ServerConfigOptionsSchema.safeParse(options)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    throw new RelayNatsError('RELAY_BAD_OPTIONS', `Relay server option ${issue?.path.join('.') || '(options)'}: ${issue?.message ?? 'invalid'}; fix it and run init again.`)
+    throw new RelayNatsError(
+      'RELAY_BAD_OPTIONS',
+      `Relay server option ${issue?.path.join('.') || '(options)'}: ${issue?.message ?? 'invalid'}; fix it and run init again.`,
+    )
   }
   return parsed.data
 }
@@ -53,7 +61,10 @@ export function parseServerConfigOptions(options: unknown): z.output<typeof Serv
 export function renderServerConfig(dir: string, ids: ServerIdentities, rawOptions: ServerConfigOptions): string {
   const options = parseServerConfigOptions(rawOptions)
   if (!safeString.safeParse(dir).success) {
-    throw new RelayNatsError('RELAY_UNSAFE_PATH', 'The relay folder path must not contain quotes, backslashes, "$" or line breaks; pick another folder.')
+    throw new RelayNatsError(
+      'RELAY_UNSAFE_PATH',
+      'The relay folder path must not contain quotes, backslashes, "$" or line breaks; pick another folder.',
+    )
   }
   const q = (s: string): string => `"${s}"`
   const host = options.loopbackTest ? '127.0.0.1' : options.host

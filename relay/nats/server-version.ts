@@ -19,12 +19,18 @@ export const MINIMUM_VERSION = '2.9.0'
 export const PER_KEY_TTL_VERSION = '2.11.0'
 
 /** The part of the server's INFO the check reads (parsed, since it comes from the wire). */
-export const ServerInfoSchema = z.object({ version: z.string().regex(/^\d+\.\d+\.\d+/), server_id: z.string().optional() }).passthrough()
+export const ServerInfoSchema = z
+  .object({ version: z.string().regex(/^\d+\.\d+\.\d+/), server_id: z.string().optional() })
+  .passthrough()
 
 type Triple = [number, number, number]
 function parseVersion(v: string): Triple {
   const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v)
-  if (!m) throw new RelayNatsError('RELAY_BAD_SERVER_INFO', `The relay server sent version "${v.slice(0, 40)}"; check that the URL points at a nats-server.`)
+  if (!m)
+    throw new RelayNatsError(
+      'RELAY_BAD_SERVER_INFO',
+      `The relay server sent version "${v.slice(0, 40)}"; check that the URL points at a nats-server.`,
+    )
   return [Number(m[1]), Number(m[2]), Number(m[3])]
 }
 function compare(a: Triple, b: Triple): number {
@@ -48,17 +54,29 @@ export function checkRelayUrl(raw: string): { loopback: boolean; url: URL } {
   try {
     url = new URL(raw)
   } catch {
-    throw new RelayNatsError('RELAY_BAD_URL', 'The relay URL is not a URL; write it like tls://relay.example:4222 or wss://relay.example.')
+    throw new RelayNatsError(
+      'RELAY_BAD_URL',
+      'The relay URL is not a URL; write it like tls://relay.example:4222 or wss://relay.example.',
+    )
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new RelayNatsError('RELAY_URL_HAS_CREDENTIALS', 'The relay URL carries a user, password, query or fragment; remove it and pass credentials through the creds file.')
+    throw new RelayNatsError(
+      'RELAY_URL_HAS_CREDENTIALS',
+      'The relay URL carries a user, password, query or fragment; remove it and pass credentials through the creds file.',
+    )
   }
   if (!['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol)) {
-    throw new RelayNatsError('RELAY_BAD_URL', `The relay URL scheme ${url.protocol} is not supported; use tls:// or wss://.`)
+    throw new RelayNatsError(
+      'RELAY_BAD_URL',
+      `The relay URL scheme ${url.protocol} is not supported; use tls:// or wss://.`,
+    )
   }
   const loopback = isLoopbackHost(url.hostname)
   if (!loopback && (url.protocol === 'nats:' || url.protocol === 'ws:')) {
-    throw new RelayNatsError('RELAY_URL_NOT_TLS', 'A relay that is not on this machine must use TLS; use tls:// or wss:// in the relay URL.')
+    throw new RelayNatsError(
+      'RELAY_URL_NOT_TLS',
+      'A relay that is not on this machine must use TLS; use tls:// or wss:// in the relay URL.',
+    )
   }
   return { loopback, url }
 }
@@ -82,14 +100,23 @@ export interface ServerFeatures {
 export function checkServer(info: unknown, rawUrl: string, options: CheckServerOptions = {}): ServerFeatures {
   const { loopback } = checkRelayUrl(rawUrl)
   const parsed = ServerInfoSchema.safeParse(info)
-  if (!parsed.success) throw new RelayNatsError('RELAY_BAD_SERVER_INFO', 'The relay server did not say its version; check that the URL points at a nats-server.')
+  if (!parsed.success)
+    throw new RelayNatsError(
+      'RELAY_BAD_SERVER_INFO',
+      'The relay server did not say its version; check that the URL points at a nats-server.',
+    )
   const version = parseVersion(parsed.data.version)
   if (compare(version, parseVersion(MINIMUM_VERSION)) < 0) {
-    throw new RelayNatsError('RELAY_SERVER_TOO_OLD', `The relay runs nats-server ${parsed.data.version}; upgrade it to ${ADVISORY_FLOORS.at(-1)?.floor} or newer.`)
+    throw new RelayNatsError(
+      'RELAY_SERVER_TOO_OLD',
+      `The relay runs nats-server ${parsed.data.version}; upgrade it to ${ADVISORY_FLOORS.at(-1)?.floor} or newer.`,
+    )
   }
   const line = ADVISORY_FLOORS.find((f) => f.line === `${version[0]}.${version[1]}`)
   const newest = ADVISORY_FLOORS[ADVISORY_FLOORS.length - 1] as { line: string; floor: string }
-  const belowFloor = line ? compare(version, parseVersion(line.floor)) < 0 : compare(version, parseVersion(newest.floor)) < 0
+  const belowFloor = line
+    ? compare(version, parseVersion(line.floor)) < 0
+    : compare(version, parseVersion(newest.floor)) < 0
   if (belowFloor && !(loopback && options.allowOutdatedLoopback === true)) {
     throw new RelayNatsError(
       'RELAY_SERVER_ADVISORY',

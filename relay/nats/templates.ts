@@ -90,7 +90,13 @@ const DEVICE: RoleTemplate = {
 }
 
 const DESKTOP: RoleTemplate = {
-  pub: [...DEVICE.pub, `$KV.roster.current`, `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`, `$KV.pair.*.*`, ...readKeys('pair', '*.*')],
+  pub: [
+    ...DEVICE.pub,
+    `$KV.roster.current`,
+    `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
+    `$KV.pair.*.*`,
+    ...readKeys('pair', '*.*'),
+  ],
   sub: [`_INBOX.${SELF}.>`],
   connectionTypes: ['STANDARD'],
   maxTtlSeconds: 7 * DAY,

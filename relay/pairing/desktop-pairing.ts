@@ -33,10 +33,15 @@ export interface DesktopPairingHooks {
  * `RELAY_PAIR_DECLINED` (the person said no) or a request refusal (`RELAY_PAIR_MAC`, `RELAY_PAIR_REPLAY`,
  * …); every refusal after a request arrived is also written as a decline, so the device stops waiting.
  */
-export async function runDesktopPairing(nc: NatsConnection, offer: PairOffer, hooks: DesktopPairingHooks): Promise<PairRequestBody> {
+export async function runDesktopPairing(
+  nc: NatsConnection,
+  offer: PairOffer,
+  hooks: DesktopPairingHooks,
+): Promise<PairRequestBody> {
   const now = hooks.now ?? Date.now
   const requestKey = `req.${offer.pairId}`
-  const decline = (): Promise<boolean> => createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, declinePairResponse(offer.pairId)).catch(() => false)
+  const decline = (): Promise<boolean> =>
+    createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, declinePairResponse(offer.pairId)).catch(() => false)
 
   let settle!: (entry: { value: Uint8Array; revision: number }) => void
   let alarm!: (error: RelayPairingError) => void
@@ -52,7 +57,13 @@ export async function runDesktopPairing(nc: NatsConnection, offer: PairOffer, ho
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new RelayPairingError('RELAY_PAIR_EXPIRED', 'No device joined before the pairing line expired; run `ask-user relay pair` again.')),
+      () =>
+        reject(
+          new RelayPairingError(
+            'RELAY_PAIR_EXPIRED',
+            'No device joined before the pairing line expired; run `ask-user relay pair` again.',
+          ),
+        ),
       Math.max(0, offer.expiresAt - now()),
     )
   })
@@ -66,13 +77,20 @@ export async function runDesktopPairing(nc: NatsConnection, offer: PairOffer, ho
       await decline()
       throw error
     }
-    const confirmed = await Promise.race([hooks.confirm(request, confirmationCode(offer, entry.value)), second, expired]).catch(async (error: unknown) => {
+    const confirmed = await Promise.race([
+      hooks.confirm(request, confirmationCode(offer, entry.value)),
+      second,
+      expired,
+    ]).catch(async (error: unknown) => {
       await decline()
       throw error
     })
     if (!confirmed) {
       await decline()
-      throw new RelayPairingError('RELAY_PAIR_DECLINED', `Pairing "${request.member.name}" was declined; nothing was paired.`)
+      throw new RelayPairingError(
+        'RELAY_PAIR_DECLINED',
+        `Pairing "${request.member.name}" was declined; nothing was paired.`,
+      )
     }
     // The watch may lag: read the key again so a request written meanwhile is not missed.
     if ((await getEntry(nc, BUCKETS.pair, requestKey))?.revision !== entry.revision) {

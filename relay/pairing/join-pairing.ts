@@ -34,7 +34,10 @@ export async function joinPairing(
 ): Promise<JoinedDevice> {
   const now = options.now ?? Date.now
   if (!DeviceNameSchema.safeParse(options.name).success) {
-    throw new RelayPairingError('RELAY_PAIR_REQUEST_INVALID', 'A device name is 1-100 characters without control characters; pick another --name.')
+    throw new RelayPairingError(
+      'RELAY_PAIR_REQUEST_INVALID',
+      'A device name is 1-100 characters without control characters; pick another --name.',
+    )
   }
   const identity = await generateMemberIdentity(options.name, 'device')
   const keys = await loadMemberKeys(identity.secret)
@@ -56,7 +59,13 @@ export async function joinPairing(
       options.showCode(confirmationCode(offer, request))
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new RelayPairingError('RELAY_PAIR_EXPIRED', 'The first desktop did not confirm before the pairing line expired; run `ask-user relay pair` again.')),
+          () =>
+            reject(
+              new RelayPairingError(
+                'RELAY_PAIR_EXPIRED',
+                'The first desktop did not confirm before the pairing line expired; run `ask-user relay pair` again.',
+              ),
+            ),
           Math.max(0, offer.expiresAt - now()),
         )
       })

@@ -18,7 +18,14 @@ export function newPairId(): string {
  * Makes an offer for pairing `pairId` with a fresh 32-byte secret, valid `ttlMs` from `now`. `creds`
  * must be a pairing-role credential named `pairId` that expires no later than the offer.
  */
-export function createPairOffer(options: { url: string; rootPublicKey: string; pairId: string; creds: string; now: number; ttlMs?: number }): PairOffer {
+export function createPairOffer(options: {
+  url: string
+  rootPublicKey: string
+  pairId: string
+  creds: string
+  now: number
+  ttlMs?: number
+}): PairOffer {
   return PairOfferSchema.parse({
     v: 1,
     url: options.url,
@@ -56,7 +63,10 @@ export function parsePairLine(text: string, now: number): PairOffer {
   const parsed = PairOfferSchema.safeParse(data)
   if (!parsed.success) throw invalid
   if (now >= parsed.data.expiresAt) {
-    throw new RelayPairingError('RELAY_PAIR_EXPIRED', 'This pairing line has expired; run `ask-user relay pair` on the first desktop again for a fresh one.')
+    throw new RelayPairingError(
+      'RELAY_PAIR_EXPIRED',
+      'This pairing line has expired; run `ask-user relay pair` on the first desktop again for a fresh one.',
+    )
   }
   return parsed.data
 }

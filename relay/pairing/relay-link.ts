@@ -15,7 +15,12 @@ const WRONG_LAST_SEQUENCE = 10071
  * prefix (the only one its credential may read), then checks the server's version for that URL.
  * Closes the connection and rethrows `RELAY_*` when the URL or the server is refused.
  */
-export async function connectRelay(url: string, creds: string, name: string, options: CheckServerOptions = {}): Promise<NatsConnection> {
+export async function connectRelay(
+  url: string,
+  creds: string,
+  name: string,
+  options: CheckServerOptions = {},
+): Promise<NatsConnection> {
   const nc = await connect({
     servers: url,
     authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
@@ -33,9 +38,16 @@ export async function connectRelay(url: string, creds: string, name: string, opt
 }
 
 /** Stores `value` at `key` only if the key is new (KV `create()`); false when it already holds a value. */
-export async function createEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array): Promise<boolean> {
+export async function createEntry(
+  nc: NatsConnection,
+  bucket: string,
+  key: string,
+  value: Uint8Array,
+): Promise<boolean> {
   try {
-    await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, { expect: { lastSubjectSequence: 0 } })
+    await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, {
+      expect: { lastSubjectSequence: 0 },
+    })
     return true
   } catch (error) {
     if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) return false
@@ -53,9 +65,19 @@ export async function putEntry(nc: NatsConnection, bucket: string, key: string, 
  * a concurrent change is never overwritten. Resolves with the new revision, or `undefined` when the key
  * changed meanwhile.
  */
-export async function replaceEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array, revision: number): Promise<number | undefined> {
+export async function replaceEntry(
+  nc: NatsConnection,
+  bucket: string,
+  key: string,
+  value: Uint8Array,
+  revision: number,
+): Promise<number | undefined> {
   try {
-    return (await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, { expect: { lastSubjectSequence: revision } })).seq
+    return (
+      await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, {
+        expect: { lastSubjectSequence: revision },
+      })
+    ).seq
   } catch (error) {
     if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) return undefined
     throw error
@@ -63,7 +85,11 @@ export async function replaceEntry(nc: NatsConnection, bucket: string, key: stri
 }
 
 /** The value and revision at `key` through a direct get, or undefined when there is none. */
-export async function getEntry(nc: NatsConnection, bucket: string, key: string): Promise<{ value: Uint8Array; revision: number } | undefined> {
+export async function getEntry(
+  nc: NatsConnection,
+  bucket: string,
+  key: string,
+): Promise<{ value: Uint8Array; revision: number } | undefined> {
   const kv = await new Kvm(jetstream(nc, { checkAPI: false })).open(bucket, { allow_direct: true })
   const entry = await kv.get(key)
   return entry === null || entry.operation !== 'PUT' ? undefined : { value: entry.value, revision: entry.revision }
@@ -73,7 +99,12 @@ export async function getEntry(nc: NatsConnection, bucket: string, key: string):
  * Calls `onEntry` for the value at `key` and every later one, in stream order, until `stop()` is called.
  * Watching uses the extended consumer create filtered on that one key.
  */
-export async function watchKey(nc: NatsConnection, bucket: string, key: string, onEntry: (entry: KvEntry) => void): Promise<{ stop: () => void }> {
+export async function watchKey(
+  nc: NatsConnection,
+  bucket: string,
+  key: string,
+  onEntry: (entry: KvEntry) => void,
+): Promise<{ stop: () => void }> {
   const kv = await new Kvm(jetstream(nc, { checkAPI: false })).open(bucket, { allow_direct: true })
   const watch = await kv.watch({ key })
   void (async () => {

@@ -19,7 +19,9 @@ export function requestDigest(stored: Uint8Array): string {
 
 /** The exact bytes the new device writes to `req.<pairId>` for `member` (role `device`) and its `nkey`. */
 export function makePairRequest(offer: PairOffer, member: Member, nkey: string, now: number): Uint8Array {
-  const body = JSON.stringify(PairRequestBodySchema.parse({ v: 1, t: 'pair-request', pairId: offer.pairId, member, nkey, created: now }))
+  const body = JSON.stringify(
+    PairRequestBodySchema.parse({ v: 1, t: 'pair-request', pairId: offer.pairId, member, nkey, created: now }),
+  )
   return new TextEncoder().encode(JSON.stringify({ body, mac: mac(offer.secret, body).toString('base64url') }))
 }
 
@@ -31,7 +33,10 @@ export function makePairRequest(offer: PairOffer, member: Member, nkey: string, 
  * swapped on the way, or a forgery).
  */
 export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now: number): Promise<PairRequestBody> {
-  const invalid = new RelayPairingError('RELAY_PAIR_REQUEST_INVALID', 'The pairing request is malformed; nothing was paired. Run `ask-user relay pair` again.')
+  const invalid = new RelayPairingError(
+    'RELAY_PAIR_REQUEST_INVALID',
+    'The pairing request is malformed; nothing was paired. Run `ask-user relay pair` again.',
+  )
   let outer: unknown
   let inner: unknown
   try {
@@ -45,17 +50,23 @@ export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now
   const body = PairRequestBodySchema.safeParse(inner)
   if (!envelope.success || !body.success) throw invalid
   if (body.data.pairId !== offer.pairId) {
-    throw new RelayPairingError('RELAY_PAIR_REPLAY', 'The pairing request was made for another pairing (replayed); nothing was paired. Run `ask-user relay pair` again.')
+    throw new RelayPairingError(
+      'RELAY_PAIR_REPLAY',
+      'The pairing request was made for another pairing (replayed); nothing was paired. Run `ask-user relay pair` again.',
+    )
   }
   if (now >= offer.expiresAt || body.data.created < offer.issuedAt - PAIR_CLOCK_SKEW_MS) {
-    throw new RelayPairingError('RELAY_PAIR_EXPIRED', 'The pairing expired before the request was checked; run `ask-user relay pair` again and join within 5 minutes.')
+    throw new RelayPairingError(
+      'RELAY_PAIR_EXPIRED',
+      'The pairing expired before the request was checked; run `ask-user relay pair` again and join within 5 minutes.',
+    )
   }
   const expected = mac(offer.secret, envelope.data.body)
   const given = Buffer.from(fromBase64url(envelope.data.mac) ?? new Uint8Array())
   if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
     throw new RelayPairingError(
       'RELAY_PAIR_MAC',
-      'The pairing request does not carry this pairing line\'s MAC: its keys were changed on the way or it was forged. Nothing was paired; run `ask-user relay pair` again.',
+      "The pairing request does not carry this pairing line's MAC: its keys were changed on the way or it was forged. Nothing was paired; run `ask-user relay pair` again.",
     )
   }
   const { member } = body.data
@@ -76,4 +87,3 @@ export function confirmationCode(offer: PairOffer, stored: Uint8Array): string {
     .digest()
   return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0')
 }
-

@@ -1,10 +1,25 @@
 // The desktop's reply to a confirmed request: the new device's relay credential and the roster listing
 // it, sealed to the device's own HPKE key. The device trusts it only if the roster is signed by the root
 // key it pinned from the line and lists the device itself, so a relay cannot hand it a forged grant.
-import { findMember, openSealedBox, sealToKey, toBase64url, verifyRoster, type MemberKeys, type Roster, type SignedRoster } from '../crypto'
+import {
+  findMember,
+  openSealedBox,
+  sealToKey,
+  toBase64url,
+  verifyRoster,
+  type MemberKeys,
+  type Roster,
+  type SignedRoster,
+} from '../crypto'
 import { RelayPairingError } from './errors'
 import { requestDigest } from './request'
-import { PairGrantSchema, StoredPairResponseSchema, type PairGrant, type PairOffer, type PairRequestBody } from './schemas'
+import {
+  PairGrantSchema,
+  StoredPairResponseSchema,
+  type PairGrant,
+  type PairOffer,
+  type PairRequestBody,
+} from './schemas'
 
 const INFO = 'ask-user/v1/pair-grant'
 const aad = (pairId: string, digest: string): Uint8Array => new TextEncoder().encode(`${INFO}|${pairId}|${digest}`)
@@ -29,7 +44,10 @@ export async function sealPairGrant(options: {
     jwt: options.jwt,
     natsName: options.natsName,
     credsExpiresAt: options.credsExpiresAt,
-    roster: { bytes: toBase64url(new Uint8Array(options.roster.bytes)), signature: toBase64url(new Uint8Array(options.roster.signature)) },
+    roster: {
+      bytes: toBase64url(new Uint8Array(options.roster.bytes)),
+      signature: toBase64url(new Uint8Array(options.roster.signature)),
+    },
   })
   const box = await sealToKey(options.request.member.hpkePublic, INFO, aad(options.offer.pairId, digest), encode(grant))
   return encode({ v: 1, t: 'granted', pairId: options.offer.pairId, ...box })
@@ -51,7 +69,11 @@ export async function openPairResponse(
   stored: Uint8Array,
   options: { offer: PairOffer; storedRequest: Uint8Array; now: number },
 ): Promise<{ grant: PairGrant; roster: Roster; signedRoster: SignedRoster }> {
-  const invalid = (why: string) => new RelayPairingError('RELAY_PAIR_RESPONSE_INVALID', `The desktop's reply ${why}; nothing was stored. Run \`ask-user relay pair\` on the desktop again.`)
+  const invalid = (why: string) =>
+    new RelayPairingError(
+      'RELAY_PAIR_RESPONSE_INVALID',
+      `The desktop's reply ${why}; nothing was stored. Run \`ask-user relay pair\` on the desktop again.`,
+    )
   let data: unknown
   try {
     data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(stored))
@@ -59,9 +81,13 @@ export async function openPairResponse(
     throw invalid('is malformed')
   }
   const response = StoredPairResponseSchema.safeParse(data)
-  if (!response.success || response.data.pairId !== options.offer.pairId) throw invalid('is malformed or for another pairing')
+  if (!response.success || response.data.pairId !== options.offer.pairId)
+    throw invalid('is malformed or for another pairing')
   if (response.data.t === 'declined') {
-    throw new RelayPairingError('RELAY_PAIR_DECLINED', 'The pairing was declined or refused on the first desktop; nothing was paired.')
+    throw new RelayPairingError(
+      'RELAY_PAIR_DECLINED',
+      'The pairing was declined or refused on the first desktop; nothing was paired.',
+    )
   }
   const digest = requestDigest(options.storedRequest)
   const plain = await openSealedBox(device.hpkePrivateKey, INFO, aad(options.offer.pairId, digest), response.data)
@@ -72,9 +98,21 @@ export async function openPairResponse(
     grantData = undefined
   }
   const grant = PairGrantSchema.safeParse(grantData)
-  if (!grant.success || grant.data.request !== digest || grant.data.pairId !== options.offer.pairId) throw invalid('does not open or answers another request')
-  const signedRoster = { bytes: Buffer.from(grant.data.roster.bytes, 'base64url'), signature: Buffer.from(grant.data.roster.signature, 'base64url') }
-  const roster = await verifyRoster(signedRoster.bytes, signedRoster.signature, options.offer.rootPublicKey, { highestSeenVersion: 0, now: options.now })
-  if (findMember(roster, device.member.id)?.signPublic !== device.member.signPublic) throw invalid('carries a roster that does not list this device')
-  return { grant: grant.data, roster, signedRoster: { bytes: new Uint8Array(signedRoster.bytes), signature: new Uint8Array(signedRoster.signature) } }
+  if (!grant.success || grant.data.request !== digest || grant.data.pairId !== options.offer.pairId)
+    throw invalid('does not open or answers another request')
+  const signedRoster = {
+    bytes: Buffer.from(grant.data.roster.bytes, 'base64url'),
+    signature: Buffer.from(grant.data.roster.signature, 'base64url'),
+  }
+  const roster = await verifyRoster(signedRoster.bytes, signedRoster.signature, options.offer.rootPublicKey, {
+    highestSeenVersion: 0,
+    now: options.now,
+  })
+  if (findMember(roster, device.member.id)?.signPublic !== device.member.signPublic)
+    throw invalid('carries a roster that does not list this device')
+  return {
+    grant: grant.data,
+    roster,
+    signedRoster: { bytes: new Uint8Array(signedRoster.bytes), signature: new Uint8Array(signedRoster.signature) },
+  }
 }

@@ -48,10 +48,25 @@ export type SealedCredential = z.infer<typeof SealedCredentialSchema>
 const encode = (value: unknown): Bytes => new Uint8Array(new TextEncoder().encode(JSON.stringify(value)))
 
 /** The exact bytes the desktop `desktop` stores for `device`: sealed to its HPKE key, signed by the desktop. */
-export async function sealDeviceCredential(desktop: MemberKeys, device: Member, credential: { jwt: string; expiresAt: number }): Promise<Uint8Array> {
-  const body = SealedCredentialSchema.parse({ v: 1, device: device.id, jwt: credential.jwt, expiresAt: credential.expiresAt })
+export async function sealDeviceCredential(
+  desktop: MemberKeys,
+  device: Member,
+  credential: { jwt: string; expiresAt: number },
+): Promise<Uint8Array> {
+  const body = SealedCredentialSchema.parse({
+    v: 1,
+    device: device.id,
+    jwt: credential.jwt,
+    expiresAt: credential.expiresAt,
+  })
   const box = await sealToKey(device.hpkePublic, INFO, aad(device.id, desktop.member.id), encode(body))
-  const stored = StoredCredentialSchema.parse({ v: 1, t: 'device-credential', device: device.id, desktop: desktop.member.id, ...box })
+  const stored = StoredCredentialSchema.parse({
+    v: 1,
+    t: 'device-credential',
+    device: device.id,
+    desktop: desktop.member.id,
+    ...box,
+  })
   return signEnvelope(desktop.signing, encode(stored))
 }
 
@@ -68,7 +83,11 @@ export async function openDeviceCredential(
   stored: Uint8Array,
   options: { roster: Roster; currentCreds: string; currentExpiresAt: number },
 ): Promise<{ creds: string; expiresAt: number } | undefined> {
-  const invalid = (why: string) => new RelayRenewalError('RELAY_CREDENTIAL_INVALID', `The renewed relay credential ${why}; it was ignored. Run \`ask-user relay renew\` on the first desktop.`)
+  const invalid = (why: string) =>
+    new RelayRenewalError(
+      'RELAY_CREDENTIAL_INVALID',
+      `The renewed relay credential ${why}; it was ignored. Run \`ask-user relay renew\` on the first desktop.`,
+    )
   const split = splitEnvelope(new Uint8Array(stored))
   let data: unknown
   try {
@@ -82,7 +101,10 @@ export async function openDeviceCredential(
   const writer = findMember(options.roster, outer.data.desktop)
   const writerKey = writer?.role === 'desktop' ? fromBase64url(writer.signPublic) : undefined
   if (writerKey === undefined || !(await verifyBytes(writerKey, split.signature, split.content))) {
-    throw new RelayRenewalError('RELAY_CREDENTIAL_SIGNATURE', 'The renewed relay credential is not signed by a desktop of the roster; it was ignored (the relay or someone else wrote it).')
+    throw new RelayRenewalError(
+      'RELAY_CREDENTIAL_SIGNATURE',
+      'The renewed relay credential is not signed by a desktop of the roster; it was ignored (the relay or someone else wrote it).',
+    )
   }
   const plain = await openSealedBox(device.hpkePrivateKey, INFO, aad(device.member.id, outer.data.desktop), outer.data)
   let inner: unknown
@@ -92,9 +114,9 @@ export async function openDeviceCredential(
     inner = undefined
   }
   const body = SealedCredentialSchema.safeParse(inner)
-  if (!body.success || body.data.device !== device.member.id) throw invalid('does not open with this device\'s key')
+  if (!body.success || body.data.device !== device.member.id) throw invalid("does not open with this device's key")
   const current = await parseCreds(new TextEncoder().encode(options.currentCreds)).catch(() => undefined)
-  if (current === undefined) throw invalid('cannot be combined with this device\'s stored credential, which is damaged')
+  if (current === undefined) throw invalid("cannot be combined with this device's stored credential, which is damaged")
   const nkey = fromSeed(new TextEncoder().encode(current.key))
   let claims: { sub: string; exp?: number }
   try {
@@ -102,10 +124,14 @@ export async function openDeviceCredential(
   } catch {
     throw invalid('carries a malformed JWT')
   }
-  if (claims.sub !== nkey.getPublicKey() || claims.exp !== body.data.expiresAt) throw invalid('was minted for another key')
+  if (claims.sub !== nkey.getPublicKey() || claims.exp !== body.data.expiresAt)
+    throw invalid('was minted for another key')
   if (body.data.expiresAt === options.currentExpiresAt) return undefined
   if (body.data.expiresAt < options.currentExpiresAt) {
-    throw new RelayRenewalError('RELAY_CREDENTIAL_ROLLBACK', 'The relay served an older renewed credential than the one this device holds; it was ignored.')
+    throw new RelayRenewalError(
+      'RELAY_CREDENTIAL_ROLLBACK',
+      'The relay served an older renewed credential than the one this device holds; it was ignored.',
+    )
   }
   return { creds: new TextDecoder().decode(fmtCreds(body.data.jwt, nkey)), expiresAt: body.data.expiresAt }
 }

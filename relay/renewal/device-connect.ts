@@ -5,7 +5,15 @@ import type { NatsConnection } from '@nats-io/transport-node'
 import { loadMemberKeys, verifyRoster, verifyRosterSignature, type Roster } from '../crypto'
 import { parseRosterRecord } from '../crypto'
 import { describeRelayError, RelayHomeError } from '../home/errors'
-import { DEVICE_FILES, DeviceCredsSchema, loadDeviceCreds, loadOwnMember, loadRosterAndSettings, saveJson, saveRoster } from '../home/state'
+import {
+  DEVICE_FILES,
+  DeviceCredsSchema,
+  loadDeviceCreds,
+  loadOwnMember,
+  loadRosterAndSettings,
+  saveJson,
+  saveRoster,
+} from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { BUCKETS } from '../nats/templates'
 import { connectRelay, getEntry } from '../pairing'
@@ -23,7 +31,6 @@ export interface DeviceConnection {
   warnings: string[]
 }
 
-
 /**
  * Connects the device whose relay state is in `home`. Throws `RELAY_CREDENTIAL_EXPIRED` when the relay
  * refuses a credential past its expiry (pair again), `RELAY_CREDENTIAL_REFUSED` when it refuses one that
@@ -31,12 +38,16 @@ export interface DeviceConnection {
  * and relay/home's codes for missing or damaged files. A roster or credential refusal is a warning: the
  * device keeps what it had.
  */
-export async function connectDevice(home: string, options: { now?: () => number; server?: CheckServerOptions } = {}): Promise<DeviceConnection> {
+export async function connectDevice(
+  home: string,
+  options: { now?: () => number; server?: CheckServerOptions } = {},
+): Promise<DeviceConnection> {
   const now = options.now ?? Date.now
   const keys = await loadMemberKeys(await loadOwnMember(home, 'device'))
   const creds = await loadDeviceCreds(home)
   const { roster: storedRoster, settings } = await loadRosterAndSettings(home)
-  if (settings.url === undefined) throw new RelayHomeError('RELAY_NO_URL', 'This device knows no relay URL; join again with `ask-user relay join`.')
+  if (settings.url === undefined)
+    throw new RelayHomeError('RELAY_NO_URL', 'This device knows no relay URL; join again with `ask-user relay join`.')
   let roster = await verifyRosterSignature(storedRoster.bytes, storedRoster.signature, settings.rootPublicKey)
   let nc: NatsConnection
   try {
@@ -44,18 +55,22 @@ export async function connectDevice(home: string, options: { now?: () => number;
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code?.toString().startsWith('RELAY_')) throw error
     if (!/authorization violation|expired/i.test(String(error))) {
-      throw new RelayRenewalError('RELAY_UNREACHABLE', `Could not reach the relay at ${settings.url}; check that it runs and this machine can reach it.`, { cause: error })
+      throw new RelayRenewalError(
+        'RELAY_UNREACHABLE',
+        `Could not reach the relay at ${settings.url}; check that it runs and this machine can reach it.`,
+        { cause: error },
+      )
     }
     if (creds.expiresAt * 1000 <= now()) {
       throw new RelayRenewalError(
         'RELAY_CREDENTIAL_EXPIRED',
-        'This device\'s relay credential expired before the desktop renewed it; pair it again (`ask-user relay remove` this device on the desktop, then `ask-user relay pair` and `ask-user relay join`).',
+        "This device's relay credential expired before the desktop renewed it; pair it again (`ask-user relay remove` this device on the desktop, then `ask-user relay pair` and `ask-user relay join`).",
         { cause: error },
       )
     }
     throw new RelayRenewalError(
       'RELAY_CREDENTIAL_REFUSED',
-      'The relay refused this device\'s credential: the device was removed on the desktop (or the relay was set up again). Pair it again with `ask-user relay pair` and `ask-user relay join` if it should answer.',
+      "The relay refused this device's credential: the device was removed on the desktop (or the relay was set up again). Pair it again with `ask-user relay pair` and `ask-user relay join` if it should answer.",
       { cause: error },
     )
   }
@@ -65,11 +80,16 @@ export async function connectDevice(home: string, options: { now?: () => number;
     const signed = published === undefined ? undefined : parseRosterRecord(published.value)
     if (signed !== undefined) {
       try {
-        const fresh = await verifyRoster(signed.bytes, signed.signature, settings.rootPublicKey, { highestSeenVersion: roster.version, now: now() })
+        const fresh = await verifyRoster(signed.bytes, signed.signature, settings.rootPublicKey, {
+          highestSeenVersion: roster.version,
+          now: now(),
+        })
         if (fresh.version > roster.version) await saveRoster(home, signed)
         roster = fresh
       } catch (error) {
-        warnings.push(`The relay's roster was refused (${describeRelayError(error)}); this device keeps roster version ${roster.version}.`)
+        warnings.push(
+          `The relay's roster was refused (${describeRelayError(error)}); this device keeps roster version ${roster.version}.`,
+        )
       }
     }
     let credentialRenewed = false
@@ -77,14 +97,24 @@ export async function connectDevice(home: string, options: { now?: () => number;
     const renewal = await getEntry(nc, BUCKETS.roster, credentialKey(creds.natsName))
     if (renewal !== undefined) {
       try {
-        const opened = await openDeviceCredential(keys, renewal.value, { roster, currentCreds: creds.creds, currentExpiresAt: creds.expiresAt })
+        const opened = await openDeviceCredential(keys, renewal.value, {
+          roster,
+          currentCreds: creds.creds,
+          currentExpiresAt: creds.expiresAt,
+        })
         if (opened !== undefined) {
-          await saveJson(home, DEVICE_FILES.deviceCreds, DeviceCredsSchema, { ...creds, creds: opened.creds, expiresAt: opened.expiresAt })
+          await saveJson(home, DEVICE_FILES.deviceCreds, DeviceCredsSchema, {
+            ...creds,
+            creds: opened.creds,
+            expiresAt: opened.expiresAt,
+          })
           credentialRenewed = true
           credentialExpiresAt = opened.expiresAt
         }
       } catch (error) {
-        warnings.push(`The renewed relay credential was refused (${describeRelayError(error)}); this device keeps the one it has.`)
+        warnings.push(
+          `The renewed relay credential was refused (${describeRelayError(error)}); this device keeps the one it has.`,
+        )
       }
     }
     return { nc, roster, credentialRenewed, credentialExpiresAt, warnings }

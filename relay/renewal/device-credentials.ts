@@ -41,7 +41,12 @@ export async function renewDeviceCredentials(
     if (member?.role !== 'device' || renewals.revoked?.[record.nkey] !== undefined) continue
     if (record.expiresAt - now() > DEVICE_RENEW_BEFORE_MS) continue
     const minted = await mintRoleJwt(signer, 'device', member.id, record.nkey, DEVICE_CREDENTIAL_SECONDS)
-    await putEntry(link.nc, BUCKETS.roster, credentialKey(member.id), await sealDeviceCredential(desktop, member, minted))
+    await putEntry(
+      link.nc,
+      BUCKETS.roster,
+      credentialKey(member.id),
+      await sealDeviceCredential(desktop, member, minted),
+    )
     devices[id] = { renewedAt: now(), expiresAt: minted.expiresAt * 1000, nkey: record.nkey }
     renewed.push(member)
   }

@@ -5,7 +5,17 @@
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
-import { loadDeviceCreds, loadRelayState, loadRenewals, loadRosterAndSettings, relayRole, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../home/state'
+import {
+  loadDeviceCreds,
+  loadRelayState,
+  loadRenewals,
+  loadRosterAndSettings,
+  relayRole,
+  RenewalsSchema,
+  RENEWALS_FILE,
+  saveJson,
+  saveRoster,
+} from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { connectDevice } from './device-connect'
 import { renewDeviceCredentials } from './device-credentials'
@@ -70,10 +80,19 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
     link = await openDesktopLink(home, now, options.server ?? CLI_SERVER_CHECKS)
   } catch (error) {
     // Offline the root key still renews: the next connection (a later start or command) publishes it.
-    const previous = await verifyRosterSignature(state.roster.bytes, state.roster.signature, state.settings.rootPublicKey)
+    const previous = await verifyRosterSignature(
+      state.roster.bytes,
+      state.roster.signature,
+      state.settings.rootPublicKey,
+    )
     const next = await renewRoster(rootKeys, previous, { now: now() })
     await saveRoster(home, next)
-    const result = { rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: false, devicesRenewed: [] }
+    const result = {
+      rosterVersion: next.roster.version,
+      rosterExpiresAt: next.roster.expiresAt,
+      published: false,
+      devicesRenewed: [],
+    }
     return { role: 'desktop', ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
   }
   try {
@@ -84,11 +103,27 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       await publishRoster(link, next)
     } catch (error) {
       // Nothing stored either: the roster the relay has now is newer than the one this renewal built on.
-      const unchanged = { rosterVersion: previous.version, rosterExpiresAt: previous.expiresAt, published: false, devicesRenewed: [] }
-      return { role: 'desktop', ...unchanged, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
+      const unchanged = {
+        rosterVersion: previous.version,
+        rosterExpiresAt: previous.expiresAt,
+        published: false,
+        devicesRenewed: [],
+      }
+      return {
+        role: 'desktop',
+        ...unchanged,
+        warnings: rosterWarnings(previous, now()),
+        problem: describeRelayError(error),
+      }
     }
     await saveRoster(home, next)
-    const result = { role: 'desktop' as const, rosterVersion: next.roster.version, rosterExpiresAt: next.roster.expiresAt, published: true, warnings: [] as string[] }
+    const result = {
+      role: 'desktop' as const,
+      rosterVersion: next.roster.version,
+      rosterExpiresAt: next.roster.expiresAt,
+      published: true,
+      warnings: [] as string[],
+    }
     try {
       const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
       await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
@@ -106,7 +141,9 @@ function rosterWarnings(relayCopy: Roster, now: number): string[] {
   const state = rosterRenewal(relayCopy, now)
   if (state === 'fresh') return []
   const when = state === 'expired' ? `expired on ${day(relayCopy.expiresAt)}` : `expires on ${day(relayCopy.expiresAt)}`
-  return [`The relay's roster ${when} and this desktop could not publish its renewal; agents refuse every answer once it has expired. Check that the relay runs, then run \`ask-user relay renew\`.`]
+  return [
+    `The relay's roster ${when} and this desktop could not publish its renewal; agents refuse every answer once it has expired. Check that the relay runs, then run \`ask-user relay renew\`.`,
+  ]
 }
 
 async function renewOnDevice(home: string, options: RelayStartOptions): Promise<RelayStartResult> {
@@ -117,7 +154,11 @@ async function renewOnDevice(home: string, options: RelayStartOptions): Promise<
   } catch (error) {
     const creds = await loadDeviceCreds(home)
     const stored = await loadRosterAndSettings(home)
-    const roster = await verifyRosterSignature(stored.roster.bytes, stored.roster.signature, stored.settings.rootPublicKey)
+    const roster = await verifyRosterSignature(
+      stored.roster.bytes,
+      stored.roster.signature,
+      stored.settings.rootPublicKey,
+    )
     const expiresAt = creds.expiresAt * 1000
     const warnings =
       expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS
@@ -127,13 +168,28 @@ async function renewOnDevice(home: string, options: RelayStartOptions): Promise<
               : `This device's relay credential expires on ${day(expiresAt)}; start the first desktop so it renews it, then connect again.`,
           ]
         : []
-    return { role: 'device', rosterVersion: roster.version, credentialRenewed: false, credentialExpiresAt: expiresAt, warnings, problem: describeRelayError(error) }
+    return {
+      role: 'device',
+      rosterVersion: roster.version,
+      credentialRenewed: false,
+      credentialExpiresAt: expiresAt,
+      warnings,
+      problem: describeRelayError(error),
+    }
   }
   await connection.nc.close()
   const expiresAt = connection.credentialExpiresAt * 1000
   const warnings = [...connection.warnings]
   if (expiresAt - now() < DEVICE_CREDENTIAL_WARN_BEFORE_MS) {
-    warnings.push(`This device's relay credential expires on ${day(expiresAt)} and no renewal has come; start the first desktop so it renews it.`)
+    warnings.push(
+      `This device's relay credential expires on ${day(expiresAt)} and no renewal has come; start the first desktop so it renews it.`,
+    )
   }
-  return { role: 'device', rosterVersion: connection.roster.version, credentialRenewed: connection.credentialRenewed, credentialExpiresAt: expiresAt, warnings }
+  return {
+    role: 'device',
+    rosterVersion: connection.roster.version,
+    credentialRenewed: connection.credentialRenewed,
+    credentialExpiresAt: expiresAt,
+    warnings,
+  }
 }

@@ -13,7 +13,11 @@ const { tmpdir } = require('node:os')
 const { dirname, join } = require('node:path')
 
 /** Where the executable sits inside an unpacked Electron, per OS (as install.js writes path.txt). */
-const EXECUTABLE = { darwin: 'Electron.app/Contents/MacOS/Electron', mas: 'Electron.app/Contents/MacOS/Electron', win32: 'electron.exe' }
+const EXECUTABLE = {
+  darwin: 'Electron.app/Contents/MacOS/Electron',
+  mas: 'Electron.app/Contents/MacOS/Electron',
+  win32: 'electron.exe',
+}
 
 /** The folder of the project's `electron` package, or undefined when it is not installed. */
 function electronPackageDir(root) {
@@ -37,7 +41,9 @@ function electronVersion(packageDir) {
 function electronExecutablePath(packageDir, env = process.env, platform = process.platform) {
   const pathFile = join(packageDir, 'path.txt')
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : (EXECUTABLE[platform] ?? 'electron')
-  return env.ELECTRON_OVERRIDE_DIST_PATH ? join(env.ELECTRON_OVERRIDE_DIST_PATH, relative) : join(packageDir, 'dist', relative)
+  return env.ELECTRON_OVERRIDE_DIST_PATH
+    ? join(env.ELECTRON_OVERRIDE_DIST_PATH, relative)
+    : join(packageDir, 'dist', relative)
 }
 
 /** The folder of an unpacked Electron that holds `executable` (what electron-builder takes as electronDist). */
@@ -57,7 +63,9 @@ function ensureElectron(root, { env = process.env, log = (line) => console.error
   const executable = electronExecutablePath(packageDir, env)
   if (existsSync(executable)) return { ok: true, executable, installed: false }
   if (env.ELECTRON_OVERRIDE_DIST_PATH) {
-    return failure(`ELECTRON_OVERRIDE_DIST_PATH is set, but ${executable} does not exist; point it at an unpacked Electron or unset it`)
+    return failure(
+      `ELECTRON_OVERRIDE_DIST_PATH is set, but ${executable} does not exist; point it at an unpacked Electron or unset it`,
+    )
   }
   const version = electronVersion(packageDir)
   log(`Downloading Electron ${version} (once; it is kept in ${join(packageDir, 'dist')})…`)
@@ -66,7 +74,9 @@ function ensureElectron(root, { env = process.env, log = (line) => console.error
     log(`Electron ${version} installed.`)
     return { ok: true, executable: electronExecutablePath(packageDir, env), installed: true }
   }
-  return failure(`Electron ${version} could not be downloaded (${cause ?? 'the installer finished without an executable'})${hint(cause)}`)
+  return failure(
+    `Electron ${version} could not be downloaded (${cause ?? 'the installer finished without an executable'})${hint(cause)}`,
+  )
 }
 
 /** Runs install.js through installer-child.cjs; returns the one-line cause of a failure, or undefined. */
@@ -74,13 +84,19 @@ function runInstaller(packageDir, env) {
   const scratch = mkdtempSync(join(tmpdir(), 'ask-user-electron-install-'))
   const reportFile = join(scratch, 'report.txt')
   try {
-    const run = spawnSync(process.execPath, [join(__dirname, 'installer-child.cjs'), join(packageDir, 'install.js'), reportFile], {
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    })
+    const run = spawnSync(
+      process.execPath,
+      [join(__dirname, 'installer-child.cjs'), join(packageDir, 'install.js'), reportFile],
+      {
+        env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    )
     if (run.error) return run.error.message
     if (run.status === 0) return undefined
-    return existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : `the installer exited with ${run.status ?? run.signal}`
+    return existsSync(reportFile)
+      ? readFileSync(reportFile, 'utf8')
+      : `the installer exited with ${run.status ?? run.signal}`
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
@@ -88,8 +104,10 @@ function runInstaller(packageDir, env) {
 
 /** What to do about a cause, beyond the fallback every failure gets. */
 function hint(cause = '') {
-  if (/ERR_REQUIRE_ESM|require\(\) of ES Module/.test(cause)) return '; Electron\'s installer needs Node.js 20.19 or 22.12 or later'
-  if (/failed to read archive|invalid Zip/i.test(cause)) return '; delete that damaged download from the cache and try again'
+  if (/ERR_REQUIRE_ESM|require\(\) of ES Module/.test(cause))
+    return "; Electron's installer needs Node.js 20.19 or 22.12 or later"
+  if (/failed to read archive|invalid Zip/i.test(cause))
+    return '; delete that damaged download from the cache and try again'
   if (/checksum/i.test(cause)) return '; the file does not match its published checksum: check ELECTRON_MIRROR'
   return '; check the network, or set ELECTRON_MIRROR to a reachable mirror'
 }

@@ -10,9 +10,14 @@ const [installer, reportFile] = process.argv.slice(2)
 
 /** The first line of an error or of what install.js printed, with the causes undici keeps apart. */
 function describe(value) {
-  if (!(value instanceof Error)) return String(value).split('\n')[0].replace(/^\w*Error: /, '').trim()
+  if (!(value instanceof Error))
+    return String(value)
+      .split('\n')[0]
+      .replace(/^\w*Error: /, '')
+      .trim()
   const causes = []
-  for (let cause = value.cause; cause instanceof Error && causes.length < 3; cause = cause.cause) causes.push(cause.message)
+  for (let cause = value.cause; cause instanceof Error && causes.length < 3; cause = cause.cause)
+    causes.push(cause.message)
   return [value.message, ...causes].join(': ')
 }
 

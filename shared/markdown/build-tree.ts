@@ -9,7 +9,11 @@ export class PlainFallback extends Error {
   }
 }
 
-const ALIGN: Record<string, CellAlign> = { 'text-align:left': 'left', 'text-align:center': 'center', 'text-align:right': 'right' }
+const ALIGN: Record<string, CellAlign> = {
+  'text-align:left': 'left',
+  'text-align:center': 'center',
+  'text-align:right': 'right',
+}
 const INLINE_CONTAINERS: Record<string, 'em' | 'strong' | 's'> = { em_open: 'em', strong_open: 'strong', s_open: 's' }
 
 function enter(depth: number): number {
@@ -48,7 +52,8 @@ export function buildInline(tokens: readonly Token[], depth = 0): InlineNode[] {
     } else if (token.type === 'link_open') {
       const href = safeLinkUrl(String(token.attrGet('href') ?? ''))
       const children = until('link_close', enter(depth))
-      if (href === undefined) for (const child of children) out.push(child) // no spread: there can be 100,000
+      if (href === undefined)
+        for (const child of children) out.push(child) // no spread: there can be 100,000
       else out.push({ type: 'link', href, children })
     } else if (token.type === 'image') {
       const src = safeLinkUrl(String(token.attrGet('src') ?? ''))

@@ -15,7 +15,8 @@ const NOT_WORD_CHARS = /[^\p{L}\p{N}]+/gu
  * marker's prefix never crosses a line end (with `\s` it did: every line start of a run of blank lines
  * then scanned the whole run, quadratic in the input), so each line start scans its own line at most.
  */
-const SYNTAX_WORDS = /^(?:[>*+-]|[^\S\n\r\u2028\u2029])*(\d{1,9})[.)]|&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/gm
+const SYNTAX_WORDS =
+  /^(?:[>*+-]|[^\S\n\r\u2028\u2029])*(\d{1,9})[.)]|&(?:#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);/gm
 
 /**
  * How many letters and digits `text` holds, in UTF-16 code units (an astral letter counts two on
@@ -30,7 +31,8 @@ const countWordChars = (text: string): number => text.replace(NOT_WORD_CHARS, ''
  */
 export function droppedText(source: string, kept: string): boolean {
   let syntax = 0
-  for (const [match, listNumber] of source.matchAll(SYNTAX_WORDS)) syntax += listNumber === undefined ? countWordChars(match) : listNumber.length
+  for (const [match, listNumber] of source.matchAll(SYNTAX_WORDS))
+    syntax += listNumber === undefined ? countWordChars(match) : listNumber.length
   return countWordChars(kept) < countWordChars(source) - syntax
 }
 
@@ -43,8 +45,7 @@ export function keptInline(nodes: readonly InlineNode[]): string {
       else if (node.type === 'link') {
         parts.push(node.href)
         walk(node.children)
-      }
-      else if ('children' in node) walk(node.children)
+      } else if ('children' in node) walk(node.children)
       else if ('text' in node) parts.push(node.text)
     }
   }
@@ -61,7 +62,8 @@ export function keptBlocks(blocks: readonly BlockNode[], references: string): st
       else if (node.type === 'list') node.items.forEach(walk)
       else if (node.type === 'quote') walk(node.children)
       else if (node.type === 'code-block') parts.push(node.info, node.text)
-      else if (node.type === 'table') for (const row of [node.head, ...node.rows]) for (const cell of row) parts.push(keptInline(cell.children))
+      else if (node.type === 'table')
+        for (const row of [node.head, ...node.rows]) for (const cell of row) parts.push(keptInline(cell.children))
     }
   }
   walk(blocks)

@@ -92,7 +92,8 @@ function mergeText(nodes: InlineNode[]): InlineNode[] {
   const out: InlineNode[] = []
   for (const node of nodes) {
     const last = out[out.length - 1]
-    if (node.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + node.text }
+    if (node.type === 'text' && last?.type === 'text')
+      out[out.length - 1] = { type: 'text', text: last.text + node.text }
     else out.push(node)
   }
   return out

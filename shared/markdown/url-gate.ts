@@ -20,7 +20,14 @@ const WhatwgUrl = (globalThis as unknown as { URL: new (url: string) => ParsedUr
  * goes to evil.example); `web` is true for `http:` and `https:` only.
  */
 export type UrlView =
-  | { readonly parsed: true; readonly href: string; readonly scheme: string; readonly host: string; readonly userName?: string; readonly web: boolean }
+  | {
+      readonly parsed: true
+      readonly href: string
+      readonly scheme: string
+      readonly host: string
+      readonly userName?: string
+      readonly web: boolean
+    }
   | { readonly parsed: false }
 
 /** The one reading of a URL for links and approvals (see {@link UrlView}). Never throws. */

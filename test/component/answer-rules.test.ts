@@ -24,8 +24,14 @@ const single: Question = {
 /** One real violation of each rule, produced by the shared checkAnswer itself. */
 const EXAMPLES: Record<AnswerViolationCode, [AnswerViolation, string]> = {
   ANSWER_COUNT: [checkAnswer([single], { answers: [] })[0]!, 'The answer must have one entry per question.'],
-  ID_MISMATCH: [checkAnswer([single], { answers: [{ id: 'x', selected: [] }] })[0]!, 'This answer does not belong to this question.'],
-  UNKNOWN_LABEL: [checkAnswer([single], { answers: [{ id: 'pkg', selected: ['bun'] }] })[0]!, '“bun” is not one of the offered options.'],
+  ID_MISMATCH: [
+    checkAnswer([single], { answers: [{ id: 'x', selected: [] }] })[0]!,
+    'This answer does not belong to this question.',
+  ],
+  UNKNOWN_LABEL: [
+    checkAnswer([single], { answers: [{ id: 'pkg', selected: ['bun'] }] })[0]!,
+    '“bun” is not one of the offered options.',
+  ],
   DUPLICATE_LABEL: [
     checkAnswer([{ ...single, multi_select: true }], { answers: [{ id: 'pkg', selected: ['npm', 'npm'] }] })[0]!,
     '“npm” is selected twice.',
@@ -42,7 +48,10 @@ const EXAMPLES: Record<AnswerViolationCode, [AnswerViolation, string]> = {
     checkAnswer([single], { answers: [{ id: 'pkg', selected: ['npm'], custom: 'bun' }] })[0]!,
     'Pick an option or answer in your own words, not both.',
   ],
-  BLANK_CUSTOM: [checkAnswer([single], { answers: [{ id: 'pkg', selected: [], custom: '  ' }] })[0]!, 'Your own answer is blank.'],
+  BLANK_CUSTOM: [
+    checkAnswer([single], { answers: [{ id: 'pkg', selected: [], custom: '  ' }] })[0]!,
+    'Your own answer is blank.',
+  ],
   CUSTOM_TOO_LONG: [
     checkAnswer([single], { answers: [{ id: 'pkg', selected: [], custom: 'too long' }] }, 3)[0]!,
     'Your own answer is longer than the companion accepts; shorten it.',
@@ -95,10 +104,18 @@ describe('broken drafts are refused in the window, with the reason shown', () =>
   }
 
   it('a label no longer offered (UNKNOWN_LABEL)', () =>
-    sendRefused([{ selected: ['bun'], custom: '', skipped: false }], single, '“bun” is not one of the offered options.'))
+    sendRefused(
+      [{ selected: ['bun'], custom: '', skipped: false }],
+      single,
+      '“bun” is not one of the offered options.',
+    ))
 
   it('two picks in a single-select (TOO_MANY_LABELS)', () =>
-    sendRefused([{ selected: ['pnpm', 'npm'], custom: '', skipped: false }], single, 'Only one option may be picked here.'))
+    sendRefused(
+      [{ selected: ['pnpm', 'npm'], custom: '', skipped: false }],
+      single,
+      'Only one option may be picked here.',
+    ))
 
   it('two options with the same label picked together (DUPLICATE_LABEL)', async () => {
     const dup: Question = { id: 'd', question: 'Which?', multi_select: true, options: [{ label: 'A' }, { label: 'A' }] }

@@ -42,7 +42,14 @@ describe('any extra key of tool_input shows on the card (property, per harness a
 
 describe('the approval card in the inbox', () => {
   it('shows the warnings above the command and the other fields below it', async () => {
-    const approval = requestOf(claude('Bash')({ command: 'make deploy', dangerouslyDisableSandbox: true, run_in_background: true, timeout: 600000 }))
+    const approval = requestOf(
+      claude('Bash')({
+        command: 'make deploy',
+        dangerouslyDisableSandbox: true,
+        run_in_background: true,
+        timeout: 600000,
+      }),
+    )
     await renderInbox([makeApproval(approval, { askId: 'bash' })])
     const card = screen.getByTestId('approval-card')
     const warnings = within(card).getAllByTestId('approval-warning')
@@ -53,10 +60,11 @@ describe('the approval card in the inbox', () => {
     expect(extra.textContent).toContain('"dangerouslyDisableSandbox": true')
     // warnings first, the command, then the extra fields
     const order = [within(card).getByTestId('approval-warnings'), within(card).getByTestId('approval-command'), extra]
-    for (let i = 1; i < order.length; i++) expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    for (let i = 1; i < order.length; i++)
+      expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   })
 
-  it('warnings in Chinese; a code this window does not know shows the hook\'s sentence', async () => {
+  it("warnings in Chinese; a code this window does not know shows the hook's sentence", async () => {
     const approval: ApprovalRequest = {
       tool: 'Edit',
       action: { kind: 'file', path: '/a', operation: 'edit', diff: '-a\n+b' },
@@ -76,7 +84,12 @@ describe('the approval card in the inbox', () => {
 describe('a URL leads with its real host', () => {
   it.each([
     ['a user name that looks like a host', 'https://github.com@evil.example/login', 'evil.example', ['URL_USER_NAME']],
-    ['a user name padded to push the host out of sight', `https://github.com${'%2F'.repeat(60)}@evil.example/`, 'evil.example', ['URL_USER_NAME']],
+    [
+      'a user name padded to push the host out of sight',
+      `https://github.com${'%2F'.repeat(60)}@evil.example/`,
+      'evil.example',
+      ['URL_USER_NAME'],
+    ],
     ['a Cyrillic look-alike host', 'https://аpple.com/login', 'xn--pple-43d.com', []],
     ['a scheme that is not the web', 'file:///etc/passwd', '(none)', ['URL_NOT_WEB']],
     ['text the parser refuses', 'http://[::1', '(none)', ['URL_UNREADABLE']],
@@ -85,12 +98,18 @@ describe('a URL leads with its real host', () => {
     const section = screen.getByTestId('approval-url')
     expect(within(section).getByTestId('approval-url-host').textContent).toBe(host)
     // the host comes before the URL as sent
-    expect(within(section).getByTestId('approval-url-host').compareDocumentPosition(within(section).getByTestId('approval-code')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    expect(
+      within(section)
+        .getByTestId('approval-url-host')
+        .compareDocumentPosition(within(section).getByTestId('approval-code')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy()
     expect(screen.queryAllByTestId('approval-warning').map((w) => w.dataset.code)).toEqual(codes)
   })
 
   it('the user-name warning names the user name and the real host', () => {
     renderBody({ tool: 'WebFetch', action: { kind: 'url', url: 'https://paypal.com@evil.example/' } })
-    expect(screen.getByTestId('approval-warning').textContent).toBe('The address carries a user name ("paypal.com"): it goes to evil.example, not to the name before the @.')
+    expect(screen.getByTestId('approval-warning').textContent).toBe(
+      'The address carries a user name ("paypal.com"): it goes to evil.example, not to the name before the @.',
+    )
   })
 })

@@ -16,7 +16,10 @@ afterEach(() => {
 })
 
 const approval = (askId: string, agentName: string, command: string, receivedAt: number): Ask =>
-  makeApproval({ tool: 'Bash', action: { kind: 'command', command } }, { askId, agent: { name: agentName, pid: agentName.length }, receivedAt })
+  makeApproval(
+    { tool: 'Bash', action: { kind: 'command', command } },
+    { askId, agent: { name: agentName, pid: agentName.length }, receivedAt },
+  )
 
 /** Renders with arming on (600 ms) and a clock the test drives. */
 async function renderArming(pending: Ask[]) {
@@ -98,7 +101,10 @@ describe('arming', () => {
 
   it('a card the person clicks in the list acts at once; one a notification asks for arms', async () => {
     const now = Date.now()
-    const { bridge, user } = await renderArming([approval('A', 'claude-code', 'ls', now - 2000), approval('B', 'codex', 'pwd', now - 1000)])
+    const { bridge, user } = await renderArming([
+      approval('A', 'claude-code', 'ls', now - 2000),
+      approval('B', 'codex', 'pwd', now - 1000),
+    ])
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'A')!)
     await user.click(allowOnce())
     expect(bridge.decided).toEqual([{ askId: 'A', decision: { behavior: 'allow' } }])

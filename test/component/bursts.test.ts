@@ -9,7 +9,10 @@ import { renderInbox } from './setup'
 beforeEach(() => sessionStorage.clear())
 afterEach(() => cleanup())
 
-const added = (askId: string, receivedAt: number): UiServerFrame => ({ type: 'ask/added', ask: makeAsk({ askId, receivedAt }) })
+const added = (askId: string, receivedAt: number): UiServerFrame => ({
+  type: 'ask/added',
+  ask: makeAsk({ askId, receivedAt }),
+})
 
 describe('a burst of question/added', () => {
   it('shows the first asks at once, the rest by the end of the frame, and keeps the card on screen', async () => {
@@ -56,14 +59,26 @@ describe('a burst of question/added', () => {
     // screen could land on one that arrived a moment before.
     const now = Date.now()
     const agent = (name: string) => ({ name, pid: 1 })
-    const { bridge, store, user } = await renderInbox([makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })])
+    const { bridge, store, user } = await renderInbox([
+      makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 }),
+    ])
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
     // The rest of a bounded snapshot: a newer agent's asks, which sort above.
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }) })
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }) })
+    await bridge.emit({
+      type: 'ask/added',
+      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }),
+    })
+    await bridge.emit({
+      type: 'ask/added',
+      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }),
+    })
     await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
-    const cues = () => screen.getAllByTestId('ask-item').filter((item) => item.dataset.unseen === 'true').map((item) => item.dataset.askId)
+    const cues = () =>
+      screen
+        .getAllByTestId('ask-item')
+        .filter((item) => item.dataset.unseen === 'true')
+        .map((item) => item.dataset.askId)
     expect(cues()).toEqual(['new-1', 'new-2'])
     // Shown once, an ask is no longer new.
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'new-1')!)
@@ -75,16 +90,33 @@ describe('a burst of question/added', () => {
     const now = Date.now()
     const agent = (name: string) => ({ name, pid: 1 })
     const { bridge, store } = await renderInbox([])
-    await bridge.emit({ type: 'snapshot', pending: [makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })], restUntil: now - 900 })
+    await bridge.emit({
+      type: 'snapshot',
+      pending: [makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 })],
+      restUntil: now - 900,
+    })
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }) })
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }) })
+    await bridge.emit({
+      type: 'ask/added',
+      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }),
+    })
+    await bridge.emit({
+      type: 'ask/added',
+      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }),
+    })
     await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
     await waitFor(() => expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1'))
-    const cues = () => screen.getAllByTestId('ask-item').filter((item) => item.dataset.unseen === 'true').map((item) => item.dataset.askId)
+    const cues = () =>
+      screen
+        .getAllByTestId('ask-item')
+        .filter((item) => item.dataset.unseen === 'true')
+        .map((item) => item.dataset.askId)
     expect(cues()).toEqual([])
     // After the rest, an ask that really is new only joins the list with a cue.
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }) })
+    await bridge.emit({
+      type: 'ask/added',
+      ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }),
+    })
     await waitFor(() => expect(store.order[0]).toBe('newest'))
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1')
     expect(cues()).toEqual(['newest'])

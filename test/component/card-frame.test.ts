@@ -20,14 +20,20 @@ describe('the card frame of an approval', () => {
     await bridge.setStatus('closed')
     await user.click(within(card).getByRole('button', { name: 'Allow once' }))
     expect(bridge.decided).toEqual([])
-    expect(within(card).getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
-      'Not connected to the companion; your answer is kept — send it again once connected.',
-    ])
+    expect(
+      within(card)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
+    ).toEqual(['Not connected to the companion; your answer is kept — send it again once connected.'])
     await bridge.setStatus('open')
     await user.click(within(card).getByRole('button', { name: 'Allow once' }))
     expect(bridge.decided).toEqual([{ askId: 'ap', decision: { behavior: 'allow' } }])
     await bridge.emit({ type: 'ask/rejected', askId: 'ap', code: 'INVALID_ANSWER', reason: 'not now' })
-    expect(within(card).getAllByRole('alert').map((alert) => alert.textContent)).toEqual(['The companion refused this answer: not now'])
+    expect(
+      within(card)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
+    ).toEqual(['The companion refused this answer: not now'])
   })
 
   it('shows the settled notice when settled elsewhere, without the draft line, and keeps its key hint', async () => {

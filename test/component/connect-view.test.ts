@@ -26,7 +26,17 @@ describe('Connect an agent', () => {
     await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
 
     const sections = screen.getAllByTestId('harness')
-    expect(sections.map((s) => s.dataset['harness'])).toEqual(['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'copilot', 'cursor', 'shell', 'askpass'])
+    expect(sections.map((s) => s.dataset['harness'])).toEqual([
+      'claude-code',
+      'codex',
+      'gemini',
+      'qwen',
+      'opencode',
+      'copilot',
+      'cursor',
+      'shell',
+      'askpass',
+    ])
     const claude = within(sections[0]!)
     expect(claude.getByRole('heading', { name: 'Claude Code' })).toBeTruthy()
     const [command] = claude.getAllByTestId('connect-block')
@@ -46,8 +56,14 @@ describe('Connect an agent', () => {
     await user.click(screen.getByRole('button', { name: 'Connect an agent' }))
 
     const sections = screen.getAllByTestId('harness')
-    expect(sections.map((s) => s.dataset['harness'])).toEqual([...HARNESSES.map((harness) => harness.id), 'shell', 'askpass'])
-    const headings = sections.slice(0, HARNESSES.length).map((section) => within(section).getByRole('heading').textContent)
+    expect(sections.map((s) => s.dataset['harness'])).toEqual([
+      ...HARNESSES.map((harness) => harness.id),
+      'shell',
+      'askpass',
+    ])
+    const headings = sections
+      .slice(0, HARNESSES.length)
+      .map((section) => within(section).getByRole('heading').textContent)
     expect(headings).toEqual(HARNESSES.map((harness) => harness.name))
     expect(headings).toContain('Codex')
   })
@@ -77,7 +93,9 @@ describe('Connect an agent', () => {
     const passwords = within(screen.getAllByTestId('harness').find((s) => s.dataset['harness'] === 'askpass')!)
     expect(passwords.getByRole('heading', { name: 'Passwords (sudo, ssh, git)' })).toBeTruthy()
     expect(passwords.getAllByTestId('connect-block').map((block) => block.textContent)).toEqual(
-      ['claude-code', 'codex', 'shell'].map((target) => expect.stringMatching(new RegExp(`setup ${target} --askpass$`))),
+      ['claude-code', 'codex', 'shell'].map((target) =>
+        expect.stringMatching(new RegExp(`setup ${target} --askpass$`)),
+      ),
     )
   })
 })

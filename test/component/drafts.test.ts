@@ -72,7 +72,13 @@ describe('drafts', () => {
     const [, notes] = screen.getAllByTestId('question')
     await user.click(within(notes!).getByRole('button', { name: 'Skip this question' }))
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
-    expect(bridge.answered.at(-1)).toMatchObject({ askId: 'dr', answers: [{ id: 'targets', selected: ['docs'] }, { id: 'notes', selected: [] }] })
+    expect(bridge.answered.at(-1)).toMatchObject({
+      askId: 'dr',
+      answers: [
+        { id: 'targets', selected: ['docs'] },
+        { id: 'notes', selected: [] },
+      ],
+    })
   })
 })
 
@@ -97,7 +103,10 @@ describe('a stored draft that is not well formed', () => {
   })
 
   it('a question left untouched (null, a hole in the list) loads as empty, the rest as stored', async () => {
-    sessionStorage.setItem('ask-user.draft.dr', JSON.stringify([null, { selected: [], custom: 'kept', skipped: false }]))
+    sessionStorage.setItem(
+      'ask-user.draft.dr',
+      JSON.stringify([null, { selected: [], custom: 'kept', skipped: false }]),
+    )
     await renderInbox([ask()])
     expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'docs' }).checked).toBe(false)
     expect(screen.getAllByRole<HTMLTextAreaElement>('textbox')[1]!.value).toBe('kept')

@@ -101,5 +101,12 @@ export function makeAsk(overrides: Partial<QuestionAsk> = {}): QuestionAsk {
 /** An approval with sensible defaults around `approval`. */
 export function makeApproval(approval: ApprovalRequest, overrides: Partial<ApprovalAsk> = {}): ApprovalAsk {
   counter += 1
-  return { askId: `ask-${counter}`, kind: 'approval', agent: { name: 'claude-code', cwd: '/home/dev/project', pid: 4242 }, approval, receivedAt: Date.now(), ...overrides }
+  return {
+    askId: `ask-${counter}`,
+    kind: 'approval',
+    agent: { name: 'claude-code', cwd: '/home/dev/project', pid: 4242 },
+    approval,
+    receivedAt: Date.now(),
+    ...overrides,
+  }
 }

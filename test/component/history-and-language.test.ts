@@ -22,7 +22,12 @@ describe('history', () => {
     expect(screen.getByText('Loading history…')).toBeTruthy()
     const base = makeAsk({
       questions: [
-        { id: 'targets', question: 'What should I update?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
+        {
+          id: 'targets',
+          question: 'What should I update?',
+          multi_select: true,
+          options: [{ label: 'tests' }, { label: 'docs' }],
+        },
         { id: 'notes', question: 'Notes?' },
       ],
     })
@@ -65,7 +70,11 @@ describe('history of approvals', () => {
     await user.click(screen.getByRole('button', { name: 'History' }))
     await bridge.emit({
       type: 'history',
-      entries: [decided('d1', { behavior: 'deny', message: 'Keep the TTL' }), decided('d2', { behavior: 'allow' }), decided('d3', { behavior: 'allow', always: true })],
+      entries: [
+        decided('d1', { behavior: 'deny', message: 'Keep the TTL' }),
+        decided('d2', { behavior: 'allow' }),
+        decided('d3', { behavior: 'allow', always: true }),
+      ],
     })
     const badges = (): string[] => screen.getAllByTestId('history-badge').map((badge) => badge.textContent ?? '')
     expect(badges()).toEqual(['Denied', 'Allowed once', 'Always allowed'])
@@ -92,7 +101,9 @@ describe('history pages', () => {
     await user.click(screen.getByRole('button', { name: 'History' }))
     await bridge.emit({ type: 'history', entries: [entry(1), entry(2, { truncated: true })], more: true })
     expect(screen.getAllByTestId('history-entry')).toHaveLength(2)
-    expect(screen.getByTestId('history-truncated').textContent).toBe('Shortened in history: it was too long to keep whole.')
+    expect(screen.getByTestId('history-truncated').textContent).toBe(
+      'Shortened in history: it was too long to keep whole.',
+    )
     await user.click(screen.getByRole('button', { name: 'Show older' }))
     expect(bridge.historyBefore).toEqual([undefined, 'h2'])
     await bridge.emit({ type: 'history', entries: [entry(3), entry(4)], more: false })

@@ -29,10 +29,20 @@ describe('keyboard', () => {
     within(second!).getAllByRole('checkbox')[0]!.focus()
     await user.keyboard('2')
     await user.keyboard('1')
-    expect(within(second!).getAllByRole<HTMLInputElement>('checkbox').map((box) => box.checked)).toEqual([true, true])
+    expect(
+      within(second!)
+        .getAllByRole<HTMLInputElement>('checkbox')
+        .map((box) => box.checked),
+    ).toEqual([true, true])
     await user.keyboard('{Enter}')
     expect(bridge.answered).toEqual([
-      { askId: 'k1', answers: [{ id: 'pkg', selected: ['yarn'] }, { id: 'targets', selected: ['tests', 'docs'] }] },
+      {
+        askId: 'k1',
+        answers: [
+          { id: 'pkg', selected: ['yarn'] },
+          { id: 'targets', selected: ['tests', 'docs'] },
+        ],
+      },
     ])
   })
 
@@ -108,7 +118,10 @@ describe('keyboard', () => {
 
   it('a focus request from the host (notification click) shows that ask, even before it arrives', async () => {
     const now = Date.now()
-    const { bridge } = await renderInbox([makeAsk({ askId: 'f1', receivedAt: now - 2000 }), makeAsk({ askId: 'f2', receivedAt: now - 1000 })])
+    const { bridge } = await renderInbox([
+      makeAsk({ askId: 'f1', receivedAt: now - 2000 }),
+      makeAsk({ askId: 'f2', receivedAt: now - 1000 }),
+    ])
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('f1')
     await bridge.focusAsk('f2')
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('f2')

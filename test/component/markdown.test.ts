@@ -21,7 +21,10 @@ afterEach(cleanup)
 describe('MarkdownText', () => {
   it('block mode maps each allow-listed token to its element', () => {
     const { container } = render(MarkdownText, {
-      props: { mode: 'block', text: '# Title\n\n- **a**\n- `b`\n\n> q\n\n```\ncode\n```\n\n---\n\n| h |\n|---|\n| c |' },
+      props: {
+        mode: 'block',
+        text: '# Title\n\n- **a**\n- `b`\n\n> q\n\n```\ncode\n```\n\n---\n\n| h |\n|---|\n| c |',
+      },
     })
     expect(container.querySelector('.md-heading.level-1')?.textContent).toBe('Title')
     const items = [...container.querySelectorAll('ul > li')]
@@ -51,7 +54,9 @@ describe('MarkdownText', () => {
   })
 
   it('an image is a chip with alt text and host, and no <img>', () => {
-    const { container } = render(MarkdownText, { props: { mode: 'inline', text: '![a chart](https://leak.example/x.png)' } })
+    const { container } = render(MarkdownText, {
+      props: { mode: 'inline', text: '![a chart](https://leak.example/x.png)' },
+    })
     expect(screen.getByTestId('image-chip').textContent).toBe('Image (not loaded): a chart· leak.example')
     expect(container.querySelectorAll('img')).toHaveLength(0)
   })
@@ -109,7 +114,9 @@ describe('the question card', () => {
     const card = screen.getByTestId('question')
     expect(card.querySelector('.header')?.textContent).toBe('**H**')
     expect(card.querySelector('p.text code')?.textContent).toBe('pnpm')
-    expect([...within(card).getByTestId('question-detail').querySelectorAll('ol > li')].map((li) => li.textContent)).toEqual(['first', 'second'])
+    expect(
+      [...within(card).getByTestId('question-detail').querySelectorAll('ol > li')].map((li) => li.textContent),
+    ).toEqual(['first', 'second'])
     expect(within(card).getByTestId('option-label').textContent).toBe('*literal*')
     expect(card.querySelector('.desc strong')?.textContent).toBe('time')
   })
@@ -129,7 +136,11 @@ describe('the question card', () => {
     })
     const { bridge, user } = await renderInbox([ask])
     const card = screen.getByTestId('question')
-    expect(within(card).getAllByRole('radio').map((radio) => radio.getAttribute('value'))).toEqual(['No'])
+    expect(
+      within(card)
+        .getAllByRole('radio')
+        .map((radio) => radio.getAttribute('value')),
+    ).toEqual(['No'])
     await user.click(within(card).getByTestId('approve-plan'))
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
     expect(bridge.answered).toEqual([{ askId: 'plan', answers: [{ id: 'p', selected: ['Yes, go'] }] }])

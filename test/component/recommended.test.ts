@@ -37,7 +37,11 @@ describe('the Recommended badge', () => {
   it('marks recommended options, shows the label without the suffix and pre-selects nothing', async () => {
     await renderInbox([ask])
     const options = screen.getAllByTestId('option')
-    expect(options.map((option) => within(option).queryByTestId('recommended-badge') !== null)).toEqual([true, true, false])
+    expect(options.map((option) => within(option).queryByTestId('recommended-badge') !== null)).toEqual([
+      true,
+      true,
+      false,
+    ])
     expect(options[0]!.textContent).not.toContain('推荐）')
     expect(within(options[0]!).getByText('Postgres')).toBeTruthy()
     expect(screen.getAllByRole<HTMLInputElement>('radio').map((radio) => radio.checked)).toEqual([false, false, false])

@@ -19,7 +19,9 @@ describe('the card on screen', () => {
         askId: 'other',
         receivedAt: now,
         agent: { name: 'codex' },
-        questions: [{ id: 'db', question: 'Delete the production database?', options: [{ label: 'Yes' }, { label: 'No' }] }],
+        questions: [
+          { id: 'db', question: 'Delete the production database?', options: [{ label: 'Yes' }, { label: 'No' }] },
+        ],
       }),
     })
     // the newer agent is listed first, but the card being typed into is still the one shown

@@ -25,7 +25,12 @@ it('the agent left while the answer was on its way: the card says the agent went
   await user.click(screen.getByRole('radio', { name: 'npm' }))
   await user.click(screen.getByRole('button', { name: 'Send answer' }))
   await bridge.emit({ type: 'ask/settled', askId: 'u2', outcome: 'agent-gone' })
-  await bridge.emit({ type: 'ask/rejected', askId: 'u2', code: 'NOT_PENDING', reason: 'the agent disconnected before your answer reached it; the answer is kept in history as undelivered' })
+  await bridge.emit({
+    type: 'ask/rejected',
+    askId: 'u2',
+    code: 'NOT_PENDING',
+    reason: 'the agent disconnected before your answer reached it; the answer is kept in history as undelivered',
+  })
   expect(screen.getByTestId('settled-notice').textContent).toContain('The agent went away.')
   expect(screen.getByTestId('announcement').textContent?.trim()).toBe(UNDELIVERED)
 })

@@ -66,7 +66,11 @@ describe('WebSocket bridge', () => {
 
   it('with a credential: proof subprotocol and nonce, nothing shown or sent before a valid proof, then prove', async () => {
     let credential: string | undefined = undefined
-    const bridge = createWebSocketBridge({ url: 'ws://127.0.0.1:1234/v1/ui', credential: () => credential, WebSocketImpl: FakeSocket as unknown as typeof WebSocket })
+    const bridge = createWebSocketBridge({
+      url: 'ws://127.0.0.1:1234/v1/ui',
+      credential: () => credential,
+      WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+    })
     const statuses: BridgeStatus[] = []
     const frames: UiServerFrame[] = []
     bridge.onStatus((status) => statuses.push(status))
@@ -82,10 +86,14 @@ describe('WebSocket bridge', () => {
     socket.open()
     bridge.dismiss('a1') // not proven yet: dropped
     const nonce = newNonce()
-    socket.message(JSON.stringify({ type: 'proof', nonce, mac: await proofMac(credential, 'companion', 'ui', clientNonce, nonce) }))
+    socket.message(
+      JSON.stringify({ type: 'proof', nonce, mac: await proofMac(credential, 'companion', 'ui', clientNonce, nonce) }),
+    )
     await vi.waitFor(() => expect(statuses.at(-1)).toBe('open'))
     expect(frames).toEqual([])
-    expect(socket.sent).toEqual([JSON.stringify({ type: 'prove', mac: await proofMac(credential, 'client', 'ui', clientNonce, nonce) })])
+    expect(socket.sent).toEqual([
+      JSON.stringify({ type: 'prove', mac: await proofMac(credential, 'client', 'ui', clientNonce, nonce) }),
+    ])
     socket.message('{"type":"snapshot","pending":[]}')
     expect(frames).toEqual([{ type: 'snapshot', pending: [] }])
     socket.drop(4401)
@@ -93,7 +101,11 @@ describe('WebSocket bridge', () => {
   })
 
   it('a forged proof leaves the page unverified, showing and sending nothing', async () => {
-    const bridge = createWebSocketBridge({ url: 'ws://127.0.0.1:1234/v1/ui', credential: () => 'C'.repeat(43), WebSocketImpl: FakeSocket as unknown as typeof WebSocket })
+    const bridge = createWebSocketBridge({
+      url: 'ws://127.0.0.1:1234/v1/ui',
+      credential: () => 'C'.repeat(43),
+      WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+    })
     const statuses: BridgeStatus[] = []
     const frames: UiServerFrame[] = []
     bridge.onStatus((status) => statuses.push(status))
@@ -108,7 +120,15 @@ describe('WebSocket bridge', () => {
   })
 
   it('prefers the Electron preload bridge when present', () => {
-    const preload = { answer() {}, decide() {}, dismiss() {}, dismissNotice() {}, requestHistory() {}, onFrame: () => () => {}, onStatus: () => () => {} }
+    const preload = {
+      answer() {},
+      decide() {},
+      dismiss() {},
+      dismissNotice() {},
+      requestHistory() {},
+      onFrame: () => () => {},
+      onStatus: () => () => {},
+    }
     window.companion = preload
     expect(getBridge()).toBe(preload)
     delete window.companion
@@ -132,7 +152,10 @@ describe('WebSocket bridge', () => {
     socket.message('{"type":"ask/accepted","askId":"a1","outcome":"aborted"}')
     socket.message('{"type":"ask/accepted","askId":"a1","outcome":"cancelled"}')
     socket.message(new ArrayBuffer(4))
-    expect(frames).toEqual([{ type: 'snapshot', pending: [] }, { type: 'ask/accepted', askId: 'a1', outcome: 'cancelled' }])
+    expect(frames).toEqual([
+      { type: 'snapshot', pending: [] },
+      { type: 'ask/accepted', askId: 'a1', outcome: 'cancelled' },
+    ])
     bridge.answer('a1', [{ id: 'q', selected: ['x'] }])
     bridge.dismiss('a2')
     bridge.requestHistory(50)
@@ -164,6 +187,15 @@ describe('WebSocket bridge', () => {
     FakeSocket.sockets[2]!.drop()
     await vi.advanceTimersByTimeAsync(250)
     expect(FakeSocket.sockets).toHaveLength(4)
-    expect(statuses).toEqual(['connecting', 'closed', 'connecting', 'closed', 'connecting', 'open', 'closed', 'connecting'])
+    expect(statuses).toEqual([
+      'connecting',
+      'closed',
+      'connecting',
+      'closed',
+      'connecting',
+      'open',
+      'closed',
+      'connecting',
+    ])
   })
 })

@@ -75,7 +75,12 @@ test('keyboard only: digits, Tab, Enter, Esc and ] between asks', async ({ page,
   await expect(page.getByRole('radio', { name: 'npm', exact: true })).toBeChecked()
   // Tab to the next question's options (past the text field and skip button), then pick 1 and 3.
   const targets = page.getByTestId('question').nth(1)
-  while (!(await targets.getByRole('checkbox').first().evaluate((el) => el === document.activeElement))) {
+  while (
+    !(await targets
+      .getByRole('checkbox')
+      .first()
+      .evaluate((el) => el === document.activeElement))
+  ) {
     await page.keyboard.press('Tab')
   }
   await page.keyboard.press('1')

@@ -7,18 +7,31 @@ import { armed, expect, test, type TestAgent } from './support/fixtures'
 const card = (page: Page) => page.getByTestId('approval-card')
 
 /** Sends an approval; the promise resolves to the decision or to the error code (it never rejects). */
-function approve(agent: TestAgent, request: ApprovalRequest, options: { signal?: AbortSignal } = {}): Promise<ApprovalDecision | { error: string }> {
+function approve(
+  agent: TestAgent,
+  request: ApprovalRequest,
+  options: { signal?: AbortSignal } = {},
+): Promise<ApprovalDecision | { error: string }> {
   return agent.client.requestApproval(request, options).catch((error: { code: string }) => ({ error: error.code }))
 }
 
 const npmTest: ApprovalRequest = {
   tool: 'Bash',
   harness: 'claude-code',
-  action: { kind: 'command', command: 'npm test -- --grep "<b>bold</b>" **x**', cwd: '/home/ada/src/app', description: 'Run the **tests**' },
+  action: {
+    kind: 'command',
+    command: 'npm test -- --grep "<b>bold</b>" **x**',
+    cwd: '/home/ada/src/app',
+    description: 'Run the **tests**',
+  },
   always: { label: 'Always allow `npm test` in this project' },
 }
 
-test('allow once: the command as literal monospace text, the agent gets {behavior: allow}', async ({ page, agent, openInbox }) => {
+test('allow once: the command as literal monospace text, the agent gets {behavior: allow}', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const decided = approve(agent('Claude Code'), npmTest)
   const view = card(page)
@@ -34,7 +47,11 @@ test('allow once: the command as literal monospace text, the agent gets {behavio
   await expect(view).toHaveCount(0)
 })
 
-test('always allow shows its label and sends always: true; without an offer there is no such button', async ({ page, agent, openInbox }) => {
+test('always allow shows its label and sends always: true; without an offer there is no such button', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const claude = agent('Claude Code')
   const decided = approve(claude, npmTest)
@@ -43,7 +60,10 @@ test('always allow shows its label and sends always: true; without an offer ther
   await always.click()
   expect(await decided).toEqual({ behavior: 'allow', always: true })
 
-  const once = approve(claude, { tool: 'WebFetch', action: { kind: 'url', url: 'https://example.com/<script>\u202Etxt' } })
+  const once = approve(claude, {
+    tool: 'WebFetch',
+    action: { kind: 'url', url: 'https://example.com/<script>\u202Etxt' },
+  })
   await expect(card(page).getByTestId('approval-url')).toContainText('https://example.com/<script>')
   await expect(card(page).locator('a')).toHaveCount(0)
   await expect(card(page).getByTestId('approval-url').getByTestId('hidden-char')).toHaveCount(1)
@@ -52,11 +72,20 @@ test('always allow shows its label and sends always: true; without an offer ther
   expect(await once).toEqual({ behavior: 'allow' })
 })
 
-test('deny with a reason: Deny… opens the field, Esc goes back, Ctrl+Enter sends; a diff stays text', async ({ page, agent, openInbox }) => {
+test('deny with a reason: Deny… opens the field, Esc goes back, Ctrl+Enter sends; a diff stays text', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const decided = approve(agent('Codex'), {
     tool: 'Edit',
-    action: { kind: 'file', path: 'src/app.ts', operation: 'edit', diff: '@@ -1 +1 @@\n-const a = "<i>"\n+const a = 1' },
+    action: {
+      kind: 'file',
+      path: 'src/app.ts',
+      operation: 'edit',
+      diff: '@@ -1 +1 @@\n-const a = "<i>"\n+const a = 1',
+    },
   })
   const view = card(page)
   await expect(view.locator('.line.del')).toHaveText('-const a = "<i>"')
@@ -79,7 +108,11 @@ test('deny with a reason: Deny… opens the field, Esc goes back, Ctrl+Enter sen
   await expect(page.getByTestId('history-decision')).toHaveText('edit src/lib.ts instead')
 })
 
-test('withdrawn: the agent cancels and the card says so, with nothing left to press', async ({ page, agent, openInbox }) => {
+test('withdrawn: the agent cancels and the card says so, with nothing left to press', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const controller = new AbortController()
   const decided = approve(agent('Claude Code'), npmTest, { signal: controller.signal })
@@ -92,7 +125,10 @@ test('withdrawn: the agent cancels and the card says so, with nothing left to pr
 
 test('a plan is block Markdown (heading, list); dismissing it is ASK_CANCELLED', async ({ page, agent, openInbox }) => {
   await openInbox(page)
-  const decided = approve(agent('Claude Code'), { tool: 'ExitPlanMode', action: { kind: 'plan', plan: '## Plan\n\n- add the **card**\n- test it' } })
+  const decided = approve(agent('Claude Code'), {
+    tool: 'ExitPlanMode',
+    action: { kind: 'plan', plan: '## Plan\n\n- add the **card**\n- test it' },
+  })
   const plan = card(page).getByTestId('approval-plan')
   await expect(plan.locator('.md-heading')).toHaveText('Plan')
   await expect(plan.locator('ul > li')).toHaveText(['add the card', 'test it'])
@@ -103,9 +139,18 @@ test('a plan is block Markdown (heading, list); dismissing it is ASK_CANCELLED',
   expect(await decided).toEqual({ error: 'ASK_CANCELLED' })
 })
 
-test('a notice shows as a row that is not an ask, and Clear removes it from every window', async ({ page, context, agent, openInbox, companion }) => {
+test('a notice shows as a row that is not an ask, and Clear removes it from every window', async ({
+  page,
+  context,
+  agent,
+  openInbox,
+  companion,
+}) => {
   await openInbox(page)
-  await agent('Codex').client.notify({ kind: 'turn-complete', text: 'Finished: **3** files <b>changed</b>' }, { title: 'refactor' })
+  await agent('Codex').client.notify(
+    { kind: 'turn-complete', text: 'Finished: **3** files <b>changed</b>' },
+    { title: 'refactor' },
+  )
   const row = page.getByTestId('notice')
   await expect(row).toHaveCount(1)
   await expect(row).toContainText('Done')
@@ -121,7 +166,11 @@ test('a notice shows as a row that is not an ask, and Clear removes it from ever
   await expect(other.getByTestId('notice')).toHaveCount(0)
 })
 
-test('what widens the approval shows: the harness warnings above the command, the other input fields below it', async ({ page, agent, openInbox }) => {
+test('what widens the approval shows: the harness warnings above the command, the other input fields below it', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const decided = approve(agent('Claude Code'), {
     tool: 'Bash',
@@ -134,7 +183,10 @@ test('what widens the approval shows: the harness warnings above the command, th
     ],
   })
   const view = card(page)
-  await expect(view.getByTestId('approval-warning')).toHaveText([/^Runs outside the sandbox/, /^Keeps running in the background/])
+  await expect(view.getByTestId('approval-warning')).toHaveText([
+    /^Runs outside the sandbox/,
+    /^Keeps running in the background/,
+  ])
   await expect(view.getByTestId('approval-extra')).toContainText('"dangerouslyDisableSandbox": true')
   await expect(view.getByTestId('approval-extra')).toContainText('"timeout": 600000')
   const top = async (testId: string) => (await view.getByTestId(testId).boundingBox())!.y
@@ -146,7 +198,11 @@ test('what widens the approval shows: the harness warnings above the command, th
   expect(await decided).toMatchObject({ behavior: 'deny' })
 })
 
-test('a URL leads with its real host in punycode; a user name in it is a warning', async ({ page, agent, openInbox }) => {
+test('a URL leads with its real host in punycode; a user name in it is a warning', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   // The user name pushes the real host far to the right of a long URL; the look-alike host is Cyrillic.
   const url = `https://accounts.google.com${'%2F'.repeat(80)}@аccounts-google.com/signin`
@@ -154,7 +210,9 @@ test('a URL leads with its real host in punycode; a user name in it is a warning
   const section = card(page).getByTestId('approval-url')
   await expect(section.getByTestId('approval-url-host')).toHaveText('xn--ccounts-google-utl.com')
   await expect(section.getByTestId('approval-url-host')).toBeInViewport()
-  await expect(card(page).getByTestId('approval-warning')).toHaveText(/it goes to xn--ccounts-google-utl\.com, not to the name before the @/)
+  await expect(card(page).getByTestId('approval-warning')).toHaveText(
+    /it goes to xn--ccounts-google-utl\.com, not to the name before the @/,
+  )
   await expect(section.getByTestId('approval-code')).toHaveText(url)
   await card(page).getByRole('button', { name: 'Allow once' }).click()
   expect(await decided).toEqual({ behavior: 'allow' })

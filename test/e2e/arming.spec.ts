@@ -7,7 +7,11 @@ import type { ApprovalDecision, ApprovalRequest } from '../../shared/approval'
 import { expect, test, type TestAgent } from './support/fixtures'
 
 const card = (page: Page) => page.getByTestId('approval-card')
-const command = (text: string): ApprovalRequest => ({ tool: 'Bash', harness: 'claude-code', action: { kind: 'command', command: text } })
+const command = (text: string): ApprovalRequest => ({
+  tool: 'Bash',
+  harness: 'claude-code',
+  action: { kind: 'command', command: text },
+})
 
 /** Sends an approval; resolves to the decision or to the error code (never rejects). */
 function approve(agent: TestAgent, request: ApprovalRequest): Promise<ApprovalDecision | { error: string }> {
@@ -23,7 +27,11 @@ async function restOnAllowOnce(page: Page): Promise<{ x: number; y: number }> {
   return point
 }
 
-test('another agent\'s approval arriving just before a click on "Allow once" is never allowed by it', async ({ page, agent, openInbox }) => {
+test('another agent\'s approval arriving just before a click on "Allow once" is never allowed by it', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const a = approve(agent('Claude Code'), command('npm test'))
   await expect(card(page)).toContainText('npm test')
@@ -46,7 +54,11 @@ test('another agent\'s approval arriving just before a click on "Allow once" is 
   expect(await b).toEqual({ behavior: 'deny' })
 })
 
-test('a card that appears under a resting pointer swallows the click for 600 ms after it is painted', async ({ page, agent, openInbox }) => {
+test('a card that appears under a resting pointer swallows the click for 600 ms after it is painted', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const claude = agent('Claude Code')
   const first = approve(claude, command('ls'))

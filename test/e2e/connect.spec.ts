@@ -11,7 +11,10 @@ import { waitArmed } from './support/fixtures'
 
 const BIN = join(ROOT, 'bin', 'ask-user.js')
 // Like screenshots.spec.ts: into test-results, or over the committed PNG with UPDATE_SCREENSHOTS=1.
-const SHOTS_DIR = process.env['UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs', 'screenshots') : join(ROOT, 'test-results', 'screenshots')
+const SHOTS_DIR =
+  process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? join(ROOT, 'docs', 'screenshots')
+    : join(ROOT, 'test-results', 'screenshots')
 
 let serve: ChildProcess
 let home: string
@@ -23,7 +26,10 @@ test.skip(process.platform === 'win32', 'runs the copied line with sh')
 test.beforeAll(async () => {
   ensureRendererBuilt()
   home = mkdtempSync(join(tmpdir(), 'ask-user-e2e-connect-'))
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] })
+  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   pageUrl = await new Promise<string>((resolve, reject) => {
     let out = ''
     serve.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -44,7 +50,10 @@ test.afterAll(async () => {
   rmSync(home, { recursive: true, force: true })
 })
 
-test('the panel gives this machine’s lines, copies them, and the copied script line works from another folder', async ({ page, context }) => {
+test('the panel gives this machine’s lines, copies them, and the copied script line works from another folder', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(pageUrl).origin })
   await page.goto(pageUrl)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
@@ -57,7 +66,9 @@ test('the panel gives this machine’s lines, copies them, and the copied script
   await expect(claude.getByTestId('connect-block').first()).toHaveText(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)
   await claude.getByRole('button', { name: 'Copy Claude Code' }).first().click()
   await expect(claude.getByTestId('copy').first()).toHaveText('Copied')
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    `ASK_USER_HOME=${home} ${BIN} setup claude-code`,
+  )
 
   const passwords = page.locator('[data-harness="askpass"]')
   await expect(passwords.getByTestId('connect-block')).toHaveText(
@@ -72,7 +83,11 @@ test('the panel gives this machine’s lines, copies them, and the copied script
   // Paste it into a shell in some other project, with a HOME of its own: it must reach this companion.
   const project = mkdtempSync(join(tmpdir(), 'ask-user-e2e-project-'))
   try {
-    const agent = spawn('sh', ['-c', line], { cwd: project, env: { PATH: process.env['PATH'] ?? '', HOME: project }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const agent = spawn('sh', ['-c', line], {
+      cwd: project,
+      env: { PATH: process.env['PATH'] ?? '', HOME: project },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     agent.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     const exited = new Promise<number | null>((resolve) => agent.once('exit', resolve))

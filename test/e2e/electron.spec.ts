@@ -23,7 +23,10 @@ let app: ElectronApplication
 let home: string
 
 test.beforeAll(() => {
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
   expect(build.status).toBe(0)
 })
 
@@ -65,7 +68,9 @@ test('answers one ask end to end through the desktop window', async () => {
     JSON.stringify({
       type: 'ask',
       id: 'a1',
-      questions: [{ id: 'q1', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }],
+      questions: [
+        { id: 'q1', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] },
+      ],
     }),
   )
 
@@ -74,17 +79,32 @@ test('answers one ask end to end through the desktop window', async () => {
   await page.getByTestId('option').filter({ hasText: 'SQLite' }).click()
   await page.getByRole('button', { name: 'Send answer' }).click()
 
-  await expect.poll(() => frames.find((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+  await expect
+    .poll(() => frames.find((f) => f.type === 'answer'))
+    .toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
   agent.close()
 })
 
 test('smoke: an ask sent by the ask-user command is answered in the window, then the app quits cleanly', async () => {
   const page = await app.firstWindow()
   await endpoint()
-  const ask = spawn(process.execPath, [join(root, 'bin', 'ask-user.js'), 'ask', '--question', 'Ship the release?', '--option', 'Ship', '--option', 'Wait'], {
-    env: { ...process.env, ASK_USER_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const ask = spawn(
+    process.execPath,
+    [
+      join(root, 'bin', 'ask-user.js'),
+      'ask',
+      '--question',
+      'Ship the release?',
+      '--option',
+      'Ship',
+      '--option',
+      'Wait',
+    ],
+    {
+      env: { ...process.env, ASK_USER_HOME: home },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   let stdout = ''
   ask.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   const asked = new Promise<number | null>((resolve) => ask.once('exit', resolve))
@@ -108,25 +128,29 @@ test('the window is isolated, sandboxed, without Node, and exposes only the brid
   const page = await app.firstWindow()
   // `getLastWebPreferences` is not in Electron's typings (an internal API); where it exists, read it.
   const prefs = await app.evaluate(({ BrowserWindow }) => {
-    const contents = BrowserWindow.getAllWindows()[0]!.webContents as unknown as { getLastWebPreferences?: () => unknown }
+    const contents = BrowserWindow.getAllWindows()[0]!.webContents as unknown as {
+      getLastWebPreferences?: () => unknown
+    }
     return contents.getLastWebPreferences?.() ?? null
   })
-  if (prefs) expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false })
+  if (prefs)
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    })
   // And what they mean, seen from the page: no Node, no preload globals leaking (isolation).
-  expect(await page.evaluate(() => [typeof (globalThis as { require?: unknown }).require, typeof (globalThis as { process?: unknown }).process])).toEqual([
-    'undefined',
-    'undefined',
-  ])
-  expect(await page.evaluate(() => Object.keys((window as unknown as { companion: object }).companion).sort())).toEqual([
-    'answer',
-    'dismiss',
-    'onFocusAsk',
-    'onFrame',
-    'onStatus',
-    'openLink',
-    'reportShown',
-    'requestHistory',
-  ])
+  expect(
+    await page.evaluate(() => [
+      typeof (globalThis as { require?: unknown }).require,
+      typeof (globalThis as { process?: unknown }).process,
+    ]),
+  ).toEqual(['undefined', 'undefined'])
+  expect(await page.evaluate(() => Object.keys((window as unknown as { companion: object }).companion).sort())).toEqual(
+    ['answer', 'dismiss', 'onFocusAsk', 'onFrame', 'onStatus', 'openLink', 'reportShown', 'requestHistory'],
+  )
   const opened = await page.evaluate(() => window.open('https://example.com/') === null)
   expect(opened).toBe(true)
 })

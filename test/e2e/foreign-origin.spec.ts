@@ -45,11 +45,16 @@ test('a page from another origin cannot open the agent endpoint or the UI channe
     attempts,
   )
   expect(results).toEqual(attempts.map(() => ({ opened: false, code: 1006 })))
-  const status = await fetch(`http://127.0.0.1:${companion.companion.port}/v1/status`, { headers: { Authorization: `Bearer ${token}` } })
+  const status = await fetch(`http://127.0.0.1:${companion.companion.port}/v1/status`, {
+    headers: { Authorization: `Bearer ${token}` },
+  })
   expect(await status.json()).toMatchObject({ agents: 0, windows: 0 })
 })
 
-test('the same page on the companion\'s own origin does open the UI channel (the refusal above is the Origin check)', async ({ page, companion }) => {
+test("the same page on the companion's own origin does open the UI channel (the refusal above is the Origin check)", async ({
+  page,
+  companion,
+}) => {
   await page.goto(`http://127.0.0.1:${companion.companion.port}/v1/status`)
   const { uiUrl } = companion.companion
   const token = companion.companion.windowCredential()

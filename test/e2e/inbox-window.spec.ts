@@ -6,12 +6,24 @@ const AGENTS = 40
 const PER_AGENT = 50
 const TOTAL = AGENTS * PER_AGENT
 
-test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows through every ask', async ({ page, agent, openInbox, companion }) => {
+test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows through every ask', async ({
+  page,
+  agent,
+  openInbox,
+  companion,
+}) => {
   test.setTimeout(120_000)
   for (let a = 0; a < AGENTS; a++) {
     const bot = agent(`agent-${String(a).padStart(2, '0')}`)
     for (let q = 0; q < PER_AGENT; q++) {
-      void bot.ask([{ id: 'q', header: `Task ${a}.${q}`, question: `Agent ${a}, question ${q}: go on?`, options: [{ label: 'Yes' }, { label: 'No' }] }])
+      void bot.ask([
+        {
+          id: 'q',
+          header: `Task ${a}.${q}`,
+          question: `Agent ${a}, question ${q}: go on?`,
+          options: [{ label: 'Yes' }, { label: 'No' }],
+        },
+      ])
     }
   }
   await pendingCount(companion, TOTAL)
@@ -34,7 +46,9 @@ test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows t
 
   // One list over the whole inbox: every rendered item knows its place among all 2,000.
   await expect(list.locator('ul')).toHaveCount(1)
-  const places = await items.evaluateAll((lis) => lis.map((li) => [li.getAttribute('aria-posinset'), li.getAttribute('aria-setsize')]))
+  const places = await items.evaluateAll((lis) =>
+    lis.map((li) => [li.getAttribute('aria-posinset'), li.getAttribute('aria-setsize')]),
+  )
   expect(places).toEqual(places.map((_, i) => [String(i + 1), String(TOTAL)]))
 
   /** The selected row: its place in the inbox, and that it is the ask the card shows. */
@@ -42,7 +56,10 @@ test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows t
   const expectSelected = async (position: number): Promise<void> => {
     await expect(selected).toHaveAttribute('aria-posinset', String(position))
     await expect(selected).toBeInViewport({ ratio: 1 })
-    await expect(view).toHaveAttribute('data-ask-id', (await selected.getByTestId('ask-item').getAttribute('data-ask-id'))!)
+    await expect(view).toHaveAttribute(
+      'data-ask-id',
+      (await selected.getByTestId('ask-item').getAttribute('data-ask-id'))!,
+    )
   }
 
   // `]` moves to the next ask, and the list follows it: 49 presses reach the end of the first group.
@@ -76,7 +93,8 @@ test('a 2,000-ask inbox: a viewport of rows in the DOM, one list, ] and arrows t
   const shown = await view.getAttribute('data-ask-id')
   for (let a = 0; a < 6; a++) {
     const bot = agent(`late-${a}`)
-    for (let q = 0; q < PER_AGENT; q++) void bot.ask([{ id: 'q', question: `Late ${a}, question ${q}?`, options: [{ label: 'Yes' }, { label: 'No' }] }])
+    for (let q = 0; q < PER_AGENT; q++)
+      void bot.ask([{ id: 'q', question: `Late ${a}, question ${q}?`, options: [{ label: 'Yes' }, { label: 'No' }] }])
   }
   await expect(page.getByTestId('pending-count')).toHaveText(`${TOTAL + 300} pending`)
   await expect(items.first()).toHaveAttribute('aria-setsize', String(TOTAL + 300))

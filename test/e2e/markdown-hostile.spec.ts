@@ -20,7 +20,11 @@ const CHUNK = 4000
 function chunks(text: string): string[] {
   const out: string[] = []
   let current = ''
-  const parts = text.split(/\n\s*\n/).flatMap((part) => Array.from({ length: Math.ceil(part.length / CHUNK) }, (_, i) => part.slice(i * CHUNK, (i + 1) * CHUNK)))
+  const parts = text
+    .split(/\n\s*\n/)
+    .flatMap((part) =>
+      Array.from({ length: Math.ceil(part.length / CHUNK) }, (_, i) => part.slice(i * CHUNK, (i + 1) * CHUNK)),
+    )
   for (const part of parts) {
     if (current.length + part.length > CHUNK && current !== '') {
       out.push(current)
@@ -34,7 +38,8 @@ function chunks(text: string): string[] {
 
 /** The public lists as payloads, or the reason they are not here. */
 function publicPayloads(): { payloads: string[] } | { missing: string } {
-  if (!existsSync(PUBLIC_LISTS)) return { missing: `${PUBLIC_LISTS} does not exist (the public payload lists are kept outside the repository)` }
+  if (!existsSync(PUBLIC_LISTS))
+    return { missing: `${PUBLIC_LISTS} does not exist (the public payload lists are kept outside the repository)` }
   const json = (name: string): unknown[] => {
     const parsed: unknown = JSON.parse(readFileSync(join(PUBLIC_LISTS, name), 'utf8'))
     return Array.isArray(parsed) ? parsed : []
@@ -58,7 +63,9 @@ async function watch(page: Page) {
   await page.addInitScript(() => {
     const violations: string[] = []
     Object.defineProperty(window, '__cspViolations', { value: violations })
-    document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`))
+    document.addEventListener('securitypolicyviolation', (event) =>
+      violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+    )
   })
   page.on('dialog', (dialog) => {
     seen.dialogs.push(dialog.message())
@@ -83,12 +90,18 @@ async function watch(page: Page) {
 async function answerAll(page: Page): Promise<void> {
   await waitArmed(page)
   await page.evaluate(() => {
-    for (const card of document.querySelectorAll('[data-testid=question]')) card.querySelector<HTMLInputElement>('input[type=radio]')?.click()
+    for (const card of document.querySelectorAll('[data-testid=question]'))
+      card.querySelector<HTMLInputElement>('input[type=radio]')?.click()
   })
   await page.getByRole('button', { name: 'Send answer' }).click()
 }
 
-async function runBatches(page: Page, agent: TestAgent, payloads: string[], watcher: Awaited<ReturnType<typeof watch>>): Promise<void> {
+async function runBatches(
+  page: Page,
+  agent: TestAgent,
+  payloads: string[],
+  watcher: Awaited<ReturnType<typeof watch>>,
+): Promise<void> {
   for (let start = 0; start < payloads.length; start += BATCH) {
     const batch = payloads.slice(start, start + BATCH)
     const questions = batch.map((payload, i) => ({
@@ -100,8 +113,13 @@ async function runBatches(page: Page, agent: TestAgent, payloads: string[], watc
     const answer = agent.ask(questions)
     await expect(page.getByTestId('question')).toHaveCount(batch.length)
     // Nothing outside the allow-list made it into the DOM: no element that loads, runs or navigates.
-    const forbidden = 'img, script, iframe, object, embed, svg, math, video, audio, form, link, meta, base, style, a[href]'
-    expect(await page.locator(`[data-testid=question] :is(${forbidden}), [data-testid=ask-view] h2 :is(${forbidden})`).evaluateAll((found) => found.map((element) => element.outerHTML.slice(0, 120)))).toEqual([])
+    const forbidden =
+      'img, script, iframe, object, embed, svg, math, video, audio, form, link, meta, base, style, a[href]'
+    expect(
+      await page
+        .locator(`[data-testid=question] :is(${forbidden}), [data-testid=ask-view] h2 :is(${forbidden})`)
+        .evaluateAll((found) => found.map((element) => element.outerHTML.slice(0, 120))),
+    ).toEqual([])
     await answerAll(page)
     expect(await answer).toEqual({ answers: batch.map((payload, i) => ({ id: `p${start + i}`, selected: [payload] })) })
     await expect(page.getByTestId('question')).toHaveCount(0)
@@ -111,7 +129,11 @@ async function runBatches(page: Page, agent: TestAgent, payloads: string[], watc
   expect(watcher.seen).toEqual({ dialogs: [], requests: [], navigations: [], popups: 0 })
 }
 
-test('the project\'s hostile corpus: nothing runs, loads or navigates; labels come back literally', async ({ page, agent, openInbox }) => {
+test("the project's hostile corpus: nothing runs, loads or navigates; labels come back literally", async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   const watcher = await watch(page)
   await openInbox(page)
   watcher.start()

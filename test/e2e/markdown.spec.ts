@@ -22,7 +22,11 @@ const PLAN = [
   'Docs: [runbook](https://раypal.example/runbook)',
 ].join('\n')
 
-test('a plan review: the plan as block Markdown, Approve plan as the primary action, the label returned', async ({ page, agent, openInbox }) => {
+test('a plan review: the plan as block Markdown, Approve plan as the primary action, the label returned', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
   const answer = agent('planner').ask([
     {
@@ -55,7 +59,11 @@ test('a plan review: the plan as block Markdown, Approve plan as the primary act
   expect(await answer).toEqual({ answers: [{ id: 'plan', selected: ['Approve (Recommended)'] }] })
 })
 
-test('a link asks in the page first (full URL, punycode host), then window.open with noopener; the page never navigates', async ({ page, agent, openInbox }) => {
+test('a link asks in the page first (full URL, punycode host), then window.open with noopener; the page never navigates', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   // Record what the page asks the browser to open, instead of opening it (there is no internet here).
   await page.addInitScript(() => {
     const calls: unknown[][] = []
@@ -67,7 +75,9 @@ test('a link asks in the page first (full URL, punycode host), then window.open 
   })
   await openInbox(page)
   const pageUrl = page.url()
-  void agent('linker').ask([{ id: 'q', question: 'See [the runbook](https://раypal.example/runbook?x=1) first', options: [{ label: 'ok' }] }])
+  void agent('linker').ask([
+    { id: 'q', question: 'See [the runbook](https://раypal.example/runbook?x=1) first', options: [{ label: 'ok' }] },
+  ])
   const link = askView(page).getByTestId('md-link')
   await expect(link).toHaveText('the runbook')
   expect(await link.evaluate((element) => [element.tagName, element.getAttribute('href')])).toEqual(['BUTTON', null])
@@ -89,7 +99,9 @@ test('a link asks in the page first (full URL, punycode host), then window.open 
 test('hidden characters show as markers in text, labels and headers', async ({ page, agent, openInbox }) => {
   await openInbox(page)
   const label = 'ok\u200F'
-  const answer = agent('hider').ask([{ id: 'h', header: 'Rel\u202Eease', question: 'Run exe\u202Efdp.sh\u200B?', options: [{ label }] }])
+  const answer = agent('hider').ask([
+    { id: 'h', header: 'Rel\u202Eease', question: 'Run exe\u202Efdp.sh\u200B?', options: [{ label }] },
+  ])
   const card = askView(page).getByTestId('question')
   await expect(card.locator('p.text')).toHaveText('Run exe⟨U+202E⟩fdp.sh⟨U+200B⟩?')
   await expect(card.locator('.header')).toHaveText('Rel⟨U+202E⟩ease')
@@ -100,7 +112,10 @@ test('hidden characters show as markers in text, labels and headers', async ({ p
   expect(await answer).toEqual({ answers: [{ id: 'h', selected: [label] }] })
 })
 
-test('the page takes HTML only through Svelte\'s Trusted Types policy: any other HTML sink throws', async ({ page, openInbox }) => {
+test("the page takes HTML only through Svelte's Trusted Types policy: any other HTML sink throws", async ({
+  page,
+  openInbox,
+}) => {
   await openInbox(page)
   const result = await page.evaluate(() => {
     try {

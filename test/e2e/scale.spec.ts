@@ -1,14 +1,24 @@
 // A busy inbox: 200 pending asks from 20 agents stays usable and every ask answerable.
 import { expect, pendingCount, test, waitArmed } from './support/fixtures'
 
-test('200 pending asks from 20 agents, 50 options each, still answerable', async ({ page, agent, openInbox, companion }) => {
+test('200 pending asks from 20 agents, 50 options each, still answerable', async ({
+  page,
+  agent,
+  openInbox,
+  companion,
+}) => {
   test.setTimeout(90_000)
-  const options = Array.from({ length: 50 }, (_, i) => ({ label: `option ${i + 1}`, description: `What option ${i + 1} means.` }))
+  const options = Array.from({ length: 50 }, (_, i) => ({
+    label: `option ${i + 1}`,
+    description: `What option ${i + 1} means.`,
+  }))
   const answers: Promise<unknown>[] = []
   for (let a = 0; a < 20; a++) {
     const bot = agent(`agent-${String(a).padStart(2, '0')}`)
     for (let q = 0; q < 10; q++) {
-      answers.push(bot.ask([{ id: 'q', header: `Task ${q}`, question: `Agent ${a}, question ${q}: which option?`, options }]))
+      answers.push(
+        bot.ask([{ id: 'q', header: `Task ${q}`, question: `Agent ${a}, question ${q}: which option?`, options }]),
+      )
     }
   }
   await pendingCount(companion, 200)
@@ -29,7 +39,9 @@ test('200 pending asks from 20 agents, 50 options each, still answerable', async
   await expect(setSize).toHaveAttribute('aria-setsize', '199')
   await expect(page.getByTestId('pending-count')).toHaveText('199 pending')
   const [, agentIndex, questionIndex] = /Agent (\d+), question (\d+)/.exec(shownQuestion)!
-  expect(await answers[Number(agentIndex) * 10 + Number(questionIndex)]).toEqual({ answers: [{ id: 'q', selected: ['option 50'] }] })
+  expect(await answers[Number(agentIndex) * 10 + Number(questionIndex)]).toEqual({
+    answers: [{ id: 'q', selected: ['option 50'] }],
+  })
 
   // Keyboard through a few more: the next ask takes focus; 3 then Enter answers it.
   for (let i = 0; i < 3; i++) {

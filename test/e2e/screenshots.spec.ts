@@ -5,33 +5,55 @@ import type { Page } from '@playwright/test'
 import { ROOT } from './support/build'
 import { expect, pendingCount, test, type TestAgent } from './support/fixtures'
 
-const SHOTS_DIR = process.env['UPDATE_SCREENSHOTS'] === '1' ? join(ROOT, 'docs', 'screenshots') : join(ROOT, 'test-results', 'screenshots')
+const SHOTS_DIR =
+  process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? join(ROOT, 'docs', 'screenshots')
+    : join(ROOT, 'test-results', 'screenshots')
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`) })
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
-async function fillInbox(agent: (name: string, info?: { cwd?: string; title?: string }) => TestAgent, companion: Parameters<typeof pendingCount>[0]) {
+async function fillInbox(
+  agent: (name: string, info?: { cwd?: string; title?: string }) => TestAgent,
+  companion: Parameters<typeof pendingCount>[0],
+) {
   const claude = agent('claude-code', { cwd: '/home/ada/src/shop-api', title: 'Migrate the orders service' })
   const codex = agent('codex', { cwd: '/home/ada/src/docs-site' })
   const gemini = agent('gemini-cli', { cwd: '/home/ada/src/infra', title: 'Nightly cleanup' })
-  void gemini.ask([{ id: 'prune', header: 'Cleanup', question: 'Delete the 14 stale preview environments?', options: [{ label: 'Delete all (Recommended)' }, { label: 'Keep the last 3' }] }])
-  await pendingCount(companion, 1)
-  void codex.ask([
+  void gemini.ask([
     {
-      id: 'targets',
-      header: 'Release scope',
-      question: 'The docs build is green. What should this release update?',
-      multi_select: true,
-      options: [
-        { label: 'API reference (Recommended)', description: 'Regenerate from the OpenAPI spec.' },
-        { label: 'Tutorials', description: 'Refresh screenshots and code samples.' },
-        { label: 'Changelog', description: 'Summarize the merged pull requests.' },
-        { label: 'Landing page' },
-      ],
+      id: 'prune',
+      header: 'Cleanup',
+      question: 'Delete the 14 stale preview environments?',
+      options: [{ label: 'Delete all (Recommended)' }, { label: 'Keep the last 3' }],
     },
-  ], { title: 'Docs release 4.2' })
+  ])
+  await pendingCount(companion, 1)
+  void codex.ask(
+    [
+      {
+        id: 'targets',
+        header: 'Release scope',
+        question: 'The docs build is green. What should this release update?',
+        multi_select: true,
+        options: [
+          { label: 'API reference (Recommended)', description: 'Regenerate from the OpenAPI spec.' },
+          { label: 'Tutorials', description: 'Refresh screenshots and code samples.' },
+          { label: 'Changelog', description: 'Summarize the merged pull requests.' },
+          { label: 'Landing page' },
+        ],
+      },
+    ],
+    { title: 'Docs release 4.2' },
+  )
   await pendingCount(companion, 2)
-  void claude.ask([{ id: 'tests', question: 'Run the slow integration tests before pushing?', options: [{ label: 'yes' }, { label: 'no' }] }])
+  void claude.ask([
+    {
+      id: 'tests',
+      question: 'Run the slow integration tests before pushing?',
+      options: [{ label: 'yes' }, { label: 'no' }],
+    },
+  ])
   await pendingCount(companion, 3)
   void claude.ask(
     [
@@ -40,12 +62,21 @@ async function fillInbox(agent: (name: string, info?: { cwd?: string; title?: st
         header: 'Database',
         question: 'The orders table has 40M rows. Which migration strategy should I use?',
         options: [
-          { label: 'Online copy with triggers (Recommended)', description: 'No downtime; takes about two hours and doubles disk use meanwhile.' },
+          {
+            label: 'Online copy with triggers (Recommended)',
+            description: 'No downtime; takes about two hours and doubles disk use meanwhile.',
+          },
           { label: 'Maintenance window', description: 'Simple and fast, but the shop is read-only for ~15 minutes.' },
           { label: 'Postpone', description: 'Keep the current schema until the next sprint.' },
         ],
       },
-      { id: 'notify', header: 'Notify', question: 'Who should hear about it?', multi_select: true, options: [{ label: 'On-call' }, { label: 'Support team' }, { label: 'Nobody' }] },
+      {
+        id: 'notify',
+        header: 'Notify',
+        question: 'Who should hear about it?',
+        multi_select: true,
+        options: [{ label: 'On-call' }, { label: 'Support team' }, { label: 'Nobody' }],
+      },
     ],
     { title: 'Orders table migration' },
   )

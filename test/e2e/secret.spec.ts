@@ -4,9 +4,15 @@ import { askView, expect, test, waitArmed } from './support/fixtures'
 
 const SECRET = 'typed-in-the-window-42'
 
-test('a secret question is masked, revealed only while held, never stored, and sent only in the answer', async ({ page, agent, openInbox }) => {
+test('a secret question is masked, revealed only while held, never stored, and sent only in the answer', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
   await openInbox(page)
-  const answer = agent('ask-user-askpass').ask([{ id: 'pw', header: 'Password', question: '[sudo] password for u:', secret: true }])
+  const answer = agent('ask-user-askpass').ask([
+    { id: 'pw', header: 'Password', question: '[sudo] password for u:', secret: true },
+  ])
   const input = askView(page).getByTestId('secret-input')
   await expect(input).toHaveAttribute('type', 'password')
   await expect(askView(page).getByRole('button', { name: 'Skip this question' })).toHaveCount(0)

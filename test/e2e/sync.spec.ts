@@ -55,7 +55,12 @@ test('an agent abort removes its card', async ({ page, agent, openInbox }) => {
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
 })
 
-test('an agent that goes away takes its asks along, other agents stay', async ({ page, agent, openInbox, companion }) => {
+test('an agent that goes away takes its asks along, other agents stay', async ({
+  page,
+  agent,
+  openInbox,
+  companion,
+}) => {
   await openInbox(page)
   const leaving = agent('aider')
   void leaving.ask([DEPLOY])
@@ -67,7 +72,12 @@ test('an agent that goes away takes its asks along, other agents stay', async ({
   await expect(page.getByTestId('agent-group')).toContainText('codex')
 })
 
-test('a reload signs the page out (its credential lived in memory only); a new link brings back drafts and pending asks', async ({ page, agent, companion, openInbox }) => {
+test('a reload signs the page out (its credential lived in memory only); a new link brings back drafts and pending asks', async ({
+  page,
+  agent,
+  companion,
+  openInbox,
+}) => {
   await openInbox(page)
   const answer = agent('codex').ask([
     { id: 'targets', question: 'Which targets?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
@@ -95,5 +105,7 @@ test('a reload signs the page out (its credential lived in memory only); a new l
     ],
   })
   // The agent can have its answer a moment before the window handles `accepted` (which drops the draft).
-  await expect.poll(() => page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.')))).toEqual([])
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith('ask-user.draft.'))))
+    .toEqual([])
 })

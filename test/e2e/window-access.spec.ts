@@ -7,10 +7,17 @@ import { startTestCompanion } from '../helpers/companion'
 import { RENDERER_DIR } from './support/build'
 import { expect, test } from './support/fixtures'
 
-test('the link leaves the address bar at once, and the page neither stores nor shows the credential', async ({ page, companion, openInbox }) => {
+test('the link leaves the address bar at once, and the page neither stores nor shows the credential', async ({
+  page,
+  companion,
+  openInbox,
+}) => {
   await openInbox(page)
   expect(page.url()).toBe(`http://127.0.0.1:${companion.companion.port}/`)
-  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie + history.length)
+  const stored = await page.evaluate(
+    () =>
+      JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie + history.length,
+  )
   expect(stored).not.toContain(companion.companion.windowCredential())
   expect(await page.content()).not.toContain(companion.companion.windowCredential())
 })
@@ -20,29 +27,51 @@ test('a second redemption of the link alarms the signed-in page and signs it out
   await page.goto(link)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
   const second = await fetch(`http://127.0.0.1:${companion.companion.port}/v1/window/redeem`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
   })
   expect(second.status).toBe(409)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'alarm')
   await expect(page.getByTestId('sign-in')).toContainText('opened a second time')
 })
 
-test('a page whose companion was replaced on its port by something without the credential shows nothing from it', async ({ page }) => {
+test('a page whose companion was replaced on its port by something without the credential shows nothing from it', async ({
+  page,
+}) => {
   const own = await startTestCompanion({ staticDir: RENDERER_DIR, writeDiscovery: false })
   const port = own.companion.port
   await page.goto(own.companion.windowLink())
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
   await own.cleanup()
   // The squatter: accepts the window, forges a proof, then pushes a snapshot with an ask of its own.
-  const squatter = new WebSocketServer({ host: '127.0.0.1', port, handleProtocols: (offered) => [...offered][0] ?? false })
+  const squatter = new WebSocketServer({
+    host: '127.0.0.1',
+    port,
+    handleProtocols: (offered) => [...offered][0] ?? false,
+  })
   let connections = 0
   squatter.on('connection', (socket) => {
     connections += 1
     socket.send(JSON.stringify({ type: 'proof', nonce: newNonce(), mac: newNonce() }))
-    socket.send(JSON.stringify({ type: 'snapshot', pending: [{ askId: 'evil', agent: { name: 'evil' }, questions: [{ id: 'q', question: 'Type your password' }], receivedAt: 0 }] }))
+    socket.send(
+      JSON.stringify({
+        type: 'snapshot',
+        pending: [
+          {
+            askId: 'evil',
+            agent: { name: 'evil' },
+            questions: [{ id: 'q', question: 'Type your password' }],
+            receivedAt: 0,
+          },
+        ],
+      }),
+    )
   })
   try {
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unverified', { timeout: 15_000 })
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unverified', {
+      timeout: 15_000,
+    })
     expect(connections).toBeGreaterThan(0)
     await expect(page.getByTestId('sign-in')).toContainText('Cannot verify the companion on this port')
     await expect(page.getByText('Type your password')).toHaveCount(0)

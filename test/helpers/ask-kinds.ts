@@ -23,7 +23,10 @@ export function questionAsk(overrides: Partial<Omit<QuestionAsk, 'kind'>> = {}):
 }
 
 /** A pending approval ask for `approval`. */
-export function approvalAsk(approval: ApprovalRequest, overrides: Partial<Omit<ApprovalAsk, 'kind' | 'approval'>> = {}): ApprovalAsk {
+export function approvalAsk(
+  approval: ApprovalRequest,
+  overrides: Partial<Omit<ApprovalAsk, 'kind' | 'approval'>> = {},
+): ApprovalAsk {
   return {
     kind: 'approval',
     askId: 'approval-1',

@@ -47,15 +47,27 @@ export function createAttacker(): Attacker {
   const prefix = ['--reuid', String(uid), '--regid', String(gid), '--clear-groups', '--']
   let removed = false
   return {
-    name, uid, gid, home,
-    spawn: (command, args, options = {}) => spawn('setpriv', [...prefix, command, ...args], { cwd: home, env, ...options }),
+    name,
+    uid,
+    gid,
+    home,
+    spawn: (command, args, options = {}) =>
+      spawn('setpriv', [...prefix, command, ...args], { cwd: home, env, ...options }),
     run: (command, args, options = {}) =>
       execFileSync('setpriv', [...prefix, command, ...args], {
-        cwd: home, env, encoding: 'utf8', input: options.input ?? '', timeout: options.timeoutMs ?? 30_000,
+        cwd: home,
+        env,
+        encoding: 'utf8',
+        input: options.input ?? '',
+        timeout: options.timeoutMs ?? 30_000,
       }),
     exec: (command, args) =>
       new Promise((resolve, reject) => {
-        const child = spawn('setpriv', [...prefix, command, ...args], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        const child = spawn('setpriv', [...prefix, command, ...args], {
+          cwd: home,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
         let stdout = ''
         let stderr = ''
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

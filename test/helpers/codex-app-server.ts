@@ -11,7 +11,11 @@ export interface CodexAppServer {
 }
 
 /** Starts `codex app-server` with exactly `env`, initializes it and starts an ephemeral thread in `cwd`. */
-export async function startCodexAppServer(codex: string, env: Record<string, string>, cwd: string): Promise<CodexAppServer> {
+export async function startCodexAppServer(
+  codex: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<CodexAppServer> {
   const child: ChildProcess = spawn(codex, ['app-server'], { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] })
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   let buffered = ''
@@ -32,7 +36,10 @@ export async function startCodexAppServer(codex: string, env: Record<string, str
   const request = (method: string, params: unknown, timeoutMs = 30_000): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const id = ++next
-      const timer = setTimeout(() => reject(new Error(`codex app-server: no answer to ${method} in ${timeoutMs} ms`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`codex app-server: no answer to ${method} in ${timeoutMs} ms`)),
+        timeoutMs,
+      )
       pending.set(id, {
         resolve: (value) => (clearTimeout(timer), resolve(value)),
         reject: (error) => (clearTimeout(timer), reject(error)),

@@ -11,7 +11,9 @@ import { join } from 'node:path'
 import { storedZip } from './stored-zip'
 
 export const ROOT = join(__dirname, '..', '..')
-export const ELECTRON_VERSION: string = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).version
+export const ELECTRON_VERSION: string = JSON.parse(
+  readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8'),
+).version
 
 /** The release file @electron/get asks a mirror for on this machine. */
 export const RELEASE_FILE = `electron-v${ELECTRON_VERSION}-${process.platform}-${process.arch}.zip`
@@ -101,9 +103,12 @@ export function scratchProject(): ScratchProject {
     if (name !== 'electron') symlinkSync(join(ROOT, 'node_modules', name), join(modules, name))
   }
   const electronDir = join(modules, 'electron')
-  const published: string[] = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')).files
+  const published: string[] = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8'),
+  ).files
   mkdirSync(electronDir)
-  for (const file of [...published, 'package.json']) cpSync(join(ROOT, 'node_modules', 'electron', file), join(electronDir, file))
+  for (const file of [...published, 'package.json'])
+    cpSync(join(ROOT, 'node_modules', 'electron', file), join(electronDir, file))
   const nested = join(ROOT, 'node_modules', 'electron', 'node_modules')
   if (existsSync(nested)) symlinkSync(nested, join(electronDir, 'node_modules'))
   return { root, electronDir, remove: () => rmSync(root, { recursive: true, force: true }) }
@@ -117,9 +122,12 @@ export function scratchDir(label: string): string {
 /** The JSON lines the stand-in executable wrote. */
 export function standInLaunches(log: string): Array<{ cwd: string; args: string[]; cliMode: string | null }> {
   try {
-    return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    return readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
   } catch {
     return []
   }
 }
-

@@ -8,7 +8,9 @@ export const NATS_SERVER_BIN = '/usr/sbin/nats-server'
 
 /** Why the relay's server tests cannot run here, or undefined when they can. Printed by the caller. */
 export function natsServerSkipReason(): string | undefined {
-  return existsSync(NATS_SERVER_BIN) ? undefined : `${NATS_SERVER_BIN} is missing (run .ci/run to install Debian's nats-server)`
+  return existsSync(NATS_SERVER_BIN)
+    ? undefined
+    : `${NATS_SERVER_BIN} is missing (run .ci/run to install Debian's nats-server)`
 }
 
 /** A free TCP port on 127.0.0.1 (bound to 0 then released; good enough for one server per file). */

@@ -12,7 +12,8 @@ import type { PublishedClient } from '../../integrations/harness'
 export type { PublishedClient }
 
 /** An installed client's `.bin` folder (to put first on PATH) and command; or why it could not be installed. */
-export type Installed = { ok: true; binDir: string; command: string; seconds: number; cached: boolean } | { ok: false; reason: string }
+export type Installed =
+  { ok: true; binDir: string; command: string; seconds: number; cached: boolean } | { ok: false; reason: string }
 
 /** True when npm's failure says the registry could not be reached (rather than something about the package). */
 export function registryUnreachable(reason: string): boolean {
@@ -31,7 +32,11 @@ export function cacheFolder(client: PublishedClient): string {
  * with npm's last line when the install fails (no registry, no network) or takes over `timeoutMs`;
  * given `unreachable` (an earlier failure's reason), a client not cached yet is not tried again.
  */
-export async function installPublished(client: PublishedClient, timeoutMs = 300_000, unreachable?: string): Promise<Installed> {
+export async function installPublished(
+  client: PublishedClient,
+  timeoutMs = 300_000,
+  unreachable?: string,
+): Promise<Installed> {
   const folder = cacheFolder(client)
   const binDir = join(folder, 'node_modules', '.bin')
   const done = join(folder, '.installed')
@@ -43,10 +48,23 @@ export async function installPublished(client: PublishedClient, timeoutMs = 300_
   await mkdir(temporary, { recursive: true })
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   // Short network timeouts, so that an unreachable registry costs seconds, not npm's minutes of retries.
-  const args = ['install', '--prefix', temporary, '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=30000', '--fetch-retries=1']
+  const args = [
+    'install',
+    '--prefix',
+    temporary,
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    '--fetch-timeout=30000',
+    '--fetch-retries=1',
+  ]
   args.push(`${client.pkg}@${client.version}`)
   const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(npm, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, shell: process.platform === 'win32' })
+    const child = spawn(npm, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      shell: process.platform === 'win32',
+    })
     let output = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))

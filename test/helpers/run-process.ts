@@ -8,8 +8,17 @@ export interface ProcessResult {
 }
 
 /** Spawns `command args` in `cwd` (stdin closed) and resolves when it has exited and its pipes closed. */
-export function runProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<ProcessResult> {
-  const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export function runProcess(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<ProcessResult> {
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

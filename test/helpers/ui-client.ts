@@ -3,7 +3,12 @@
 import { WebSocket } from 'ws'
 import type { Answer } from '../../shared/answer'
 import type { V1Ask as Ask } from '../../core/ask-v1'
-import { UI_V1_SUBPROTOCOL as UI_SUBPROTOCOL, V1ServerFrameSchema as UiServerFrameSchema, type V1ClientFrame as UiClientFrame, type V1ServerFrame as UiServerFrame } from '../../core/ui-v1'
+import {
+  UI_V1_SUBPROTOCOL as UI_SUBPROTOCOL,
+  V1ServerFrameSchema as UiServerFrameSchema,
+  type V1ClientFrame as UiClientFrame,
+  type V1ServerFrame as UiServerFrame,
+} from '../../core/ui-v1'
 
 type FrameOf<T extends UiServerFrame['type']> = Extract<UiServerFrame, { type: T }>
 
@@ -17,7 +22,10 @@ export interface UiClient {
    * The first not-yet-consumed frame that matches `predicate` (frames already received count), consumed
    * on return; rejects after `timeoutMs` (default 5,000) with the frames seen so far in the message.
    */
-  nextFrame<T extends UiServerFrame = UiServerFrame>(predicate: (frame: UiServerFrame) => boolean, timeoutMs?: number): Promise<T>
+  nextFrame<T extends UiServerFrame = UiServerFrame>(
+    predicate: (frame: UiServerFrame) => boolean,
+    timeoutMs?: number,
+  ): Promise<T>
   /** Waits for the next `question/added` frame (optionally matching `predicate`) and returns its ask. */
   nextAsk(predicate?: (ask: Ask) => boolean, timeoutMs?: number): Promise<Ask>
   /** Sends an `answer` frame and resolves with the `accepted` or `rejected` reply for that askId. */
@@ -72,7 +80,10 @@ export async function connectUi(target: UiTarget, options: UiClientOptions = {})
     for (const wake of [...waiters]) wake()
   })
 
-  const nextFrame = <T extends UiServerFrame>(predicate: (frame: UiServerFrame) => boolean, ms = timeoutMs): Promise<T> =>
+  const nextFrame = <T extends UiServerFrame>(
+    predicate: (frame: UiServerFrame) => boolean,
+    ms = timeoutMs,
+  ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const check = (): boolean => {
         const index = unconsumed.findIndex(predicate)
@@ -84,7 +95,9 @@ export async function connectUi(target: UiTarget, options: UiClientOptions = {})
       }
       const timer = setTimeout(() => {
         done()
-        reject(new Error(`no matching UI frame within ${ms} ms; received: ${JSON.stringify(frames.map((f) => f.type))}`))
+        reject(
+          new Error(`no matching UI frame within ${ms} ms; received: ${JSON.stringify(frames.map((f) => f.type))}`),
+        )
       }, ms)
       const wake = (): void => {
         if (!check() && socket.readyState === WebSocket.CLOSED) {
@@ -103,10 +116,13 @@ export async function connectUi(target: UiTarget, options: UiClientOptions = {})
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve())
     socket.once('error', reject)
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`UI upgrade refused with HTTP ${res.statusCode}`)))
+    socket.once('unexpected-response', (_req, res) =>
+      reject(new Error(`UI upgrade refused with HTTP ${res.statusCode}`)),
+    )
   })
   const snapshot = await nextFrame<FrameOf<'snapshot'>>((frame) => frame.type === 'snapshot')
-  const send = (frame: UiClientFrame | string | object): void => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame))
+  const send = (frame: UiClientFrame | string | object): void =>
+    socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame))
   const reply = (askId: string) =>
     nextFrame<FrameOf<'accepted'> | FrameOf<'rejected'>>(
       (frame) => (frame.type === 'accepted' || frame.type === 'rejected') && frame.askId === askId,
@@ -118,7 +134,12 @@ export async function connectUi(target: UiTarget, options: UiClientOptions = {})
     frames,
     nextFrame,
     nextAsk: async (predicate = () => true, ms) =>
-      (await nextFrame<FrameOf<'question/added'>>((frame) => frame.type === 'question/added' && predicate(frame.ask), ms)).ask,
+      (
+        await nextFrame<FrameOf<'question/added'>>(
+          (frame) => frame.type === 'question/added' && predicate(frame.ask),
+          ms,
+        )
+      ).ask,
     answer: (askId, answers) => {
       const result = reply(askId)
       send({ type: 'answer', askId, answers })

@@ -73,15 +73,18 @@ function seamOf(era: Era) {
   class Service {
     private provider: Provider | undefined
     registerProvider(provider: Provider): () => void {
-      if (this.provider !== undefined) throw new SeamError(`a ${era.noun} provider is already registered`, 'DUPLICATE_PROVIDER')
+      if (this.provider !== undefined)
+        throw new SeamError(`a ${era.noun} provider is already registered`, 'DUPLICATE_PROVIDER')
       this.provider = provider
       return () => {
         if (this.provider === provider) this.provider = undefined
       }
     }
     async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
-      if (request.signal?.aborted) throw new SeamError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
-      if (request.questions.length === 0) throw new SeamError('ask_user_question requires at least one question', 'EMPTY_QUESTIONS')
+      if (request.signal?.aborted)
+        throw new SeamError('ask_user_question was aborted before the user answered', 'ASK_ABORTED')
+      if (request.questions.length === 0)
+        throw new SeamError('ask_user_question requires at least one question', 'EMPTY_QUESTIONS')
       if (this.provider === undefined) throw new SeamError(`no ${era.noun} provider is registered`, 'NO_PROVIDER')
       return this.provider.ask(request)
     }
@@ -118,7 +121,15 @@ export function registryFailure(error: unknown): RegistryFailure {
 /** Upstream's tool: what it hands the seam for the model's arguments (`header`, `options`, `multi_select` only when present). */
 export async function upstreamToolAsk(
   service: { ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> },
-  args: { questions: { id: string; question: string; header?: string; options?: AskUserQuestionOption[]; multi_select?: boolean }[] },
+  args: {
+    questions: {
+      id: string
+      question: string
+      header?: string
+      options?: AskUserQuestionOption[]
+      multi_select?: boolean
+    }[]
+  },
   signal?: AbortSignal,
 ): Promise<{ ok: true; text: string } | RegistryFailure> {
   try {

@@ -30,4 +30,5 @@ export function registerToolOnRc8(ctx: Rc8Context, client: AskUserClientOptions)
 }
 
 // A companion provider is an upstream provider, as a type.
-export const asUpstreamProvider: (client: AskUserClientOptions) => Provider = (client) => createCompanionProvider(client)
+export const asUpstreamProvider: (client: AskUserClientOptions) => Provider = (client) =>
+  createCompanionProvider(client)

@@ -24,7 +24,9 @@ export function getBridge(): CompanionBridge {
 }
 
 function servedPageBridge(): CompanionBridge {
-  const access = new PageAccess({ clearHash: () => history.replaceState(null, '', location.pathname + location.search) })
+  const access = new PageAccess({
+    clearHash: () => history.replaceState(null, '', location.pathname + location.search),
+  })
   const socketBridge = createWebSocketBridge({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
     credential: () => access.current(),

@@ -68,7 +68,11 @@ export class PageAccess {
       this.credential = reply.credential
       return this.set({ kind: 'none' })
     }
-    this.set({ kind: 'refused', message: reply !== undefined && 'message' in reply ? reply.message : 'the companion did not answer; run `ask-user open`' })
+    this.set({
+      kind: 'refused',
+      message:
+        reply !== undefined && 'message' in reply ? reply.message : 'the companion did not answer; run `ask-user open`',
+    })
   }
 
   private async waitForConfirmation(ticket: string): Promise<RedeemReply | undefined> {
@@ -76,13 +80,19 @@ export class PageAccess {
       await new Promise((resolve) => setTimeout(resolve, CLAIM_INTERVAL_MS))
       const reply = await this.post(WINDOW_CLAIM_PATH, { ticket })
       if (reply === undefined || !('digits' in reply)) return reply
-      if (this.state.kind === 'confirm' && this.state.digits !== reply.digits) this.set({ kind: 'confirm', digits: reply.digits })
+      if (this.state.kind === 'confirm' && this.state.digits !== reply.digits)
+        this.set({ kind: 'confirm', digits: reply.digits })
     }
   }
 
   private async post(path: string, body: object): Promise<RedeemReply | undefined> {
     try {
-      const response = await this.fetchImpl(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), cache: 'no-store' })
+      const response = await this.fetchImpl(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        cache: 'no-store',
+      })
       const parsed = RedeemReplySchema.safeParse(await response.json())
       return parsed.success ? parsed.data : undefined
     } catch {

@@ -1,7 +1,13 @@
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../../shared/bridge'
 import { Listeners } from '../../../shared/listeners'
 import { UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
-import { answerProof, newNonce, NONCE_SUBPROTOCOL_PREFIX, PROOF_FAILED_CLOSE, UI_PROOF_SUBPROTOCOL } from '../../../shared/proof'
+import {
+  answerProof,
+  newNonce,
+  NONCE_SUBPROTOCOL_PREFIX,
+  PROOF_FAILED_CLOSE,
+  UI_PROOF_SUBPROTOCOL,
+} from '../../../shared/proof'
 
 /** Close code of a window whose credential was rotated (core/sockets.ts). */
 const CREDENTIAL_ROTATED_CLOSE = 4401
@@ -71,7 +77,10 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
     const nonce = secret === undefined ? undefined : newNonce()
     let ws: WebSocket
     try {
-      ws = new Impl(options.url, nonce === undefined ? (options.protocols ?? []) : [UI_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce])
+      ws = new Impl(
+        options.url,
+        nonce === undefined ? (options.protocols ?? []) : [UI_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX + nonce],
+      )
     } catch {
       scheduleReconnect()
       return

@@ -51,9 +51,7 @@ export class I18n {
   t(key: MessageKey, params?: Record<string, string | number>): string {
     const template = DICTIONARIES[this.lang][key]
     if (!params) return template
-    return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      name in params ? String(params[name]) : whole,
-    )
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
   }
 }
 

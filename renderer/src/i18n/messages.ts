@@ -11,31 +11,42 @@ export const en = {
   statusSignedOut: 'Signed out',
   statusUnverified: 'Cannot verify the companion',
   statusAlarm: 'Signed out: link opened twice',
-  signInNeeded: 'This page is not signed in. Run `ask-user open` in a terminal to open a signed-in window (a reload signs a page out).',
+  signInNeeded:
+    'This page is not signed in. Run `ask-user open` in a terminal to open a signed-in window (a reload signs a page out).',
   signInRedeeming: 'Signing in…',
   signInConfirm: 'Type these digits where `ask-user open` runs, to confirm that this page is yours:',
   signInRefused: 'This page could not sign in: {message}',
-  signInUnverified: 'Cannot verify the companion on this port: whatever answers here does not hold the companion\'s credential, so nothing from it is shown. Is the companion running? Run `ask-user open` again once it is.',
-  signInAlarm: 'This page\'s link was opened a second time, perhaps by someone else, so every window was signed out. Run `ask-user open` for a new link.',
+  signInUnverified:
+    "Cannot verify the companion on this port: whatever answers here does not hold the companion's credential, so nothing from it is shown. Is the companion running? Run `ask-user open` again once it is.",
+  signInAlarm:
+    "This page's link was opened a second time, perhaps by someone else, so every window was signed out. Run `ask-user open` for a new link.",
   offline: 'Not connected to the companion; your answer is kept — send it again once connected.',
   viewInbox: 'Inbox',
   viewHistory: 'History',
   viewConnect: 'Connect an agent',
   connectTitle: 'Connect an agent',
-  connectIntro: 'Each line below is for this machine: the ask-user of this install, the companion’s folder and the timeouts each agent needs are filled in. Run the command, or merge the snippet into the file named above it.',
-  connectUnknown: 'This companion does not say where its ask-user command is. Put it on your PATH (npm install -g . in the checkout, or Install Command Line Tool… in the tray), then use ask-user mcp as the MCP server command.',
+  connectIntro:
+    'Each line below is for this machine: the ask-user of this install, the companion’s folder and the timeouts each agent needs are filled in. Run the command, or merge the snippet into the file named above it.',
+  connectUnknown:
+    'This companion does not say where its ask-user command is. Put it on your PATH (npm install -g . in the checkout, or Install Command Line Tool… in the tray), then use ask-user mcp as the MCP server command.',
   connectFile: 'In {file}',
   copy: 'Copy',
   copied: 'Copied',
   copyFailed: 'Copy failed: select the text and copy it by hand',
   harnessShell: 'Scripts and other tools',
-  noteClaudeCode: 'Adds the server for every project (in ~/.claude.json). The allow-list entry lets it ask without a permission prompt each time.',
-  noteCodex: 'Codex passes MCP servers only a few environment variables and cuts a tool call after 60 s, hence env and tool_timeout_sec; approval_mode lets it ask without a prompt.',
-  noteGemini: 'Trusted, so questions are not confirmed first, with a one-day timeout (the default cuts a call after 10 minutes). Gemini CLI starts no MCP server in a folder you have not trusted.',
+  noteClaudeCode:
+    'Adds the server for every project (in ~/.claude.json). The allow-list entry lets it ask without a permission prompt each time.',
+  noteCodex:
+    'Codex passes MCP servers only a few environment variables and cuts a tool call after 60 s, hence env and tool_timeout_sec; approval_mode lets it ask without a prompt.',
+  noteGemini:
+    'Trusted, so questions are not confirmed first, with a one-day timeout (the default cuts a call after 10 minutes). Gemini CLI starts no MCP server in a folder you have not trusted.',
   noteQwen: 'Qwen Code takes the same flags as Gemini CLI.',
-  noteOpencode: 'Merge into the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
-  noteCopilot: 'Adds the server for every project (in ~/.copilot/mcp-config.json) with a one-day timeout. Copilot CLI has no saved allow rule for one tool: start it with --allow-tool=\'ask-user(ask_user_question)\' to let questions through without a prompt.',
-  noteCursor: 'Merge into mcpServers. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
+  noteOpencode:
+    'Merge into the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
+  noteCopilot:
+    "Adds the server for every project (in ~/.copilot/mcp-config.json) with a one-day timeout. Copilot CLI has no saved allow rule for one tool: start it with --allow-tool='ask-user(ask_user_question)' to let questions through without a prompt.",
+  noteCursor:
+    'Merge into mcpServers. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
   noteShell: 'Any program can ask through the command line; the answer JSON is printed on stdout.',
   language: 'Language',
   inboxLabel: 'Pending questions',
@@ -136,15 +147,18 @@ export const en = {
   approvalDeny: 'Deny',
   approvalDenyBack: 'Back',
   approvalDenyReason: 'Reason for the agent (optional)',
-  approvalDismissConfirm: 'Dismiss this approval? The agent is told you declined to decide; its own prompt may take over.',
-  approvalKeysHint: 'Tab move · Enter or Space press the focused button · Ctrl+Enter deny with the reason · Esc back or dismiss · [ ] or Alt+↑↓ switch ask',
+  approvalDismissConfirm:
+    'Dismiss this approval? The agent is told you declined to decide; its own prompt may take over.',
+  approvalKeysHint:
+    'Tab move · Enter or Space press the focused button · Ctrl+Enter deny with the reason · Esc back or dismiss · [ ] or Alt+↑↓ switch ask',
   approvalUrlHost: 'Host',
   approvalUrlNoHost: '(none)',
   approvalUrlFull: 'Full address, as the agent sent it',
   approvalExtra: 'Other input fields',
   approvalWarnings: 'Check before allowing',
   warnOutsideSandbox: 'Runs outside the sandbox: it can reach files and the network the sandbox would block.',
-  warnRunsInBackground: 'Keeps running in the background after it starts; the agent goes on without waiting for it to end.',
+  warnRunsInBackground:
+    'Keeps running in the background after it starts; the agent goes on without waiting for it to end.',
   warnReplacesEveryMatch: 'Replaces every match in the file, not only the one shown.',
   warnUrlUserName: 'The address carries a user name ("{user}"): it goes to {host}, not to the name before the @.',
   warnUrlNotWeb: 'Not a web address: it uses "{scheme}:".',
@@ -178,26 +192,32 @@ export const zh: Messages = {
   signInRedeeming: '正在登录…',
   signInConfirm: '请在运行 `ask-user open` 的终端输入以下数字，确认此页面属于你：',
   signInRefused: '此页面无法登录：{message}',
-  signInUnverified: '无法验证此端口上的助手：在此应答的程序没有助手的凭据，因此不显示它发来的任何内容。助手在运行吗？运行后请再次执行 `ask-user open`。',
+  signInUnverified:
+    '无法验证此端口上的助手：在此应答的程序没有助手的凭据，因此不显示它发来的任何内容。助手在运行吗？运行后请再次执行 `ask-user open`。',
   signInAlarm: '此页面的链接被第二次打开（可能是别人），因此所有窗口都已登出。请运行 `ask-user open` 获取新链接。',
   offline: '未连接到助手；你的回答已保留，连接恢复后请再次发送。',
   viewInbox: '收件箱',
   viewHistory: '历史',
   viewConnect: '连接智能体',
   connectTitle: '连接智能体',
-  connectIntro: '下面每一行都针对这台机器：已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。运行命令，或把片段合并到其上方所写的文件中。',
-  connectUnknown: '这个助手没有报告它的 ask-user 命令所在位置。请先把它加入 PATH（在仓库目录中执行 npm install -g .，或使用托盘中的“安装命令行工具…”），然后把 ask-user mcp 用作 MCP 服务器命令。',
+  connectIntro:
+    '下面每一行都针对这台机器：已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。运行命令，或把片段合并到其上方所写的文件中。',
+  connectUnknown:
+    '这个助手没有报告它的 ask-user 命令所在位置。请先把它加入 PATH（在仓库目录中执行 npm install -g .，或使用托盘中的“安装命令行工具…”），然后把 ask-user mcp 用作 MCP 服务器命令。',
   connectFile: '写入 {file}',
   copy: '复制',
   copied: '已复制',
   copyFailed: '复制失败：请选中文字后手动复制',
   harnessShell: '脚本及其他工具',
   noteClaudeCode: '为所有项目添加该服务器（写入 ~/.claude.json）。允许列表中的条目让它提问时不必每次请求权限。',
-  noteCodex: 'Codex 只向 MCP 服务器传递少数环境变量，并在 60 秒后中止工具调用，所以要设置 env 和 tool_timeout_sec；approval_mode 让它提问时无需确认。',
-  noteGemini: '设为受信任，提问前不再确认；超时设为一天（默认 10 分钟后中止调用）。在你未信任的文件夹中，Gemini CLI 不会启动任何 MCP 服务器。',
+  noteCodex:
+    'Codex 只向 MCP 服务器传递少数环境变量，并在 60 秒后中止工具调用，所以要设置 env 和 tool_timeout_sec；approval_mode 让它提问时无需确认。',
+  noteGemini:
+    '设为受信任，提问前不再确认；超时设为一天（默认 10 分钟后中止调用）。在你未信任的文件夹中，Gemini CLI 不会启动任何 MCP 服务器。',
   noteQwen: 'Qwen Code 与 Gemini CLI 使用相同的参数。',
   noteOpencode: '合并到 opencode 配置的 mcp 部分；timeout 以毫秒计（默认 60 秒后中止调用）。',
-  noteCopilot: '为所有项目添加该服务器（写入 ~/.copilot/mcp-config.json），超时为一天。Copilot CLI 无法保存单个工具的允许规则：用 --allow-tool=\'ask-user(ask_user_question)\' 启动它，提问就不会先弹出确认。',
+  noteCopilot:
+    "为所有项目添加该服务器（写入 ~/.copilot/mcp-config.json），超时为一天。Copilot CLI 无法保存单个工具的允许规则：用 --allow-tool='ask-user(ask_user_question)' 启动它，提问就不会先弹出确认。",
   noteCursor: '合并到 mcpServers。Cursor 可能在 5 分钟后中止工具调用，届时仍在等待的问题会被撤回。',
   noteShell: '任何程序都可以通过命令行提问；回答的 JSON 打印在标准输出上。',
   language: '语言',
@@ -300,7 +320,8 @@ export const zh: Messages = {
   approvalDenyBack: '返回',
   approvalDenyReason: '给智能体的理由（可选）',
   approvalDismissConfirm: '忽略此审批？智能体会收到你未作决定的通知，它可能改用自己的提示。',
-  approvalKeysHint: 'Tab 移动 · Enter 或空格 按下当前按钮 · Ctrl+Enter 带理由拒绝 · Esc 返回或忽略 · [ ] 或 Alt+↑↓ 切换提问',
+  approvalKeysHint:
+    'Tab 移动 · Enter 或空格 按下当前按钮 · Ctrl+Enter 带理由拒绝 · Esc 返回或忽略 · [ ] 或 Alt+↑↓ 切换提问',
   approvalUrlHost: '主机',
   approvalUrlNoHost: '（无）',
   approvalUrlFull: '完整地址（智能体发送的原样）',

@@ -34,7 +34,9 @@ export function draftHasContent(draft: AskDraft | undefined): boolean {
 }
 
 /** A stored ask draft: one entry per question index, `null` for a question never touched (a hole in the array). */
-const StoredDraftSchema = z.array(QuestionDraftSchema.nullable().transform((draft) => draft ?? { ...EMPTY_QUESTION_DRAFT, selected: [] }))
+const StoredDraftSchema = z.array(
+  QuestionDraftSchema.nullable().transform((draft) => draft ?? { ...EMPTY_QUESTION_DRAFT, selected: [] }),
+)
 
 /** Parses a stored draft (JSON text from storage); undefined when it is not a well-formed draft. */
 export function parseDraft(text: string | null): AskDraft | undefined {

@@ -91,7 +91,12 @@ export function visibleRange(
  * is on screen. A row above the viewport goes to its top edge; one below, to its bottom edge.
  * `above` (e.g. its group header's height) is kept visible above the row when scrolling up to it.
  */
-export function revealScrollTop(row: { top: number; height: number }, scrollTop: number, viewportHeight: number, above = 0): number | undefined {
+export function revealScrollTop(
+  row: { top: number; height: number },
+  scrollTop: number,
+  viewportHeight: number,
+  above = 0,
+): number | undefined {
   if (row.top < scrollTop) return Math.max(0, row.top - above)
   const bottom = row.top + row.height
   if (bottom > scrollTop + viewportHeight) return Math.max(0, bottom - viewportHeight)

@@ -13,7 +13,8 @@ const OWNER = Symbol('markdown-owner')
 
 export type MarkdownMode = 'block' | 'inline'
 
-const parse = (text: string, mode: MarkdownMode): Rendered => (mode === 'block' ? renderBlocks(text) : renderInline(text))
+const parse = (text: string, mode: MarkdownMode): Rendered =>
+  mode === 'block' ? renderBlocks(text) : renderInline(text)
 
 /** The rendered tree of `text`, kept under `askId` when given. */
 export function renderMarkdown(text: string, mode: MarkdownMode, askId?: string): Rendered {

@@ -37,7 +37,9 @@ export class CardState {
   /** True when the person has picked, typed or skipped anything (a draft worth keeping). */
   readonly hasDraft = $derived(draftHasContent(this.draft))
   /** The answers the draft makes and what the answer rules say about them; the window's only check. */
-  readonly check: FormCheck = $derived.by(() => checkForm(this.ask.kind === 'question' ? this.ask.questions : [], this.draft))
+  readonly check: FormCheck = $derived.by(() =>
+    checkForm(this.ask.kind === 'question' ? this.ask.questions : [], this.draft),
+  )
 
   readonly #storage: DraftStorage
   readonly #secret: boolean

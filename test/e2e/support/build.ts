@@ -27,7 +27,10 @@ export function ensureRendererBuilt(): void {
   const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'shared')))
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, stdio: 'pipe' })
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    })
   } catch (error) {
     const output = (error as { stderr?: Buffer; stdout?: Buffer }).stderr?.toString() ?? ''
     throw new Error(`electron-vite build failed, so the e2e tests have no page to serve:\n${output}`, { cause: error })

@@ -34,7 +34,13 @@ export const test = base.extend<Fixtures>({
     const clients: AskUserClient[] = []
     const env = { ASK_USER_URL: companion.companion.agentUrl, ASK_USER_TOKEN: companion.companion.token }
     await use((name, info = {}) => {
-      const client = new AskUserClient({ env, name, cwd: info.cwd ?? `/home/ada/src/${name}`, title: info.title, pid: 4000 + clients.length })
+      const client = new AskUserClient({
+        env,
+        name,
+        cwd: info.cwd ?? `/home/ada/src/${name}`,
+        title: info.title,
+        pid: 4000 + clients.length,
+      })
       clients.push(client)
       return {
         client,

@@ -31,32 +31,137 @@ interface Attempt {
 
 const agentUrl = (): string => t.companion.agentUrl
 const uiUrl = (): string => t.companion.uiUrl
-const ORIGINS = ['null', 'https://evil.example', 'file://', 'http://127.0.0.1:1', 'http://localhost.evil.example', 'chrome-extension://abc']
+const ORIGINS = [
+  'null',
+  'https://evil.example',
+  'file://',
+  'http://127.0.0.1:1',
+  'http://localhost.evil.example',
+  'chrome-extension://abc',
+]
 const ATTEMPTS: Attempt[] = [
   { name: 'agent: no token', url: agentUrl, protocols: ['ask-user.v1'], headers: () => ({}), status: 401 },
-  { name: 'agent: wrong token', url: agentUrl, protocols: ['ask-user.v1'], headers: () => bearer('A'.repeat(43)), status: 401 },
-  { name: 'agent: token in the query string', url: () => `${agentUrl()}?token=${t.companion.token}`, protocols: ['ask-user.v1'], headers: () => ({}), status: 401 },
-  { name: 'agent: token as access_token', url: () => `${agentUrl()}?access_token=${t.companion.token}`, protocols: ['ask-user.v1'], headers: () => ({}), status: 401 },
-  { name: 'agent: token as a subprotocol', url: agentUrl, protocols: ['ask-user.v1', `token.${'x'}`], headers: () => ({}), status: 401 },
-  ...ORIGINS.map((origin): Attempt => ({ name: `agent: Origin ${origin}`, url: agentUrl, protocols: ['ask-user.v1'], headers: () => ({ ...bearer(t.companion.token), Origin: origin }), status: 403 })),
-  { name: 'agent: foreign Host', url: agentUrl, protocols: ['ask-user.v1'], headers: () => ({ ...bearer(t.companion.token), Host: 'evil.example' }), status: 403 },
-  { name: 'agent: rebinding Host 127.0.0.1.evil.example', url: agentUrl, protocols: ['ask-user.v1'], headers: () => ({ ...bearer(t.companion.token), Host: '127.0.0.1.evil.example' }), status: 403 },
-  { name: 'agent: missing subprotocol', url: agentUrl, protocols: [], headers: () => bearer(t.companion.token), status: 426 },
+  {
+    name: 'agent: wrong token',
+    url: agentUrl,
+    protocols: ['ask-user.v1'],
+    headers: () => bearer('A'.repeat(43)),
+    status: 401,
+  },
+  {
+    name: 'agent: token in the query string',
+    url: () => `${agentUrl()}?token=${t.companion.token}`,
+    protocols: ['ask-user.v1'],
+    headers: () => ({}),
+    status: 401,
+  },
+  {
+    name: 'agent: token as access_token',
+    url: () => `${agentUrl()}?access_token=${t.companion.token}`,
+    protocols: ['ask-user.v1'],
+    headers: () => ({}),
+    status: 401,
+  },
+  {
+    name: 'agent: token as a subprotocol',
+    url: agentUrl,
+    protocols: ['ask-user.v1', `token.${'x'}`],
+    headers: () => ({}),
+    status: 401,
+  },
+  ...ORIGINS.map((origin): Attempt => ({
+    name: `agent: Origin ${origin}`,
+    url: agentUrl,
+    protocols: ['ask-user.v1'],
+    headers: () => ({ ...bearer(t.companion.token), Origin: origin }),
+    status: 403,
+  })),
+  {
+    name: 'agent: foreign Host',
+    url: agentUrl,
+    protocols: ['ask-user.v1'],
+    headers: () => ({ ...bearer(t.companion.token), Host: 'evil.example' }),
+    status: 403,
+  },
+  {
+    name: 'agent: rebinding Host 127.0.0.1.evil.example',
+    url: agentUrl,
+    protocols: ['ask-user.v1'],
+    headers: () => ({ ...bearer(t.companion.token), Host: '127.0.0.1.evil.example' }),
+    status: 403,
+  },
+  {
+    name: 'agent: missing subprotocol',
+    url: agentUrl,
+    protocols: [],
+    headers: () => bearer(t.companion.token),
+    status: 426,
+  },
   { name: 'ui: no token', url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => ({}), status: 401 },
-  { name: 'ui: the agent token as bearer', url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => bearer(t.companion.token), status: 401 },
-  { name: 'ui: the agent token as a subprotocol', url: uiUrl, protocols: () => ['ask-user.ui.v1', `token.${t.companion.token}`], headers: () => ({}), status: 401 },
-  { name: 'agent: the proof subprotocol without a nonce', url: agentUrl, protocols: ['ask-user.v1.proof'], headers: () => ({}), status: 400 },
-  { name: 'agent: the proof subprotocol with two nonces', url: agentUrl, protocols: ['ask-user.v1.proof', `nonce.${'a'.repeat(43)}`, `nonce.${'b'.repeat(43)}`], headers: () => ({}), status: 400 },
-  { name: 'ui: wrong token subprotocol', url: uiUrl, protocols: ['ask-user.ui.v1', 'token.wrong'], headers: () => ({}), status: 401 },
-  { name: 'ui: token in the query string', url: () => `${uiUrl()}?token=${t.companion.token}`, protocols: ['ask-user.ui.v1'], headers: () => ({}), status: 401 },
-  ...ORIGINS.map((origin): Attempt => ({ name: `ui: Origin ${origin}`, url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => ({ ...bearer(t.companion.token), Origin: origin }), status: 403 })),
-  { name: 'ui: foreign Host', url: uiUrl, protocols: ['ask-user.ui.v1'], headers: () => ({ ...bearer(t.companion.token), Host: 'evil.example:80' }), status: 403 },
+  {
+    name: 'ui: the agent token as bearer',
+    url: uiUrl,
+    protocols: ['ask-user.ui.v1'],
+    headers: () => bearer(t.companion.token),
+    status: 401,
+  },
+  {
+    name: 'ui: the agent token as a subprotocol',
+    url: uiUrl,
+    protocols: () => ['ask-user.ui.v1', `token.${t.companion.token}`],
+    headers: () => ({}),
+    status: 401,
+  },
+  {
+    name: 'agent: the proof subprotocol without a nonce',
+    url: agentUrl,
+    protocols: ['ask-user.v1.proof'],
+    headers: () => ({}),
+    status: 400,
+  },
+  {
+    name: 'agent: the proof subprotocol with two nonces',
+    url: agentUrl,
+    protocols: ['ask-user.v1.proof', `nonce.${'a'.repeat(43)}`, `nonce.${'b'.repeat(43)}`],
+    headers: () => ({}),
+    status: 400,
+  },
+  {
+    name: 'ui: wrong token subprotocol',
+    url: uiUrl,
+    protocols: ['ask-user.ui.v1', 'token.wrong'],
+    headers: () => ({}),
+    status: 401,
+  },
+  {
+    name: 'ui: token in the query string',
+    url: () => `${uiUrl()}?token=${t.companion.token}`,
+    protocols: ['ask-user.ui.v1'],
+    headers: () => ({}),
+    status: 401,
+  },
+  ...ORIGINS.map((origin): Attempt => ({
+    name: `ui: Origin ${origin}`,
+    url: uiUrl,
+    protocols: ['ask-user.ui.v1'],
+    headers: () => ({ ...bearer(t.companion.token), Origin: origin }),
+    status: 403,
+  })),
+  {
+    name: 'ui: foreign Host',
+    url: uiUrl,
+    protocols: ['ask-user.ui.v1'],
+    headers: () => ({ ...bearer(t.companion.token), Host: 'evil.example:80' }),
+    status: 403,
+  },
   { name: 'ui: missing subprotocol', url: uiUrl, protocols: [], headers: () => bearer(t.companion.token), status: 426 },
 ]
 
 describe('each hostile upgrade gets its documented status', () => {
   it.each(ATTEMPTS)('$name → $status', async ({ url, protocols, headers, status: expected }) => {
-    expect(await tryUpgrade(url(), typeof protocols === 'function' ? protocols() : protocols, headers())).toEqual({ status: expected })
+    expect(await tryUpgrade(url(), typeof protocols === 'function' ? protocols() : protocols, headers())).toEqual({
+      status: expected,
+    })
   })
 })
 
@@ -67,7 +172,11 @@ it('1,000 failed attempts (50 at a time) leave the companion healthy: no socket,
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => {
         const attempt = ATTEMPTS[(batch * 50 + i) % ATTEMPTS.length]!
-        return tryUpgrade(attempt.url(), typeof attempt.protocols === 'function' ? attempt.protocols() : attempt.protocols, attempt.headers()).then((result) => {
+        return tryUpgrade(
+          attempt.url(),
+          typeof attempt.protocols === 'function' ? attempt.protocols() : attempt.protocols,
+          attempt.headers(),
+        ).then((result) => {
           expect(result.status).toBe(attempt.status)
           return result.status
         })
@@ -88,7 +197,10 @@ it('1,000 failed attempts (50 at a time) leave the companion healthy: no socket,
 it('drops a half-open agent (upgraded, said hello, never answers a ping); its ask resolves agent-gone', async () => {
   const outcomes: string[] = []
   const off = t.companion.on('resolved', (_askId, outcome) => outcomes.push(outcome))
-  const raw = await openRaw(t.companion.port, '/v1/agent', { ...bearer(t.companion.token), 'Sec-WebSocket-Protocol': 'ask-user.v1' })
+  const raw = await openRaw(t.companion.port, '/v1/agent', {
+    ...bearer(t.companion.token),
+    'Sec-WebSocket-Protocol': 'ask-user.v1',
+  })
   raw.text(JSON.stringify({ type: 'hello', protocol: 1, client: { name: 'half-open' } }))
   await raw.nextText()
   raw.text(JSON.stringify(askFrame('h1')))

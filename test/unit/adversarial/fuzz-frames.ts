@@ -30,9 +30,31 @@ const HEAVY = [
   '-0',
 ]
 
-const types = fc.constantFrom('hello', 'ask', 'cancel', 'answer', 'dismiss', 'history/get', 'welcome', 'error', '', 'ASK', '__proto__')
+const types = fc.constantFrom(
+  'hello',
+  'ask',
+  'cancel',
+  'answer',
+  'dismiss',
+  'history/get',
+  'welcome',
+  'error',
+  '',
+  'ASK',
+  '__proto__',
+)
 const nearValid = fc.record(
-  { type: types, id: fc.anything(), askId: fc.anything(), questions: fc.anything(), answers: fc.anything(), protocol: fc.anything(), client: fc.anything(), limit: fc.anything(), title: fc.anything() },
+  {
+    type: types,
+    id: fc.anything(),
+    askId: fc.anything(),
+    questions: fc.anything(),
+    answers: fc.anything(),
+    protocol: fc.anything(),
+    client: fc.anything(),
+    limit: fc.anything(),
+    title: fc.anything(),
+  },
   { requiredKeys: ['type'] },
 )
 

@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => t.cleanup())
 
 const samples = (seed: number): FuzzFrame[] => fc.sample(fuzzFrame, { numRuns: FRAMES, seed })
-const send = (socket: { send(data: string | Uint8Array): void }, frame: FuzzFrame): void => socket.send('text' in frame ? frame.text : frame.binary)
+const send = (socket: { send(data: string | Uint8Array): void }, frame: FuzzFrame): void =>
+  socket.send('text' in frame ? frame.text : frame.binary)
 
 it(`agent endpoint: ${FRAMES} fuzzed frames get our error frames only, or a documented close`, async () => {
   let agent = await helloAgent(t.companion, 'fuzzer')
@@ -54,7 +55,8 @@ it(`UI channel: ${FRAMES} fuzzed frames get rejected INVALID_FRAME/NOT_PENDING/I
     if (index % 100 === 99) await ui.dismiss(`sentinel-${index}`)
   }
   await ui.dismiss('sentinel-end')
-  for (const f of ui.frames) expect(['snapshot', 'question/added', 'question/resolved', 'rejected', 'history', 'accepted']).toContain(f.type)
+  for (const f of ui.frames)
+    expect(['snapshot', 'question/added', 'question/resolved', 'rejected', 'history', 'accepted']).toContain(f.type)
   for (const f of ui.frames) if (f.type === 'rejected') expect(RejectionCodeSchema.options).toContain(f.code)
   expect(ui.socket.readyState).toBe(ui.socket.OPEN)
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
@@ -67,8 +69,16 @@ it('after the fuzzing, a new connection asks and gets its answer', async () => {
   const ui = await connectUi(t.companion)
   agent.send(askFrame('after'))
   const ask = await ui.nextAsk((a) => a.agent.name === 'after-fuzz')
-  expect(await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'answered' })
-  expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'after', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+  expect(await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])).toEqual({
+    type: 'accepted',
+    askId: ask.askId,
+    outcome: 'answered',
+  })
+  expect(await agent.next((f) => f.type === 'answer')).toEqual({
+    type: 'answer',
+    id: 'after',
+    answers: [{ id: 'q1', selected: ['SQLite'] }],
+  })
   await ui.close()
   agent.socket.close()
 })

@@ -24,11 +24,13 @@ it('drops a trickling upgrade request at the handshake deadline (fixed, from the
 })
 
 it('still serves a prompt page request on the same companion', async () => {
-  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, { headers: { Authorization: `Bearer ${t.companion.token}` } })
+  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, {
+    headers: { Authorization: `Bearer ${t.companion.token}` },
+  })
   expect(response.status).toBe(200)
 })
 
-it('the fixed deadline is its own: with Node\'s header and request timeouts out of the way, it still drops the trickler', async () => {
+it("the fixed deadline is its own: with Node's header and request timeouts out of the way, it still drops the trickler", async () => {
   const server = createHttpServer({
     routes: { port: () => 0, tokenMatches: () => false, staticDir: undefined, status: () => ({}) as never },
     preAuth: new PreAuthBudget({ maxSockets: 10, deadlineMs: DEADLINE_MS }),
@@ -40,7 +42,11 @@ it('the fixed deadline is its own: with Node\'s header and request timeouts out 
   server.requestTimeout = 0
   const port = await listenOnLoopback(server, 0)
   try {
-    const result = await trickle(port, `GET /v1/agent HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(150)}\r\n\r\n`, 40)
+    const result = await trickle(
+      port,
+      `GET /v1/agent HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(150)}\r\n\r\n`,
+      40,
+    )
     expect(result.outcome).toBe('closed')
     expect(result.elapsedMs).toBeLessThan(DEADLINE_MS + 1_000)
   } finally {

@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => t.cleanup())
 
 const windows = async (): Promise<number> => {
-  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, { headers: { Authorization: `Bearer ${t.companion.token}` } })
+  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, {
+    headers: { Authorization: `Bearer ${t.companion.token}` },
+  })
   return ((await response.json()) as { windows: number }).windows
 }
 
@@ -65,7 +67,13 @@ it('a window opening on a 76 MB inbox gets all of it, in order, in bounded frame
 
   window.resume()
   const seen = (): string[] =>
-    frames.flatMap((f) => (f.type === 'snapshot' ? f.pending.map((a) => a.title ?? '') : f.type === 'question/added' ? [f.ask.title ?? ''] : []))
+    frames.flatMap((f) =>
+      f.type === 'snapshot'
+        ? f.pending.map((a) => a.title ?? '')
+        : f.type === 'question/added'
+          ? [f.ask.title ?? '']
+          : [],
+    )
   await expect.poll(() => seen().at(-1), { timeout: 30_000 }).toBe('late')
   expect(closed).toBe(false)
   expect(seen()).toEqual([...order.filter((title) => title !== 'a1-k39'), 'late'])

@@ -49,13 +49,26 @@ function open(url: string, protocol: string, token: string): Promise<WebSocket> 
  * a random number of their answers; the window answers with probability 0.8, dismisses with 0.1 and
  * ignores the rest. Resolves once every ask made has settled and every socket is closed.
  */
-export async function loadRun(companion: Companion, options: { agents: number; asks: number; dropRate: number; seed: number }): Promise<LoadFigures> {
+export async function loadRun(
+  companion: Companion,
+  options: { agents: number; asks: number; dropRate: number; seed: number },
+): Promise<LoadFigures> {
   const random = prng(options.seed)
   const outcomes = new Map<string, string>()
   let made = 0
   const offAdded = companion.on('added', () => void made++)
   const offResolved = companion.on('resolved', (askId, outcome) => void outcomes.set(askId, outcome))
-  const figures: LoadFigures = { agents: options.agents, made: 0, answered: 0, dismissed: 0, withdrawn: 0, gone: 0, dropped: 0, crossed: 0, lost: 0 }
+  const figures: LoadFigures = {
+    agents: options.agents,
+    made: 0,
+    answered: 0,
+    dismissed: 0,
+    withdrawn: 0,
+    gone: 0,
+    dropped: 0,
+    crossed: 0,
+    lost: 0,
+  }
 
   const ignored = new Set<string>()
   const window = await open(companion.uiUrl, 'ask-user.ui.v1', companion.windowCredential())
@@ -65,7 +78,8 @@ export async function loadRun(companion: Companion, options: { agents: number; a
     const roll = random()
     const only = frame.ask.questions[0]?.options?.[0]?.label ?? ''
     if (roll >= 0.9) ignored.add(frame.ask.askId)
-    else if (roll < 0.8) window.send(JSON.stringify({ type: 'answer', askId: frame.ask.askId, answers: [{ id: 'q1', selected: [only] }] }))
+    else if (roll < 0.8)
+      window.send(JSON.stringify({ type: 'answer', askId: frame.ask.askId, answers: [{ id: 'q1', selected: [only] }] }))
     else if (roll < 0.9) window.send(JSON.stringify({ type: 'dismiss', askId: frame.ask.askId }))
   })
 
@@ -85,14 +99,21 @@ export async function loadRun(companion: Companion, options: { agents: number; a
       if (frame.type === 'welcome') {
         for (let k = 0; k < options.asks; k++) {
           pending.add(`k${k}`)
-          socket.send(JSON.stringify({ type: 'ask', id: `k${k}`, questions: [{ id: 'q1', question: 'Which?', options: [{ label: label(index, k) }] }] }))
+          socket.send(
+            JSON.stringify({
+              type: 'ask',
+              id: `k${k}`,
+              questions: [{ id: 'q1', question: 'Which?', options: [{ label: label(index, k) }] }],
+            }),
+          )
         }
         return
       }
       if (frame.type !== 'answer' && frame.type !== 'cancelled') return
       if (settled === drop) return // frames ws had already read before the socket was destroyed
       if (!pending.delete(frame.id)) figures.crossed++ // not one of ours, or a second outcome
-      if (frame.type === 'answer' && frame.answers[0]?.selected[0] !== label(index, Number(frame.id.slice(1)))) figures.crossed++
+      if (frame.type === 'answer' && frame.answers[0]?.selected[0] !== label(index, Number(frame.id.slice(1))))
+        figures.crossed++
       if (++settled === drop) {
         figures.dropped++
         pending.clear()
@@ -110,7 +131,10 @@ export async function loadRun(companion: Companion, options: { agents: number; a
   }
   const expected = options.agents * options.asks
   // Every ask made; everything still pending is one the window ignored (or is settling right now).
-  await until(() => made === expected && companion.pending().every((ask) => ignored.has(ask.askId)), 'every ask made and seen')
+  await until(
+    () => made === expected && companion.pending().every((ask) => ignored.has(ask.askId)),
+    'every ask made and seen',
+  )
   for (const session of sessions) {
     for (const id of session.open) session.socket.send(JSON.stringify({ type: 'cancel', id }))
   }
@@ -118,7 +142,9 @@ export async function loadRun(companion: Companion, options: { agents: number; a
   for (const session of sessions) session.socket.close(1000)
   window.close(1000)
   await Promise.all(sessions.map((session) => session.closed))
-  await new Promise<void>((resolve) => (window.readyState === WebSocket.CLOSED ? resolve() : window.once('close', () => resolve())))
+  await new Promise<void>((resolve) =>
+    window.readyState === WebSocket.CLOSED ? resolve() : window.once('close', () => resolve()),
+  )
   offAdded()
   offResolved()
   figures.made = made

@@ -23,7 +23,9 @@ it(`${AGENTS} agents × ${ASKS} asks with random abrupt disconnects: 0 crossed, 
   const heapBefore = heapAfterGc()
   const started = Date.now()
   const figures = await loadRun(t.companion, { agents: AGENTS, asks: ASKS, dropRate: 0.1, seed: 14 })
-  console.log(`load: ${JSON.stringify(figures)} in ${Date.now() - started} ms; heap after GC ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfterGc() / 1e6)} MB`)
+  console.log(
+    `load: ${JSON.stringify(figures)} in ${Date.now() - started} ms; heap after GC ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfterGc() / 1e6)} MB`,
+  )
   expect(figures.made).toBe(AGENTS * ASKS)
   expect(figures.crossed).toBe(0)
   expect(figures.lost).toBe(0)

@@ -21,7 +21,12 @@ it(`agrees with the model over ${RUNS} seeded command sequences (up to 60 steps 
         world.real.core.shutdown()
       }
     }),
-    { numRuns: RUNS, seed: SEED, endOnFailure: true, interruptAfterTimeLimit: Number(process.env.MODEL_LIMIT ?? 50_000), },
+    {
+      numRuns: RUNS,
+      seed: SEED,
+      endOnFailure: true,
+      interruptAfterTimeLimit: Number(process.env.MODEL_LIMIT ?? 50_000),
+    },
   )
   console.log(`model-based: ${RUNS} sequences, ${steps.count} steps checked`)
   expect(steps.count).toBeGreaterThan(RUNS * 10)

@@ -30,7 +30,10 @@ describe.skipIf(process.platform !== 'linux')('no secret in argv or a child envi
     const opened = join(dir, 'opened.txt')
     await mkdir(bin, { recursive: true })
     // A stand-in for xdg-open that keeps running (as a browser would) once it noted its arguments.
-    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > "${opened}.tmp" && mv "${opened}.tmp" "${opened}"\nsleep 30\n`)
+    await writeFile(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s' "$1" > "${opened}.tmp" && mv "${opened}.tmp" "${opened}"\nsleep 30\n`,
+    )
     await chmod(join(bin, 'xdg-open'), 0o755)
     const serve = spawn(process.execPath, [BIN, 'serve', '--open', '--port', '0'], {
       env: { PATH: `${bin}:${process.env['PATH'] ?? ''}`, ASK_USER_HOME: home, HOME: dir },
@@ -39,7 +42,9 @@ describe.skipIf(process.platform !== 'linux')('no secret in argv or a child envi
     try {
       await expect.poll(() => readFile(opened, 'utf8').catch(() => ''), { timeout: 15_000 }).toMatch(/#code=/)
       const token = EndpointFileSchema.parse(JSON.parse(await readFile(join(home, 'endpoint.json'), 'utf8'))).token
-      const credential = WindowFileSchema.parse(JSON.parse(await readFile(join(home, 'window.json'), 'utf8'))).credential
+      const credential = WindowFileSchema.parse(
+        JSON.parse(await readFile(join(home, 'window.json'), 'utf8')),
+      ).credential
       const link = await readFile(opened, 'utf8')
       expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{32}$/)
       const argvs = await everyProcess('cmdline')

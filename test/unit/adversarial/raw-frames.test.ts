@@ -15,7 +15,10 @@ beforeAll(async () => {
 afterAll(() => t.cleanup())
 
 async function helloRaw(): Promise<RawSocket> {
-  const raw = await openRaw(t.companion.port, '/v1/agent', { Authorization: `Bearer ${t.companion.token}`, 'Sec-WebSocket-Protocol': 'ask-user.v1' })
+  const raw = await openRaw(t.companion.port, '/v1/agent', {
+    Authorization: `Bearer ${t.companion.token}`,
+    'Sec-WebSocket-Protocol': 'ask-user.v1',
+  })
   raw.text(JSON.stringify({ type: 'hello', protocol: 1, client: { name: 'raw' } }))
   expect(JSON.parse(await raw.nextText())).toMatchObject({ type: 'welcome' })
   return raw
@@ -24,13 +27,21 @@ async function helloRaw(): Promise<RawSocket> {
 describe('malformed frames close with the documented code', () => {
   it.each([
     ['an unmasked frame', 1002, [encodeFrame({ opcode: 0x1, payload: '{}', mask: false })]],
-    ['a frame with reserved bits set (no extension negotiated)', 1002, [encodeFrame({ opcode: 0x1, payload: '{}', rsv: 4 })]],
+    [
+      'a frame with reserved bits set (no extension negotiated)',
+      1002,
+      [encodeFrame({ opcode: 0x1, payload: '{}', rsv: 4 })],
+    ],
     ['a frame with RSV2 and RSV3 set', 1002, [encodeFrame({ opcode: 0x1, payload: '{}', rsv: 3 })]],
     ['an unknown data opcode (0x3)', 1002, [encodeFrame({ opcode: 0x3, payload: 'x' })]],
     ['an unknown control opcode (0xB)', 1002, [encodeFrame({ opcode: 0xb })]],
     ['a fragmented control frame', 1002, [encodeFrame({ opcode: 0x9, fin: false })]],
     ['a continuation frame with nothing to continue', 1002, [encodeFrame({ opcode: 0x0, payload: 'x' })]],
-    ['invalid UTF-8 in a text frame', 1007, [encodeFrame({ opcode: 0x1, payload: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]) })]],
+    [
+      'invalid UTF-8 in a text frame',
+      1007,
+      [encodeFrame({ opcode: 0x1, payload: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]) })],
+    ],
     ['a frame over the size limit', 1009, [encodeFrame({ opcode: 0x1, payload: Buffer.alloc(FRAME_BYTES + 1, 0x20) })]],
   ] as const)('%s → %i', async (_name, code, frames) => {
     const raw = await helloRaw()
@@ -49,7 +60,8 @@ describe('malformed frames close with the documented code', () => {
     let closed = false
     void code.then(() => (closed = true))
     while (sent < 20_000 && !closed && !raw.socket.destroyed) {
-      if (!raw.socket.write(piece)) await new Promise<void>((resolve) => raw.socket.once('drain', resolve).once('close', resolve))
+      if (!raw.socket.write(piece))
+        await new Promise<void>((resolve) => raw.socket.once('drain', resolve).once('close', resolve))
       sent++
     }
     expect(await code).toBe(1009)

@@ -13,7 +13,13 @@ export interface FrameParts {
 }
 
 /** Encodes one WebSocket frame (RFC 6455 §5.2). */
-export function encodeFrame({ fin = true, rsv = 0, opcode, payload = Buffer.alloc(0), mask = true }: FrameParts): Buffer {
+export function encodeFrame({
+  fin = true,
+  rsv = 0,
+  opcode,
+  payload = Buffer.alloc(0),
+  mask = true,
+}: FrameParts): Buffer {
   const data = typeof payload === 'string' ? Buffer.from(payload) : payload
   const length = data.length
   const head = length < 126 ? Buffer.alloc(2) : length < 65536 ? Buffer.alloc(4) : Buffer.alloc(10)
@@ -89,7 +95,8 @@ export function openRaw(port: number, path: string, headers: Record<string, stri
     socket.on('error', () => undefined)
     socket.on('close', () => {
       closeCode?.(1006)
-      if (!upgraded) reject(new Error(`connection closed before the upgrade: ${buffer.toString('latin1').split('\r\n')[0] ?? ''}`))
+      if (!upgraded)
+        reject(new Error(`connection closed before the upgrade: ${buffer.toString('latin1').split('\r\n')[0] ?? ''}`))
     })
     socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk])
@@ -107,11 +114,12 @@ export function openRaw(port: number, path: string, headers: Record<string, stri
           socket,
           write: (bytes) => void socket.write(bytes),
           text: (text) => void socket.write(encodeFrame({ opcode: 0x1, payload: text })),
-          nextText: () => new Promise((done) => {
-            const queued = texts.shift()
-            if (queued !== undefined) done(queued)
-            else waiters.push(done)
-          }),
+          nextText: () =>
+            new Promise((done) => {
+              const queued = texts.shift()
+              if (queued !== undefined) done(queued)
+              else waiters.push(done)
+            }),
           closeCode: closed,
         })
       }

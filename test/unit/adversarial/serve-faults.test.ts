@@ -20,7 +20,8 @@ const homes: string[] = []
 const children: ChildProcess[] = []
 beforeAll(() => ensureBuilt(), 180_000)
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true })
 })
 
@@ -34,9 +35,14 @@ interface Served {
 
 /** Starts `ask-user serve --port 0` in `home` and resolves once it printed its page URL. */
 async function serve(home: string): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, ASK_USER_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    env: { ...process.env, ASK_USER_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   children.push(child)
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   await new Promise<void>((resolve, reject) => {
     let out = ''
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -50,7 +56,10 @@ async function serve(home: string): Promise<Served> {
   return { child, exited, endpoint, windowCredential: windowFile.credential }
 }
 
-const target = (endpoint: Served['endpoint']): { agentUrl: string; token: string } => ({ agentUrl: endpoint.url, token: endpoint.token })
+const target = (endpoint: Served['endpoint']): { agentUrl: string; token: string } => ({
+  agentUrl: endpoint.url,
+  token: endpoint.token,
+})
 
 async function newHome(): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), 'ask-user-faults-'))
@@ -61,12 +70,19 @@ async function newHome(): Promise<string> {
 it('SIGTERM with 50 agents connected: each pending ask fails ASK_ABORTED, each agent gets 1001, all within 3 s, exit 0', async () => {
   const served = await serve(await newHome())
   const agents: RawAgent[] = []
-  for (let i = 0; i < 50; i += 10) agents.push(...(await Promise.all(Array.from({ length: 10 }, (_, j) => helloAgent(target(served.endpoint), `agent-${i + j}`)))))
+  for (let i = 0; i < 50; i += 10)
+    agents.push(
+      ...(await Promise.all(
+        Array.from({ length: 10 }, (_, j) => helloAgent(target(served.endpoint), `agent-${i + j}`)),
+      )),
+    )
   for (const agent of agents) agent.send(askFrame('pending'))
   await Promise.all(agents.map((agent) => poll(() => agent.socket.readyState).toBe(1)))
   // Make sure every ask is registered: the companion's status counts them.
   await poll(async () => {
-    const response = await fetch(served.endpoint.url.replace('ws:', 'http:').replace('/v1/agent', '/v1/status'), { headers: { Authorization: `Bearer ${served.endpoint.token}` } })
+    const response = await fetch(served.endpoint.url.replace('ws:', 'http:').replace('/v1/agent', '/v1/status'), {
+      headers: { Authorization: `Bearer ${served.endpoint.token}` },
+    })
     return ((await response.json()) as { pending: number }).pending
   }).toBe(50)
   const deadline = Date.now() + 3_000
@@ -75,7 +91,9 @@ it('SIGTERM with 50 agents connected: each pending ask fails ASK_ABORTED, each a
   const closedBy = Date.now()
   expect(closes.map((close) => close.code)).toEqual(agents.map(() => 1001))
   for (const agent of agents) {
-    expect(agent.frames.filter((frame) => frame.type === 'error')).toEqual([{ type: 'error', id: 'pending', code: 'ASK_ABORTED', message: 'the companion is shutting down' }])
+    expect(agent.frames.filter((frame) => frame.type === 'error')).toEqual([
+      { type: 'error', id: 'pending', code: 'ASK_ABORTED', message: 'the companion is shutting down' },
+    ])
   }
   expect(await served.exited).toEqual({ code: 0, signal: null })
   expect(closedBy).toBeLessThanOrEqual(deadline)
@@ -98,7 +116,9 @@ it('kill -9, then a restart in the same home: the stale endpoint.json is replace
   const after = await helloAgent(target(second.endpoint))
   after.send(askFrame('again'))
   await poll(async () => {
-    const response = await fetch(second.endpoint.url.replace('ws:', 'http:').replace('/v1/agent', '/v1/status'), { headers: { Authorization: `Bearer ${second.endpoint.token}` } })
+    const response = await fetch(second.endpoint.url.replace('ws:', 'http:').replace('/v1/agent', '/v1/status'), {
+      headers: { Authorization: `Bearer ${second.endpoint.token}` },
+    })
     return ((await response.json()) as { pending: number }).pending
   }).toBe(1)
   after.socket.close()
@@ -139,7 +159,10 @@ it('history survives a kill -9 mid-write: complete lines load, a torn last line 
     }
   }).length
   const second = await serve(home)
-  const reopened = await connectUi({ uiUrl: second.endpoint.url.replace('/v1/agent', '/v1/ui'), token: second.windowCredential })
+  const reopened = await connectUi({
+    uiUrl: second.endpoint.url.replace('/v1/agent', '/v1/ui'),
+    token: second.windowCredential,
+  })
   reopened.send({ type: 'history/get', limit: 1000 })
   const history = await reopened.nextFrame<HistoryFrame>((frame) => frame.type === 'history')
   expect(history.entries.length).toBe(Math.min(1000, complete))

@@ -15,14 +15,19 @@ beforeAll(async () => {
 afterAll(() => t.cleanup())
 
 const windows = async (): Promise<number> => {
-  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, { headers: { Authorization: `Bearer ${t.companion.token}` } })
+  const response = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, {
+    headers: { Authorization: `Bearer ${t.companion.token}` },
+  })
   return ((await response.json()) as { windows: number }).windows
 }
 
 it('cuts off a window that stopped reading, without keeping what was queued for it', async () => {
   const heapBefore = heapAfterGc()
   const external = process.memoryUsage().arrayBuffers
-  const slow = await openRaw(t.companion.port, '/v1/ui', { Authorization: `Bearer ${t.companion.windowCredential()}`, 'Sec-WebSocket-Protocol': 'ask-user.ui.v1' })
+  const slow = await openRaw(t.companion.port, '/v1/ui', {
+    Authorization: `Bearer ${t.companion.windowCredential()}`,
+    'Sec-WebSocket-Protocol': 'ask-user.ui.v1',
+  })
   slow.socket.pause() // never reads again
   await poll(windows).toBe(1)
   // ~0.95 MB per ask (50 questions × 19,000 characters); 40 asks on each of 2 agents: ~76 MB broadcast.
@@ -42,5 +47,7 @@ it('cuts off a window that stopped reading, without keeping what was queued for 
   for (const agent of agents) agent.socket.close()
   slow.socket.destroy()
   await expect.poll(() => heapAfterGc() - heapBefore, { timeout: 10_000 }).toBeLessThan(16 * 1024 * 1024)
-  await expect.poll(() => process.memoryUsage().arrayBuffers - external, { timeout: 10_000 }).toBeLessThan(16 * 1024 * 1024)
+  await expect
+    .poll(() => process.memoryUsage().arrayBuffers - external, { timeout: 10_000 })
+    .toBeLessThan(16 * 1024 * 1024)
 }, 60_000)

@@ -12,7 +12,9 @@ import type { Question } from '../../../shared/tool-input'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 
-const pkgQuestions: Question[] = [{ id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }]
+const pkgQuestions: Question[] = [
+  { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] },
+]
 const pkg = validateAsk({ questions: pkgQuestions })
 /** Tool arguments for `questions`, validated as an entry point would. */
 const asking = (questions: Question[]) => validateAsk({ questions })
@@ -112,7 +114,10 @@ describe('AskUserClient against a real companion', () => {
     const resolved = await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === ask.askId)
     expect(resolved).toMatchObject({ outcome: 'aborted' })
     expect(tc.companion.pending()).toEqual([])
-    expect(await ui.answer(ask.askId, [{ id: 'pkg', selected: [] }])).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
+    expect(await ui.answer(ask.askId, [{ id: 'pkg', selected: [] }])).toMatchObject({
+      type: 'rejected',
+      code: 'NOT_PENDING',
+    })
   })
 
   it('times out with ASK_ABORTED saying so, and withdraws the ask', async () => {
@@ -183,7 +188,9 @@ describe('no companion', () => {
     cleanups.push(() => rm(home, { recursive: true, force: true }))
     const url = tc.companion.agentUrl
     await tc.cleanup()
-    await writeFile(join(home, 'endpoint.json'), JSON.stringify({ protocol: 1, url, token: 'x', pid: 1 }), { mode: 0o600 })
+    await writeFile(join(home, 'endpoint.json'), JSON.stringify({ protocol: 1, url, token: 'x', pid: 1 }), {
+      mode: 0o600,
+    })
     const error = await rejection(new AskUserClient({ env: { ASK_USER_HOME: home } }).ask(pkg))
     expect(error.code).toBe('NO_PROVIDER')
     expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(ECONNREFUSED\\); `))
@@ -195,7 +202,9 @@ describe('no companion', () => {
     const env = { ASK_USER_URL: tc.companion.agentUrl, ASK_USER_TOKEN: 'wrong' }
     const error = await rejection(new AskUserClient({ env }).ask(pkg))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toContain('cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale')
+    expect(error.message).toContain(
+      'cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale',
+    )
   })
 
   it.skipIf(process.platform === 'win32')('refuses a discovery file that others may read', async () => {
@@ -269,7 +278,11 @@ describe('remote agents through a forwarded port (ssh -R style)', () => {
     )
     const address = forwarder.address()
     if (address === null || typeof address === 'string') throw new Error('no forwarder port')
-    const env = { ASK_USER_URL: `ws://localhost:${address.port}/v1/agent`, ASK_USER_TOKEN: tc.companion.token, ASK_USER_HOME: '/nonexistent' }
+    const env = {
+      ASK_USER_URL: `ws://localhost:${address.port}/v1/agent`,
+      ASK_USER_TOKEN: tc.companion.token,
+      ASK_USER_HOME: '/nonexistent',
+    }
     const remote = new AskUserClient({ env, name: 'remote-agent' })
     cleanups.push(() => remote.close())
     const answer = remote.ask(pkg)

@@ -25,7 +25,8 @@ function fakeCompanion(script: Script): { agentEnd: LinkedTransport; companionEn
   companionEnd.onmessage = (message) => {
     if (message.kind !== 'text') return
     const frame = JSON.parse(message.text) as Frame
-    if (frame.type === 'hello') companionEnd.send(JSON.stringify({ type: 'welcome', protocol: 1, server: { name: 'fake', version: '0' } }))
+    if (frame.type === 'hello')
+      companionEnd.send(JSON.stringify({ type: 'welcome', protocol: 1, server: { name: 'fake', version: '0' } }))
     else script(companionEnd, frame)
   }
   return { agentEnd, companionEnd }
@@ -46,7 +47,9 @@ describe('the client never passes on a bad reply', () => {
     const error = await failure(client.ask(question))
     expect(error.code).toBe('ASK_ABORTED')
     expect((error as AskAbortedError).reason).toBe('connection-lost')
-    expect(error.message).toMatch(/^the Ask User Companion went away before the person answered \(connection closed: code 1002/)
+    expect(error.message).toMatch(
+      /^the Ask User Companion went away before the person answered \(connection closed: code 1002/,
+    )
   })
 
   it('a binary frame is unreadable too', async () => {
@@ -59,7 +62,9 @@ describe('the client never passes on a bad reply', () => {
 
   it('an answer that breaks the answer rules is INVALID_ANSWER', async () => {
     const client = clientOf((companion, frame) =>
-      companion.send(JSON.stringify({ type: 'answer', id: frame.id, answers: [{ id: 'q', selected: ['not offered'] }] })),
+      companion.send(
+        JSON.stringify({ type: 'answer', id: frame.id, answers: [{ id: 'q', selected: ['not offered'] }] }),
+      ),
     )
     const error = await failure(client.ask(question))
     expect(error.code).toBe('INVALID_ANSWER')
@@ -70,7 +75,9 @@ describe('the client never passes on a bad reply', () => {
 
   it('an error frame for the ask keeps its code and message', async () => {
     const client = clientOf((companion, frame) =>
-      companion.send(JSON.stringify({ type: 'error', id: frame.id, code: 'LIMIT_EXCEEDED', message: 'too many pending asks' })),
+      companion.send(
+        JSON.stringify({ type: 'error', id: frame.id, code: 'LIMIT_EXCEEDED', message: 'too many pending asks' }),
+      ),
     )
     const error = await failure(client.ask(question))
     expect([error.code, error.message]).toEqual(['LIMIT_EXCEEDED', 'too many pending asks'])
@@ -112,7 +119,8 @@ describe('the client never passes on a bad reply', () => {
     const closed = new Promise<void>((resolve) => connection.onClose(resolve))
     companionEnd.close(1001, 'companion shutting down')
     await closed
-    const lost = 'the Ask User Companion went away before the person answered (connection closed: code 1001, companion shutting down); no answer was given'
+    const lost =
+      'the Ask User Companion went away before the person answered (connection closed: code 1001, companion shutting down); no answer was given'
     expect(errors).toEqual([lost, lost])
     connection.ask('c', question, undefined, pending)
     expect(errors.at(-1)).toBe('the Ask User Companion went away before the ask was sent')
@@ -146,6 +154,8 @@ describe('Connection.greet', () => {
   it('refuses a close before the welcome with a HandshakeError', async () => {
     const [agentEnd, companionEnd] = createLinkedPair()
     companionEnd.onmessage = () => companionEnd.close(1008, 'no')
-    await expect(Connection.greet(agentEnd, { name: 'me' })).rejects.toThrow('connection closed with code 1008 before the welcome')
+    await expect(Connection.greet(agentEnd, { name: 'me' })).rejects.toThrow(
+      'connection closed with code 1008 before the welcome',
+    )
   })
 })

@@ -11,7 +11,13 @@ import {
 import { toolFailure } from '../../../agent/tool-result'
 import { UserInteraction, type UserInteractionRequest } from '../../../agent/user-interaction'
 
-type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; items?: Schema; additionalProperties?: unknown }
+type Schema = {
+  type?: string
+  properties?: Record<string, Schema>
+  required?: string[]
+  items?: Schema
+  additionalProperties?: unknown
+}
 
 function seamWith(answer: (request: UserInteractionRequest) => Promise<unknown>): UserInteraction {
   const seam = new UserInteraction()
@@ -73,8 +79,19 @@ describe('the tool definition', () => {
 describe('execute', () => {
   const args = {
     questions: [
-      { id: 'pkg', question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] },
-      { id: 'targets', question: 'What ships?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }], extra: 1 },
+      {
+        id: 'pkg',
+        question: 'Which package manager?',
+        header: 'Tooling',
+        options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }],
+      },
+      {
+        id: 'targets',
+        question: 'What ships?',
+        multi_select: true,
+        options: [{ label: 'tests' }, { label: 'docs' }],
+        extra: 1,
+      },
     ],
   }
 
@@ -86,7 +103,11 @@ describe('execute', () => {
       ],
     }))
     const signal = new AbortController().signal
-    const result = await executeAskUserQuestion(args, { interaction: seamWith(ask), signal, agent: { name: 'harness' } })
+    const result = await executeAskUserQuestion(args, {
+      interaction: seamWith(ask),
+      signal,
+      agent: { name: 'harness' },
+    })
     expect(result).toEqual({
       isError: false,
       content: [
@@ -98,7 +119,12 @@ describe('execute', () => {
     })
     expect(ask).toHaveBeenCalledWith({
       questions: [
-        { id: 'pkg', question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] },
+        {
+          id: 'pkg',
+          question: 'Which package manager?',
+          header: 'Tooling',
+          options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }],
+        },
         { id: 'targets', question: 'What ships?', options: [{ label: 'tests' }, { label: 'docs' }], multiSelect: true },
       ],
       agent: { name: 'harness' },
@@ -108,8 +134,16 @@ describe('execute', () => {
 
   it.each([
     [{ questions: 'x' }, 'INVALID_ARGS', 'Error: invalid arguments: "questions" must be an array'],
-    [{ questions: [{ question: 'q' }] }, 'INVALID_ARGS', 'Error: invalid arguments: missing required property "questions[0].id"'],
-    [{ questions: [] }, 'EMPTY_QUESTIONS', 'Error: ask_user_question needs at least one question; "questions" was empty'],
+    [
+      { questions: [{ question: 'q' }] },
+      'INVALID_ARGS',
+      'Error: invalid arguments: missing required property "questions[0].id"',
+    ],
+    [
+      { questions: [] },
+      'EMPTY_QUESTIONS',
+      'Error: ask_user_question needs at least one question; "questions" was empty',
+    ],
   ])('refuses %j with %s', async (input, code, text) => {
     const ask = vi.fn()
     const result = await executeAskUserQuestion(input, { interaction: seamWith(ask) })
@@ -133,14 +167,18 @@ describe('execute', () => {
       await executeAskUserQuestion(valid, { interaction: seamWith(vi.fn()), signal: AbortSignal.abort() }),
     ).toMatchObject({ isError: true, error: { code: 'ASK_ABORTED' } })
     const cancelled = await executeAskUserQuestion(valid, {
-      interaction: seamWith(async () => Promise.reject(new AskUserError('ASK_CANCELLED', 'the user cancelled ask_user_question'))),
+      interaction: seamWith(async () =>
+        Promise.reject(new AskUserError('ASK_CANCELLED', 'the user cancelled ask_user_question')),
+      ),
     })
     expect(cancelled).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'Error: the user cancelled ask_user_question' }],
       error: { name: 'AskUserError', code: 'ASK_CANCELLED' },
     })
-    const crashed = await executeAskUserQuestion(valid, { interaction: seamWith(async () => Promise.reject(new TypeError('boom'))) })
+    const crashed = await executeAskUserQuestion(valid, {
+      interaction: seamWith(async () => Promise.reject(new TypeError('boom'))),
+    })
     expect(crashed).toMatchObject({
       isError: true,
       content: [{ text: 'Error: the answering side failed: boom' }],
@@ -172,7 +210,14 @@ describe('execute', () => {
         fc.oneof(
           fc.jsonValue(),
           fc.record({ questions: fc.jsonValue() }),
-          fc.record({ questions: fc.array(fc.dictionary(fc.constantFrom('id', 'question', 'header', 'options', 'multi_select', 'x'), fc.jsonValue())) }),
+          fc.record({
+            questions: fc.array(
+              fc.dictionary(
+                fc.constantFrom('id', 'question', 'header', 'options', 'multi_select', 'x'),
+                fc.jsonValue(),
+              ),
+            ),
+          }),
         ),
         async (value) => {
           const result = await executeAskUserQuestion(value, { interaction })
@@ -186,6 +231,9 @@ describe('execute', () => {
 
   it('toolFailure keeps codes of AskUserErrors and stringifies non-errors', () => {
     expect(toolFailure('weird')).toMatchObject({ content: [{ text: 'Error: the answering side failed: weird' }] })
-    expect(toolFailure(new AskUserError('ASK_ABORTED', 'x')).error).toEqual({ name: 'AskUserError', code: 'ASK_ABORTED' })
+    expect(toolFailure(new AskUserError('ASK_ABORTED', 'x')).error).toEqual({
+      name: 'AskUserError',
+      code: 'ASK_ABORTED',
+    })
   })
 })

@@ -32,7 +32,9 @@ async function nobodyHome() {
   return { env: { ASK_USER_HOME: home } }
 }
 
-const args = { questions: [{ id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }] }
+const args = {
+  questions: [{ id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }],
+}
 
 const eras = [
   {
@@ -40,14 +42,16 @@ const eras = [
     Service: rc8.UserQuestionService,
     SeamError: rc8.UserQuestionError,
     name: 'UserQuestionError',
-    register: (userQuestions: InstanceType<typeof rc8.UserQuestionService>, client: AskUserClientOptions) => registerOnRc8({ userQuestions }, client),
+    register: (userQuestions: InstanceType<typeof rc8.UserQuestionService>, client: AskUserClientOptions) =>
+      registerOnRc8({ userQuestions }, client),
   },
   {
     era: 'seed (ctx.userInteraction)',
     Service: seed.UserInteractionService,
     SeamError: seed.UserInteractionError,
     name: 'UserInteractionError',
-    register: (userInteraction: InstanceType<typeof seed.UserInteractionService>, client: AskUserClientOptions) => registerOnSeed({ userInteraction }, client),
+    register: (userInteraction: InstanceType<typeof seed.UserInteractionService>, client: AskUserClientOptions) =>
+      registerOnSeed({ userInteraction }, client),
   },
 ]
 
@@ -112,27 +116,41 @@ describe.each(eras)('upstream seam, $era', ({ Service, SeamError, name, register
 })
 
 describe('our tool on the rc.8 seam', () => {
-  it('registers once; a second registration raises the seam\'s DUPLICATE_PROVIDER', async () => {
+  it("registers once; a second registration raises the seam's DUPLICATE_PROVIDER", async () => {
     const { ui, client } = await companion()
     const service = new rc8.UserQuestionService()
     const registration = registerToolOnRc8({ userQuestions: service }, client)
     cleanups.push(() => registration.dispose())
     expect(() => registerToolOnRc8({ userQuestions: service }, client)).toThrow(
-      expect.objectContaining({ name: 'UserQuestionError', code: 'DUPLICATE_PROVIDER', message: 'a user-questions provider is already registered' }),
+      expect.objectContaining({
+        name: 'UserQuestionError',
+        code: 'DUPLICATE_PROVIDER',
+        message: 'a user-questions provider is already registered',
+      }),
     )
     const result = registration.tool.execute(args)
     const ask = await ui.nextAsk()
     await ui.answer(ask.askId, [{ id: 'pkg', selected: ['npm'] }])
-    expect(await result).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }] })
+    expect(await result).toEqual({
+      isError: false,
+      content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["npm"]}]}' }],
+    })
   })
 
   it.each([
-    [{ questions: [{ id: 5 }] }, 'invalid arguments: missing required property "questions[0].question"; "questions[0].id" must be a string'],
+    [
+      { questions: [{ id: 5 }] },
+      'invalid arguments: missing required property "questions[0].question"; "questions[0].id" must be a string',
+    ],
     [null, 'invalid arguments: "arguments" must be an object'],
     [[], 'invalid arguments: "arguments" must be an object'],
     ['x', 'invalid arguments: "arguments" must be an object'],
-  ])('argument errors read as upstream\'s: %j', async (bad, message) => {
+  ])("argument errors read as upstream's: %j", async (bad, message) => {
     const result = await executeAskUserQuestion(bad, { interaction: new rc8.UserQuestionService() })
-    expect(result).toEqual({ isError: true, content: [{ type: 'text', text: `Error: ${message}` }], error: { name: 'AskUserError', code: 'INVALID_ARGS' } })
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: `Error: ${message}` }],
+      error: { name: 'AskUserError', code: 'INVALID_ARGS' },
+    })
   })
 })

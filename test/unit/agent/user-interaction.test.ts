@@ -85,7 +85,13 @@ describe('question mapping', () => {
         multi_select: false,
         extra: 1,
       }),
-    ).toEqual({ id: 'a', question: 'q', header: 'H', options: [{ label: 'x', description: 'd' }, { label: 'y' }], multiSelect: false })
+    ).toEqual({
+      id: 'a',
+      question: 'q',
+      header: 'H',
+      options: [{ label: 'x', description: 'd' }, { label: 'y' }],
+      multiSelect: false,
+    })
   })
 
   it('maps multiSelect back to multi_select', () => {

@@ -28,7 +28,9 @@ interface FakeOptions {
 }
 
 /** A fake companion over a real WebSocket server on port 0, and a client pointed at it. */
-async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUserClient; url: string; requests: Array<Record<string, unknown>> }> {
+async function fakeCompanion(
+  options: FakeOptions = {},
+): Promise<{ client: AskUserClient; url: string; requests: Array<Record<string, unknown>> }> {
   const server = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
@@ -38,10 +40,20 @@ async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUs
   await new Promise((resolve) => server.once('listening', resolve))
   const requests: Array<Record<string, unknown>> = []
   server.on('connection', (socket, request) => {
-    const clientNonce = offeredNonce(String(request.headers['sec-websocket-protocol']).split(',').map((item) => item.trim()))
-    requests.push({ authorization: request.headers.authorization, origin: request.headers.origin, nonce: clientNonce !== undefined })
+    const clientNonce = offeredNonce(
+      String(request.headers['sec-websocket-protocol'])
+        .split(',')
+        .map((item) => item.trim()),
+    )
+    requests.push({
+      authorization: request.headers.authorization,
+      origin: request.headers.origin,
+      nonce: clientNonce !== undefined,
+    })
     const nonce = newNonce()
-    void proofMac(options.proveWith ?? 'secret', 'companion', 'agent', clientNonce ?? '', nonce).then((mac) => socket.send(JSON.stringify({ type: 'proof', nonce, mac })))
+    void proofMac(options.proveWith ?? 'secret', 'companion', 'agent', clientNonce ?? '', nonce).then((mac) =>
+      socket.send(JSON.stringify({ type: 'proof', nonce, mac })),
+    )
     socket.on('message', (data) => {
       const frame = JSON.parse(String(data)) as { type: string; id?: string }
       requests.push({ frame: frame.type })
@@ -55,7 +67,10 @@ async function fakeCompanion(options: FakeOptions = {}): Promise<{ client: AskUs
   })
   const { port } = server.address() as { port: number }
   const url = `ws://127.0.0.1:${port}/v1/agent`
-  const client = new AskUserClient({ env: { ASK_USER_URL: url, ASK_USER_TOKEN: 'secret' }, connectTimeoutMs: options.connectTimeoutMs ?? 2_000 })
+  const client = new AskUserClient({
+    env: { ASK_USER_URL: url, ASK_USER_TOKEN: 'secret' },
+    connectTimeoutMs: options.connectTimeoutMs ?? 2_000,
+  })
   clients.push(client)
   return { client, url, requests }
 }
@@ -66,14 +81,21 @@ describe('dialing the companion', () => {
   it('never sends the token: offers a nonce, checks the proof, proves itself, and carries asks once greeted', async () => {
     const { client, requests } = await fakeCompanion()
     expect(await client.ask(question)).toEqual({ answers: [{ id: 'q', selected: [] }] })
-    expect(requests).toEqual([{ authorization: undefined, origin: undefined, nonce: true }, { frame: 'prove' }, { frame: 'hello' }, { frame: 'ask' }])
+    expect(requests).toEqual([
+      { authorization: undefined, origin: undefined, nonce: true },
+      { frame: 'prove' },
+      { frame: 'hello' },
+      { frame: 'ask' },
+    ])
   })
 
   it('a squatter that cannot prove it holds the token gets nothing: no prove, no hello, NO_PROVIDER', async () => {
     const { client, url, requests } = await fakeCompanion({ proveWith: 'not-the-token' })
     const error = await failure(client.ask(question))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(cannot verify the companion on this port: `))
+    expect(error.message).toMatch(
+      new RegExp(`^cannot reach the Ask User Companion at ${url} \\(cannot verify the companion on this port: `),
+    )
     expect(requests).toEqual([{ authorization: undefined, origin: undefined, nonce: true }])
   })
 
@@ -81,16 +103,25 @@ describe('dialing the companion', () => {
     const { client } = await fakeCompanion({ protocol: false })
     const error = await failure(client.ask(question))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toMatch(/^cannot reach the Ask User Companion at ws:\/\/127\.0\.0\.1:\d+\/v1\/agent \(.+\); start the/)
+    expect(error.message).toMatch(
+      /^cannot reach the Ask User Companion at ws:\/\/127\.0\.0\.1:\d+\/v1\/agent \(.+\); start the/,
+    )
   })
 
   it('an error frame instead of the welcome is NO_PROVIDER, naming it', async () => {
     const { client, url } = await fakeCompanion({
-      onHello: (socket) => socket.send(JSON.stringify({ type: 'error', code: 'UNSUPPORTED_PROTOCOL', message: 'protocol 1 is not supported' })),
+      onHello: (socket) =>
+        socket.send(
+          JSON.stringify({ type: 'error', code: 'UNSUPPORTED_PROTOCOL', message: 'protocol 1 is not supported' }),
+        ),
     })
     const error = await failure(client.ask(question))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(UNSUPPORTED_PROTOCOL: protocol 1 is not supported\\); `))
+    expect(error.message).toMatch(
+      new RegExp(
+        `^cannot reach the Ask User Companion at ${url} \\(UNSUPPORTED_PROTOCOL: protocol 1 is not supported\\); `,
+      ),
+    )
   })
 
   it('no welcome within the connect timeout is NO_PROVIDER, and the socket is dropped', async () => {
@@ -100,7 +131,9 @@ describe('dialing the companion', () => {
       onHello: (socket) => void (dropped = new Promise((resolve) => socket.once('close', (code) => resolve(code)))),
     })
     const error = await failure(client.ask(question))
-    expect(error.message).toMatch(new RegExp(`^cannot reach the Ask User Companion at ${url} \\(no welcome within 200 ms\\); `))
+    expect(error.message).toMatch(
+      new RegExp(`^cannot reach the Ask User Companion at ${url} \\(no welcome within 200 ms\\); `),
+    )
     expect(await dropped).toBe(1006)
   })
 

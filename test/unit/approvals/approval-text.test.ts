@@ -15,7 +15,10 @@ const approval = (command: string): Ask => ({
 
 describe('approval text', () => {
   it('says who wants to run what, on one line', () => {
-    expect(askNotificationText(approval('npm test'))).toEqual({ title: 'Claude Code', body: 'Claude Code wants to run: npm test' })
+    expect(askNotificationText(approval('npm test'))).toEqual({
+      title: 'Claude Code',
+      body: 'Claude Code wants to run: npm test',
+    })
     expect(askMenuLabel(approval('npm\n  test'))).toBe('Claude Code wants to run: npm test')
     expect(askSummary(approval('npm test'))).toBe('run: npm test')
   })

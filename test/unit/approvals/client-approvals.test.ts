@@ -44,7 +44,9 @@ describe('client.requestApproval', () => {
     const decided = client.requestApproval(edit, { title: 'refactor' })
     const ask = await ui.nextAsk()
     expect(ask).toMatchObject({ title: 'refactor', approval: edit, questions: [] })
-    expect(await ui.decide(ask.askId, { behavior: 'deny', message: 'not this file' })).toMatchObject({ type: 'accepted' })
+    expect(await ui.decide(ask.askId, { behavior: 'deny', message: 'not this file' })).toMatchObject({
+      type: 'accepted',
+    })
     expect(await decided).toEqual({ behavior: 'deny', message: 'not this file' })
   })
 
@@ -60,13 +62,20 @@ describe('client.requestApproval', () => {
     const second = await ui.nextAsk()
     controller.abort()
     expect((await aborted).code).toBe('ASK_ABORTED')
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === second.askId)).toMatchObject({ outcome: 'aborted' })
+    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === second.askId)).toMatchObject({
+      outcome: 'aborted',
+    })
   })
 
   it('refuses a malformed request before sending, and fails NO_PROVIDER with no companion', async () => {
     const { ui, client } = await setup()
-    const bad = await failure(client.requestApproval({ tool: 'Bash', action: { kind: 'command' } } as unknown as ApprovalRequest))
-    expect(bad).toMatchObject({ code: 'INVALID_ARGS', message: 'invalid arguments: missing required property "approval.action.command"' })
+    const bad = await failure(
+      client.requestApproval({ tool: 'Bash', action: { kind: 'command' } } as unknown as ApprovalRequest),
+    )
+    expect(bad).toMatchObject({
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: missing required property "approval.action.command"',
+    })
     expect(ui.frames.filter((f) => f.type === 'question/added')).toEqual([])
     const home = await mkdtemp(join(tmpdir(), 'ask-user-none-'))
     cleanups.push(() => rm(home, { recursive: true, force: true }))
@@ -79,7 +88,9 @@ describe('client.requestApproval', () => {
 describe('client.notify', () => {
   it('checks the notice and sends it without waiting for a reply', async () => {
     const { client } = await setup()
-    await expect(client.notify({ kind: 'turn-complete', text: 'Codex finished its turn' }, { title: 'tests' })).resolves.toBeUndefined()
+    await expect(
+      client.notify({ kind: 'turn-complete', text: 'Codex finished its turn' }, { title: 'tests' }),
+    ).resolves.toBeUndefined()
     expect(await failure(client.notify({ kind: 'loud', text: 'x' } as never))).toMatchObject({ code: 'INVALID_ARGS' })
   })
 })

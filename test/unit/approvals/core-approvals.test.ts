@@ -42,13 +42,27 @@ describe('an approval through the companion', () => {
     agent.send({ type: 'approve', id: 'p1', title: 'refactor', approval: npmTest })
     const ask = await ui.nextAsk()
     expect(ask).toMatchObject({ agent: { name: 'Claude Code' }, title: 'refactor', questions: [], approval: npmTest })
-    expect(await ui.decide(ask.askId, { behavior: 'allow', always: true })).toEqual({ type: 'accepted', askId: ask.askId, outcome: 'answered' })
+    expect(await ui.decide(ask.askId, { behavior: 'allow', always: true })).toEqual({
+      type: 'accepted',
+      askId: ask.askId,
+      outcome: 'answered',
+    })
     await agent.next((f) => f.type === 'decision')
     expect(texts.at(-1)).toBe('{"type":"decision","id":"p1","decision":{"behavior":"allow","always":true}}')
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: ask.askId, outcome: 'answered' })
+    expect(await ui.nextFrame((f) => f.type === 'question/resolved')).toEqual({
+      type: 'question/resolved',
+      askId: ask.askId,
+      outcome: 'answered',
+    })
     // The companion and its history file (read flushes it) keep it as what it is: an approval, decided.
     const [entry] = await tc.companion.history()
-    const decided = { askId: ask.askId, kind: 'approval', outcome: 'decided', approval: npmTest, decision: { behavior: 'allow', always: true } }
+    const decided = {
+      askId: ask.askId,
+      kind: 'approval',
+      outcome: 'decided',
+      approval: npmTest,
+      decision: { behavior: 'allow', always: true },
+    }
     expect(entry).toMatchObject(decided)
     expect(entry).not.toHaveProperty('questions')
     expect(entry).not.toHaveProperty('answers')
@@ -57,18 +71,33 @@ describe('an approval through the companion', () => {
     // A v1 window reads it as v1 always showed a decision: no questions, outcome `answered`.
     ui.send({ type: 'history/get' })
     const page = await ui.nextFrame<Extract<UiServerFrame, { type: 'history' }>>((f) => f.type === 'history')
-    expect(page.entries[0]).toMatchObject({ askId: ask.askId, questions: [], outcome: 'answered', approval: npmTest, decision: { behavior: 'allow', always: true } })
+    expect(page.entries[0]).toMatchObject({
+      askId: ask.askId,
+      questions: [],
+      outcome: 'answered',
+      approval: npmTest,
+      decision: { behavior: 'allow', always: true },
+    })
     expect(page.entries[0]).not.toHaveProperty('kind')
   })
 
   it('sends a deny with its reason, and keeps the reason in history', async () => {
     const { tc, ui, agent, texts } = await setup()
-    agent.send({ type: 'approve', id: 'p2', approval: { tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } } })
+    agent.send({
+      type: 'approve',
+      id: 'p2',
+      approval: { tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } },
+    })
     const ask = await ui.nextAsk()
-    expect(await ui.decide(ask.askId, { behavior: 'deny', message: 'use make clean' })).toMatchObject({ type: 'accepted' })
+    expect(await ui.decide(ask.askId, { behavior: 'deny', message: 'use make clean' })).toMatchObject({
+      type: 'accepted',
+    })
     await agent.next((f) => f.type === 'decision')
     expect(texts.at(-1)).toBe('{"type":"decision","id":"p2","decision":{"behavior":"deny","message":"use make clean"}}')
-    expect(asApproval((await tc.companion.history())[0]!).decision).toEqual({ behavior: 'deny', message: 'use make clean' })
+    expect(asApproval((await tc.companion.history())[0]!).decision).toEqual({
+      behavior: 'deny',
+      message: 'use make clean',
+    })
   })
 
   it('dismissal is ASK_CANCELLED; an agent cancel and a closed socket withdraw it; never a default decision', async () => {
@@ -76,20 +105,33 @@ describe('an approval through the companion', () => {
     agent.send({ type: 'approve', id: 'd', approval: npmTest })
     const dismissed = await ui.nextAsk()
     expect(await ui.dismiss(dismissed.askId)).toMatchObject({ type: 'accepted', outcome: 'cancelled' })
-    expect(await agent.next((f) => 'id' in f && f.id === 'd')).toEqual({ type: 'cancelled', id: 'd', code: 'ASK_CANCELLED', message: 'the user cancelled ask_user_question' })
+    expect(await agent.next((f) => 'id' in f && f.id === 'd')).toEqual({
+      type: 'cancelled',
+      id: 'd',
+      code: 'ASK_CANCELLED',
+      message: 'the user cancelled ask_user_question',
+    })
 
     agent.send({ type: 'approve', id: 'c', approval: npmTest })
     const cancelled = await ui.nextAsk()
     agent.send({ type: 'cancel', id: 'c' })
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === cancelled.askId)).toMatchObject({ outcome: 'aborted' })
+    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === cancelled.askId)).toMatchObject({
+      outcome: 'aborted',
+    })
 
     agent.send({ type: 'approve', id: 'g', approval: npmTest })
     const gone = await ui.nextAsk()
     agent.socket.close()
-    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === gone.askId)).toMatchObject({ outcome: 'agent-gone' })
+    expect(await ui.nextFrame((f) => f.type === 'question/resolved' && f.askId === gone.askId)).toMatchObject({
+      outcome: 'agent-gone',
+    })
     expect(await ui.decide(gone.askId, { behavior: 'allow' })).toMatchObject({ type: 'rejected', code: 'NOT_PENDING' })
     const outcomes = (await tc.companion.history()).map((e) => [e.outcome, asApproval(e).decision])
-    expect(outcomes).toEqual([['agent-gone', undefined], ['aborted', undefined], ['cancelled', undefined]])
+    expect(outcomes).toEqual([
+      ['agent-gone', undefined],
+      ['aborted', undefined],
+      ['cancelled', undefined],
+    ])
   })
 
   it('refuses the wrong kind of reply and an always that was not offered, and leaves the ask pending', async () => {
@@ -100,17 +142,41 @@ describe('an approval through the companion', () => {
     const question = await ui.nextAsk()
     // v1's words, byte for byte (scripts may match them); v2's name the frame to send (ui-channel.test.ts).
     expect(await ui.answer(approval.askId, [])).toEqual({
-      type: 'rejected', askId: approval.askId, code: 'INVALID_ANSWER', reason: 'this ask is an approval: send a decision (allow or deny), not answers',
+      type: 'rejected',
+      askId: approval.askId,
+      code: 'INVALID_ANSWER',
+      reason: 'this ask is an approval: send a decision (allow or deny), not answers',
     })
     expect(await ui.decide(question.askId, { behavior: 'allow' })).toEqual({
-      type: 'rejected', askId: question.askId, code: 'INVALID_ANSWER', reason: 'this ask has questions: send answers, not a decision',
+      type: 'rejected',
+      askId: question.askId,
+      code: 'INVALID_ANSWER',
+      reason: 'this ask has questions: send answers, not a decision',
     })
-    expect(await ui.decide(approval.askId, { behavior: 'allow', always: true })).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER', reason: expect.stringMatching(/always/) })
-    expect(await ui.decide(approval.askId, { behavior: 'maybe' })).toMatchObject({ type: 'rejected', code: 'INVALID_FRAME', reason: expect.stringMatching(/^invalid decide frame: "decision\.behavior" must be/) })
+    expect(await ui.decide(approval.askId, { behavior: 'allow', always: true })).toMatchObject({
+      type: 'rejected',
+      code: 'INVALID_ANSWER',
+      reason: expect.stringMatching(/always/),
+    })
+    expect(await ui.decide(approval.askId, { behavior: 'maybe' })).toMatchObject({
+      type: 'rejected',
+      code: 'INVALID_FRAME',
+      reason: expect.stringMatching(/^invalid decide frame: "decision\.behavior" must be/),
+    })
     const long = 'x'.repeat(DEFAULT_LIMITS.textChars + 1)
-    expect(await ui.decide(approval.askId, { behavior: 'deny', message: long })).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER' })
-    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toMatchObject({ type: 'accepted', outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'decision')).toEqual({ type: 'decision', id: 'once', decision: { behavior: 'allow' } })
+    expect(await ui.decide(approval.askId, { behavior: 'deny', message: long })).toMatchObject({
+      type: 'rejected',
+      code: 'INVALID_ANSWER',
+    })
+    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toMatchObject({
+      type: 'accepted',
+      outcome: 'answered',
+    })
+    expect(await agent.next((f) => f.type === 'decision')).toEqual({
+      type: 'decision',
+      id: 'once',
+      decision: { behavior: 'allow' },
+    })
   })
 
   it('answers bad approve frames with INVALID_FRAME, INVALID_ARGS or LIMIT_EXCEEDED and stays usable', async () => {
@@ -118,9 +184,25 @@ describe('an approval through the companion', () => {
     const cases: Array<[object, string, RegExp]> = [
       [{ type: 'approve', approval: npmTest }, 'INVALID_FRAME', /^invalid approve: missing required property "id"$/],
       [{ type: 'approve', id: 'x' }, 'INVALID_ARGS', /^invalid arguments: missing required property "approval"$/],
-      [{ type: 'approve', id: 'x', approval: { tool: 'Bash', action: { kind: 'command' } } }, 'INVALID_ARGS', /missing required property "approval\.action\.command"/],
-      [{ type: 'approve', id: 'x', approval: { tool: 'Bash', action: { kind: 'command', command: 'x'.repeat(200_001) } } }, 'LIMIT_EXCEEDED', /"approval\.action\.command" has 200001 characters; at most 200000/],
-      [{ type: 'notice', notice: { kind: 'shout', text: 'x' } }, 'INVALID_ARGS', /"notice\.kind" must be "needs-input" or "turn-complete" or "info"/],
+      [
+        { type: 'approve', id: 'x', approval: { tool: 'Bash', action: { kind: 'command' } } },
+        'INVALID_ARGS',
+        /missing required property "approval\.action\.command"/,
+      ],
+      [
+        {
+          type: 'approve',
+          id: 'x',
+          approval: { tool: 'Bash', action: { kind: 'command', command: 'x'.repeat(200_001) } },
+        },
+        'LIMIT_EXCEEDED',
+        /"approval\.action\.command" has 200001 characters; at most 200000/,
+      ],
+      [
+        { type: 'notice', notice: { kind: 'shout', text: 'x' } },
+        'INVALID_ARGS',
+        /"notice\.kind" must be "needs-input" or "turn-complete" or "info"/,
+      ],
     ]
     for (const [frame, code, message] of cases) {
       agent.send(frame)
@@ -154,7 +236,11 @@ describe('notices', () => {
     agent.send({ type: 'notice', title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
     const added = await ui.nextFrame<Extract<UiServerFrame, { type: 'notice/added' }>>((f) => f.type === 'notice/added')
     expect(told).toEqual(['Claude finished'])
-    expect(added.notice).toMatchObject({ agent: { name: 'Claude Code' }, title: 'tests', notice: { kind: 'turn-complete', text: 'Claude finished' } })
+    expect(added.notice).toMatchObject({
+      agent: { name: 'Claude Code' },
+      title: 'tests',
+      notice: { kind: 'turn-complete', text: 'Claude finished' },
+    })
     expect(tc.companion.pending()).toEqual([]) // not an ask
     agent.socket.close()
     await agent.closed
@@ -162,14 +248,23 @@ describe('notices', () => {
     cleanups.push(() => late.close())
     expect(late.snapshot.notices).toEqual([added.notice])
     late.send({ type: 'notice/dismiss', noticeId: added.notice.noticeId })
-    expect(await ui.nextFrame((f) => f.type === 'notice/removed')).toEqual({ type: 'notice/removed', noticeId: added.notice.noticeId })
+    expect(await ui.nextFrame((f) => f.type === 'notice/removed')).toEqual({
+      type: 'notice/removed',
+      noticeId: added.notice.noticeId,
+    })
     late.send({ type: 'notice/dismiss', noticeId: added.notice.noticeId })
-    expect(await late.nextFrame((f) => f.type === 'rejected')).toMatchObject({ askId: added.notice.noticeId, code: 'NOT_PENDING' })
+    expect(await late.nextFrame((f) => f.type === 'rejected')).toMatchObject({
+      askId: added.notice.noticeId,
+      code: 'NOT_PENDING',
+    })
 
     const chatty = await helloAgent(tc.companion, 'Codex')
     cleanups.push(async () => chatty.socket.close())
-    for (let i = 0; i < NOTICES_PER_AGENT + 3; i++) chatty.send({ type: 'notice', notice: { kind: 'info', text: `n${i}` } })
-    await expect.poll(() => tc.companion.notices().map((n) => n.notice.text), { timeout: 5_000 }).toHaveLength(NOTICES_PER_AGENT)
+    for (let i = 0; i < NOTICES_PER_AGENT + 3; i++)
+      chatty.send({ type: 'notice', notice: { kind: 'info', text: `n${i}` } })
+    await expect
+      .poll(() => tc.companion.notices().map((n) => n.notice.text), { timeout: 5_000 })
+      .toHaveLength(NOTICES_PER_AGENT)
     expect(tc.companion.notices()[0]?.notice.text).toBe('n3')
     expect(chatty.frames.filter((f) => f.type === 'error')).toEqual([]) // fire-and-forget: no reply
   })

@@ -29,14 +29,17 @@ describe('ask-user-askpass', () => {
 
   it('SIGTERM withdraws the card (as ssh does for a security-key reminder)', async () => {
     const child = spawn('setsid', ['-w', process.execPath, HELPER, 'Confirm user presence for key'], {
-      env: { ...BASE_ENV, ...inbox.env, SSH_ASKPASS_PROMPT: 'none' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...BASE_ENV, ...inbox.env, SSH_ASKPASS_PROMPT: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
     const card = await nextCard(inbox)
     expect(card.questions[0]).toMatchObject({ header: 'Security key', options: [{ label: 'OK' }] })
     // spawned outside a process-group lead, setsid execs in place: child.pid is the helper
     child.kill('SIGTERM')
-    const resolved = await inbox.masked.nextFrame((frame) => frame.type === 'question/resolved' && frame.askId === card.askId)
+    const resolved = await inbox.masked.nextFrame(
+      (frame) => frame.type === 'question/resolved' && frame.askId === card.askId,
+    )
     expect(resolved).toMatchObject({ outcome: 'aborted' })
     expect(await exited).toBe(1)
   })
@@ -50,7 +53,9 @@ describe('the packaged launcher (build/bin/ask-user-askpass)', () => {
     await chmod(join(dir, 'ask-user-askpass'), 0o755)
     // a stand-in for resources/bin/ask-user: prints its arguments and its parent's pid
     await writeFile(join(dir, 'ask-user'), '#!/bin/sh\necho "$@"\necho "$PPID"\n', { mode: 0o755 })
-    const child = spawn(join(dir, 'ask-user-askpass'), ['[sudo] password for u: ', 'ignored'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(join(dir, 'ask-user-askpass'), ['[sudo] password for u: ', 'ignored'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()))
     await new Promise((resolve) => child.once('close', resolve))
@@ -71,15 +76,27 @@ describe('ask-user setup --askpass', () => {
     let err = ''
     stdout.on('data', (chunk: Buffer) => void (out += chunk.toString()))
     stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()))
-    const code = await main(['setup', ...args], { stdout, stderr, stdin: new PassThrough(), env: { ...BASE_ENV, HOME: home, ...env }, cwd: home, signal: new AbortController().signal })
+    const code = await main(['setup', ...args], {
+      stdout,
+      stderr,
+      stdin: new PassThrough(),
+      env: { ...BASE_ENV, HOME: home, ...env },
+      cwd: home,
+      signal: new AbortController().signal,
+    })
     return { code, out, err }
   }
 
   it("claude-code: the variables in settings.json's env, idempotent, removable", async () => {
     expect((await setup(['claude-code', '--askpass'])).code).toBe(0)
-    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as { env: Record<string, string> }
+    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as {
+      env: Record<string, string>
+    }
     expect(settings.env).toMatchObject({
-      SUDO_ASKPASS: expect.stringMatching(/bin\/ask-user-askpass\.js$/), SSH_ASKPASS_REQUIRE: 'force', GIT_TERMINAL_PROMPT: '0', DISPLAY: ':0',
+      SUDO_ASKPASS: expect.stringMatching(/bin\/ask-user-askpass\.js$/),
+      SSH_ASKPASS_REQUIRE: 'force',
+      GIT_TERMINAL_PROMPT: '0',
+      DISPLAY: ':0',
     })
     expect(settings.env['SSH_ASKPASS']).toBe(settings.env['SUDO_ASKPASS'])
     expect((await setup(['claude-code', '--askpass'])).out).toContain('already set up')
@@ -89,7 +106,9 @@ describe('ask-user setup --askpass', () => {
 
   it('codex: [shell_environment_policy.set]; gemini is refused with what to use instead', async () => {
     expect((await setup(['codex', '--askpass'])).code).toBe(0)
-    expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(/\[shell_environment_policy\.set\]\nSUDO_ASKPASS = ".*ask-user-askpass\.js"/)
+    expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toMatch(
+      /\[shell_environment_policy\.set\]\nSUDO_ASKPASS = ".*ask-user-askpass\.js"/,
+    )
     const refused = await setup(['gemini', '--askpass'])
     expect(refused.code).toBe(2)
     expect(refused.err).toContain('ask-user setup shell --askpass')

@@ -19,7 +19,9 @@ const NOTE = `${createHash('sha256').update(PARENT_KEY).digest('hex').slice(0, 3
 
 describe('askpassNotesFolder', () => {
   it('is in XDG_RUNTIME_DIR when set, else in the companion home; never the shared temp folder', () => {
-    expect(askpassNotesFolder({ XDG_RUNTIME_DIR: '/run/user/1000', ASK_USER_HOME: '/h' }, 'linux')).toBe('/run/user/1000/ask-user-askpass')
+    expect(askpassNotesFolder({ XDG_RUNTIME_DIR: '/run/user/1000', ASK_USER_HOME: '/h' }, 'linux')).toBe(
+      '/run/user/1000/ask-user-askpass',
+    )
     expect(askpassNotesFolder({ ASK_USER_HOME: '/h' }, 'linux')).toBe('/h/askpass')
     expect(askpassNotesFolder({ XDG_RUNTIME_DIR: 'relative', ASK_USER_HOME: '/h' }, 'linux')).toBe('/h/askpass')
     expect(askpassNotesFolder({ HOME: '/home/ann' }, 'linux').startsWith(tmpdir())).toBe(false)
@@ -98,9 +100,17 @@ describe.skipIf(attackerSkipReason())('askpass notes another user planted', () =
       const stdout = new PassThrough()
       let printed = ''
       stdout.on('data', (chunk: Buffer) => void (printed += chunk.toString()))
-      const run = askpassCommand({ ppid: 4242, now: () => Date.now(), parentArgs: () => PARENT, memoryDir: dir })(['Password:'], {
-        stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: inbox.env, cwd: shared, signal: new AbortController().signal,
-      })
+      const run = askpassCommand({ ppid: 4242, now: () => Date.now(), parentArgs: () => PARENT, memoryDir: dir })(
+        ['Password:'],
+        {
+          stdout,
+          stderr: new PassThrough(),
+          stdin: new PassThrough(),
+          env: inbox.env,
+          cwd: shared,
+          signal: new AbortController().signal,
+        },
+      )
       const card = await nextCard(inbox)
       expect(card.agent.name).toBe('ask-user-askpass')
       await typeAnswer(inbox, card, 'correct horse')

@@ -10,7 +10,10 @@ import { asQuestion } from '../../helpers/ask-kinds'
 import { expectSecretKept, HELPER, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
 
 const SECRET = 'correct-horse-7391'
-const missing = !existsSync(GIT_HTTP_BACKEND) || !existsSync('/usr/bin/setsid') || !existsSync(join(HELPER, '..', '..', 'out', 'main', 'cli.js'))
+const missing =
+  !existsSync(GIT_HTTP_BACKEND) ||
+  !existsSync('/usr/bin/setsid') ||
+  !existsSync(join(HELPER, '..', '..', 'out', 'main', 'cli.js'))
 if (missing) console.log(`skipping git askpass tests: needs git, ${GIT_HTTP_BACKEND}, setsid and a built checkout`)
 
 describe.skipIf(missing)('git clone over HTTP with GIT_ASKPASS=ask-user-askpass, no terminal', () => {

@@ -27,14 +27,39 @@ describe('the receiver in the title', () => {
     expect(redactArgument('https://alice:pa55@host/repo.git')).toBe('https://***@host/repo.git')
     expect(redactArgument('--password=pa55')).toBe('--password=***')
     expect(redactArgument('ghp_abcdefghijklmnopqrstuvwxyz0123456789')).toBe('***')
-    expect(redactedCommandLine(['git-remote-https', 'origin', 'https://u@h/r'])).toBe('git-remote-https origin https://***@h/r')
+    expect(redactedCommandLine(['git-remote-https', 'origin', 'https://u@h/r'])).toBe(
+      'git-remote-https origin https://***@h/r',
+    )
   })
   it('never writes "goes only to" itself; warns for an unverified receiver; says "not verified" for a known name on macOS', () => {
-    const verified = askpassQuestion({ kind: 'secret', prompt: 'Password:', receiver: { program: 'sudo', verified: true }, commandLine: 'sudo id', platform: 'linux', repeat: false })
+    const verified = askpassQuestion({
+      kind: 'secret',
+      prompt: 'Password:',
+      receiver: { program: 'sudo', verified: true },
+      commandLine: 'sudo id',
+      platform: 'linux',
+      repeat: false,
+    })
     expect(verified.detail).toBeUndefined()
-    const script = askpassQuestion({ kind: 'secret', prompt: 'Password:', receiver: { program: 'python3', verified: false }, commandLine: 'python3 x.py', platform: 'linux', repeat: false })
-    expect(script.detail).toContain('**Warning:** the answer will be printed to `python3` (`python3 x.py`), which is not verified')
-    const mac = askpassQuestion({ kind: 'secret', prompt: 'Password:', receiver: { program: 'ssh', verified: false }, commandLine: 'ssh h', platform: 'darwin', repeat: false })
+    const script = askpassQuestion({
+      kind: 'secret',
+      prompt: 'Password:',
+      receiver: { program: 'python3', verified: false },
+      commandLine: 'python3 x.py',
+      platform: 'linux',
+      repeat: false,
+    })
+    expect(script.detail).toContain(
+      '**Warning:** the answer will be printed to `python3` (`python3 x.py`), which is not verified',
+    )
+    const mac = askpassQuestion({
+      kind: 'secret',
+      prompt: 'Password:',
+      receiver: { program: 'ssh', verified: false },
+      commandLine: 'ssh h',
+      platform: 'darwin',
+      repeat: false,
+    })
     expect(mac.detail).toContain('as `ps` names it: not verified')
     for (const card of [verified, script, mac]) expect(card.detail ?? '').not.toContain('goes only to')
   })
@@ -50,7 +75,14 @@ describe('the receiver in the title', () => {
 describe('cards and outcomes', () => {
   it('every card is a valid protocol question; only the password is secret', () => {
     for (const kind of ['secret', 'username', 'host-key', 'confirm', 'notice'] as const) {
-      const question = askpassQuestion({ kind, prompt: 'p?', receiver: { program: 'ssh', verified: true }, commandLine: 'ssh h', platform: 'linux', repeat: false })
+      const question = askpassQuestion({
+        kind,
+        prompt: 'p?',
+        receiver: { program: 'ssh', verified: true },
+        commandLine: 'ssh h',
+        platform: 'linux',
+        repeat: false,
+      })
       expect(validateAskInput({ questions: [question] }).ok).toBe(true)
       expect(question.secret === true).toBe(kind === 'secret')
     }

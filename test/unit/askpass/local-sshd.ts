@@ -28,12 +28,26 @@ export async function startSshd(dir: string, loginGraceSeconds = 30): Promise<Lo
   const fingerprint = execFileSync('ssh-keygen', ['-l', '-f', `${key}.pub`], { encoding: 'utf8' }).split(' ')[1] ?? ''
   const port = await freePort()
   const config = join(dir, 'sshd_config')
-  writeFileSync(config, [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${key}`, `PidFile ${join(dir, 'sshd.pid')}`,
-    'PasswordAuthentication yes', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication no', 'UsePAM yes',
-    'PermitRootLogin no', `LoginGraceTime ${loginGraceSeconds}`, 'StrictModes no', '',
-  ].join('\n'))
-  const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] })
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${key}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PasswordAuthentication yes',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication no',
+      'UsePAM yes',
+      'PermitRootLogin no',
+      `LoginGraceTime ${loginGraceSeconds}`,
+      'StrictModes no',
+      '',
+    ].join('\n'),
+  )
+  const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let log = ''
   child.stderr?.on('data', (chunk: Buffer) => void (log += chunk.toString()))
   await new Promise<void>((resolve, reject) => {

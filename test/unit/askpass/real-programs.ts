@@ -27,7 +27,12 @@ export interface Inbox {
 }
 
 /** How agents run this checkout's `ask-user`: the companion derives its askpass helper from it. */
-export const CHECKOUT_CONNECT = connectInfo({ platform: process.platform, home: '/nonexistent', env: {}, script: join(__dirname, '..', '..', '..', 'bin', 'ask-user.js') })
+export const CHECKOUT_CONNECT = connectInfo({
+  platform: process.platform,
+  home: '/nonexistent',
+  env: {},
+  script: join(__dirname, '..', '..', '..', 'bin', 'ask-user.js'),
+})
 
 export async function openInbox(): Promise<Inbox> {
   const warnings: string[] = []
@@ -39,10 +44,16 @@ export async function openInbox(): Promise<Inbox> {
     ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}),
   })
   const { companion } = test
-  const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
+  const masked = await connectUi({
+    uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`,
+    token: companion.windowCredential(),
+  })
   const plain = await connectUi(companion)
   return {
-    test, masked, plain, warnings,
+    test,
+    masked,
+    plain,
+    warnings,
     env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token },
     close: async () => {
       await masked.close()
@@ -62,8 +73,14 @@ export interface Run {
  * Runs `args` under `setsid -w` with stdin from /dev/null: no controlling terminal, as under an agent.
  * `asUser` runs it through `setpriv` as that user (the sudo and ssh tests).
  */
-export function runDetached(args: string[], env: Record<string, string>, options: { asUser?: { uid: number; gid: number }; cwd?: string } = {}): Promise<Run> {
-  const prefix = options.asUser ? ['setpriv', `--reuid=${options.asUser.uid}`, `--regid=${options.asUser.gid}`, '--init-groups', '--'] : []
+export function runDetached(
+  args: string[],
+  env: Record<string, string>,
+  options: { asUser?: { uid: number; gid: number }; cwd?: string } = {},
+): Promise<Run> {
+  const prefix = options.asUser
+    ? ['setpriv', `--reuid=${options.asUser.uid}`, `--regid=${options.asUser.gid}`, '--init-groups', '--']
+    : []
   const [command, ...rest] = [...prefix, 'setsid', '-w', ...args]
   const child = spawn(command!, rest, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd ?? '/tmp' })
   let stdout = ''
@@ -104,15 +121,21 @@ export async function expectSecretKept(inbox: Inbox, secret: string): Promise<vo
   expect(JSON.stringify(inbox.masked.frames)).not.toContain(secret)
   expect(JSON.stringify(inbox.plain.frames)).not.toContain(secret)
   expect(inbox.warnings.join('\n')).not.toContain(secret)
-  const plainAsks = inbox.plain.frames.flatMap((frame) => (frame.type === 'question/added' ? [frame.ask] : frame.type === 'snapshot' ? frame.pending : []))
+  const plainAsks = inbox.plain.frames.flatMap((frame) =>
+    frame.type === 'question/added' ? [frame.ask] : frame.type === 'snapshot' ? frame.pending : [],
+  )
   expect(plainAsks.some((ask) => ask.questions.some((question) => question.secret === true))).toBe(false)
   for (const entry of await inbox.test.companion.history()) {
-    if (entry.kind === 'question' && entry.questions.some((question) => question.secret === true)) expect(entry.answers).toBeUndefined()
+    if (entry.kind === 'question' && entry.questions.some((question) => question.secret === true))
+      expect(entry.answers).toBeUndefined()
   }
 }
 
 /** True when `path` runs (exists and is executable) — for skips with a reason. */
 export async function hasProgram(path: string): Promise<boolean> {
   const { access, constants } = await import('node:fs/promises')
-  return access(path, constants.X_OK).then(() => true, () => false)
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  )
 }

@@ -22,10 +22,17 @@ describe('the secret flag at the two boundaries', () => {
   it('a protocol client keeps it; with options, or not a boolean, it is INVALID_ARGS', () => {
     const check = validateAskInput(SECRET_ASK)
     expect(check.ok && check.value.questions[0]).toEqual(SECRET_ASK.questions[0])
-    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', secret: true, options: [{ label: 'x' }] }] })).toEqual({
-      ok: false, code: 'INVALID_ARGS', message: 'invalid arguments: "questions[0].secret" is only allowed on a question with no options',
+    expect(
+      validateAskInput({ questions: [{ id: 'a', question: 'q', secret: true, options: [{ label: 'x' }] }] }),
+    ).toEqual({
+      ok: false,
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "questions[0].secret" is only allowed on a question with no options',
     })
-    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', secret: 'yes' }] })).toMatchObject({ ok: false, code: 'INVALID_ARGS' })
+    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', secret: 'yes' }] })).toMatchObject({
+      ok: false,
+      code: 'INVALID_ARGS',
+    })
   })
 })
 
@@ -42,17 +49,28 @@ describe('a secret ask in the companion', () => {
   it('goes only to windows that declare secrets=masked, cannot be skipped, and history keeps "answered" only', async () => {
     test = await startTestCompanion()
     const { companion } = test
-    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
+    const masked = await connectUi({
+      uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`,
+      token: companion.windowCredential(),
+    })
     const plain = await connectUi(companion)
-    const client = new AskUserClient({ env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token }, name: 'ask-user-askpass' })
+    const client = new AskUserClient({
+      env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token },
+      name: 'ask-user-askpass',
+    })
     const answered = client.ask(secretAsk())
     const ask = await masked.nextAsk()
     expect(ask.questions[0]?.secret).toBe(true)
     // a window connecting later without the flag does not get it in its snapshot either
     const late = await connectUi(companion)
     expect(late.snapshot.pending).toEqual([])
-    expect(await masked.answer(ask.askId, [{ id: 'pw', selected: [] }])).toMatchObject({ type: 'rejected', code: 'INVALID_ANSWER' })
-    expect(await masked.answer(ask.askId, [{ id: 'pw', selected: [], custom: SECRET }])).toMatchObject({ type: 'accepted' })
+    expect(await masked.answer(ask.askId, [{ id: 'pw', selected: [] }])).toMatchObject({
+      type: 'rejected',
+      code: 'INVALID_ANSWER',
+    })
+    expect(await masked.answer(ask.askId, [{ id: 'pw', selected: [], custom: SECRET }])).toMatchObject({
+      type: 'accepted',
+    })
     expect((await answered).answers).toEqual([{ id: 'pw', selected: [], custom: SECRET }])
     await masked.nextFrame((frame) => frame.type === 'question/resolved')
     expect(plain.frames.map((frame) => frame.type)).toEqual(['snapshot'])
@@ -67,7 +85,10 @@ describe('a secret ask in the companion', () => {
   it('an answer arriving after its agent left is dropped: not remembered, not in history', async () => {
     test = await startTestCompanion()
     const { companion } = test
-    const masked = await connectUi({ uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`, token: companion.windowCredential() })
+    const masked = await connectUi({
+      uiUrl: `${companion.uiUrl}?${SECRETS_MASKED_QUERY}`,
+      token: companion.windowCredential(),
+    })
     const client = new AskUserClient({ env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token } })
     const pending = client.ask(secretAsk()).catch((error: unknown) => error)
     const ask = await masked.nextAsk()
@@ -79,7 +100,9 @@ describe('a secret ask in the companion', () => {
     expect(reply.type === 'rejected' && reply.reason).not.toBe(AGENT_GONE_REASON)
     const entries = await companion.history()
     expect(entries.map((entry) => entry.outcome)).not.toContain('answered')
-    expect(entries.every((entry) => asQuestion(entry).answers === undefined && entry.undelivered === undefined)).toBe(true)
+    expect(entries.every((entry) => asQuestion(entry).answers === undefined && entry.undelivered === undefined)).toBe(
+      true,
+    )
     expect(await readFile(join(test.home, 'history.jsonl'), 'utf8')).not.toContain(SECRET)
     expect(companion.pending()).toEqual([])
     await masked.close()

@@ -15,7 +15,15 @@ describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no
   beforeAll(async () => {
     user = ensureTestUser()
     inbox = await openInbox()
-    env = { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', HOME: user.home, USER: user.name, LOGNAME: user.name, SUDO_ASKPASS: HELPER, DISPLAY: ':0', ...inbox.env }
+    env = {
+      PATH: '/usr/bin:/bin:/usr/sbin:/sbin',
+      HOME: user.home,
+      USER: user.name,
+      LOGNAME: user.name,
+      SUDO_ASKPASS: HELPER,
+      DISPLAY: ':0',
+      ...inbox.env,
+    }
   })
   afterAll(async () => {
     await inbox?.close()

@@ -21,10 +21,14 @@ async function open(url: string): Promise<{ ws: WebSocket; frames: FrameQueue<Fr
   return { ws, frames }
 }
 
-const ask = (id: string): string => JSON.stringify({ type: 'ask', id, questions: [{ id: 'q1', question: 'Go?', options: [{ label: 'A' }] }] })
-const answer = (askId: string): string => JSON.stringify({ type: 'ask/answer', askId, answers: [{ id: 'q1', selected: ['A'] }] })
+const ask = (id: string): string =>
+  JSON.stringify({ type: 'ask', id, questions: [{ id: 'q1', question: 'Go?', options: [{ label: 'A' }] }] })
+const answer = (askId: string): string =>
+  JSON.stringify({ type: 'ask/answer', askId, answers: [{ id: 'q1', selected: ['A'] }] })
 
-async function connect(windowReplies?: 'v1'): Promise<{ agent: Awaited<ReturnType<typeof open>>; window: Awaited<ReturnType<typeof open>> }> {
+async function connect(
+  windowReplies?: 'v1',
+): Promise<{ agent: Awaited<ReturnType<typeof open>>; window: Awaited<ReturnType<typeof open>> }> {
   relay = await startFloorRelay(windowReplies ? { windowReplies } : {})
   const window = await open(relay.uiUrl)
   await window.frames.next((f) => f.type === 'snapshot')

@@ -6,23 +6,61 @@ import { tableOf } from '../../../bench/measurements'
 
 describe('bench goals', () => {
   it('reports CPU per ask and asks settled per second as information, with no goal', () => {
-    for (const metric of ['server CPU per ask ours/floor', 'asks settled/s ours/floor', 'asks settled/s (1000 agents × 10)', 'round trip p50 ours/floor']) {
+    for (const metric of [
+      'server CPU per ask ours/floor',
+      'asks settled/s ours/floor',
+      'asks settled/s (1000 agents × 10)',
+      'round trip p50 ours/floor',
+    ]) {
       expect(goalFor(metric)).toBeUndefined()
-      expect(judge({ metric, measured: '9.99×', value: 9.99 })).toEqual({ metric, measured: '9.99×', value: 9.99, goal: '', status: 'info' })
+      expect(judge({ metric, measured: '9.99×', value: 9.99 })).toEqual({
+        metric,
+        measured: '9.99×',
+        value: 9.99,
+        goal: '',
+        status: 'info',
+      })
     }
   })
 
   it('judges a row by its goal, by name or by pattern, and a goal row without a number misses', () => {
-    expect(judge({ metric: 'ask-user mcp / node -e 0', measured: '1.32×', value: 1.32 })).toMatchObject({ goal: '≤ 1.60×', status: 'pass' })
-    expect(judge({ metric: 'ask-user mcp / node -e 0', measured: '1.61×', value: 1.61 })).toMatchObject({ status: 'miss' })
-    expect(judge({ metric: 'Markdown block, nested lists: ours/markdown-it', measured: '2.10×', value: 2.1 })).toMatchObject({ goal: '≤ 2.00×', status: 'miss' })
-    expect(judge({ metric: 'ask → visible p50 (0 asks)', measured: '0.0 ms', value: Number.NaN })).toMatchObject({ goal: '≤ 50 ms', status: 'miss' })
-    expect(judge({ metric: 'scale', measured: 'n/a (refused)', status: 'n/a' })).toEqual({ metric: 'scale', measured: 'n/a (refused)', goal: '', status: 'n/a' })
+    expect(judge({ metric: 'ask-user mcp / node -e 0', measured: '1.32×', value: 1.32 })).toMatchObject({
+      goal: '≤ 1.60×',
+      status: 'pass',
+    })
+    expect(judge({ metric: 'ask-user mcp / node -e 0', measured: '1.61×', value: 1.61 })).toMatchObject({
+      status: 'miss',
+    })
+    expect(
+      judge({ metric: 'Markdown block, nested lists: ours/markdown-it', measured: '2.10×', value: 2.1 }),
+    ).toMatchObject({ goal: '≤ 2.00×', status: 'miss' })
+    expect(judge({ metric: 'ask → visible p50 (0 asks)', measured: '0.0 ms', value: Number.NaN })).toMatchObject({
+      goal: '≤ 50 ms',
+      status: 'miss',
+    })
+    expect(judge({ metric: 'scale', measured: 'n/a (refused)', status: 'n/a' })).toEqual({
+      metric: 'scale',
+      measured: 'n/a (refused)',
+      goal: '',
+      status: 'n/a',
+    })
   })
 
   it('counts any crossed, lost, duplicated or missing answer at scale as a miss', () => {
-    const scale = { agents: 2, asksPerAgent: 5, crossed: 0, lost: 0, duplicates: 0, pendingReached: 10, settledPerSec: 100, settleCpuPerAskUs: 5, perPendingBytes: { rss: 1024, heapUsed: 512 }, perConnectionBytes: { rss: 2048, heapUsed: 1024 } }
-    const crossed = (over: object) => tableOf({ scale: { ...scale, ...over } as never }).find((row) => row.metric === 'crossed / lost (of 10)')
+    const scale = {
+      agents: 2,
+      asksPerAgent: 5,
+      crossed: 0,
+      lost: 0,
+      duplicates: 0,
+      pendingReached: 10,
+      settledPerSec: 100,
+      settleCpuPerAskUs: 5,
+      perPendingBytes: { rss: 1024, heapUsed: 512 },
+      perConnectionBytes: { rss: 2048, heapUsed: 1024 },
+    }
+    const crossed = (over: object) =>
+      tableOf({ scale: { ...scale, ...over } as never }).find((row) => row.metric === 'crossed / lost (of 10)')
     expect(crossed({})).toMatchObject({ measured: '0 / 0', goal: '≤ 0', status: 'pass' })
     expect(crossed({ duplicates: 1 })).toMatchObject({ status: 'miss' })
     expect(crossed({ pendingReached: 9 })).toMatchObject({ status: 'miss' })
@@ -32,8 +70,16 @@ describe('bench goals', () => {
 describe('bench arguments', () => {
   const root = '/repo'
   it('reads every section by default, and --only, --runs and --quick', () => {
-    expect(parseBenchArgs([], root, '/here')).toEqual({ quick: false, only: new Set(SECTIONS), runs: 1, noHistory: false, help: false })
-    expect(parseBenchArgs(['--quick', '--only=startup,scale,nonsense', '--runs', '3', '--no-history'], root, '/here')).toEqual({
+    expect(parseBenchArgs([], root, '/here')).toEqual({
+      quick: false,
+      only: new Set(SECTIONS),
+      runs: 1,
+      noHistory: false,
+      help: false,
+    })
+    expect(
+      parseBenchArgs(['--quick', '--only=startup,scale,nonsense', '--runs', '3', '--no-history'], root, '/here'),
+    ).toEqual({
       quick: true,
       only: new Set(['startup', 'scale']),
       runs: 3,
@@ -44,7 +90,10 @@ describe('bench arguments', () => {
 
   it('takes --json with or without a file', () => {
     expect(parseBenchArgs(['--json'], root, '/here').json).toBe('/repo/bench-results/latest.json')
-    expect(parseBenchArgs(['--json', '--quick'], root, '/here')).toMatchObject({ json: '/repo/bench-results/latest.json', quick: true })
+    expect(parseBenchArgs(['--json', '--quick'], root, '/here')).toMatchObject({
+      json: '/repo/bench-results/latest.json',
+      quick: true,
+    })
     expect(parseBenchArgs(['--json', 'out.json'], root, '/here').json).toBe('/here/out.json')
   })
 

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { classifyGrowth } from '../../../bench/growth'
 
-const points = (...values: number[]) => [100, 1000, 10000].slice(0, values.length).map((size, i) => ({ size, value: values[i] as number }))
+const points = (...values: number[]) =>
+  [100, 1000, 10000].slice(0, values.length).map((size, i) => ({ size, value: values[i] as number }))
 
 describe('classifyGrowth', () => {
   it('flat, sublinear, linear or worse, from the two largest inboxes', () => {
@@ -17,6 +18,11 @@ describe('classifyGrowth', () => {
   it('has no verdict without two sizes and positive values', () => {
     expect(classifyGrowth(points(5))).toBeUndefined()
     expect(classifyGrowth(points(0, 0))).toBeUndefined()
-    expect(classifyGrowth([{ size: 10, value: 1 }, { size: 10, value: 2 }])).toBeUndefined()
+    expect(
+      classifyGrowth([
+        { size: 10, value: 1 },
+        { size: 10, value: 2 },
+      ]),
+    ).toBeUndefined()
   })
 })

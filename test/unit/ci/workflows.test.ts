@@ -30,7 +30,10 @@ interface Workflow {
 }
 
 const read = (name: string): Workflow => load(readFileSync(join(WORKFLOWS, name), 'utf8')) as Workflow
-const validate = (file: string) => spawnSync(process.execPath, [packageBin(ROOT, '@action-validator/cli', 'action-validator'), file], { encoding: 'utf8' })
+const validate = (file: string) =>
+  spawnSync(process.execPath, [packageBin(ROOT, '@action-validator/cli', 'action-validator'), file], {
+    encoding: 'utf8',
+  })
 
 describe('workflow files', () => {
   it.each(['ci.yml', 'release.yml'])('%s passes the workflow schema', (name) => {
@@ -42,7 +45,10 @@ describe('workflow files', () => {
   it('the schema check refuses a broken workflow (so the check above means something)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ask-user-workflow-'))
     try {
-      writeFileSync(join(dir, 'broken.yml'), 'name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - nonsense: true\n')
+      writeFileSync(
+        join(dir, 'broken.yml'),
+        'name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - nonsense: true\n',
+      )
       expect(validate(join(dir, 'broken.yml')).status).not.toBe(0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -74,7 +80,9 @@ describe('ci.yml', () => {
   it('runs the README test command with the Electron spec: under xvfb on Linux, as is on macOS, the Electron spec on Windows', () => {
     expect(runs).toContain("runner.os == 'Linux' xvfb-run -a npm test")
     expect(runs).toContain("runner.os == 'macOS' npm test")
-    expect(runs.find((r) => r.startsWith("runner.os == 'Windows'"))).toContain('npx playwright test test/e2e/electron.spec.ts')
+    expect(runs.find((r) => r.startsWith("runner.os == 'Windows'"))).toContain(
+      'npx playwright test test/e2e/electron.spec.ts',
+    )
     expect(runs.join('\n')).toContain('sysctl -w kernel.apparmor_restrict_unprivileged_userns=0')
     expect(runs.join('\n')).not.toContain('--no-sandbox')
   })
@@ -93,7 +101,11 @@ describe('release.yml', () => {
   it('builds on a v* tag exactly the targets electron-builder.yml declares, per OS', () => {
     expect(release.on).toEqual({ push: { tags: ['v*'] } })
     const include = release.jobs['build']!.strategy!.matrix.include!
-    const targets = (os: string): string[] => include.find((i) => i.os === os)!.targets.split(' ').filter((word) => !word.startsWith('--'))
+    const targets = (os: string): string[] =>
+      include
+        .find((i) => i.os === os)!
+        .targets.split(' ')
+        .filter((word) => !word.startsWith('--'))
     expect(targets('ubuntu-24.04')).toEqual(builder['linux']!.target)
     expect(targets('macos-14')).toEqual(builder['mac']!.target)
     expect(targets('windows-2022')).toEqual(builder['win']!.target)

@@ -24,10 +24,19 @@ async function refused(args: string[], stdin = ''): Promise<string> {
 describe('ask-user ask: input checks (exit 2, nothing on stdout)', () => {
   it.each([
     [[], 'Error: --question (or --json) is required; run `ask-user ask --help`\n'],
-    [['--question', 'Q', '--timeout', '0'], 'Error: --timeout must be a positive number of seconds, at most 2147483, got "0"\n'],
-    [['--question', 'Q', '--timeout', 'soon'], 'Error: --timeout must be a positive number of seconds, at most 2147483, got "soon"\n'],
+    [
+      ['--question', 'Q', '--timeout', '0'],
+      'Error: --timeout must be a positive number of seconds, at most 2147483, got "0"\n',
+    ],
+    [
+      ['--question', 'Q', '--timeout', 'soon'],
+      'Error: --timeout must be a positive number of seconds, at most 2147483, got "soon"\n',
+    ],
     // a Node timer cannot wait longer (it would fire at once): refused, never a silent instant timeout
-    [['--question', 'Q', '--timeout', '3000000'], 'Error: --timeout must be a positive number of seconds, at most 2147483, got "3000000"\n'],
+    [
+      ['--question', 'Q', '--timeout', '3000000'],
+      'Error: --timeout must be a positive number of seconds, at most 2147483, got "3000000"\n',
+    ],
     [['--json', '-', '--question', 'Q'], 'Error: --json cannot be combined with --question\n'],
     [['--question', 'Q', 'stray'], expect.stringMatching(/^Error: .*stray.*; run `ask-user ask --help`\n$/)],
     [['--bogus'], expect.stringMatching(/^Error: Unknown option '--bogus'.*\n$/)],

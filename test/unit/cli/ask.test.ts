@@ -25,7 +25,21 @@ describe('ask-user ask as a child process', () => {
   it('exit 0: stdout is exactly the canonical JSON and a newline', async () => {
     const { ui, env } = await setup()
     const run = runCli(
-      ['ask', '--id', 'pkg', '--header', 'Tooling', '--question', 'Which package manager?', '--option', 'pnpm (Recommended)', '--option', 'npm', '--title', 'Set-up'],
+      [
+        'ask',
+        '--id',
+        'pkg',
+        '--header',
+        'Tooling',
+        '--question',
+        'Which package manager?',
+        '--option',
+        'pnpm (Recommended)',
+        '--option',
+        'npm',
+        '--title',
+        'Set-up',
+      ],
       env,
     )
     const ask = await ui.nextAsk()
@@ -33,17 +47,32 @@ describe('ask-user ask as a child process', () => {
     expect(ask.agent.name).toBe('ask-user')
     expect(ask.agent.pid).toBe(run.child.pid)
     expect(ask.questions).toEqual([
-      { id: 'pkg', question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] },
+      {
+        id: 'pkg',
+        question: 'Which package manager?',
+        header: 'Tooling',
+        options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }],
+      },
     ])
     await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm (Recommended)'] }])
-    expect(await run.done).toEqual({ code: 0, signal: null, stdout: '{"answers":[{"id":"pkg","selected":["pnpm (Recommended)"]}]}\n', stderr: '' })
+    expect(await run.done).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '{"answers":[{"id":"pkg","selected":["pnpm (Recommended)"]}]}\n',
+      stderr: '',
+    })
   })
 
   it('exit 0 with --json - (several questions, multi-select with custom) and --multi defaulting the id to q1', async () => {
     const { ui, env } = await setup()
     const args = {
       questions: [
-        { id: 'targets', question: 'What ships?', multi_select: true, options: [{ label: 'tests' }, { label: 'docs' }] },
+        {
+          id: 'targets',
+          question: 'What ships?',
+          multi_select: true,
+          options: [{ label: 'tests' }, { label: 'docs' }],
+        },
         { id: 'notes', question: 'Anything else?' },
       ],
     }
@@ -62,7 +91,9 @@ describe('ask-user ask as a child process', () => {
 
     const multi = runCli(['ask', '--question', 'Pick', '--option', 'a', '--option', 'b', '--multi'], env)
     const second = await ui.nextAsk()
-    expect(second.questions).toEqual([{ id: 'q1', question: 'Pick', options: [{ label: 'a' }, { label: 'b' }], multi_select: true }])
+    expect(second.questions).toEqual([
+      { id: 'q1', question: 'Pick', options: [{ label: 'a' }, { label: 'b' }], multi_select: true },
+    ])
     await ui.answer(second.askId, [{ id: 'q1', selected: ['b', 'a'] }])
     expect(await multi.done).toMatchObject({ code: 0, stdout: '{"answers":[{"id":"q1","selected":["b","a"]}]}\n' })
   })
@@ -85,7 +116,17 @@ describe('ask-user ask as a child process', () => {
     await ui.answer(second.askId, [{ id: 'q1', selected: [], custom: 'yes' }])
     expect(await fromFile.done).toMatchObject({ code: 0 })
 
-    const args = { questions: [{ id: 'a', question: 'q', detail: 'x', intent: { kind: 'plan-review', approve: 'y' }, options: [{ label: 'y' }] }] }
+    const args = {
+      questions: [
+        {
+          id: 'a',
+          question: 'q',
+          detail: 'x',
+          intent: { kind: 'plan-review', approve: 'y' },
+          options: [{ label: 'y' }],
+        },
+      ],
+    }
     const json = runCli(['ask', '--json', '-'], env, JSON.stringify(args))
     const third = await ui.nextAsk()
     expect(third.questions).toEqual([{ id: 'a', question: 'q', options: [{ label: 'y' }] }])
@@ -106,7 +147,11 @@ describe('ask-user ask as a child process', () => {
 
   it('exit 2: invalid input, nothing on stdout, no ask reaches the companion', async () => {
     const { tc, env } = await setup()
-    const result = await runCli(['ask', '--json', '-'], env, '{"questions":[{"id":"a","question":"q","multi_select":"yes"}]}').done
+    const result = await runCli(
+      ['ask', '--json', '-'],
+      env,
+      '{"questions":[{"id":"a","question":"q","multi_select":"yes"}]}',
+    ).done
     expect(result).toEqual({
       code: 2,
       signal: null,
@@ -120,7 +165,12 @@ describe('ask-user ask as a child process', () => {
     const { ui, env } = await setup()
     const run = runCli(['ask', '--question', 'Proceed?'], env)
     await ui.dismiss((await ui.nextAsk()).askId)
-    expect(await run.done).toEqual({ code: 3, signal: null, stdout: '', stderr: 'Error: the user cancelled ask_user_question\n' })
+    expect(await run.done).toEqual({
+      code: 3,
+      signal: null,
+      stdout: '',
+      stderr: 'Error: the user cancelled ask_user_question\n',
+    })
   })
 
   it('exit 4: no companion, with how to start one', async () => {

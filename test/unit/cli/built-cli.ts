@@ -47,10 +47,14 @@ export async function ensureBuilt(timeoutMs = 120_000): Promise<void> {
     }
     try {
       if (isFresh()) return
-      const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      })
+      const build = spawnSync(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+        },
+      )
       if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`)
       return
     } finally {
@@ -77,8 +81,8 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   if (stdin !== undefined) child.stdin!.end(stdin)
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
   )
   return { child, done }
 }

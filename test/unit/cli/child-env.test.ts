@@ -3,8 +3,17 @@ import { childEnvironment } from '../../../cli/child-env'
 
 describe('childEnvironment', () => {
   it('drops the agent token, keeps its file and everything else, and leaves the original alone', () => {
-    const env = { PATH: '/bin', ASK_USER_TOKEN: 'secret', ASK_USER_TOKEN_FILE: '/home/me/.t', ASK_USER_URL: 'ws://127.0.0.1:1/v1/agent' }
-    expect(childEnvironment(env)).toEqual({ PATH: '/bin', ASK_USER_TOKEN_FILE: '/home/me/.t', ASK_USER_URL: 'ws://127.0.0.1:1/v1/agent' })
+    const env = {
+      PATH: '/bin',
+      ASK_USER_TOKEN: 'secret',
+      ASK_USER_TOKEN_FILE: '/home/me/.t',
+      ASK_USER_URL: 'ws://127.0.0.1:1/v1/agent',
+    }
+    expect(childEnvironment(env)).toEqual({
+      PATH: '/bin',
+      ASK_USER_TOKEN_FILE: '/home/me/.t',
+      ASK_USER_URL: 'ws://127.0.0.1:1/v1/agent',
+    })
     expect(env.ASK_USER_TOKEN).toBe('secret')
   })
 })

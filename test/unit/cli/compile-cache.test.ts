@@ -13,11 +13,19 @@ let home: string
 const cacheDir = (): string => join(home, 'cache', 'ask-user-companion', `v8-${process.version}-${process.arch}`)
 const env = (): Record<string, string> => ({ HOME: home, XDG_CACHE_HOME: join(home, 'cache') })
 const versionRun = async (extra: Record<string, string> = {}): Promise<void> => {
-  expect(await runCli(['--version'], { ...env(), ...extra }).done).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' })
+  expect(await runCli(['--version'], { ...env(), ...extra }).done).toMatchObject({
+    code: 0,
+    stdout: `${version}\n`,
+    stderr: '',
+  })
 }
 const snapshot = async (): Promise<Record<string, string>> => {
   const names = await readdir(cacheDir())
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, (await readFile(join(cacheDir(), name))).toString('base64')] as const)))
+  return Object.fromEntries(
+    await Promise.all(
+      names.map(async (name) => [name, (await readFile(join(cacheDir(), name))).toString('base64')] as const),
+    ),
+  )
 }
 /** Node 22.1+ uses its own module.enableCompileCache with the same folder; the file format is then Node's. */
 const handKept = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache !== 'function'
@@ -59,7 +67,8 @@ describe.runIf(handKept)('a bundle compiled through the hand-kept cache', () => 
       `require(${JSON.stringify(join(process.cwd(), 'bin', 'compile-cache.js'))}).enableCompileCache(${JSON.stringify(bundles)})`,
       `require(${JSON.stringify(join(bundles, 'lazy.js'))}).then((t) => process.stdout.write(t), (e) => { process.stdout.write(String(e)); process.exitCode = 1 })`,
     ].join(';')
-    const run = (): string => execFileSync(process.execPath, ['-e', script], { env: { ...process.env, ...env() }, encoding: 'utf8' })
+    const run = (): string =>
+      execFileSync(process.execPath, ['-e', script], { env: { ...process.env, ...env() }, encoding: 'utf8' })
     expect(run()).toBe('function')
     expect(run()).toBe('function')
     expect((await readdir(cacheDir())).some((name) => name.startsWith('lazy-'))).toBe(false)

@@ -14,8 +14,14 @@ const skip = natsServerSkipReason()
 if (skip) console.log(`skipping relay add-agent tests: ${skip}`)
 
 const storedRoster = async (home: string) => {
-  const stored = JSON.parse(await readFile(join(home, RELAY_FILES.roster), 'utf8')) as { bytes: string; signature: string }
-  return { bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')), signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')) }
+  const stored = JSON.parse(await readFile(join(home, RELAY_FILES.roster), 'utf8')) as {
+    bytes: string
+    signature: string
+  }
+  return {
+    bytes: new Uint8Array(Buffer.from(stored.bytes, 'base64url')),
+    signature: new Uint8Array(Buffer.from(stored.signature, 'base64url')),
+  }
 }
 
 describe.skipIf(skip)('ask-user relay add-agent NAME --out FILE', () => {
@@ -54,7 +60,12 @@ describe.skipIf(skip)('ask-user relay add-agent NAME --out FILE', () => {
     expect(io.err()).not.toContain(file.agent.signSeed)
     expect(io.err()).not.toContain(file.creds.split('\n').find((line) => line.startsWith('SU')) ?? 'no seed line')
 
-    const nc = await connect({ servers: file.url, authenticator: credsAuthenticator(new TextEncoder().encode(file.creds)), inboxPrefix: '_INBOX.builder', reconnect: false })
+    const nc = await connect({
+      servers: file.url,
+      authenticator: credsAuthenticator(new TextEncoder().encode(file.creds)),
+      inboxPrefix: '_INBOX.builder',
+      reconnect: false,
+    })
     expect(nc.info?.server_name ?? nc.info?.version).toBeTruthy()
     await nc.close()
 

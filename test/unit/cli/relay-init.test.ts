@@ -13,7 +13,17 @@ describe('ask-user relay init --self-hosted DIR', () => {
   let root: string
   let home: string
   let dir: string
-  const initArgs = (): string[] => ['relay', 'init', '--self-hosted', dir, '--origin', 'https://inbox.example', '--url', 'nats://127.0.0.1:4222', '--loopback']
+  const initArgs = (): string[] => [
+    'relay',
+    'init',
+    '--self-hosted',
+    dir,
+    '--origin',
+    'https://inbox.example',
+    '--url',
+    'nats://127.0.0.1:4222',
+    '--loopback',
+  ]
 
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'relay-cli-init-'))
@@ -51,7 +61,8 @@ describe('ask-user relay init --self-hosted DIR', () => {
     for (const folder of [dir, home]) {
       for (const name of await readdir(folder, { recursive: true })) {
         const path = join(folder, name)
-        if ((await lstat(path)).isFile()) for (const seed of seeds) expect(await readFile(path, 'utf8')).not.toContain(seed)
+        if ((await lstat(path)).isFile())
+          for (const seed of seeds) expect(await readFile(path, 'utf8')).not.toContain(seed)
       }
     }
   })
@@ -79,7 +90,9 @@ describe('ask-user relay init --self-hosted DIR', () => {
     expect(await main(['relay', 'init', '--self-hosted', dir, '--origin', 'https://inbox.example'], noTls)).toBe(1)
     expect(noTls.err()).toMatch(/RELAY_BAD_OPTIONS: .*tls/)
     const withPassword = memoryIo({ ASK_USER_HOME: home })
-    expect(await main([...initArgs().slice(0, 6), '--url', 'tls://u:secret@relay.example:4222', '--loopback'], withPassword)).toBe(1)
+    expect(
+      await main([...initArgs().slice(0, 6), '--url', 'tls://u:secret@relay.example:4222', '--loopback'], withPassword),
+    ).toBe(1)
     expect(withPassword.err()).toMatch(/RELAY_URL_HAS_CREDENTIALS/)
     expect(withPassword.err()).not.toContain('secret')
     await expect(lstat(dir)).rejects.toThrow(/ENOENT/)

@@ -18,7 +18,13 @@ describe('ask-user schema', () => {
     expect(io.out().match(/"additionalProperties": true/g)).toHaveLength(3)
     expect(JSON.parse(io.out())).toMatchObject({
       title: 'Ask the user',
-      annotations: { title: 'Ask the user', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: 'Ask the user',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     })
     expect(io.out()).not.toContain('$ref')
     expect(io.out()).not.toContain('$schema')
@@ -46,7 +52,8 @@ describe('ask-user schema', () => {
     it('--help lists the agent-side commands', async () => {
       const result = await runCli(['--help'], {}).done
       expect(result.code).toBe(0)
-      for (const command of ['schema', 'ask', 'mcp', 'status']) expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
+      for (const command of ['schema', 'ask', 'mcp', 'status'])
+        expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
     })
   })
 })

@@ -11,7 +11,12 @@ import { HARNESS_BY_ID, HARNESSES } from '../../../integrations/index'
 import { HARNESS_IDS, type HarnessId } from '../../../integrations/ids'
 import { startCodexAppServer } from '../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { installPublished, registryUnreachable, type Installed, type PublishedClient } from '../../helpers/published-client'
+import {
+  installPublished,
+  registryUnreachable,
+  type Installed,
+  type PublishedClient,
+} from '../../helpers/published-client'
 import { runProcess, type ProcessResult } from '../../helpers/run-process'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { BIN, ensureBuilt } from './built-cli'
@@ -27,7 +32,8 @@ for (const client of [INSPECTOR, ...CLIENTS]) {
   const result = await installPublished(client, 300_000, unreachable)
   if (!result.ok && registryUnreachable(result.reason)) unreachable ??= result.reason
   installed.set(client.pkg, result)
-  if (result.ok && !result.cached) console.log(`installed ${client.pkg}@${client.version} in ${result.seconds.toFixed(1)} s`)
+  if (result.ok && !result.cached)
+    console.log(`installed ${client.pkg}@${client.version} in ${result.seconds.toFixed(1)} s`)
 }
 const inspector = installed.get(INSPECTOR.pkg)!
 
@@ -63,7 +69,9 @@ async function world(client: HarnessId): Promise<World> {
   const home = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-home-`))
   const project = await mkdtemp(join(tmpdir(), `ask-user-setup-${client}-project-`))
   const got = client === 'cursor' ? undefined : installed.get(HARNESS_BY_ID[client].published.pkg)
-  const binDirs = [got?.ok ? got.binDir : undefined, dirname(process.execPath), '/usr/bin', '/bin'].filter((d) => d !== undefined)
+  const binDirs = [got?.ok ? got.binDir : undefined, dirname(process.execPath), '/usr/bin', '/bin'].filter(
+    (d) => d !== undefined,
+  )
   const env = { HOME: home, PATH: binDirs.join(':'), LANG: 'C.UTF-8' }
   // Where `ask-user setup` sends agents in this HOME: the default companion folder.
   const tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
@@ -97,7 +105,14 @@ async function world(client: HarnessId): Promise<World> {
 /** `mcp-inspector --cli … --method tools/call` on `target` (a config file's server, or a command line). */
 function inspectorCall(w: World, target: string[]): Promise<ProcessResult> {
   if (!inspector.ok) throw new Error(inspector.reason)
-  const toolArgs = ['--method', 'tools/call', '--tool-name', 'ask_user_question', '--tool-arg', `questions=${JSON.stringify([question])}`]
+  const toolArgs = [
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'ask_user_question',
+    '--tool-arg',
+    `questions=${JSON.stringify([question])}`,
+  ]
   return w.run(inspector.command, ['--cli', ...target, ...toolArgs])
 }
 
@@ -115,44 +130,59 @@ beforeAll(() => ensureBuilt(), 120_000)
 const cases: readonly HarnessId[] = HARNESS_IDS
 for (const client of cases) {
   const reason = skipReason(client)
-  describe.skipIf(reason !== undefined)(`ask-user setup ${client}${reason ? ` (skipped: ${reason})` : ''}`, { timeout: 90_000 }, () => {
-    let w: World
-    beforeAll(async () => {
-      w = await world(client)
-    }, 60_000)
-    afterAll(async () => w?.cleanup())
+  describe.skipIf(reason !== undefined)(
+    `ask-user setup ${client}${reason ? ` (skipped: ${reason})` : ''}`,
+    { timeout: 90_000 },
+    () => {
+      let w: World
+      beforeAll(async () => {
+        w = await world(client)
+      }, 60_000)
+      afterAll(async () => w?.cleanup())
 
-    const companionHome = (): string => join(w.home, '.config', 'ask-user-companion')
+      const companionHome = (): string => join(w.home, '.config', 'ask-user-companion')
 
-    it('sets the client up, then says there is nothing to change', async () => {
-      const first = await w.setup(client)
-      expect(first.stderr.replace(/^WARNING: proceeding.*\n/gm, '')).toBe('')
-      expect(first.code).toBe(0)
-      expect(plain(first.stdout)).toBe(EXPECTED_SETUP[client](w.home, companionHome()))
-      const again = await w.setup(client)
-      expect(again.code).toBe(0)
-      expect(again.stdout).toBe(`already set up: nothing to change\n${NOTES[client]}`)
-    })
+      it('sets the client up, then says there is nothing to change', async () => {
+        const first = await w.setup(client)
+        expect(first.stderr.replace(/^WARNING: proceeding.*\n/gm, '')).toBe('')
+        expect(first.code).toBe(0)
+        expect(plain(first.stdout)).toBe(EXPECTED_SETUP[client](w.home, companionHome()))
+        const again = await w.setup(client)
+        expect(again.code).toBe(0)
+        expect(again.stdout).toBe(`already set up: nothing to change\n${NOTES[client]}`)
+      })
 
-    it("the client's own list shows the server connected, and a real tool call is answered", async () => {
-      await CHECKS[client](w)
-    })
+      it("the client's own list shows the server connected, and a real tool call is answered", async () => {
+        await CHECKS[client](w)
+      })
 
-    it('--remove takes the entries out, and a second --remove has nothing to do', async () => {
-      const removed = await w.setup(client, '--remove')
-      expect(removed.code).toBe(0)
-      expect(removed.stdout).not.toBe('not set up: nothing to remove\n')
-      const again = await w.setup(client, '--remove')
-      expect(again.stdout).toBe('not set up: nothing to remove\n')
-      await REMOVED[client](w)
-    })
-  })
+      it('--remove takes the entries out, and a second --remove has nothing to do', async () => {
+        const removed = await w.setup(client, '--remove')
+        expect(removed.code).toBe(0)
+        expect(removed.stdout).not.toBe('not set up: nothing to remove\n')
+        const again = await w.setup(client, '--remove')
+        expect(again.stdout).toBe('not set up: nothing to remove\n')
+        await REMOVED[client](w)
+      })
+    },
+  )
 }
 
-const GEMINI_NOTE = 'note: Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.\n'
-const CURSOR_NOTE = 'note: Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.\n'
-const COPILOT_NOTE = "note: Copilot CLI keeps no user-level allow rule for one MCP tool: start it with --allow-tool='ask-user(ask_user_question)' to let it ask without a prompt.\n"
-const NOTES: Record<HarnessId, string> = { 'claude-code': '', codex: '', gemini: GEMINI_NOTE, qwen: '', opencode: '', copilot: COPILOT_NOTE, cursor: CURSOR_NOTE }
+const GEMINI_NOTE =
+  'note: Gemini CLI starts no MCP server in a folder it does not trust: trust your project folders when it asks.\n'
+const CURSOR_NOTE =
+  'note: Cursor has no per-server tool timeout; a question left longer than its limit (reported: 5 minutes) is withdrawn.\n'
+const COPILOT_NOTE =
+  "note: Copilot CLI keeps no user-level allow rule for one MCP tool: start it with --allow-tool='ask-user(ask_user_question)' to let it ask without a prompt.\n"
+const NOTES: Record<HarnessId, string> = {
+  'claude-code': '',
+  codex: '',
+  gemini: GEMINI_NOTE,
+  qwen: '',
+  opencode: '',
+  copilot: COPILOT_NOTE,
+  cursor: CURSOR_NOTE,
+}
 
 const EXPECTED_SETUP: Record<HarnessId, (home: string, companion: string) => string> = {
   'claude-code': (home, companion) =>
@@ -162,10 +192,14 @@ const EXPECTED_SETUP: Record<HarnessId, (home: string, companion: string) => str
     `ran: codex mcp add ask-user --env ASK_USER_HOME=${companion} -- ${BIN} mcp\n` +
     `${home}/.codex/config.toml: set env_vars, tool_timeout_sec in [mcp_servers.ask-user]\n` +
     `${home}/.codex/config.toml: set approval_mode in [mcp_servers.ask-user.tools.ask_user_question]\n`,
-  gemini: (_home, companion) => `ran: gemini mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n${GEMINI_NOTE}`,
-  qwen: (_home, companion) => `ran: qwen mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n`,
-  opencode: (home) => `${home}/.config/opencode/opencode.jsonc: set mcp.ask-user\n${home}/.config/opencode/opencode.jsonc: set permission.ask-user_*\n`,
-  copilot: (_home, companion) => `ran: copilot mcp add --timeout 86400000 --env ASK_USER_HOME=${companion} ask-user -- ${BIN} mcp\n${COPILOT_NOTE}`,
+  gemini: (_home, companion) =>
+    `ran: gemini mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n${GEMINI_NOTE}`,
+  qwen: (_home, companion) =>
+    `ran: qwen mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=${companion} ask-user ${BIN} mcp\n`,
+  opencode: (home) =>
+    `${home}/.config/opencode/opencode.jsonc: set mcp.ask-user\n${home}/.config/opencode/opencode.jsonc: set permission.ask-user_*\n`,
+  copilot: (_home, companion) =>
+    `ran: copilot mcp add --timeout 86400000 --env ASK_USER_HOME=${companion} ask-user -- ${BIN} mcp\n${COPILOT_NOTE}`,
   cursor: (home) => `${home}/.cursor/mcp.json: set mcpServers.ask-user\n${CURSOR_NOTE}`,
 }
 
@@ -173,12 +207,18 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
   async 'claude-code'(w) {
     const list = await w.run('claude', ['mcp', 'list'])
     expect(plain(list.stdout)).toContain(`ask-user: ${BIN} mcp - ✔ Connected`)
-    expect((await json(join(w.home, '.claude', 'settings.json')))['permissions']).toEqual({ allow: ['mcp__ask-user__ask_user_question'] })
-    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.claude.json'), '--server', 'ask-user'])))
+    expect((await json(join(w.home, '.claude', 'settings.json')))['permissions']).toEqual({
+      allow: ['mcp__ask-user__ask_user_question'],
+    })
+    expectAnswered(
+      await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.claude.json'), '--server', 'ask-user'])),
+    )
   },
   async codex(w) {
     const list = await w.run('codex', ['mcp', 'list'])
-    expect(plain(list.stdout)).toMatch(new RegExp(`^ask-user +${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +mcp .*enabled`, 'm'))
+    expect(plain(list.stdout)).toMatch(
+      new RegExp(`^ask-user +${BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +mcp .*enabled`, 'm'),
+    )
     const got = installed.get(HARNESS_BY_ID.codex.published.pkg)!
     if (!got.ok) throw new Error(got.reason)
     const server = await startCodexAppServer(got.command, w.env, w.project)
@@ -187,10 +227,15 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
       const deadline = Date.now() + 30_000
       let tools: Record<string, { title?: string; annotations?: unknown }> = {}
       while (Date.now() < deadline && !tools['ask_user_question']) {
-        const status = (await server.request('mcpServerStatus/list', {})) as { data: { name: string; tools: typeof tools }[] }
+        const status = (await server.request('mcpServerStatus/list', {})) as {
+          data: { name: string; tools: typeof tools }[]
+        }
         tools = status.data.find((entry) => entry.name === 'ask-user')?.tools ?? {}
       }
-      expect(tools['ask_user_question']).toMatchObject({ title: 'Ask the user', annotations: { readOnlyHint: true, destructiveHint: false } })
+      expect(tools['ask_user_question']).toMatchObject({
+        title: 'Ask the user',
+        annotations: { readOnlyHint: true, destructiveHint: false },
+      })
       const call = server.request('mcpServer/tool/call', {
         server: 'ask-user',
         threadId: server.threadId,
@@ -210,18 +255,28 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
     expect(plain(untrusted.stdout + untrusted.stderr)).toMatch(/ask-user: .* - Disabled/)
     const list = await w.run('gemini', ['mcp', 'list'], { GEMINI_CLI_TRUST_WORKSPACE: 'true' })
     expect(plain(list.stdout + list.stderr)).toContain(`✓ ask-user: ${BIN} mcp (stdio) - Connected`)
-    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.gemini', 'settings.json'), '--server', 'ask-user'])))
+    expectAnswered(
+      await w.answered(() =>
+        inspectorCall(w, ['--config', join(w.home, '.gemini', 'settings.json'), '--server', 'ask-user']),
+      ),
+    )
   },
   async qwen(w) {
     const list = await w.run('qwen', ['mcp', 'list'])
     expect(plain(list.stdout)).toContain(`✓ ask-user: ${BIN} mcp (stdio) - Connected`)
-    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.qwen', 'settings.json'), '--server', 'ask-user'])))
+    expectAnswered(
+      await w.answered(() =>
+        inspectorCall(w, ['--config', join(w.home, '.qwen', 'settings.json'), '--server', 'ask-user']),
+      ),
+    )
   },
   async opencode(w) {
     const list = await w.run('opencode', ['mcp', 'list'])
     expect(plain(list.stdout)).toMatch(/✓ ask-user\s+connected/)
     const config = await json(join(w.home, '.config', 'opencode', 'opencode.jsonc'))
-    const entry = (config['mcp'] as Record<string, { command: string[]; environment: Record<string, string> }>)['ask-user']!
+    const entry = (config['mcp'] as Record<string, { command: string[]; environment: Record<string, string> }>)[
+      'ask-user'
+    ]!
     const env = Object.entries(entry.environment).flatMap(([key, value]) => ['-e', `${key}=${value}`])
     // The Inspector takes the server's options first and the command last (a `--` would swallow --method).
     expectAnswered(await w.answered(() => inspectorCall(w, [...env, ...entry.command])))
@@ -234,11 +289,19 @@ const CHECKS: Record<HarnessId, (w: World) => Promise<void>> = {
     const got = await w.run('copilot', ['mcp', 'get', 'ask-user'])
     expect(plain(got.stdout)).toContain(`ask-user\n  Status: Enabled\n  Type: local\n  Command: ${BIN} mcp\n`)
     expect(plain(got.stdout)).toContain('Timeout: 86400000ms\n  Source: User')
-    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.copilot', 'mcp-config.json'), '--server', 'ask-user'])))
+    expectAnswered(
+      await w.answered(() =>
+        inspectorCall(w, ['--config', join(w.home, '.copilot', 'mcp-config.json'), '--server', 'ask-user']),
+      ),
+    )
   },
   async cursor(w) {
     // Cursor's CLI is not on npm: the Inspector runs the entry as Cursor's file holds it.
-    expectAnswered(await w.answered(() => inspectorCall(w, ['--config', join(w.home, '.cursor', 'mcp.json'), '--server', 'ask-user'])))
+    expectAnswered(
+      await w.answered(() =>
+        inspectorCall(w, ['--config', join(w.home, '.cursor', 'mcp.json'), '--server', 'ask-user']),
+      ),
+    )
   },
 }
 

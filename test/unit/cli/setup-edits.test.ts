@@ -3,7 +3,8 @@ import { addItem, ConfigFileError, deleteAt, parseJsonc, removeItem, setAt } fro
 import { readTomlKey, removeTomlKeys, setTomlKeys } from '../../../cli/setup/toml-edit'
 
 describe('TOML table edits (Codex config)', () => {
-  const codexWrote = '# mine\nmodel = "o3"\n\n[mcp_servers.ask-user]\ncommand = "/a"\nargs = ["mcp"]\n\n[mcp_servers.ask-user.env]\nASK_USER_HOME = "/h"\n'
+  const codexWrote =
+    '# mine\nmodel = "o3"\n\n[mcp_servers.ask-user]\ncommand = "/a"\nargs = ["mcp"]\n\n[mcp_servers.ask-user.env]\nASK_USER_HOME = "/h"\n'
 
   it('adds keys at the end of the table, before the next one, and replaces them in place later', () => {
     const once = setTomlKeys(codexWrote, 'mcp_servers.ask-user', { tool_timeout_sec: '86400' })
@@ -11,11 +12,19 @@ describe('TOML table edits (Codex config)', () => {
       '# mine\nmodel = "o3"\n\n[mcp_servers.ask-user]\ncommand = "/a"\nargs = ["mcp"]\ntool_timeout_sec = 86400\n\n[mcp_servers.ask-user.env]\nASK_USER_HOME = "/h"\n',
     )
     expect(setTomlKeys(once, 'mcp_servers.ask-user', { tool_timeout_sec: '86400' })).toBe(once)
-    expect(readTomlKey(setTomlKeys(once, 'mcp_servers.ask-user', { tool_timeout_sec: '60' }), 'mcp_servers.ask-user', 'tool_timeout_sec')).toBe('60')
+    expect(
+      readTomlKey(
+        setTomlKeys(once, 'mcp_servers.ask-user', { tool_timeout_sec: '60' }),
+        'mcp_servers.ask-user',
+        'tool_timeout_sec',
+      ),
+    ).toBe('60')
   })
 
   it('appends a missing table, and removing its keys removes it', () => {
-    const added = setTomlKeys(codexWrote, 'mcp_servers.ask-user.tools.ask_user_question', { approval_mode: '"approve"' })
+    const added = setTomlKeys(codexWrote, 'mcp_servers.ask-user.tools.ask_user_question', {
+      approval_mode: '"approve"',
+    })
     expect(added).toBe(`${codexWrote}\n[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"\n`)
     expect(removeTomlKeys(added, 'mcp_servers.ask-user.tools.ask_user_question', ['approval_mode'])).toBe(codexWrote)
   })
@@ -29,7 +38,10 @@ describe('TOML table edits (Codex config)', () => {
 
 describe('JSON(C) edits', () => {
   it('parses comments and trailing commas, but not comment markers inside strings', () => {
-    expect(parseJsonc('{ "url": "http://x//y", /* c */ "a": [1,], }')).toEqual({ value: { url: 'http://x//y', a: [1] }, hadComments: true })
+    expect(parseJsonc('{ "url": "http://x//y", /* c */ "a": [1,], }')).toEqual({
+      value: { url: 'http://x//y', a: [1] },
+      hadComments: true,
+    })
     expect(parseJsonc('')).toEqual({ value: {}, hadComments: false })
     expect(() => parseJsonc('[1]')).toThrow(new ConfigFileError('the file is not a JSON object'))
   })

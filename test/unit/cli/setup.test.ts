@@ -62,8 +62,13 @@ describe('ask-user setup (in-process)', () => {
       enabled: true,
       timeout: 86_400_000,
     })
-    expect((await setup('opencode', '--remove')).out).toBe(`${file}: removed permission.ask-user_*\n${file}: removed mcp.ask-user\n`)
-    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ model: 'x', mcp: { other: { type: 'local', command: ['o'] } } })
+    expect((await setup('opencode', '--remove')).out).toBe(
+      `${file}: removed permission.ask-user_*\n${file}: removed mcp.ask-user\n`,
+    )
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      model: 'x',
+      mcp: { other: { type: 'local', command: ['o'] } },
+    })
   })
 
   it("says so when the client's own CLI is not on PATH, and changes nothing", async () => {
@@ -78,8 +83,14 @@ describe('ask-user setup (in-process)', () => {
     const list = 'claude-code, codex, gemini, qwen, opencode, copilot, cursor'
     expect(await setup('vim')).toEqual({ code: 2, out: '', err: `Error: unknown client "vim"; one of ${list}\n` })
     expect(await setup()).toEqual({ code: 2, out: '', err: `Error: which client?; one of ${list}\n` })
-    expect(await setup('codex', 'more')).toEqual({ code: 2, out: '', err: `Error: unexpected argument "more"; one of ${list}\n` })
-    expect((await setup('--help')).out).toMatch(/^Usage: ask-user setup <client> \[--hooks\] \[--print\] \[--remove\]\n/)
+    expect(await setup('codex', 'more')).toEqual({
+      code: 2,
+      out: '',
+      err: `Error: unexpected argument "more"; one of ${list}\n`,
+    })
+    expect((await setup('--help')).out).toMatch(
+      /^Usage: ask-user setup <client> \[--hooks\] \[--print\] \[--remove\]\n/,
+    )
     expect(await setup('cursor', '--hooks')).toEqual({
       code: 2,
       out: '',

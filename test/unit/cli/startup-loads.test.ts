@@ -36,7 +36,12 @@ const PERMISSION_REQUEST = {
 }
 
 const OPENING = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
 ]
@@ -62,7 +67,11 @@ interface Traced {
 
 let runs = 0
 /** Runs `node --require trace bin/ask-user.js ...args`; `feed` gets stdin and the stdout seen so far. */
-function traced(args: string[], env: Record<string, string>, feed: (stdin: NodeJS.WritableStream, stdout: string) => void): Promise<Traced> {
+function traced(
+  args: string[],
+  env: Record<string, string>,
+  feed: (stdin: NodeJS.WritableStream, stdout: string) => void,
+): Promise<Traced> {
   const log = join(dir, `log-${++runs}.txt`)
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', preload, BIN, ...args], {

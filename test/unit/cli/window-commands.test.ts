@@ -26,10 +26,14 @@ describe.skipIf(process.platform === 'win32')('window commands', () => {
     const run = await runCli(['open'], { ASK_USER_HOME: t.home, PATH: `${bin}:${process.env['PATH'] ?? ''}` }).done
     expect(run).toMatchObject({ code: 0, stdout: '' })
     expect(run.stderr).toContain('Opened a one-time link')
-    await expect.poll(() => readFile(opened, 'utf8').catch(() => '')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{32}$/)
+    await expect
+      .poll(() => readFile(opened, 'utf8').catch(() => ''))
+      .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{32}$/)
     const link = await readFile(opened, 'utf8')
     const redeemed = await fetch(new URL('/v1/window/redeem', link), {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
     })
     expect(await redeemed.json()).toEqual({ credential: t.companion.windowCredential() })
   })
@@ -37,11 +41,16 @@ describe.skipIf(process.platform === 'win32')('window commands', () => {
   it('open --confirm reads the digits a page shows from stdin and confirms it', async () => {
     t = await startTestCompanion({ redeemer: () => 'unknown' })
     const link = t.companion.windowLink()
-    const reply = (await (await fetch(new URL('/v1/window/redeem', link), {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
-    })).json()) as { confirm: { digits: string; ticket: string } }
+    const reply = (await (
+      await fetch(new URL('/v1/window/redeem', link), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: new URL(link).hash.slice('#code='.length) }),
+      })
+    ).json()) as { confirm: { digits: string; ticket: string } }
     const wrong = reply.confirm.digits === '000000' ? '111111' : '000000'
-    const run = await runCli(['open', '--confirm'], { ASK_USER_HOME: t.home }, `${wrong}\n${reply.confirm.digits}\n`).done
+    const run = await runCli(['open', '--confirm'], { ASK_USER_HOME: t.home }, `${wrong}\n${reply.confirm.digits}\n`)
+      .done
     expect(run.code).toBe(0)
     expect(run.stderr).toContain('Those are not the digits the page shows')
     expect(run.stderr).toContain('Confirmed: the page is signed in.')
@@ -68,7 +77,12 @@ describe.skipIf(process.platform === 'win32')('window commands', () => {
     t = await startTestCompanion()
     const run = await runCli(['agent-token'], { ASK_USER_HOME: t.home }).done
     expect(run).toEqual({ code: 0, signal: null, stdout: `${t.companion.token}\n`, stderr: '' })
-    const forwarded = await runCli(['open'], { HOME: dir, ASK_USER_HOME: join(dir, 'remote-home'), ASK_USER_URL: t.companion.agentUrl, ASK_USER_TOKEN: t.companion.token }).done
+    const forwarded = await runCli(['open'], {
+      HOME: dir,
+      ASK_USER_HOME: join(dir, 'remote-home'),
+      ASK_USER_URL: t.companion.agentUrl,
+      ASK_USER_TOKEN: t.companion.token,
+    }).done
     expect(forwarded.code).toBe(4)
   })
 })

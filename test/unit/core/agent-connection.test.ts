@@ -24,7 +24,11 @@ describe('hello', () => {
   it('answers hello with welcome {protocol, server}', async () => {
     const agent = start({ serverInfo: { name: 'test-companion', version: '9.9.9' } }).openAgent()
     agent.send({ type: 'hello', protocol: 1, client: { name: 'x' } })
-    expect(await agent.next()).toEqual({ type: 'welcome', protocol: 1, server: { name: 'test-companion', version: '9.9.9' } })
+    expect(await agent.next()).toEqual({
+      type: 'welcome',
+      protocol: 1,
+      server: { name: 'test-companion', version: '9.9.9' },
+    })
   })
   it('refuses an unsupported protocol with UNSUPPORTED_PROTOCOL, then closes', async () => {
     const agent = start().openAgent()
@@ -36,19 +40,30 @@ describe('hello', () => {
     const { helloAgent, pending } = start()
     const agent = await helloAgent()
     agent.send({ type: 'hello', protocol: 1, client: { name: 'x' } })
-    expect(await nextError(agent)).toMatchObject({ code: 'INVALID_FRAME', message: 'hello was already received on this connection' })
+    expect(await nextError(agent)).toMatchObject({
+      code: 'INVALID_FRAME',
+      message: 'hello was already received on this connection',
+    })
     agent.send(askFrame('a1'))
     await poll(() => pending().length).toBe(1)
   })
   it('refuses a malformed hello after the first as a second hello', async () => {
     const agent = await start().helloAgent()
     agent.send({ type: 'hello', protocol: 'one' })
-    expect(await nextError(agent)).toEqual({ type: 'error', code: 'INVALID_FRAME', message: 'hello was already received on this connection' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      code: 'INVALID_FRAME',
+      message: 'hello was already received on this connection',
+    })
   })
   it('shows windows who asks: the hello’s client without its version or extra keys', async () => {
     const { openAgent, attachWindow, pending } = start()
     const agent = openAgent()
-    agent.send({ type: 'hello', protocol: 1, client: { name: 'bot', version: '2.0', pid: 7, cwd: '/work', title: 'Fix', extra: { deep: 1 } } })
+    agent.send({
+      type: 'hello',
+      protocol: 1,
+      client: { name: 'bot', version: '2.0', pid: 7, cwd: '/work', title: 'Fix', extra: { deep: 1 } },
+    })
     await agent.next((frame) => frame.type === 'welcome')
     agent.send(askFrame('a1'))
     await poll(() => pending().length).toBe(1)
@@ -57,7 +72,12 @@ describe('hello', () => {
   it('refuses an ask before hello with INVALID_FRAME', async () => {
     const agent = start().openAgent()
     agent.send(askFrame('a1'))
-    expect(await nextError(agent)).toEqual({ type: 'error', id: 'a1', code: 'INVALID_FRAME', message: 'the first frame must be hello' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      id: 'a1',
+      code: 'INVALID_FRAME',
+      message: 'the first frame must be hello',
+    })
   })
   it('closes an agent that never says hello (1008)', async () => {
     const agent = start({ helloTimeoutMs: 100 }).openAgent()
@@ -70,19 +90,37 @@ describe('frame errors (the connection stays usable)', () => {
     const { helloAgent, pending } = start()
     const agent = await helloAgent()
     agent.send('{not json')
-    expect(await nextError(agent)).toEqual({ type: 'error', code: 'INVALID_FRAME', message: 'the frame is not valid JSON' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      code: 'INVALID_FRAME',
+      message: 'the frame is not valid JSON',
+    })
     agent.send('[1,2]')
     expect(await nextError(agent)).toMatchObject({ code: 'INVALID_FRAME', message: 'a frame must be a JSON object' })
     agent.send({ type: 'subscribe', id: 'z' })
-    expect(await nextError(agent)).toEqual({ type: 'error', id: 'z', code: 'INVALID_FRAME', message: 'unknown frame type "subscribe"' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      id: 'z',
+      code: 'INVALID_FRAME',
+      message: 'unknown frame type "subscribe"',
+    })
     agent.transport.sendBinary()
     expect(await nextError(agent)).toMatchObject({ code: 'INVALID_FRAME', message: expect.stringContaining('binary') })
     agent.send({ type: 'ask', id: '', questions: [] })
     expect(await nextError(agent)).toMatchObject({ code: 'INVALID_FRAME' })
     agent.send({ ...askFrame('t1'), title: 5 })
-    expect(await nextError(agent)).toEqual({ type: 'error', id: 't1', code: 'INVALID_FRAME', message: 'invalid ask: "title" must be a string' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      id: 't1',
+      code: 'INVALID_FRAME',
+      message: 'invalid ask: "title" must be a string',
+    })
     agent.send({ type: 'cancel', id: 'x'.repeat(201) })
-    expect(await nextError(agent)).toEqual({ type: 'error', code: 'INVALID_FRAME', message: 'invalid cancel: "id" must be at most 200 characters' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      code: 'INVALID_FRAME',
+      message: 'invalid cancel: "id" must be at most 200 characters',
+    })
     agent.send(askFrame('ok'))
     await poll(() => pending().length).toBe(1)
   })
@@ -90,13 +128,21 @@ describe('frame errors (the connection stays usable)', () => {
     const { helloAgent, pending } = start({ limits: { ...DEFAULT_LIMITS, textChars: 50, questionsPerAsk: 2 } })
     const agent = await helloAgent()
     agent.send({ type: 'ask', id: 'a', questions: [{ id: 'q1' }] })
-    expect(await nextError(agent)).toMatchObject({ id: 'a', code: 'INVALID_ARGS', message: expect.stringMatching(/^invalid arguments: /) })
+    expect(await nextError(agent)).toMatchObject({
+      id: 'a',
+      code: 'INVALID_ARGS',
+      message: expect.stringMatching(/^invalid arguments: /),
+    })
     agent.send({ type: 'ask', id: 'b', questions: [] })
     expect(await nextError(agent)).toMatchObject({ id: 'b', code: 'EMPTY_QUESTIONS' })
     agent.send({ type: 'ask', id: 'c', questions: [1, 2, 3].map((n) => ({ id: `q${n}`, question: '?' })) })
     expect(await nextError(agent)).toMatchObject({ id: 'c', code: 'LIMIT_EXCEEDED' })
     agent.send(askFrame('d', { title: 't'.repeat(51) }))
-    expect(await nextError(agent)).toMatchObject({ id: 'd', code: 'LIMIT_EXCEEDED', message: expect.stringContaining('"title"') })
+    expect(await nextError(agent)).toMatchObject({
+      id: 'd',
+      code: 'LIMIT_EXCEEDED',
+      message: expect.stringContaining('"title"'),
+    })
     expect(pending()).toEqual([])
   })
   it('refuses a reused pending id with DUPLICATE_ID, and allows it again once settled', async () => {
@@ -126,7 +172,12 @@ describe('frame errors (the connection stays usable)', () => {
     second.send(askFrame('3'))
     await poll(() => pending().length).toBe(3)
     second.send(askFrame('4'))
-    expect(await nextError(second)).toEqual({ type: 'error', id: '4', code: 'LIMIT_EXCEEDED', message: 'limit exceeded: at most 3 asks may be pending in the companion' })
+    expect(await nextError(second)).toEqual({
+      type: 'error',
+      id: '4',
+      code: 'LIMIT_EXCEEDED',
+      message: 'limit exceeded: at most 3 asks may be pending in the companion',
+    })
     first.send({ type: 'cancel', id: '1' })
     await poll(() => pending().length).toBe(2)
     second.send(askFrame('4'))
@@ -135,7 +186,12 @@ describe('frame errors (the connection stays usable)', () => {
   it('answers cancel of a non-pending id with NOT_PENDING', async () => {
     const agent = await start().helloAgent()
     agent.send({ type: 'cancel', id: 'nope' })
-    expect(await nextError(agent)).toEqual({ type: 'error', id: 'nope', code: 'NOT_PENDING', message: 'ask id "nope" is not pending' })
+    expect(await nextError(agent)).toEqual({
+      type: 'error',
+      id: 'nope',
+      code: 'NOT_PENDING',
+      message: 'ask id "nope" is not pending',
+    })
   })
 })
 
@@ -146,9 +202,20 @@ describe('answers, dismissals and shutdown', () => {
     const agent = await helloAgent()
     agent.send(askFrame('a1'))
     const ask = await window.nextAsk()
-    expect(await window.answer(ask.askId, [{ selected: ['SQLite'], id: 'q1' }])).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'answered' })
-    expect(await window.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
-    expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await window.answer(ask.askId, [{ selected: ['SQLite'], id: 'q1' }])).toEqual({
+      type: 'ask/accepted',
+      askId: ask.askId,
+      outcome: 'answered',
+    })
+    expect(await window.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({
+      type: 'ask/rejected',
+      code: 'NOT_PENDING',
+    })
+    expect(await agent.next((f) => f.type === 'answer')).toEqual({
+      type: 'answer',
+      id: 'a1',
+      answers: [{ id: 'q1', selected: ['SQLite'] }],
+    })
     expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
   })
   it('shutdown fails every pending ask with ASK_ABORTED, then closes with 1001', async () => {
@@ -159,7 +226,12 @@ describe('answers, dismissals and shutdown', () => {
     await poll(() => harness.pending().length).toBe(2)
     agent.connection.shutdown()
     for (const id of ['a1', 'a2']) {
-      expect(await nextError(agent)).toEqual({ type: 'error', id, code: 'ASK_ABORTED', message: 'the companion is shutting down' })
+      expect(await nextError(agent)).toEqual({
+        type: 'error',
+        id,
+        code: 'ASK_ABORTED',
+        message: 'the companion is shutting down',
+      })
     }
     expect(await agent.closed).toEqual({ code: 1001, reason: 'companion shutting down' })
     expect(harness.pending()).toEqual([])
@@ -174,8 +246,15 @@ describe('cancellation', () => {
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     agent.send({ type: 'cancel', id: 'a1' })
-    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({ type: 'ask/settled', askId: ask.askId, outcome: 'aborted' })
-    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
+    expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({
+      type: 'ask/settled',
+      askId: ask.askId,
+      outcome: 'aborted',
+    })
+    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [] }])).toMatchObject({
+      type: 'ask/rejected',
+      code: 'NOT_PENDING',
+    })
   })
   for (const how of ['close', 'drop'] as const) {
     it(`a transport ${how} resolves every pending ask as agent-gone`, async () => {
@@ -188,7 +267,9 @@ describe('cancellation', () => {
       if (how === 'close') agent.transport.close(1000, 'done')
       else agent.transport.drop()
       for (const askId of ids) {
-        expect(await ui.nextFrame((f) => f.type === 'ask/settled' && f.askId === askId)).toMatchObject({ outcome: 'agent-gone' })
+        expect(await ui.nextFrame((f) => f.type === 'ask/settled' && f.askId === askId)).toMatchObject({
+          outcome: 'agent-gone',
+        })
       }
       expect(pending()).toEqual([])
     })
@@ -206,9 +287,15 @@ describe('extra keys in questions', () => {
     )
     await poll(() => pending().length).toBe(1)
     const window = attachWindow()
-    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([{ id: 'q', question: 'Deep?', options: [{ label: 'a' }] }])
+    expect(asQuestion(window.snapshot.pending[0]!).questions).toEqual([
+      { id: 'q', question: 'Deep?', options: [{ label: 'a' }] },
+    ])
     void window.answer(window.snapshot.pending[0]!.askId, [{ id: 'q', selected: ['a'] }])
-    expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'deep', answers: [{ id: 'q', selected: ['a'] }] })
+    expect(await agent.next((f) => f.type === 'answer')).toEqual({
+      type: 'answer',
+      id: 'deep',
+      answers: [{ id: 'q', selected: ['a'] }],
+    })
   })
 })
 
@@ -238,7 +325,8 @@ describe('detail and intent (protocol v1 clients may send them)', () => {
       type: 'error',
       id: 'p2',
       code: 'INVALID_ARGS',
-      message: 'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Yes" is not',
+      message:
+        'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Yes" is not',
     })
     agent.send({ type: 'ask', id: 'p3', questions: [{ ...plan, intent: { kind: 'newer-kind', x: 1 } }] })
     await poll(() => pending().length).toBe(1)
@@ -270,6 +358,8 @@ describe('custom answers', () => {
       reason: 'answer 1 ("q"): the custom answer has 21 characters; at most 20 are allowed',
     })
     expect(pending()).toHaveLength(1)
-    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'because' }])).toMatchObject({ type: 'ask/accepted' })
+    expect(await window.answer(askId, [{ id: 'q', selected: [], custom: 'because' }])).toMatchObject({
+      type: 'ask/accepted',
+    })
   })
 })

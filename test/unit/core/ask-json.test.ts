@@ -50,8 +50,18 @@ describe('an ask serialized once', () => {
   const cases: Array<[string, Ask, Settlement, boolean]> = [
     ['answered', ask, { outcome: 'answered', answers: [{ id: 'db', selected: ['A'], custom: 'x"y' }] }, true],
     ['answered, undelivered', ask, { outcome: 'answered', answers: [{ id: 'db', selected: [] }] }, false],
-    ['a secret, answered (no value kept)', secret, { outcome: 'answered', answers: [{ id: 'pw', selected: [], custom: 'hunter2' }] }, true],
-    ['an approval, decided', approval, { outcome: 'decided', decision: { behavior: 'deny', message: 'not on main' } }, true],
+    [
+      'a secret, answered (no value kept)',
+      secret,
+      { outcome: 'answered', answers: [{ id: 'pw', selected: [], custom: 'hunter2' }] },
+      true,
+    ],
+    [
+      'an approval, decided',
+      approval,
+      { outcome: 'decided', decision: { behavior: 'deny', message: 'not on main' } },
+      true,
+    ],
     ['cancelled', ask, { outcome: 'cancelled' }, true],
     ['agent gone', ask, { outcome: 'agent-gone' }, true],
   ]

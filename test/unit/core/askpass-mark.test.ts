@@ -8,11 +8,20 @@ import { openAgent } from './raw-agent'
 
 describe('the peer socket row in /proc/net/tcp', () => {
   const header = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n'
-  const row = (local: string, remote: string, state: string, inode: string) => `   0: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000  1000        0 ${inode} 1 0 20 4 -1\n`
+  const row = (local: string, remote: string, state: string, inode: string) =>
+    `   0: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000  1000        0 ${inode} 1 0 20 4 -1\n`
   it('takes only the established row from 127.0.0.1:peer to 127.0.0.1:server', () => {
-    const tcp = header + row('0100007F:9C40', '0100007F:1F90', '0A', '111') + row('0100007F:9C40', '0100007F:1F91', '01', '222') + row('0100007F:9C40', '0100007F:1F90', '01', '333')
-    expect(peerSocketInode({ peerPort: 0x9c40, serverPort: 0x1f90 }, (path) => (path.endsWith('tcp') ? tcp : header))).toBe('333')
-    expect(peerSocketInode({ peerPort: 0x9c41, serverPort: 0x1f90 }, (path) => (path.endsWith('tcp') ? tcp : header))).toBeUndefined()
+    const tcp =
+      header +
+      row('0100007F:9C40', '0100007F:1F90', '0A', '111') +
+      row('0100007F:9C40', '0100007F:1F91', '01', '222') +
+      row('0100007F:9C40', '0100007F:1F90', '01', '333')
+    expect(
+      peerSocketInode({ peerPort: 0x9c40, serverPort: 0x1f90 }, (path) => (path.endsWith('tcp') ? tcp : header)),
+    ).toBe('333')
+    expect(
+      peerSocketInode({ peerPort: 0x9c41, serverPort: 0x1f90 }, (path) => (path.endsWith('tcp') ? tcp : header)),
+    ).toBeUndefined()
   })
 })
 
@@ -29,7 +38,10 @@ describe.skipIf(skip !== undefined)('who gets the askpass mark', () => {
   // Each card is answered, not dismissed: a dismissal silences the helper for this parent for a minute.
   /** Starts the real helper with `env` and resolves with its card; the helper is left waiting. */
   const startHelper = async (env: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [HELPER, 'Password: '], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...inbox.env, ...env }, stdio: 'ignore' })
+    const child = spawn(process.execPath, [HELPER, 'Password: '], {
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...inbox.env, ...env },
+      stdio: 'ignore',
+    })
     const exited = new Promise((resolve) => child.once('close', resolve))
     const card = await nextCard(inbox)
     return { child, card, exited }
@@ -49,15 +61,34 @@ describe.skipIf(skip !== undefined)('who gets the askpass mark', () => {
     await exited
   })
 
-  it('a token holder calling itself ask-user-askpass, claiming a waiting helper\'s pid and sending a mark of its own, gets none', async () => {
+  it("a token holder calling itself ask-user-askpass, claiming a waiting helper's pid and sending a mark of its own, gets none", async () => {
     const helper = await startHelper()
     expect(helper.card.askpass).toBeDefined()
     const agent = await openAgent(inbox.test.companion)
-    agent.send({ type: 'hello', protocol: 1, client: { name: 'ask-user-askpass', version: '1', pid: helper.child.pid, askpass: { receiver: 'sudo', verified: true } } })
+    agent.send({
+      type: 'hello',
+      protocol: 1,
+      client: {
+        name: 'ask-user-askpass',
+        version: '1',
+        pid: helper.child.pid,
+        askpass: { receiver: 'sudo', verified: true },
+      },
+    })
     await agent.next((frame) => frame.type === 'welcome')
     agent.send({
-      type: 'ask', id: 'x', title: 'sudo -k id -u', askpass: { receiver: 'sudo', verified: true },
-      questions: [{ id: 'askpass', question: '[sudo] password for you:', detail: 'The answer goes only to `sudo`.', askpass: { receiver: 'sudo', verified: true } }],
+      type: 'ask',
+      id: 'x',
+      title: 'sudo -k id -u',
+      askpass: { receiver: 'sudo', verified: true },
+      questions: [
+        {
+          id: 'askpass',
+          question: '[sudo] password for you:',
+          detail: 'The answer goes only to `sudo`.',
+          askpass: { receiver: 'sudo', verified: true },
+        },
+      ],
     })
     const forged = await inbox.masked.nextAsk((ask) => ask.title === 'sudo -k id -u', 10_000)
     expect(forged.agent.name).toBe('ask-user-askpass')

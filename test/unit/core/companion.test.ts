@@ -28,7 +28,12 @@ describe('graceful shutdown', () => {
     const uiClosed = new Promise<number>((resolve) => ui.socket.once('close', (code) => resolve(code)))
     const resolved = ui.nextFrame((f) => f.type === 'question/resolved')
     await Promise.all([companion.close(), companion.close()])
-    expect(agent.frames.at(-1)).toEqual({ type: 'error', id: 'a1', code: 'ASK_ABORTED', message: 'the companion is shutting down' })
+    expect(agent.frames.at(-1)).toEqual({
+      type: 'error',
+      id: 'a1',
+      code: 'ASK_ABORTED',
+      message: 'the companion is shutting down',
+    })
     expect((await agent.closed).code).toBe(1001)
     expect(await resolved).toEqual({ type: 'question/resolved', askId: ask.askId, outcome: 'aborted' })
     expect(await uiClosed).toBe(1001)
@@ -46,26 +51,40 @@ describe('robustness', () => {
     const frame = fc.oneof(
       fc.string(),
       fc.json(),
-      fc.record({ type: fc.constantFrom('hello', 'ask', 'cancel', 'answer', 'dismiss', 'history/get', 'x'), id: fc.anything(), askId: fc.anything(), questions: fc.anything(), answers: fc.anything(), protocol: fc.anything(), client: fc.anything(), limit: fc.anything() }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: fc.constantFrom('hello', 'ask', 'cancel', 'answer', 'dismiss', 'history/get', 'x'),
+          id: fc.anything(),
+          askId: fc.anything(),
+          questions: fc.anything(),
+          answers: fc.anything(),
+          protocol: fc.anything(),
+          client: fc.anything(),
+          limit: fc.anything(),
+        },
+        { requiredKeys: ['type'] },
+      ),
     )
     const samples = fc.sample(frame, { numRuns: 300, seed: 42 })
     for (const sample of samples) {
-      const text = typeof sample === 'string' ? sample : JSON.stringify(sample) ?? 'undefined'
+      const text = typeof sample === 'string' ? sample : (JSON.stringify(sample) ?? 'undefined')
       agent.socket.send(text)
       ui.socket.send(text)
     }
     agent.send(askFrame('after-fuzz'))
     const ask = await ui.nextAsk((a) => a.questions[0]?.question === 'Which database?')
     expect(await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])).toMatchObject({ type: 'accepted' })
-    expect(await agent.next((f) => f.type === 'answer' && f.id === 'after-fuzz')).toMatchObject({ answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await agent.next((f) => f.type === 'answer' && f.id === 'after-fuzz')).toMatchObject({
+      answers: [{ id: 'q1', selected: ['SQLite'] }],
+    })
     await ui.close()
   })
 
   it('reports a taken port clearly', async () => {
     t = await startTestCompanion()
-    await expect(startCompanion({ port: t.companion.port, writeDiscovery: false, home: t.home, onWarning: () => undefined })).rejects.toThrow(
-      `port ${t.companion.port} on 127.0.0.1 is already in use`,
-    )
+    await expect(
+      startCompanion({ port: t.companion.port, writeDiscovery: false, home: t.home, onWarning: () => undefined }),
+    ).rejects.toThrow(`port ${t.companion.port} on 127.0.0.1 is already in use`)
   })
 })
 
@@ -81,8 +100,16 @@ describe('HTTP', () => {
     await ui.nextAsk()
     const ok = await get(url, { Authorization: `Bearer ${t.companion.token}` })
     expect(ok.status).toBe(200)
-    expect(await ok.json()).toEqual({ protocol: 1, server: { name: 'c', version: '1.2.3' }, pending: 1, agents: 1, windows: 1 })
-    expect((await get(url, { Authorization: `Bearer ${t.companion.token}`, Origin: 'https://evil.example' })).status).toBe(403)
+    expect(await ok.json()).toEqual({
+      protocol: 1,
+      server: { name: 'c', version: '1.2.3' },
+      pending: 1,
+      agents: 1,
+      windows: 1,
+    })
+    expect(
+      (await get(url, { Authorization: `Bearer ${t.companion.token}`, Origin: 'https://evil.example' })).status,
+    ).toBe(403)
     await ui.close()
   })
 

@@ -23,7 +23,10 @@ export interface PairAgent {
   frames: CompanionFrame[]
   send(frame: object | string): void
   /** First unconsumed frame matching `predicate` (consumed on return); rejects after `timeoutMs`. */
-  next<T extends CompanionFrame = CompanionFrame>(predicate?: (frame: CompanionFrame) => boolean, timeoutMs?: number): Promise<T>
+  next<T extends CompanionFrame = CompanionFrame>(
+    predicate?: (frame: CompanionFrame) => boolean,
+    timeoutMs?: number,
+  ): Promise<T>
   /** Resolves with the close code and reason. */
   closed: Promise<{ code: number; reason: string }>
 }
@@ -34,7 +37,10 @@ type FrameOf<T extends UiServerFrame['type']> = Extract<UiServerFrame, { type: T
 export interface HubWindow {
   snapshot: FrameOf<'snapshot'>
   frames: UiServerFrame[]
-  nextFrame<T extends UiServerFrame = UiServerFrame>(predicate: (frame: UiServerFrame) => boolean, timeoutMs?: number): Promise<T>
+  nextFrame<T extends UiServerFrame = UiServerFrame>(
+    predicate: (frame: UiServerFrame) => boolean,
+    timeoutMs?: number,
+  ): Promise<T>
   nextAsk(predicate?: (ask: Ask) => boolean): Promise<Ask>
   /** Sends an `answer` and resolves with the `accepted` or `rejected` reply for that askId. */
   answer(askId: string, answers: Answer[]): Promise<FrameOf<'ask/accepted'> | FrameOf<'ask/rejected'>>
@@ -80,12 +86,18 @@ export function startCore(options: CoreOptions = {}): CoreHarness {
   const warn = (message: string): void => void warnings.push(message)
   const registry = new Registry(Date.now, warn, limits.textChars)
   const history: HistoryEntry[] = []
-  registry.onResolved((ask, settlement, settledAt, delivered) => history.push(historyEntry(ask, settlement, settledAt, delivered)))
+  registry.onResolved((ask, settlement, settledAt, delivered) =>
+    history.push(historyEntry(ask, settlement, settledAt, delivered)),
+  )
   registry.onUndelivered((ask, answers, at) => {
     const entry = undeliveredEntry(ask, answers, at)
     if (entry) history.push(entry)
   })
-  const hub = new WindowHub({ registry, history: async ({ limit }) => ({ entries: history.slice(-limit).reverse(), more: history.length > limit }), warn })
+  const hub = new WindowHub({
+    registry,
+    history: async ({ limit }) => ({ entries: history.slice(-limit).reverse(), more: history.length > limit }),
+    warn,
+  })
   const connections = new Set<AgentConnection>()
   const serverInfo = options.serverInfo ?? { name: 'test-companion', version: '0.0.0' }
 

@@ -37,7 +37,10 @@ describe('endpoint.json', () => {
     const c = await start(h)
     const file = EndpointFileSchema.parse(JSON.parse(await readFile(join(h, 'endpoint.json'), 'utf8')))
     expect(file).toEqual({
-      protocol: 1, url: `ws://127.0.0.1:${c.port}/v1/agent`, token: c.token, pid: process.pid,
+      protocol: 1,
+      url: `ws://127.0.0.1:${c.port}/v1/agent`,
+      token: c.token,
+      pid: process.pid,
       ...(process.platform === 'linux' ? { pidNamespace: readlinkSync('/proc/self/ns/pid') } : {}),
     })
     expect(c.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -77,7 +80,10 @@ describe('endpoint.json', () => {
     const h = await freshHome()
     const pid = await deadPid()
     expect(isProcessAlive(pid)).toBe(false)
-    await writeFile(join(h, 'endpoint.json'), JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'old', pid }))
+    await writeFile(
+      join(h, 'endpoint.json'),
+      JSON.stringify({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 'old', pid }),
+    )
     const c = await start(h)
     expect(await readEndpointFile(h)).toMatchObject({ token: c.token, pid: process.pid })
   })

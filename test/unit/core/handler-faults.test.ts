@@ -58,7 +58,11 @@ const closeCode = (socket: WebSocket): Promise<number> =>
   new Promise((resolve) => socket.once('close', (code: number) => resolve(code)))
 
 /** One more ask goes the whole way: the healthy window sees it and answers it, the agent gets the answer. */
-async function stillWorks(target: StubbedCore, window: Awaited<ReturnType<typeof connectUi>>, id: string): Promise<void> {
+async function stillWorks(
+  target: StubbedCore,
+  window: Awaited<ReturnType<typeof connectUi>>,
+  id: string,
+): Promise<void> {
   const agent = await helloAgent(target, `healthy-${id}`)
   agent.send(askFrame(id))
   const ask = await window.nextAsk((a) => a.agent.name === `healthy-${id}`)
@@ -66,7 +70,7 @@ async function stillWorks(target: StubbedCore, window: Awaited<ReturnType<typeof
   expect(await agent.next((frame) => frame.type === 'answer')).toMatchObject({ type: 'answer', id })
 }
 
-describe('a fault in one client\'s handler ends that client only', () => {
+describe("a fault in one client's handler ends that client only", () => {
   it('history/get whose reply cannot be serialized: that window closes with 1011, the rest goes on', async () => {
     // The issue's crash: the reply threw inside a .then() with no catch.
     const target = await start(async () => ({ entries: [unserializable], more: false }) as never)
@@ -105,7 +109,7 @@ describe('a fault in one client\'s handler ends that client only', () => {
     await healthy.close()
   })
 
-  it('a throw in an agent\'s handler: that agent closes with 1011 and its asks settle aborted; other agents go on', async () => {
+  it("a throw in an agent's handler: that agent closes with 1011 and its asks settle aborted; other agents go on", async () => {
     const target = await start()
     const window = await connectUi(target)
     const failing = await helloAgent(target, 'failing')
@@ -113,9 +117,18 @@ describe('a fault in one client\'s handler ends that client only', () => {
     const pending = await window.nextAsk()
     registry.failAddTitled = 'boom'
     failing.send(askFrame('f2', { title: 'boom' }))
-    expect(await failing.next<ErrorFrame>((frame) => frame.type === 'error')).toEqual({ type: 'error', id: 'f1', code: 'ASK_ABORTED', message: FAULT_MESSAGE })
+    expect(await failing.next<ErrorFrame>((frame) => frame.type === 'error')).toEqual({
+      type: 'error',
+      id: 'f1',
+      code: 'ASK_ABORTED',
+      message: FAULT_MESSAGE,
+    })
     expect((await failing.closed).code).toBe(1011)
-    expect(await window.nextFrame((frame) => frame.type === 'question/resolved')).toEqual({ type: 'question/resolved', askId: pending.askId, outcome: 'aborted' })
+    expect(await window.nextFrame((frame) => frame.type === 'question/resolved')).toEqual({
+      type: 'question/resolved',
+      askId: pending.askId,
+      outcome: 'aborted',
+    })
     await stillWorks(target, window, 'g1')
     expect(unhandled).toEqual([])
     await window.close()

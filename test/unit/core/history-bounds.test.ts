@@ -44,7 +44,10 @@ describe('history byte bounds', () => {
     const store = new HistoryStore(path, { enabled: true, limit: 100, entryBytes: 2048, warn: () => undefined })
     await store.init()
     store.record(entry(1, 50_000))
-    store.record({ ...entry(2, 10), questions: [{ id: 'q1', question: '漢'.repeat(3000), options: [{ label: 'a'.repeat(5000) }] }] })
+    store.record({
+      ...entry(2, 10),
+      questions: [{ id: 'q1', question: '漢'.repeat(3000), options: [{ label: 'a'.repeat(5000) }] }],
+    })
     store.record(entry(3, 10))
     await store.flush()
     const lines = (await readFile(path, 'utf8')).split('\n').filter(Boolean)
@@ -63,7 +66,13 @@ describe('history byte bounds', () => {
   it('an agent alone settling asks in a loop never takes the file or memory past historyBytes', async () => {
     const path = join(home, 'history.jsonl')
     const maxBytes = 64 * 1024
-    const store = new HistoryStore(path, { enabled: true, limit: 100_000, maxBytes, entryBytes: 4096, warn: () => undefined })
+    const store = new HistoryStore(path, {
+      enabled: true,
+      limit: 100_000,
+      maxBytes,
+      entryBytes: 4096,
+      warn: () => undefined,
+    })
     await store.init()
     let n = 0
     for (let batch = 0; batch < 40; batch++) {
@@ -112,11 +121,17 @@ describe('history byte bounds', () => {
       before = page.entries.at(-1)!.askId
     }
     expect(seen).toEqual(expectedOrder())
-    expect((await store.page({ limit: 5 })).entries.map((e) => e.askId)).toEqual(['ask-7', 'ask-120', 'ask-119', 'ask-118', 'ask-117'])
+    expect((await store.page({ limit: 5 })).entries.map((e) => e.askId)).toEqual([
+      'ask-7',
+      'ask-120',
+      'ask-119',
+      'ask-118',
+      'ask-117',
+    ])
     expect(await store.page({ limit: 5, before: 'no-such-ask' })).toEqual({ entries: [], more: false })
   })
 
-  it('a window\'s history/get without before gets the newest page with more, and pages on with before', async () => {
+  it("a window's history/get without before gets the newest page with more, and pages on with before", async () => {
     const limits = { ...DEFAULT_LIMITS, historyPageBytes: 4096 }
     t = await startTestCompanion({ settings: { limits } })
     const agent = await helloAgent(t.companion)

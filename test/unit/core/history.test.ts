@@ -104,7 +104,15 @@ describe('HistoryStore', () => {
     await store.init()
     const plan: QuestionHistoryEntry = {
       ...entry(1),
-      questions: [{ id: 'q1', question: 'Approve?', detail: '1. step', options: [{ label: 'Yes' }], intent: { kind: 'plan-review', approve: 'Yes' } }],
+      questions: [
+        {
+          id: 'q1',
+          question: 'Approve?',
+          detail: '1. step',
+          options: [{ label: 'Yes' }],
+          intent: { kind: 'plan-review', approve: 'Yes' },
+        },
+      ],
       answers: [{ id: 'q1', selected: ['Yes'] }],
     }
     store.record(plan)
@@ -116,7 +124,11 @@ describe('HistoryStore', () => {
 
   it('never throws on a write failure; it warns', async () => {
     const warnings: string[] = []
-    const store = new HistoryStore(join(home, 'missing-dir', 'history.jsonl'), { enabled: true, limit: 10, warn: (m) => warnings.push(m) })
+    const store = new HistoryStore(join(home, 'missing-dir', 'history.jsonl'), {
+      enabled: true,
+      limit: 10,
+      warn: (m) => warnings.push(m),
+    })
     await store.init()
     store.record(entry(1))
     await store.flush()
@@ -135,7 +147,15 @@ describe('history through the companion', () => {
       await ui.answer(ask.askId, [{ id: 'q1', selected: ['SQLite'] }])
       const history = await companion.history()
       if (enabled) {
-        expect(history).toEqual([{ ...ask, kind: 'question', outcome: 'answered', settledAt: expect.any(Number), answers: [{ id: 'q1', selected: ['SQLite'] }] }])
+        expect(history).toEqual([
+          {
+            ...ask,
+            kind: 'question',
+            outcome: 'answered',
+            settledAt: expect.any(Number),
+            answers: [{ id: 'q1', selected: ['SQLite'] }],
+          },
+        ])
       } else {
         expect(history).toEqual([])
         await expect(stat(join(h, 'history.jsonl'))).rejects.toThrow()

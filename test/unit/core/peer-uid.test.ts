@@ -22,7 +22,9 @@ describe('peer row keys', () => {
   it('prints addresses word by word in host order and ports in hex', () => {
     expect(peerRowKey(ends, 'tcp', true)).toBe('0100007F:C350 0100007F:1F90')
     expect(peerRowKey(ends, 'tcp', false)).toBe('7F000001:C350 7F000001:1F90')
-    expect(peerRowKey(ends, 'tcp6', true)).toBe('0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90')
+    expect(peerRowKey(ends, 'tcp6', true)).toBe(
+      '0000000000000000FFFF00000100007F:C350 0000000000000000FFFF00000100007F:1F90',
+    )
   })
   it('has no key for a connection that is not IPv4', () => {
     expect(peerRowKey({ ...ends, remoteAddress: '::1' }, 'tcp')).toBeUndefined()
@@ -50,7 +52,9 @@ async function tables(tcp: string[], tcp6?: string[]): Promise<string> {
 describe('reading the socket tables', () => {
   it('finds a row past many others (and across read chunks) and stops with every key found', async () => {
     const wanted = peerRowKey(ends, 'tcp')!
-    const filler = Array.from({ length: 3_000 }, (_, i) => row(i, peerRowKey({ ...ends, remotePort: 1_000 + i }, 'tcp')!, 1000))
+    const filler = Array.from({ length: 3_000 }, (_, i) =>
+      row(i, peerRowKey({ ...ends, remotePort: 1_000 + i }, 'tcp')!, 1000),
+    )
     const folder = await tables([...filler, row(3_000, wanted, 4242)])
     const found = await readPeerUids('tcp', new Set([wanted]), folder)
     expect(found).toEqual(new Map([[wanted, 4242]]))
@@ -59,12 +63,15 @@ describe('reading the socket tables', () => {
     const folder = await tables([])
     await expect(readPeerUids('tcp6', new Set(['x y']), folder)).resolves.toEqual(new Map())
   })
-  it.skipIf(process.platform !== 'linux')('finds this process as the owner of its own connection in the real /proc/net/tcp', async () => {
-    const { client } = await loopbackPair()
-    const key = peerRowKey(serverSideEnds(client), 'tcp')!
-    const found = await readPeerUids('tcp', new Set([key]))
-    expect(found.get(key)).toBe(process.getuid!())
-  })
+  it.skipIf(process.platform !== 'linux')(
+    'finds this process as the owner of its own connection in the real /proc/net/tcp',
+    async () => {
+      const { client } = await loopbackPair()
+      const key = peerRowKey(serverSideEnds(client), 'tcp')!
+      const found = await readPeerUids('tcp', new Set([key]))
+      expect(found.get(key)).toBe(process.getuid!())
+    },
+  )
 })
 
 /** A real loopback connection; `accepted` is the server's side of it. */
@@ -85,7 +92,12 @@ async function loopbackPair(): Promise<{ client: Socket; accepted: Socket }> {
 
 /** The ends of a connection as its server sees them, from the client's socket. */
 function serverSideEnds(client: Socket): typeof ends {
-  return { localAddress: client.remoteAddress!, localPort: client.remotePort!, remoteAddress: client.localAddress!, remotePort: client.localPort! }
+  return {
+    localAddress: client.remoteAddress!,
+    localPort: client.remotePort!,
+    remoteAddress: client.localAddress!,
+    remotePort: client.localPort!,
+  }
 }
 
 describe.skipIf(process.platform !== 'linux')('the peer-uid gate', () => {
@@ -101,7 +113,12 @@ describe.skipIf(process.platform !== 'linux')('the peer-uid gate', () => {
     const foreign: Socket[] = []
     let reported!: () => void
     const done = new Promise<void>((resolve) => (reported = resolve))
-    const gate = createPeerUidGate({ ownUid: 1000, tablesDir: folder, warn: () => undefined, foreign: (socket) => (foreign.push(socket), reported()) })!
+    const gate = createPeerUidGate({
+      ownUid: 1000,
+      tablesDir: folder,
+      warn: () => undefined,
+      foreign: (socket) => (foreign.push(socket), reported()),
+    })!
     gate.check(root.accepted)
     gate.check(ours.accepted)
     gate.check(stranger.accepted)
@@ -123,7 +140,13 @@ describe.skipIf(process.platform !== 'linux')('the peer-uid gate', () => {
     let reported: () => void = () => undefined
     vi.useFakeTimers({ toFake: ['setTimeout'] })
     try {
-      const gate = createPeerUidGate({ ownUid: 0, tablesDir: folder, warn: () => undefined, now: () => clock.shift() ?? 1_000, foreign: (socket) => (foreign.push(socket), reported()) })!
+      const gate = createPeerUidGate({
+        ownUid: 0,
+        tablesDir: folder,
+        warn: () => undefined,
+        now: () => clock.shift() ?? 1_000,
+        foreign: (socket) => (foreign.push(socket), reported()),
+      })!
       await new Promise<void>((resolve) => ((reported = resolve), gate.check(first.accepted)))
       const secondReported = new Promise<void>((resolve) => (reported = resolve))
       gate.check(second.accepted)
@@ -142,7 +165,12 @@ describe.skipIf(process.platform !== 'linux')('the peer-uid gate', () => {
     const warnings: string[] = []
     let warned!: () => void
     const done = new Promise<void>((resolve) => (warned = resolve))
-    const gate = createPeerUidGate({ ownUid: 0, tablesDir: '/nonexistent/net', foreign: () => undefined, warn: (message) => (warnings.push(message), warned()) })!
+    const gate = createPeerUidGate({
+      ownUid: 0,
+      tablesDir: '/nonexistent/net',
+      foreign: () => undefined,
+      warn: (message) => (warnings.push(message), warned()),
+    })!
     gate.check(accepted)
     await done
     gate.check(accepted)

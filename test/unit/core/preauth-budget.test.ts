@@ -67,14 +67,24 @@ describe('the pre-auth budget', () => {
   it('a newcomer at a full budget drops the oldest pre-auth socket; agents that authenticate stop counting', async () => {
     t = await startTestCompanion({ preAuth: { maxSockets: 3, deadlineMs: 60_000 } })
     const { port } = t.companion
-    const [s1, s2, s3, s4, s5] = [await idleSocket(port), await idleSocket(port), await idleSocket(port), await idleSocket(port), await idleSocket(port)]
+    const [s1, s2, s3, s4, s5] = [
+      await idleSocket(port),
+      await idleSocket(port),
+      await idleSocket(port),
+      await idleSocket(port),
+      await idleSocket(port),
+    ]
     await s1!.closed
     await s2!.closed
     expect([s3, s4, s5].map((idle) => idle!.isClosed())).toEqual([false, false, false])
 
     // The budget is full, yet agents get in: each authenticates (within a turn of the event loop, before
     // the budget is swept) and from then on does not count, so s3, s4 and s5 all stay.
-    const agents = [await helloAgent(t.companion, 'first'), await helloAgent(t.companion, 'second'), await helloAgent(t.companion, 'third')]
+    const agents = [
+      await helloAgent(t.companion, 'first'),
+      await helloAgent(t.companion, 'second'),
+      await helloAgent(t.companion, 'third'),
+    ]
     for (const idle of [s3, s4, s5]) expect(await statusLine(idle!)).toBe('HTTP/1.1 404 Not Found')
 
     // A plain request lifts the deadline but not the count: s6 drops s3, the oldest.
@@ -101,7 +111,9 @@ describe('the pre-auth budget', () => {
     expect(idle[3]!.isClosed()).toBe(false)
     expect(prover.readyState).toBe(prover.OPEN)
     const welcome = new Promise<string>((resolve) => prover.once('message', (data) => resolve(String(data))))
-    prover.send(JSON.stringify({ type: 'prove', mac: await proofMac(t.companion.token, 'client', 'agent', nonce, proof.nonce) }))
+    prover.send(
+      JSON.stringify({ type: 'prove', mac: await proofMac(t.companion.token, 'client', 'agent', nonce, proof.nonce) }),
+    )
     prover.send(JSON.stringify({ type: 'hello', protocol: 1, client: { name: 'prover' } }))
     expect(JSON.parse(await welcome)).toMatchObject({ type: 'welcome' })
     prover.close()
@@ -125,7 +137,10 @@ describe('the pre-auth budget', () => {
   })
 
   it('an upgrade refused at the connection cap (503) leaves the pre-auth budget once it closes', async () => {
-    t = await startTestCompanion({ settings: { limits: { ...DEFAULT_LIMITS, connections: 1 } }, preAuth: { maxSockets: 2, deadlineMs: 60_000 } })
+    t = await startTestCompanion({
+      settings: { limits: { ...DEFAULT_LIMITS, connections: 1 } },
+      preAuth: { maxSockets: 2, deadlineMs: 60_000 },
+    })
     const first = await helloAgent(t.companion)
     await expect(openAgent(t.companion)).rejects.toThrow(/503/)
     // The refused upgrade left the budget when it closed: two idle sockets fit without dropping each other.

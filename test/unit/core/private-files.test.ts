@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { HistoryStore } from '../../../core/history'
-import { appendPrivateFile, ensurePrivateDir, PrivateFileError, readPrivateFile, writeFileAtomic } from '../../../core/private-files'
+import {
+  appendPrivateFile,
+  ensurePrivateDir,
+  PrivateFileError,
+  readPrivateFile,
+  writeFileAtomic,
+} from '../../../core/private-files'
 import { ensurePrivateDirSync, readPrivateFileSync, writeFileAtomicSync } from '../../../core/private-files-sync'
 import { loadSettings } from '../../../core/settings-store'
 import { attackerSkipReason, createAttacker, type Attacker } from '../../helpers/attacker-user'
@@ -123,8 +129,11 @@ describe.skipIf(attackerSkipReason())('the home folder and its files, attacked b
     expect(await readdir(home)).toEqual([]) // no token left in their folder
   })
 
-  it("their endpoint.json in our home is not replaced: the companion refuses to start and says why", async () => {
-    const home = await openHome('their-endpoint', `printf '{"protocol":1,"url":"ws://127.0.0.1:9/v1/agent","token":"theirs","pid":2147483646}' > endpoint.json && chmod 600 endpoint.json`)
+  it('their endpoint.json in our home is not replaced: the companion refuses to start and says why', async () => {
+    const home = await openHome(
+      'their-endpoint',
+      `printf '{"protocol":1,"url":"ws://127.0.0.1:9/v1/agent","token":"theirs","pid":2147483646}' > endpoint.json && chmod 600 endpoint.json`,
+    )
     const error = await refusal(startTestCompanion({ home }))
     expect(error.code).toBe('NOT_OURS')
     expect(error.path).toBe(join(home, 'endpoint.json'))
@@ -144,7 +153,11 @@ describe.skipIf(attackerSkipReason())('the home folder and its files, attacked b
     const planted = JSON.stringify({ askId: 'planted' })
     const home = await openHome('their-history', `printf '%s\\n' '${planted}' > history.jsonl`)
     const warnings: string[] = []
-    const history = new HistoryStore(join(home, 'history.jsonl'), { enabled: true, limit: 10, warn: (message) => void warnings.push(message) })
+    const history = new HistoryStore(join(home, 'history.jsonl'), {
+      enabled: true,
+      limit: 10,
+      warn: (message) => void warnings.push(message),
+    })
     await history.init()
     expect(await history.read()).toEqual([])
     expect(warnings.join('\n')).toContain('NOT_OURS')
@@ -156,7 +169,11 @@ describe.skipIf(attackerSkipReason())('the home folder and its files, attacked b
     await writeFile(precious, 'ours\n', { mode: 0o600 })
     const home = await openHome('their-link', `ln -s ${precious} history.jsonl`)
     const warnings: string[] = []
-    const history = new HistoryStore(join(home, 'history.jsonl'), { enabled: true, limit: 10, warn: (message) => void warnings.push(message) })
+    const history = new HistoryStore(join(home, 'history.jsonl'), {
+      enabled: true,
+      limit: 10,
+      warn: (message) => void warnings.push(message),
+    })
     await history.init()
     history.recordLine('{"askId":"new"}')
     await history.flush()

@@ -11,7 +11,10 @@ export interface RawAgent {
   frames: CompanionFrame[]
   send(frame: object | string): void
   /** First unconsumed frame matching `predicate` (consumed on return); rejects after `timeoutMs`. */
-  next<T extends CompanionFrame = CompanionFrame>(predicate?: (frame: CompanionFrame) => boolean, timeoutMs?: number): Promise<T>
+  next<T extends CompanionFrame = CompanionFrame>(
+    predicate?: (frame: CompanionFrame) => boolean,
+    timeoutMs?: number,
+  ): Promise<T>
   /** Resolves with the close code and reason. */
   closed: Promise<{ code: number; reason: string }>
 }
@@ -39,7 +42,10 @@ export function tryUpgrade(url: string, protocols: string[], headers: Record<str
 }
 
 /** Opens an authenticated agent socket (no hello sent). */
-export async function openAgent(target: { agentUrl: string; token: string }, options: { autoPong?: boolean } = {}): Promise<RawAgent> {
+export async function openAgent(
+  target: { agentUrl: string; token: string },
+  options: { autoPong?: boolean } = {},
+): Promise<RawAgent> {
   const socket = new WebSocket(target.agentUrl, [AGENT_SUBPROTOCOL], {
     headers: { Authorization: `Bearer ${target.token}` },
     autoPong: options.autoPong ?? true,
@@ -79,10 +85,13 @@ export function askFrame(id: string, extra: Record<string, unknown> = {}): Recor
   return {
     type: 'ask',
     id,
-    questions: [{ id: 'q1', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }],
+    questions: [
+      { id: 'q1', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] },
+    ],
     ...extra,
   }
 }
 
 /** `expect.poll` with a deadline that survives a loaded CI machine (5 s instead of 1 s). */
-export const poll = <T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> => expect.poll(fn, { timeout: 5_000 })
+export const poll = <T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> =>
+  expect.poll(fn, { timeout: 5_000 })

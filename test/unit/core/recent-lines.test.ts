@@ -32,7 +32,10 @@ describe('RecentLines', () => {
     recent.add(...batch(10, 20)) // one large batch: every older one goes, the large one stays whole
     expect(recent.size).toBe(11)
     expect(recent.newest(4)).toEqual({ text: 'line 17\nline 18\nline 19\nline 20', count: 4 })
-    expect(recent.newest(13)).toEqual({ text: Array.from({ length: 11 }, (_, i) => `line ${i + 10}`).join('\n'), count: 11 })
+    expect(recent.newest(13)).toEqual({
+      text: Array.from({ length: 11 }, (_, i) => `line ${i + 10}`).join('\n'),
+      count: 11,
+    })
   })
 
   it('ignores an empty batch', () => {

@@ -5,7 +5,10 @@ const questions = [{ id: 'q1', question: 'Pick one', options: [{ label: 'A' }, {
 
 function setup() {
   const warnings: string[] = []
-  const registry = new Registry(() => 1000, (m) => warnings.push(m))
+  const registry = new Registry(
+    () => 1000,
+    (m) => warnings.push(m),
+  )
   const settled: Array<[string, Settlement]> = []
   const owner = { settled: (wireId: string, s: Settlement): boolean => settled.push([wireId, s]) > 0 }
   return { registry, warnings, settled, owner }
@@ -28,7 +31,10 @@ describe('Registry', () => {
     registry.onResolved(resolved)
     const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])).toEqual({ ok: true, delivered: true })
-    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A'] }])).toMatchObject({ ok: false, code: 'NOT_PENDING' })
+    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A'] }])).toMatchObject({
+      ok: false,
+      code: 'NOT_PENDING',
+    })
     expect(registry.dismiss(ask.askId)).toMatchObject({ ok: false, code: 'NOT_PENDING' })
     expect(registry.settle(ask.askId, { outcome: 'agent-gone' })).toBe(false)
     expect(settled).toEqual([['w', { outcome: 'answered', answers: [{ id: 'q1', selected: ['B'] }] }]])
@@ -39,7 +45,9 @@ describe('Registry', () => {
     const { registry, owner, settled } = setup()
     const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
     registry.answer(ask.askId, [{ custom: 'mine', selected: [], id: 'q1' }])
-    expect(JSON.stringify(settled[0]![1])).toBe('{"outcome":"answered","answers":[{"id":"q1","selected":[],"custom":"mine"}]}')
+    expect(JSON.stringify(settled[0]![1])).toBe(
+      '{"outcome":"answered","answers":[{"id":"q1","selected":[],"custom":"mine"}]}',
+    )
   })
 
   it('refuses rule-breaking answers with INVALID_ANSWER and keeps the ask pending', () => {

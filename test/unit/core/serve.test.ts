@@ -17,7 +17,9 @@ afterEach(() => rm(home, { recursive: true, force: true }))
 /** Redeems a page link's code as the served page does. */
 async function redeem(port: string, code: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`http://127.0.0.1:${port}/v1/window/redeem`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${port}` }, body: JSON.stringify({ code }),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${port}` },
+    body: JSON.stringify({ code }),
   })
   return { status: response.status, body: await response.json() }
 }
@@ -29,7 +31,16 @@ function fakeIo(signal: AbortSignal): CliIo & { out: () => string; err: () => st
   let err = ''
   stdout.on('data', (chunk) => (out += String(chunk)))
   stderr.on('data', (chunk) => (err += String(chunk)))
-  return { stdout, stderr, stdin: new PassThrough(), env: { ASK_USER_HOME: home }, cwd: home, signal, out: () => out, err: () => err }
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { ASK_USER_HOME: home },
+    cwd: home,
+    signal,
+    out: () => out,
+    err: () => err,
+  }
 }
 
 describe('ask-user serve', () => {
@@ -51,7 +62,10 @@ describe('ask-user serve', () => {
     expect(redeemed.status).toBe(200)
     const { credential } = redeemed.body as { credential: string }
     expect(credential).not.toBe(endpoint!.token)
-    const ui = await connectUi({ uiUrl: `ws://127.0.0.1:${port}/v1/ui`, token: credential }, { headers: { Origin: `http://127.0.0.1:${port}` } })
+    const ui = await connectUi(
+      { uiUrl: `ws://127.0.0.1:${port}/v1/ui`, token: credential },
+      { headers: { Origin: `http://127.0.0.1:${port}` } },
+    )
     const closed = new Promise<number>((resolve) => ui.socket.once('close', (code) => resolve(code)))
     controller.abort()
     expect(await exit).toBe(0)

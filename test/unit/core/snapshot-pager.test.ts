@@ -7,7 +7,13 @@ import type { Ask } from '../../../shared/ask'
 import type { AskQuestion } from '../../../shared/question-extras'
 import type { UiServerFrame } from '../../../shared/ui'
 import { Registry, type NewAsk } from '../../../core/registry'
-import { addedJson, SNAPSHOT_BYTES, SnapshotBacklog, takeBounded, type SerializedAsk } from '../../../core/snapshot-pager'
+import {
+  addedJson,
+  SNAPSHOT_BYTES,
+  SnapshotBacklog,
+  takeBounded,
+  type SerializedAsk,
+} from '../../../core/snapshot-pager'
 import { WindowHub } from '../../../core/ui-channel'
 import { startTestCompanion } from '../../helpers/companion'
 import { helloAgent, poll } from './raw-agent'
@@ -32,10 +38,20 @@ interface Window {
   close(): void
 }
 
-function setUp(bound: number): { registry: Registry; hub: WindowHub; warnings: string[]; attach(masks?: boolean): Window } {
+function setUp(bound: number): {
+  registry: Registry
+  hub: WindowHub
+  warnings: string[]
+  attach(masks?: boolean): Window
+} {
   const warnings: string[] = []
   const registry = new Registry(Date.now, (m) => void warnings.push(m))
-  const hub = new WindowHub({ registry, history: async () => ({ entries: [], more: false }), warn: (m) => void warnings.push(m), snapshotBytes: bound })
+  const hub = new WindowHub({
+    registry,
+    history: async () => ({ entries: [], more: false }),
+    warn: (m) => void warnings.push(m),
+    snapshotBytes: bound,
+  })
   return {
     registry,
     hub,
@@ -66,10 +82,13 @@ function setUp(bound: number): { registry: Registry; hub: WindowHub; warnings: s
 
 /** The titles of the asks a window was told of, in order (snapshot first, then question/added). */
 function titlesSeen(frames: UiServerFrame[]): string[] {
-  return frames.flatMap((f) => (f.type === 'snapshot' ? f.pending.map((a) => a.title ?? '') : f.type === 'ask/added' ? [f.ask.title ?? ''] : []))
+  return frames.flatMap((f) =>
+    f.type === 'snapshot' ? f.pending.map((a) => a.title ?? '') : f.type === 'ask/added' ? [f.ask.title ?? ''] : [],
+  )
 }
 
-const bytes = (asks: readonly Ask[]): number => asks.reduce((sum, ask) => sum + Buffer.byteLength(JSON.stringify(ask)), 0)
+const bytes = (asks: readonly Ask[]): number =>
+  asks.reduce((sum, ask) => sum + Buffer.byteLength(JSON.stringify(ask)), 0)
 
 describe('bounded snapshot', () => {
   it('defaults to 256 KiB', () => {

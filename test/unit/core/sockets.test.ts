@@ -47,7 +47,12 @@ describe('UI socket framing', () => {
     const ui = await connectUi(t.companion)
     const isRejected = (f: UiServerFrame): boolean => f.type === 'rejected'
     ui.send('nope')
-    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'rejected', askId: '', code: 'INVALID_FRAME', reason: 'the frame is not valid JSON' })
+    expect(await ui.nextFrame(isRejected)).toEqual({
+      type: 'rejected',
+      askId: '',
+      code: 'INVALID_FRAME',
+      reason: 'the frame is not valid JSON',
+    })
     ui.socket.send(Buffer.from([1, 2]), { binary: true })
     expect(await ui.nextFrame(isRejected)).toEqual({
       type: 'rejected',
@@ -56,7 +61,10 @@ describe('UI socket framing', () => {
       reason: 'binary frames are not supported; send JSON text frames',
     })
     ui.send('[1]')
-    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME', reason: 'a frame must be a JSON object' })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({
+      code: 'INVALID_FRAME',
+      reason: 'a frame must be a JSON object',
+    })
     ui.send({ type: 'answer', askId: 'unknown', answers: [] })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'unknown', code: 'NOT_PENDING' })
     await ui.close()

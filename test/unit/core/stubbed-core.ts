@@ -42,7 +42,11 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
   const warn = (message: string): void => void warnings.push(message)
   const limits = options.limits ?? DEFAULT_LIMITS
   const registry = options.registry?.(warn) ?? new Registry(Date.now, warn, limits.textChars)
-  const hub = new WindowHub({ registry, history: options.history ?? (async () => ({ entries: [], more: false })), warn })
+  const hub = new WindowHub({
+    registry,
+    history: options.history ?? (async () => ({ entries: [], more: false })),
+    warn,
+  })
   const token = newToken()
   const tokenMatches = createTokenCheck(token)
   const heartbeat = new Heartbeat(30_000)
@@ -51,16 +55,30 @@ export async function startStubbedCore(options: StubbedCoreOptions = {}): Promis
   const preAuth = new PreAuthBudget(DEFAULT_PRE_AUTH)
   const windowCredential = newToken()
   const sockets: SocketEndpoints = new SocketEndpoints({
-    registry, hub, heartbeat, limits, serverInfo, handshakeTimeoutMs: 10_000, port: () => port, warn,
-    agentSecret: () => token, tokenMatches,
-    windowSecret: () => windowCredential, windowMatches: createTokenCheck(windowCredential),
+    registry,
+    hub,
+    heartbeat,
+    limits,
+    serverInfo,
+    handshakeTimeoutMs: 10_000,
+    port: () => port,
+    warn,
+    agentSecret: () => token,
+    tokenMatches,
+    windowSecret: () => windowCredential,
+    windowMatches: createTokenCheck(windowCredential),
     status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
     authenticated: (socket) => preAuth.authenticated(socket),
     proving: (socket) => preAuth.proving(socket),
     preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
   })
   const server: Server = createHttpServer({
-    routes: { port: () => port, tokenMatches, staticDir: undefined, status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size) },
+    routes: {
+      port: () => port,
+      tokenMatches,
+      staticDir: undefined,
+      status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
+    },
     preAuth,
     preAuthDeadlineMs: DEFAULT_PRE_AUTH.deadlineMs,
     maxConnections: limits.connections + DEFAULT_PRE_AUTH.maxSockets + 64,

@@ -44,9 +44,17 @@ describe('UI channel', () => {
     const second = await w2.answer(ask1.askId, [{ id: 'q1', selected: ['Postgres (Recommended)'] }])
     expect(second).toMatchObject({ type: 'ask/rejected', askId: ask1.askId, code: 'NOT_PENDING' })
     for (const w of [w1, w2]) {
-      expect(await w.nextFrame((f) => f.type === 'ask/settled')).toEqual({ type: 'ask/settled', askId: ask1.askId, outcome: 'answered' })
+      expect(await w.nextFrame((f) => f.type === 'ask/settled')).toEqual({
+        type: 'ask/settled',
+        askId: ask1.askId,
+        outcome: 'answered',
+      })
     }
-    expect(await agent.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'a1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await agent.next((f) => f.type === 'answer')).toEqual({
+      type: 'answer',
+      id: 'a1',
+      answers: [{ id: 'q1', selected: ['SQLite'] }],
+    })
     expect(agent.frames.filter((f) => f.type === 'answer')).toHaveLength(1)
     w1.close()
     w2.close()
@@ -59,9 +67,16 @@ describe('UI channel', () => {
     agent.send(askFrame('a1'))
     const ask = await ui.nextAsk()
     const reply = await ui.answer(ask.askId, [{ id: 'q1', selected: ['MySQL'] }])
-    expect(reply).toEqual({ type: 'ask/rejected', askId: ask.askId, code: 'INVALID_ANSWER', reason: 'answer 1 ("q1"): "MySQL" is not one of the options' })
+    expect(reply).toEqual({
+      type: 'ask/rejected',
+      askId: ask.askId,
+      code: 'INVALID_ANSWER',
+      reason: 'answer 1 ("q1"): "MySQL" is not one of the options',
+    })
     expect(pending()).toHaveLength(1)
-    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({ type: 'ask/accepted' })
+    expect(await ui.answer(ask.askId, [{ id: 'q1', selected: [], custom: 'MariaDB' }])).toMatchObject({
+      type: 'ask/accepted',
+    })
     ui.close()
   })
 
@@ -69,22 +84,37 @@ describe('UI channel', () => {
     const { helloAgent, attachWindow, pending } = start()
     const ui = attachWindow()
     const agent = await helloAgent()
-    agent.send({ type: 'approve', id: 'p1', approval: { tool: 'Bash', action: { kind: 'command', command: 'npm test' } } })
+    agent.send({
+      type: 'approve',
+      id: 'p1',
+      approval: { tool: 'Bash', action: { kind: 'command', command: 'npm test' } },
+    })
     const approval = await ui.nextAsk()
     agent.send(askFrame('a1'))
     const question = await ui.nextAsk()
     expect(await ui.answer(approval.askId, [{ id: 'q1', selected: [] }])).toEqual({
-      type: 'ask/rejected', askId: approval.askId, code: 'INVALID_ANSWER',
+      type: 'ask/rejected',
+      askId: approval.askId,
+      code: 'INVALID_ANSWER',
       reason: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
     })
     expect(await ui.decide(question.askId, { behavior: 'allow' })).toEqual({
-      type: 'ask/rejected', askId: question.askId, code: 'INVALID_ANSWER',
+      type: 'ask/rejected',
+      askId: question.askId,
+      code: 'INVALID_ANSWER',
       reason: 'this ask has questions: send ask/answer with answers, not a decision',
     })
     expect(pending().map((ask) => ask.kind)).toEqual(['approval', 'question'])
-    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toEqual({ type: 'ask/accepted', askId: approval.askId, outcome: 'decided' })
+    expect(await ui.decide(approval.askId, { behavior: 'allow' })).toEqual({
+      type: 'ask/accepted',
+      askId: approval.askId,
+      outcome: 'decided',
+    })
     expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toEqual({
-      type: 'ask/settled', askId: approval.askId, outcome: 'decided', decision: { behavior: 'allow' },
+      type: 'ask/settled',
+      askId: approval.askId,
+      outcome: 'decided',
+      decision: { behavior: 'allow' },
     })
     ui.close()
   })
@@ -97,7 +127,10 @@ describe('UI channel', () => {
     const ask = await ui.nextAsk()
     expect(await ui.dismiss(ask.askId)).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'cancelled' })
     expect(await agent.next((f) => f.type === 'cancelled')).toEqual({
-      type: 'cancelled', id: 'a1', code: 'ASK_CANCELLED', message: 'the user cancelled ask_user_question',
+      type: 'cancelled',
+      id: 'a1',
+      code: 'ASK_CANCELLED',
+      message: 'the user cancelled ask_user_question',
     })
     expect(await ui.nextFrame((f) => f.type === 'ask/settled')).toMatchObject({ outcome: 'cancelled' })
     expect(await ui.dismiss(ask.askId)).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
@@ -108,13 +141,25 @@ describe('UI channel', () => {
     const ui = start().attachWindow()
     const isRejected = (f: UiServerFrame): boolean => f.type === 'ask/rejected'
     ui.send('nope')
-    expect(await ui.nextFrame(isRejected)).toEqual({ type: 'ask/rejected', askId: '', code: 'INVALID_FRAME', reason: 'a frame must be a JSON object' })
+    expect(await ui.nextFrame(isRejected)).toEqual({
+      type: 'ask/rejected',
+      askId: '',
+      code: 'INVALID_FRAME',
+      reason: 'a frame must be a JSON object',
+    })
     ui.send({ type: 'ask/answer', askId: 'x', answers: 'no' })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: 'x', code: 'INVALID_FRAME' })
     ui.send({ type: 'launch' })
-    expect(await ui.nextFrame(isRejected)).toMatchObject({ askId: '', code: 'INVALID_FRAME', reason: 'unknown frame type "launch"' })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({
+      askId: '',
+      code: 'INVALID_FRAME',
+      reason: 'unknown frame type "launch"',
+    })
     ui.send({ type: 1 })
-    expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME', reason: 'a frame needs a string "type"' })
+    expect(await ui.nextFrame(isRejected)).toMatchObject({
+      code: 'INVALID_FRAME',
+      reason: 'a frame needs a string "type"',
+    })
     ui.send({ type: 'history/get', limit: 0 })
     expect(await ui.nextFrame(isRejected)).toMatchObject({ code: 'INVALID_FRAME' })
     ui.send({ type: 'ask/answer', askId: 'unknown', answers: [] })

@@ -26,16 +26,45 @@ describe('v1 frames, translated at the edge', () => {
 
   it('a decided approval settles as answered; accepted and rejected keep their v1 names', () => {
     const decision = { behavior: 'deny' as const, message: 'no' }
-    expect(toV1Frame({ type: 'ask/settled', askId: 'k1', outcome: 'decided', decision })).toEqual({ type: 'question/resolved', askId: 'k1', outcome: 'answered' })
-    expect(toV1Frame({ type: 'ask/accepted', askId: 'k1', outcome: 'decided' })).toEqual({ type: 'accepted', askId: 'k1', outcome: 'answered' })
-    expect(toV1Frame({ type: 'ask/rejected', askId: 'k1', code: 'NOT_PENDING', reason: 'r' })).toEqual({ type: 'rejected', askId: 'k1', code: 'NOT_PENDING', reason: 'r' })
+    expect(toV1Frame({ type: 'ask/settled', askId: 'k1', outcome: 'decided', decision })).toEqual({
+      type: 'question/resolved',
+      askId: 'k1',
+      outcome: 'answered',
+    })
+    expect(toV1Frame({ type: 'ask/accepted', askId: 'k1', outcome: 'decided' })).toEqual({
+      type: 'accepted',
+      askId: 'k1',
+      outcome: 'answered',
+    })
+    expect(toV1Frame({ type: 'ask/rejected', askId: 'k1', code: 'NOT_PENDING', reason: 'r' })).toEqual({
+      type: 'rejected',
+      askId: 'k1',
+      code: 'NOT_PENDING',
+      reason: 'r',
+    })
   })
 
   it('a decided approval in history reads as v1 wrote it', () => {
-    const entry: HistoryEntry = { ...approval, outcome: 'decided', settledAt: 1_700_000_000_500, decision: { behavior: 'allow', always: true } }
+    const entry: HistoryEntry = {
+      ...approval,
+      outcome: 'decided',
+      settledAt: 1_700_000_000_500,
+      decision: { behavior: 'allow', always: true },
+    }
     expect(toV1Frame({ type: 'history', entries: [entry], more: false })).toEqual({
       type: 'history',
-      entries: [{ askId: 'k1', agent: { name: 'claude-code' }, questions: [], receivedAt: 1_700_000_000_000, approval: approval.approval, outcome: 'answered', settledAt: 1_700_000_000_500, decision: { behavior: 'allow', always: true } }],
+      entries: [
+        {
+          askId: 'k1',
+          agent: { name: 'claude-code' },
+          questions: [],
+          receivedAt: 1_700_000_000_000,
+          approval: approval.approval,
+          outcome: 'answered',
+          settledAt: 1_700_000_000_500,
+          decision: { behavior: 'allow', always: true },
+        },
+      ],
       more: false,
     })
   })
@@ -43,11 +72,31 @@ describe('v1 frames, translated at the edge', () => {
 
 describe('history written by an earlier version', () => {
   it('loads a v1 approval line as a decided approval and a v1 question line as a question ask', () => {
-    const v1Approval = '{"askId":"k1","agent":{"name":"claude-code"},"questions":[],"receivedAt":1,"approval":{"tool":"Bash","action":{"kind":"command","command":"ls"}},"outcome":"answered","settledAt":2,"decision":{"behavior":"deny","message":"not now"}}'
-    const v1Question = '{"askId":"k2","agent":{"name":"a"},"questions":[{"id":"q1","question":"Which?"}],"receivedAt":3,"outcome":"answered","settledAt":4,"answers":[{"id":"q1","selected":["A"]}]}'
+    const v1Approval =
+      '{"askId":"k1","agent":{"name":"claude-code"},"questions":[],"receivedAt":1,"approval":{"tool":"Bash","action":{"kind":"command","command":"ls"}},"outcome":"answered","settledAt":2,"decision":{"behavior":"deny","message":"not now"}}'
+    const v1Question =
+      '{"askId":"k2","agent":{"name":"a"},"questions":[{"id":"q1","question":"Which?"}],"receivedAt":3,"outcome":"answered","settledAt":4,"answers":[{"id":"q1","selected":["A"]}]}'
     expect(parseEntries(`${v1Approval}\n${v1Question}\n`)).toEqual([
-      { askId: 'k1', kind: 'approval', agent: { name: 'claude-code' }, receivedAt: 1, settledAt: 2, approval: { tool: 'Bash', action: { kind: 'command', command: 'ls' } }, outcome: 'decided', decision: { behavior: 'deny', message: 'not now' } },
-      { askId: 'k2', kind: 'question', agent: { name: 'a' }, receivedAt: 3, settledAt: 4, questions: [{ id: 'q1', question: 'Which?' }], outcome: 'answered', answers: [{ id: 'q1', selected: ['A'] }] },
+      {
+        askId: 'k1',
+        kind: 'approval',
+        agent: { name: 'claude-code' },
+        receivedAt: 1,
+        settledAt: 2,
+        approval: { tool: 'Bash', action: { kind: 'command', command: 'ls' } },
+        outcome: 'decided',
+        decision: { behavior: 'deny', message: 'not now' },
+      },
+      {
+        askId: 'k2',
+        kind: 'question',
+        agent: { name: 'a' },
+        receivedAt: 3,
+        settledAt: 4,
+        questions: [{ id: 'q1', question: 'Which?' }],
+        outcome: 'answered',
+        answers: [{ id: 'q1', selected: ['A'] }],
+      },
     ])
   })
 })
@@ -70,7 +119,9 @@ describe('v1 and v2 on the socket', () => {
     expect(v1.socket.protocol).toBe(UI_V1_SUBPROTOCOL)
     expect(v1.snapshot.notices).toBeUndefined() // a script sends no Origin: no reload notice
     v2.send(JSON.stringify({ type: 'answer', askId: 'x', answers: [] }))
-    await expect.poll(() => v2Frames.at(-1), { timeout: 5_000 }).toEqual({ type: 'ask/rejected', askId: 'x', code: 'INVALID_FRAME', reason: 'unknown frame type "answer"' })
+    await expect
+      .poll(() => v2Frames.at(-1), { timeout: 5_000 })
+      .toEqual({ type: 'ask/rejected', askId: 'x', code: 'INVALID_FRAME', reason: 'unknown frame type "answer"' })
     v2.close()
     await v1.close()
   })

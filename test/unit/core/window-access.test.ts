@@ -11,9 +11,15 @@ import { connectUi } from '../../helpers/ui-client'
 let t: TestCompanion
 afterEach(() => t.cleanup())
 
-async function post(path: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  path: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${t.companion.port}${path}`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
@@ -43,7 +49,11 @@ describe('page links', () => {
     expect(await closed).toBe(4401)
     expect(t.companion.windowCredential()).not.toBe(first.body['credential'])
     const file = WindowFileSchema.parse(JSON.parse(await readFile(join(t.home, 'window.json'), 'utf8')))
-    await expect.poll(async () => WindowFileSchema.parse(JSON.parse(await readFile(join(t.home, 'window.json'), 'utf8'))).credential).toBe(t.companion.windowCredential())
+    await expect
+      .poll(
+        async () => WindowFileSchema.parse(JSON.parse(await readFile(join(t.home, 'window.json'), 'utf8'))).credential,
+      )
+      .toBe(t.companion.windowCredential())
     expect(file.page).toBe(`http://127.0.0.1:${t.companion.port}/`)
   })
 
@@ -53,7 +63,11 @@ describe('page links', () => {
     const code = codeOf(t.companion.windowLink())
     now += 60_001
     expect(await post('/v1/window/redeem', { code })).toEqual({
-      status: 404, body: { code: 'UNKNOWN_CODE', message: 'this link has expired or is not valid; run `ask-user open` for a new one' },
+      status: 404,
+      body: {
+        code: 'UNKNOWN_CODE',
+        message: 'this link has expired or is not valid; run `ask-user open` for a new one',
+      },
     })
     expect((await post('/v1/window/redeem', { code: 'x'.repeat(32) })).status).toBe(404)
   })
@@ -68,13 +82,22 @@ describe('page links', () => {
     expect(await post('/v1/window/claim', { ticket })).toEqual({ status: 202, body: { digits } })
     const wrong = digits === '000000' ? '111111' : '000000'
     // Confirming needs the window credential: an agent token holder cannot confirm its own page.
-    expect((await post('/v1/window/confirm', { digits }, { Authorization: `Bearer ${t.companion.token}` })).status).toBe(401)
+    expect(
+      (await post('/v1/window/confirm', { digits }, { Authorization: `Bearer ${t.companion.token}` })).status,
+    ).toBe(401)
     for (let i = 0; i < 5; i++) expect(t.companion.confirmWindow(wrong)).toBe(false)
     const renewed = (await post('/v1/window/claim', { ticket })).body['digits'] as string
     expect(renewed).toMatch(/^\d{6}$/)
-    const confirm = await post('/v1/window/confirm', { digits: renewed }, { Authorization: `Bearer ${t.companion.windowCredential()}` })
+    const confirm = await post(
+      '/v1/window/confirm',
+      { digits: renewed },
+      { Authorization: `Bearer ${t.companion.windowCredential()}` },
+    )
     expect(confirm).toEqual({ status: 200, body: { ok: true } })
-    expect(await post('/v1/window/claim', { ticket })).toEqual({ status: 200, body: { credential: t.companion.windowCredential() } })
+    expect(await post('/v1/window/claim', { ticket })).toEqual({
+      status: 200,
+      body: { credential: t.companion.windowCredential() },
+    })
   })
 
   it('minting a link needs the window credential; the agent token gets 401', async () => {
@@ -111,36 +134,57 @@ describe.skipIf(skip !== undefined)(`a redeemer from another uid${skip ? ` (skip
   it('with the accept-time gate on, its connection is closed before it can send a byte of the code', async () => {
     t = await startTestCompanion()
     const code = codeOf(t.companion.windowLink())
-    const script = attacker.writeFile('redeem-gated.mjs', `
+    const script = attacker.writeFile(
+      'redeem-gated.mjs',
+      `
       try {
         const response = await fetch(process.argv[2], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: process.argv[3] }) })
         console.log(JSON.stringify({ status: response.status, body: await response.text() }))
       } catch (error) {
         console.log(JSON.stringify({ failed: String(error.cause?.code ?? error) }))
       }
-    `)
+    `,
+    )
     let last: string | undefined
     // The gate reads the socket table in batches; retried until one attempt lands after a read.
-    await expect.poll(async () => {
-      last = (await attacker.exec('node', [script, `http://127.0.0.1:${t.companion.port}/v1/window/redeem`, code])).stdout
-      return JSON.parse(last) as object
-    }, { timeout: 15_000 }).toHaveProperty('failed')
+    await expect
+      .poll(
+        async () => {
+          last = (await attacker.exec('node', [script, `http://127.0.0.1:${t.companion.port}/v1/window/redeem`, code]))
+            .stdout
+          return JSON.parse(last) as object
+        },
+        { timeout: 15_000 },
+      )
+      .toHaveProperty('failed')
     expect(last).not.toContain(t.companion.windowCredential())
-    expect(await post('/v1/window/redeem', { code })).toEqual({ status: 200, body: { credential: t.companion.windowCredential() } })
+    expect(await post('/v1/window/redeem', { code })).toEqual({
+      status: 200,
+      body: { credential: t.companion.windowCredential() },
+    })
   })
 
   it('with the gate off, the redemption itself refuses it: 403, and the code still works for the person afterwards', async () => {
     t = await startTestCompanion({ preAuth: { dropOtherUsers: false } })
     const code = codeOf(t.companion.windowLink())
-    const script = attacker.writeFile('redeem.mjs', `
+    const script = attacker.writeFile(
+      'redeem.mjs',
+      `
       const response = await fetch(process.argv[2], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code: process.argv[3] }) })
       console.log(JSON.stringify({ status: response.status, body: await response.json() }))
-    `)
+    `,
+    )
     const run = await attacker.exec('node', [script, `http://127.0.0.1:${t.companion.port}/v1/window/redeem`, code])
     expect(run).toMatchObject({ code: 0, stderr: '' })
     const stolen = JSON.parse(run.stdout) as { status: number; body: object }
-    expect(stolen).toEqual({ status: 403, body: { code: 'OTHER_USER', message: 'this link can only be opened by the user who runs the companion' } })
+    expect(stolen).toEqual({
+      status: 403,
+      body: { code: 'OTHER_USER', message: 'this link can only be opened by the user who runs the companion' },
+    })
     expect(JSON.stringify(stolen)).not.toContain(t.companion.windowCredential())
-    expect(await post('/v1/window/redeem', { code })).toEqual({ status: 200, body: { credential: t.companion.windowCredential() } })
+    expect(await post('/v1/window/redeem', { code })).toEqual({
+      status: 200,
+      body: { credential: t.companion.windowCredential() },
+    })
   })
 })

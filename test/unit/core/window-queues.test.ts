@@ -78,12 +78,14 @@ describe('WindowQueues', () => {
   })
 })
 
-describe('the companion\'s windows together', () => {
+describe("the companion's windows together", () => {
   it('windows that stop reading are cut once all windows together pass limits.windowQueueBytes; a reading window and every ask stay', async () => {
     const t = await startTestCompanion({ settings: { limits: { ...DEFAULT_LIMITS, windowQueueBytes: 1024 * 1024 } } })
     try {
       const windows = async (): Promise<number> => {
-        const res = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, { headers: { Authorization: `Bearer ${t.companion.token}` } })
+        const res = await fetch(`http://127.0.0.1:${t.companion.port}/v1/status`, {
+          headers: { Authorization: `Bearer ${t.companion.token}` },
+        })
         return ((await res.json()) as { windows: number }).windows
       }
       const stalled = [await connectUi(t.companion), await connectUi(t.companion)]

@@ -27,8 +27,13 @@ async function accepted(): Promise<{ ws: WebSocket; stream: Socket; client: WebS
 
 describe('frame decoding', () => {
   it('decodes ws buffers as UTF-8 text', () => {
-    expect(parseJsonFrame(frameText([Buffer.from('{"type":'), Buffer.from('"y"}')]))).toEqual({ ok: true, value: { type: 'y' } })
-    expect(parseJsonFrame(frameText(new TextEncoder().encode('{"type":"z"}').buffer as ArrayBuffer))).toMatchObject({ ok: true })
+    expect(parseJsonFrame(frameText([Buffer.from('{"type":'), Buffer.from('"y"}')]))).toEqual({
+      ok: true,
+      value: { type: 'y' },
+    })
+    expect(parseJsonFrame(frameText(new TextEncoder().encode('{"type":"z"}').buffer as ArrayBuffer))).toMatchObject({
+      ok: true,
+    })
     expect(frameText(Buffer.from('é'))).toBe('é')
   })
 })
@@ -82,7 +87,9 @@ describe('sendText', () => {
         const writev = stream._writev?.bind(stream)
         stream._write = (...args: Parameters<typeof write>) => (counter.writes++, write(...args))
         if (writev) stream._writev = (...args: Parameters<typeof writev>) => (counter.writes++, writev(...args))
-        const two = new Promise<void>((resolve) => peer.on('message', (data) => counter.received.push(String(data)) === 2 && resolve()))
+        const two = new Promise<void>((resolve) =>
+          peer.on('message', (data) => counter.received.push(String(data)) === 2 && resolve()),
+        )
         return { counter, two }
       })
       sendText(first.ws, 'a1')
@@ -91,7 +98,10 @@ describe('sendText', () => {
       sendText(second.ws, 'b2')
       expect(first.stream.writableCorked).toBe(1) // held until the next tick
       await Promise.all(counted.map((c) => c.two))
-      expect(counted.map((c) => c.counter.received)).toEqual([['a1', 'a2'], ['b1', 'b2']])
+      expect(counted.map((c) => c.counter.received)).toEqual([
+        ['a1', 'a2'],
+        ['b1', 'b2'],
+      ])
       expect(counted.map((c) => c.counter.writes)).toEqual([1, 1])
       expect([first.stream.writableCorked, second.stream.writableCorked]).toEqual([0, 0])
       // the next tick batches again

@@ -12,7 +12,11 @@ describe('command-line mode', () => {
   })
 
   it('takes the arguments after the executable when packaged, after the app folder in development', () => {
-    expect(commandLineArguments(['/opt/app/ask-user-companion', 'ask', '--question', 'Go?'], true)).toEqual(['ask', '--question', 'Go?'])
+    expect(commandLineArguments(['/opt/app/ask-user-companion', 'ask', '--question', 'Go?'], true)).toEqual([
+      'ask',
+      '--question',
+      'Go?',
+    ])
     expect(commandLineArguments(['/x/electron', '/src/app', 'status'], false)).toEqual(['status'])
   })
 
@@ -20,7 +24,11 @@ describe('command-line mode', () => {
     const env: NodeJS.ProcessEnv = { ASK_USER_CLI: '1', HOME: '/home/u' }
     const calls: string[] = []
     const exited = new Promise<number>((resolve) => {
-      const app = { isPackaged: true, exit: (code?: number) => resolve(code ?? 0), dock: { hide: () => void calls.push('dock.hide') } }
+      const app = {
+        isPackaged: true,
+        exit: (code?: number) => resolve(code ?? 0),
+        dock: { hide: () => void calls.push('dock.hide') },
+      }
       const bundle: CliBundle = {
         runFromProcess: ({ argv, exit }) => {
           calls.push(`run ${argv.join(' ')}`)

@@ -13,10 +13,15 @@ describe('renderer source', () => {
   it('loads the built file, or a loopback dev server only when unpackaged', () => {
     const file = { kind: 'file', path: '/app/out/renderer/index.html' }
     expect(rendererSource('/app/out/main', false, {})).toEqual(file)
-    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toEqual({ kind: 'dev', url: 'http://localhost:5173' })
+    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toEqual({
+      kind: 'dev',
+      url: 'http://localhost:5173',
+    })
     expect(rendererSource('/app/out/main', true, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toEqual(file)
     expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'https://evil.example/' })).toEqual(file)
-    expect(rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost.evil.example:5173' })).toEqual(file)
+    expect(
+      rendererSource('/app/out/main', false, { ELECTRON_RENDERER_URL: 'http://localhost.evil.example:5173' }),
+    ).toEqual(file)
   })
 
   it('recognizes only our page as an IPC sender', () => {
@@ -40,7 +45,9 @@ describe('renderer source', () => {
     )
     expect(built).toBe(pageCsp('electron'))
     expect(built).not.toContain('ws:')
-    expect(contentSecurityPolicy({ kind: 'dev', url: 'http://localhost:5173' })).toContain("connect-src 'self' ws://localhost:5173;")
+    expect(contentSecurityPolicy({ kind: 'dev', url: 'http://localhost:5173' })).toContain(
+      "connect-src 'self' ws://localhost:5173;",
+    )
   })
 })
 
@@ -63,7 +70,12 @@ describe('tray menu', () => {
 
   it(`lists at most ${MENU_ASK_LIMIT} asks, then Open, Do not disturb, Start at login, Quit`, () => {
     const pending = Array.from({ length: 20 }, (_, i) => makeAsk(`agent ${i}`))
-    const template = trayMenuTemplate({ pending, doNotDisturb: true, startAtLogin: false }, stringsFor('en', 'en'), actions, 'darwin')
+    const template = trayMenuTemplate(
+      { pending, doNotDisturb: true, startAtLogin: false },
+      stringsFor('en', 'en'),
+      actions,
+      'darwin',
+    )
     expect(template).toHaveLength(MENU_ASK_LIMIT + 6)
     expect(template.slice(MENU_ASK_LIMIT).map((i) => [i.label ?? i.type, i.checked])).toEqual([
       ['separator', undefined],
@@ -79,7 +91,12 @@ describe('tray menu', () => {
 
   it('offers Install Command Line Tool… only with an action for it (the packaged app)', () => {
     const install = vi.fn()
-    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('zh', 'en'), { ...actions, installCommandLine: install }, 'win32')
+    const template = trayMenuTemplate(
+      { pending: [], doNotDisturb: false, startAtLogin: false },
+      stringsFor('zh', 'en'),
+      { ...actions, installCommandLine: install },
+      'win32',
+    )
     const item = template.find((i) => i.id === 'install-command-line')!
     expect(item.label).toBe('安装命令行工具…')
     item.click!({} as never, undefined, {} as never)
@@ -88,15 +105,38 @@ describe('tray menu', () => {
 
   it('offers Check for Updates… only with an action for it, before Quit', () => {
     const check = vi.fn()
-    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('en', 'en'), { ...actions, checkForUpdates: check }, 'linux')
+    const template = trayMenuTemplate(
+      { pending: [], doNotDisturb: false, startAtLogin: false },
+      stringsFor('en', 'en'),
+      { ...actions, checkForUpdates: check },
+      'linux',
+    )
     expect(template.map((i) => i.label ?? i.type).slice(-3)).toEqual(['Check for Updates…', 'separator', 'Quit'])
     template.find((i) => i.id === 'check-for-updates')!.click!({} as never, undefined, {} as never)
     expect(check).toHaveBeenCalledOnce()
-    expect(trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('en', 'en'), actions, 'linux').some((i) => i.id === 'check-for-updates')).toBe(false)
+    expect(
+      trayMenuTemplate(
+        { pending: [], doNotDisturb: false, startAtLogin: false },
+        stringsFor('en', 'en'),
+        actions,
+        'linux',
+      ).some((i) => i.id === 'check-for-updates'),
+    ).toBe(false)
   })
 
   it('speaks Chinese for a zh locale', () => {
-    const template = trayMenuTemplate({ pending: [], doNotDisturb: false, startAtLogin: false }, stringsFor('system', 'zh-CN'), actions, 'linux')
-    expect(template.map((i) => i.label).filter(Boolean)).toEqual(['没有等待中的问题', '打开', '勿扰模式', '登录时启动', '退出'])
+    const template = trayMenuTemplate(
+      { pending: [], doNotDisturb: false, startAtLogin: false },
+      stringsFor('system', 'zh-CN'),
+      actions,
+      'linux',
+    )
+    expect(template.map((i) => i.label).filter(Boolean)).toEqual([
+      '没有等待中的问题',
+      '打开',
+      '勿扰模式',
+      '登录时启动',
+      '退出',
+    ])
   })
 })

@@ -15,7 +15,20 @@ import { NOTICE_MARKER, SIGNING_FILE } from '../../../electron/main/unsigned-not
 import { TOAST_ACTIVATOR_CLSID } from '../../../electron/main/windows-toast'
 import { askFrame, helloAgent } from '../core/raw-agent'
 import type { RawAgent } from '../core/raw-agent'
-import { asElectron, fake, FakeApp, FakeBrowserWindow, FakeFrame, FakeNotification, FakeTray, FakeWebContents, fakeEvent, ipcEvent, playPlatform, resetFakeElectron } from './fake-electron'
+import {
+  asElectron,
+  fake,
+  FakeApp,
+  FakeBrowserWindow,
+  FakeFrame,
+  FakeNotification,
+  FakeTray,
+  FakeWebContents,
+  fakeEvent,
+  ipcEvent,
+  playPlatform,
+  resetFakeElectron,
+} from './fake-electron'
 import type { FakeMenu } from './fake-electron'
 import { tempHome, TEST_ICONS, until } from './helpers'
 
@@ -120,12 +133,18 @@ describe('window and security', () => {
     expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
 
     const session = fake.session.defaultSession
-    const granted = await new Promise<boolean>((resolve) => session.permissionRequestHandler?.(contents, 'media', resolve))
+    const granted = await new Promise<boolean>((resolve) =>
+      session.permissionRequestHandler?.(contents, 'media', resolve),
+    )
     expect(granted).toBe(false)
     expect(session.permissionCheckHandler?.(contents, 'notifications')).toBe(false)
-    const response = await new Promise<any>((resolve) => session.headersListener?.({ responseHeaders: { a: ['b'] } }, resolve))
+    const response = await new Promise<any>((resolve) =>
+      session.headersListener?.({ responseHeaders: { a: ['b'] } }, resolve),
+    )
     expect(response.responseHeaders.a).toEqual(['b'])
-    expect(response.responseHeaders['Content-Security-Policy'][0]).toContain("default-src 'self'; script-src 'self'; connect-src 'self'")
+    expect(response.responseHeaders['Content-Security-Policy'][0]).toContain(
+      "default-src 'self'; script-src 'self'; connect-src 'self'",
+    )
   })
 
   it('hides to the tray on close and remembers its size and position', async () => {
@@ -135,7 +154,13 @@ describe('window and security', () => {
     expect(win().visible).toBe(false)
     await until(() => warnings.length > 0 || FakeBrowserWindow.instances.length > 0, 'save')
     await vi.waitFor(async () => {
-      expect(JSON.parse(await readFile(`${home.home}/window-state.json`, 'utf8'))).toEqual({ x: 40, y: 50, width: 900, height: 700, maximized: false })
+      expect(JSON.parse(await readFile(`${home.home}/window-state.json`, 'utf8'))).toEqual({
+        x: 40,
+        y: 50,
+        width: 900,
+        height: 700,
+        maximized: false,
+      })
     })
   })
 
@@ -169,35 +194,50 @@ function resetSecondProcess(): FakeApp {
 }
 
 describe('tray', () => {
-  it.skipIf(process.platform === 'win32')('offers Install Command Line Tool… in the packaged app, which links ask-user and says so (a symlink: POSIX only)', async () => {
-    const resources = join(home.home, 'App', 'resources')
-    await mkdir(join(resources, 'bin'), { recursive: true })
-    await writeFile(join(resources, 'bin', 'ask-user'), '#!/bin/sh\n', { mode: 0o755 })
-    fake.app.isPackaged = true
-    fake.app.paths['home'] = home.home
-    await start('linux', resources)
+  it.skipIf(process.platform === 'win32')(
+    'offers Install Command Line Tool… in the packaged app, which links ask-user and says so (a symlink: POSIX only)',
+    async () => {
+      const resources = join(home.home, 'App', 'resources')
+      await mkdir(join(resources, 'bin'), { recursive: true })
+      await writeFile(join(resources, 'bin', 'ask-user'), '#!/bin/sh\n', { mode: 0o755 })
+      fake.app.isPackaged = true
+      fake.app.paths['home'] = home.home
+      await start('linux', resources)
+      expect(menu().template.map((i) => i.label ?? i.type)).toEqual([
+        'No questions waiting',
+        'separator',
+        'Open',
+        'Do not disturb',
+        'Start at login',
+        'Install Command Line Tool…',
+        'separator',
+        'Quit',
+      ])
+      menu().click('install-command-line')
+      await until(() => fake.dialog.boxes.length === 1, 'the dialog saying what was installed')
+      const target = join(home.home, '.local', 'bin', 'ask-user')
+      expect(fake.dialog.boxes[0]).toMatchObject({
+        type: 'info',
+        message: 'The ask-user command is installed',
+        detail: expect.stringContaining(`Installed ${target}`),
+      })
+      expect(await readlink(target)).toBe(join(resources, 'bin', 'ask-user'))
+    },
+  )
+
+  it('shows the pending count (macOS title) and lists the pending asks, following the registry', async () => {
+    await start('darwin')
+    expect(tray().title).toBe('')
+    expect(tray().image.template).toBe(true)
     expect(menu().template.map((i) => i.label ?? i.type)).toEqual([
       'No questions waiting',
       'separator',
       'Open',
       'Do not disturb',
       'Start at login',
-      'Install Command Line Tool…',
       'separator',
       'Quit',
     ])
-    menu().click('install-command-line')
-    await until(() => fake.dialog.boxes.length === 1, 'the dialog saying what was installed')
-    const target = join(home.home, '.local', 'bin', 'ask-user')
-    expect(fake.dialog.boxes[0]).toMatchObject({ type: 'info', message: 'The ask-user command is installed', detail: expect.stringContaining(`Installed ${target}`) })
-    expect(await readlink(target)).toBe(join(resources, 'bin', 'ask-user'))
-  })
-
-  it('shows the pending count (macOS title) and lists the pending asks, following the registry', async () => {
-    await start('darwin')
-    expect(tray().title).toBe('')
-    expect(tray().image.template).toBe(true)
-    expect(menu().template.map((i) => i.label ?? i.type)).toEqual(['No questions waiting', 'separator', 'Open', 'Do not disturb', 'Start at login', 'separator', 'Quit'])
 
     const a = await agent('Claude Code')
     a.send(askFrame('w1'))
@@ -207,7 +247,11 @@ describe('tray', () => {
     await until(() => tray().title === '2', 'tray title 2')
     expect(fake.app.badgeCount).toBe(2)
     expect(tray().tooltip).toBe('Ask User Companion: 2 questions waiting')
-    expect(menu().template.slice(0, 2).map((i) => i.label)).toEqual(['Claude Code — Which database?', 'Codex & co — Deploy'])
+    expect(
+      menu()
+        .template.slice(0, 2)
+        .map((i) => i.label),
+    ).toEqual(['Claude Code — Which database?', 'Codex & co — Deploy'])
 
     a.send({ type: 'cancel', id: 'w1' })
     await until(() => tray().title === '1', 'tray title back to 1')
@@ -309,7 +353,11 @@ describe('IPC relay', () => {
       askId,
       answers: [{ id: 'q1', selected: ['SQLite'] }],
     })
-    expect(await a.next((f) => f.type === 'answer')).toEqual({ type: 'answer', id: 'w1', answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await a.next((f) => f.type === 'answer')).toEqual({
+      type: 'answer',
+      id: 'w1',
+      answers: [{ id: 'q1', selected: ['SQLite'] }],
+    })
     await until(() => frames().some((f: any) => f.type === 'ask/accepted'), 'accepted frame')
     expect(frames()).toContainEqual({ type: 'ask/accepted', askId, outcome: 'answered' })
     expect(frames()).toContainEqual({ type: 'ask/settled', askId, outcome: 'answered' })
@@ -350,7 +398,14 @@ describe('IPC relay', () => {
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'ask/answer', askId, answers: 'SQLite' })
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(win().webContents), { type: 'shell', command: 'rm -rf /' })
-    expect(frames().slice(1)).toEqual([{ type: 'ask/rejected', askId, code: 'INVALID_FRAME', reason: 'invalid ask/answer frame: "answers" must be an array' }])
+    expect(frames().slice(1)).toEqual([
+      {
+        type: 'ask/rejected',
+        askId,
+        code: 'INVALID_FRAME',
+        reason: 'invalid ask/answer frame: "answers" must be an array',
+      },
+    ])
     expect(warnings.filter((w) => w.startsWith('ipc: refused'))).toEqual([
       'ipc: refused: invalid frame: invalid ask/answer frame: "answers" must be an array',
       'ipc: refused: invalid frame: unknown frame type "shell"',
@@ -369,7 +424,8 @@ describe('links from agent text (companion:open-link)', () => {
     expect(fake.dialog.boxes[0]).toEqual({
       type: 'question',
       message: 'Open a link to xn--ypal-43d9g.com in your browser?',
-      detail: 'https://xn--ypal-43d9g.com/login?x=1\n\nThe link comes from an agent. Check the address before you open it.',
+      detail:
+        'https://xn--ypal-43d9g.com/login?x=1\n\nThe link comes from an agent. Check the address before you open it.',
       buttons: ['Open link', 'Cancel'],
       defaultId: 1,
       cancelId: 1,
@@ -385,7 +441,12 @@ describe('links from agent text (companion:open-link)', () => {
 
   it('refuses other protocols, bad payloads and foreign senders without asking', async () => {
     await start()
-    for (const url of ['smb://attacker.example/share', 'vscode://file/x', 'file:///etc/passwd', 'java\tscript:alert(1)']) {
+    for (const url of [
+      'smb://attacker.example/share',
+      'vscode://file/x',
+      'file:///etc/passwd',
+      'java\tscript:alert(1)',
+    ]) {
       fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), { url })
     }
     fake.ipcMain.emit(IPC_CHANNELS.openLink, ipcEvent(win().webContents), 'https://example.com')
@@ -424,7 +485,9 @@ describe('answering from notifications', () => {
       vi.useRealTimers()
     }
     await until(() => raw.some((text) => text.includes('"type":"answer"')), 'the answer at the agent')
-    expect(raw.filter((text) => text.includes('"type":"answer"'))).toEqual(['{"type":"answer","id":"w1","answers":[{"id":"q1","selected":["Postgres (Recommended)"]}]}'])
+    expect(raw.filter((text) => text.includes('"type":"answer"'))).toEqual([
+      '{"type":"answer","id":"w1","answers":[{"id":"q1","selected":["Postgres (Recommended)"]}]}',
+    ])
     await until(() => tray().tooltip === 'Ask User Companion', 'tray count back to 0')
     expect(FakeNotification.instances).toHaveLength(1)
   })
@@ -527,7 +590,12 @@ describe('quit', () => {
     fake.dialog.response = 1
     menu().click('quit')
     await until(() => fake.dialog.boxes.length === 1, 'confirmation dialog')
-    expect(fake.dialog.boxes[0]).toMatchObject({ type: 'question', message: '1 question is still waiting for you.', buttons: ['Quit', 'Cancel'], cancelId: 1 })
+    expect(fake.dialog.boxes[0]).toMatchObject({
+      type: 'question',
+      message: '1 question is still waiting for you.',
+      buttons: ['Quit', 'Cancel'],
+      cancelId: 1,
+    })
     await new Promise((resolve) => setImmediate(resolve))
     expect(fake.app.quitted).toBe(false)
     expect(desktop!.companion.pending()).toHaveLength(1)

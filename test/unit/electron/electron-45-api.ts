@@ -40,7 +40,8 @@ type Declaration = ts.ClassDeclaration | ts.InterfaceDeclaration
 const EVENT_METHODS = new Set(['on', 'once', 'off', 'addListener', 'removeListener'])
 /** Every EventEmitter emits these two for its own listeners. */
 const EMITTER_EVENTS = ['newListener', 'removeListener']
-const publicNames = (target: object): string[] => Object.getOwnPropertyNames(target).filter((name) => !name.startsWith('_'))
+const publicNames = (target: object): string[] =>
+  Object.getOwnPropertyNames(target).filter((name) => !name.startsWith('_'))
 const OBJECT_MEMBERS = publicNames(Object.prototype)
 const FUNCTION_MEMBERS = ['prototype', ...publicNames(Function.prototype), ...OBJECT_MEMBERS]
 
@@ -80,7 +81,12 @@ export function parseCatalog(text: string): ElectronCatalog {
 
 function namespaceBody(file: ts.SourceFile): readonly ts.Statement[] {
   for (const statement of file.statements) {
-    if (ts.isModuleDeclaration(statement) && statement.name.text === 'Electron' && statement.body && ts.isModuleBlock(statement.body)) {
+    if (
+      ts.isModuleDeclaration(statement) &&
+      statement.name.text === 'Electron' &&
+      statement.body &&
+      ts.isModuleBlock(statement.body)
+    ) {
       return statement.body.statements
     }
   }
@@ -99,15 +105,27 @@ function buildShape(
   const add = (member: string, next: ApiMember): void => {
     const previous = members.get(member)
     // Overloads and redeclarations: the member exists wherever any of them does.
-    const platforms = !previous ? next.platforms : previous.platforms && next.platforms ? [...new Set([...previous.platforms, ...next.platforms])] : undefined
-    members.set(member, { readonly: (previous?.readonly ?? true) && next.readonly, ...(platforms ? { platforms } : {}) })
+    const platforms = !previous
+      ? next.platforms
+      : previous.platforms && next.platforms
+        ? [...new Set([...previous.platforms, ...next.platforms])]
+        : undefined
+    members.set(member, {
+      readonly: (previous?.readonly ?? true) && next.readonly,
+      ...(platforms ? { platforms } : {}),
+    })
   }
   for (const builtIn of side === 'static' ? FUNCTION_MEMBERS : OBJECT_MEMBERS) add(builtIn, { readonly: false })
 
   for (const declaration of declarations) {
     for (const base of baseNames(declaration)) {
       if (base === 'NodeEventEmitter' || base === 'NodeJS.EventEmitter') {
-        const emitter = side === 'static' ? (ts.isClassDeclaration(declaration) ? publicNames(EventEmitter) : []) : publicNames(EventEmitter.prototype)
+        const emitter =
+          side === 'static'
+            ? ts.isClassDeclaration(declaration)
+              ? publicNames(EventEmitter)
+              : []
+            : publicNames(EventEmitter.prototype)
         for (const member of emitter) add(member, { readonly: false })
         if (side === 'instance') for (const event of EMITTER_EVENTS) events.add(event)
         continue
@@ -121,7 +139,11 @@ function buildShape(
       const memberName = nameOf(member)
       if (memberName === undefined || isStatic(member) !== (side === 'static')) continue
       add(memberName, { readonly: isReadonly(member), ...platformsOf(member) })
-      if (side === 'instance' && EVENT_METHODS.has(memberName) && (ts.isMethodDeclaration(member) || ts.isMethodSignature(member))) {
+      if (
+        side === 'instance' &&
+        EVENT_METHODS.has(memberName) &&
+        (ts.isMethodDeclaration(member) || ts.isMethodSignature(member))
+      ) {
         const event = eventName(member)
         if (event === undefined) anyEvent = true
         else events.add(event)
@@ -150,7 +172,9 @@ function nameOf(member: ts.ClassElement | ts.TypeElement): string | undefined {
 }
 
 function isStatic(member: ts.ClassElement | ts.TypeElement): boolean {
-  return ts.canHaveModifiers(member) && (ts.getModifiers(member) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword)
+  return (
+    ts.canHaveModifiers(member) && (ts.getModifiers(member) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword)
+  )
 }
 
 function isReadonly(member: ts.ClassElement | ts.TypeElement): boolean {

@@ -7,7 +7,9 @@ import { FakeEmitter, registerFake } from './strict-electron'
 import type { Assert, ElectronMembersOnly } from './strict-electron'
 
 /** An event object like Electron's: `preventDefault()` is recorded. */
-export function fakeEvent<T extends object>(extra: T = {} as T): T & { defaultPrevented: boolean; preventDefault(): void } {
+export function fakeEvent<T extends object>(
+  extra: T = {} as T,
+): T & { defaultPrevented: boolean; preventDefault(): void } {
   const event = {
     ...extra,
     defaultPrevented: false,
@@ -25,7 +27,16 @@ export class FakeApp extends FakeEmitter {
   /** Back to a fresh app, in place (the mocked module keeps this very object). */
   reset(): void {
     this.removeAllListeners()
-    Object.assign(this, { gotLock: true, exitCode: undefined, quitted: false, isPackaged: false, badgeCount: 0, appUserModelId: undefined, toastActivatorCLSID: '', paths: {} })
+    Object.assign(this, {
+      gotLock: true,
+      exitCode: undefined,
+      quitted: false,
+      isPackaged: false,
+      badgeCount: 0,
+      appUserModelId: undefined,
+      toastActivatorCLSID: '',
+      paths: {},
+    })
     this.loginItem = { openAtLogin: false, wasOpenedAtLogin: false }
     this.loginItemStatus = undefined
     this.loginItemCalls = []
@@ -82,7 +93,7 @@ export class FakeApp extends FakeEmitter {
   /** Like Electron: an empty or unparsable GUID throws and leaves the CLSID unchanged; braces are added. */
   setToastActivatorCLSID(id: string): void {
     const bare = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i.exec(id)
-    if (!bare || (id.startsWith('{') !== id.endsWith('}'))) throw new Error(`Invalid CLSID: ${id}`)
+    if (!bare || id.startsWith('{') !== id.endsWith('}')) throw new Error(`Invalid CLSID: ${id}`)
     this.toastActivatorCLSID = `{${bare[1]}}`
   }
   setBadgeCount(count: number): boolean {
@@ -95,10 +106,27 @@ export class FakeApp extends FakeEmitter {
   }
   /** Like macOS 13+: a registered main-app login item reports `status: 'enabled'` unless told otherwise. */
   getLoginItemSettings() {
-    return { ...this.loginItem, status: this.loginItemStatus ?? (this.loginItem.openAtLogin ? 'enabled' : 'not-registered') }
+    return {
+      ...this.loginItem,
+      status: this.loginItemStatus ?? (this.loginItem.openAtLogin ? 'enabled' : 'not-registered'),
+    }
   }
 }
-export type FakeAppIsElectron = Assert<ElectronMembersOnly<FakeApp, Electron.App, 'reset' | 'gotLock' | 'exitCode' | 'quitted' | 'appUserModelId' | 'loginItem' | 'loginItemStatus' | 'loginItemCalls' | 'paths'>>
+export type FakeAppIsElectron = Assert<
+  ElectronMembersOnly<
+    FakeApp,
+    Electron.App,
+    | 'reset'
+    | 'gotLock'
+    | 'exitCode'
+    | 'quitted'
+    | 'appUserModelId'
+    | 'loginItem'
+    | 'loginItemStatus'
+    | 'loginItemCalls'
+    | 'paths'
+  >
+>
 
 type HeadersListener = (details: any, callback: (response: any) => void) => void
 
@@ -112,7 +140,8 @@ export class FakeSession {
     this.permissionCheckHandler = undefined
   }
   headersListener: HeadersListener | undefined
-  permissionRequestHandler: ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined
+  permissionRequestHandler:
+    ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void) | undefined
   permissionCheckHandler: ((...args: unknown[]) => boolean) | undefined
   webRequest = registerFake(
     {
@@ -129,7 +158,13 @@ export class FakeSession {
     this.permissionCheckHandler = handler
   }
 }
-export type FakeSessionIsElectron = Assert<ElectronMembersOnly<FakeSession, Electron.Session, 'reset' | 'headersListener' | 'permissionRequestHandler' | 'permissionCheckHandler'>>
+export type FakeSessionIsElectron = Assert<
+  ElectronMembersOnly<
+    FakeSession,
+    Electron.Session,
+    'reset' | 'headersListener' | 'permissionRequestHandler' | 'permissionCheckHandler'
+  >
+>
 
 export class FakeNativeTheme extends FakeEmitter {
   constructor() {
@@ -176,7 +211,9 @@ export function fakeDialog() {
   }
   return registerFake(dialog, 'Dialog')
 }
-export type FakeDialogIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fakeDialog>, Electron.Dialog, 'response' | 'boxes' | 'errors'>>
+export type FakeDialogIsElectron = Assert<
+  ElectronMembersOnly<ReturnType<typeof fakeDialog>, Electron.Dialog, 'response' | 'boxes' | 'errors'>
+>
 
 /** A fake `shell`: `openExternal` records each URL it was asked to open. */
 export function fakeShell() {

@@ -29,10 +29,23 @@ export class FakeClientRequest extends EventEmitter {
   constructor(options: RequestOptions) {
     super()
     const port = options.port === undefined ? undefined : Number(options.port)
-    this.#request = httpRequest({ protocol: options.protocol ?? 'http:', hostname: options.hostname ?? options.host, port, path: options.path, method: options.method ?? 'GET', headers: options.headers })
+    this.#request = httpRequest({
+      protocol: options.protocol ?? 'http:',
+      hostname: options.hostname ?? options.host,
+      port,
+      path: options.path,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+    })
     this.#request.on('response', (response) => {
       const location = response.headers.location
-      if (options.redirect === 'manual' && response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
+      if (
+        options.redirect === 'manual' &&
+        response.statusCode !== undefined &&
+        response.statusCode >= 300 &&
+        response.statusCode < 400 &&
+        location
+      ) {
         response.resume()
         this.emit('redirect', response.statusCode, options.method ?? 'GET', location, response.headers)
         return
@@ -73,5 +86,10 @@ export type FakeNetIsElectron = Assert<ElectronMembersOnly<ReturnType<typeof fak
 
 function urlOptions(url: string): RequestOptions {
   const parsed = new URL(url)
-  return { protocol: parsed.protocol, hostname: parsed.hostname, port: parsed.port, path: `${parsed.pathname}${parsed.search}` }
+  return {
+    protocol: parsed.protocol,
+    hostname: parsed.hostname,
+    port: parsed.port,
+    path: `${parsed.pathname}${parsed.search}`,
+  }
 }

@@ -17,10 +17,15 @@ export class FakeImage {
     this.template = on
   }
 }
-export type FakeImageIsElectron = Assert<ElectronMembersOnly<FakeImage, Electron.NativeImage, 'representations' | 'template' | 'path'>>
+export type FakeImageIsElectron = Assert<
+  ElectronMembersOnly<FakeImage, Electron.NativeImage, 'representations' | 'template' | 'path'>
+>
 
 /** The fake `nativeImage` module. */
-export const fakeNativeImage = registerFake({ createFromPath: (path: string) => new FakeImage(path) }, 'typeof NativeImage')
+export const fakeNativeImage = registerFake(
+  { createFromPath: (path: string) => new FakeImage(path) },
+  'typeof NativeImage',
+)
 
 export class FakeMenu {
   static buildFromTemplate(template: Array<Record<string, any>>): FakeMenu {
@@ -71,7 +76,9 @@ export class FakeTray extends FakeEmitter {
   }
 }
 registerFake(FakeTray, 'typeof Tray')
-export type FakeTrayIsElectron = Assert<ElectronMembersOnly<FakeTray, Electron.Tray, 'title' | 'tooltip' | 'menu' | 'destroyed' | 'image'>>
+export type FakeTrayIsElectron = Assert<
+  ElectronMembersOnly<FakeTray, Electron.Tray, 'title' | 'tooltip' | 'menu' | 'destroyed' | 'image'>
+>
 export type FakeTrayClassIsElectron = Assert<ElectronMembersOnly<typeof FakeTray, typeof Electron.Tray, 'instances'>>
 
 /** How Windows delivers one activation: which of the two reports come, and in which order. */
@@ -90,7 +97,10 @@ export function fakeFastHash(id: string): string {
 }
 
 const unescapeXml = (text: string): string =>
-  text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] ?? '')
+  text.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name] ?? '',
+  )
 
 export class FakeNotification extends FakeEmitter {
   static instances: FakeNotification[] = []
@@ -166,13 +176,26 @@ export class FakeNotification extends FakeEmitter {
   pressButton(index: number, delivery: WindowsDelivery = {}): void {
     const platform = playedPlatform()
     if (platform === 'darwin') {
-      this.emit('action', { actionIndex: index, selectionIndex: -1, preventDefault() {}, defaultPrevented: false }, index)
+      this.emit(
+        'action',
+        { actionIndex: index, selectionIndex: -1, preventDefault() {}, defaultPrevented: false },
+        index,
+      )
       return
     }
-    if (platform !== 'win32') throw new Error(`fake electron: notifications have no buttons on ${platform ?? 'an unplayed platform'} (libnotify gives a click only)`)
+    if (platform !== 'win32')
+      throw new Error(
+        `fake electron: notifications have no buttons on ${platform ?? 'an unplayed platform'} (libnotify gives a click only)`,
+      )
     const args = this.windowsArguments('action', index)
     this.deliver(
-      () => this.emit('action', { actionIndex: index, selectionIndex: -1, preventDefault() {}, defaultPrevented: false }, index, -1),
+      () =>
+        this.emit(
+          'action',
+          { actionIndex: index, selectionIndex: -1, preventDefault() {}, defaultPrevented: false },
+          index,
+          -1,
+        ),
       { type: 'action', arguments: args, actionIndex: index, userInputs: {} },
       delivery,
     )
@@ -186,9 +209,14 @@ export class FakeNotification extends FakeEmitter {
       this.emit('reply', { reply: text, preventDefault() {}, defaultPrevented: false }, text)
       return
     }
-    if (platform !== 'win32') throw new Error(`fake electron: notifications have no reply box on ${platform ?? 'an unplayed platform'}`)
+    if (platform !== 'win32')
+      throw new Error(`fake electron: notifications have no reply box on ${platform ?? 'an unplayed platform'}`)
     const args = this.windowsArguments('reply')
-    this.deliver(() => this.emit('reply', { reply: text, preventDefault() {}, defaultPrevented: false }, text), { type: 'reply', arguments: args, reply: text, userInputs: { reply: text } }, delivery)
+    this.deliver(
+      () => this.emit('reply', { reply: text, preventDefault() {}, defaultPrevented: false }, text),
+      { type: 'reply', arguments: args, reply: text, userInputs: { reply: text } },
+      delivery,
+    )
   }
 
   /** The person clicked the notification's body. */
@@ -197,12 +225,21 @@ export class FakeNotification extends FakeEmitter {
       this.emit('click', { preventDefault() {}, defaultPrevented: false })
       return
     }
-    this.deliver(() => this.emit('click', { preventDefault() {}, defaultPrevented: false }), { type: 'click', arguments: this.windowsArguments('click'), userInputs: {} }, delivery)
+    this.deliver(
+      () => this.emit('click', { preventDefault() {}, defaultPrevented: false }),
+      { type: 'click', arguments: this.windowsArguments('click'), userInputs: {} },
+      delivery,
+    )
   }
 
   private deliver(instanceEvent: () => void, details: Electron.ActivationArguments, delivery: WindowsDelivery): void {
     const handler = (): void => FakeNotification.reportActivation(details)
-    const steps = delivery.instance === false ? [handler] : delivery.order === 'handler-first' ? [handler, instanceEvent] : [instanceEvent, handler]
+    const steps =
+      delivery.instance === false
+        ? [handler]
+        : delivery.order === 'handler-first'
+          ? [handler, instanceEvent]
+          : [instanceEvent, handler]
     for (const step of steps) step()
   }
 
@@ -214,7 +251,11 @@ export class FakeNotification extends FakeEmitter {
   private windowsArguments(type: 'click' | 'action' | 'reply', index = 0): string {
     if (this.toastXml === '') {
       const tag = fakeFastHash(this.id)
-      return type === 'click' ? '' : type === 'action' ? `type=action&action=${index}&tag=${tag}` : `type=reply&tag=${tag}`
+      return type === 'click'
+        ? ''
+        : type === 'action'
+          ? `type=action&action=${index}&tag=${tag}`
+          : `type=reply&tag=${tag}`
     }
     const xml = this.toastXml
     if (type === 'click') return unescapeXml(/<toast[^>]*\slaunch="([^"]*)"/.exec(xml)?.[1] ?? '')
@@ -224,10 +265,12 @@ export class FakeNotification extends FakeEmitter {
       return found === undefined ? undefined : unescapeXml(found)
     }
     if (type === 'reply') {
-      if (!/<input\s[^>]*id="reply"[^>]*type="text"/.test(xml)) throw new Error('fake electron: the toast XML has no text input with id "reply"')
+      if (!/<input\s[^>]*id="reply"[^>]*type="text"/.test(xml))
+        throw new Error('fake electron: the toast XML has no text input with id "reply"')
       const send = actions.find((attrs) => attr(attrs, 'hint-inputId') === 'reply')
       const args = send && attr(send, 'arguments')
-      if (!args || !/^type=reply&tag=[^&]+$/.test(args)) throw new Error(`fake electron: the toast's reply action lacks Electron's arguments: ${send ?? 'none'}`)
+      if (!args || !/^type=reply&tag=[^&]+$/.test(args))
+        throw new Error(`fake electron: the toast's reply action lacks Electron's arguments: ${send ?? 'none'}`)
       return args
     }
     const buttons = actions.filter((attrs) => attr(attrs, 'hint-inputId') === undefined)
@@ -241,8 +284,16 @@ export class FakeNotification extends FakeEmitter {
 }
 registerFake(FakeNotification, 'typeof Notification')
 export type FakeNotificationIsElectron = Assert<
-  ElectronMembersOnly<FakeNotification, Electron.Notification, 'shown' | 'closed' | 'options' | 'pressButton' | 'sendReply' | 'clickBody' | 'deliver' | 'windowsArguments'>
+  ElectronMembersOnly<
+    FakeNotification,
+    Electron.Notification,
+    'shown' | 'closed' | 'options' | 'pressButton' | 'sendReply' | 'clickBody' | 'deliver' | 'windowsArguments'
+  >
 >
 export type FakeNotificationClassIsElectron = Assert<
-  ElectronMembersOnly<typeof FakeNotification, typeof Electron.Notification, 'instances' | 'supported' | 'activationHandler' | 'queuedActivations' | 'removed' | 'reset' | 'reportActivation'>
+  ElectronMembersOnly<
+    typeof FakeNotification,
+    typeof Electron.Notification,
+    'instances' | 'supported' | 'activationHandler' | 'queuedActivations' | 'removed' | 'reset' | 'reportActivation'
+  >
 >

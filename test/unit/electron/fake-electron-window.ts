@@ -36,7 +36,9 @@ export class FakeWebContents extends FakeEmitter {
     return this.sent.filter((s) => s.channel === channel).map((s) => s.payload)
   }
 }
-export type FakeWebContentsIsElectron = Assert<ElectronMembersOnly<FakeWebContents, Electron.WebContents, 'sent' | 'windowOpenHandler' | 'destroyed' | 'on_'>>
+export type FakeWebContentsIsElectron = Assert<
+  ElectronMembersOnly<FakeWebContents, Electron.WebContents, 'sent' | 'windowOpenHandler' | 'destroyed' | 'on_'>
+>
 
 export class FakeBrowserWindow extends FakeEmitter {
   static instances: FakeBrowserWindow[] = []
@@ -124,6 +126,21 @@ export class FakeBrowserWindow extends FakeEmitter {
   }
 }
 registerFake(FakeBrowserWindow, 'typeof BrowserWindow')
-type WindowHelpers = 'visible' | 'focused' | 'minimized' | 'maximized' | 'destroyed' | 'bounds' | 'loaded' | 'loadOptions' | 'overlay' | 'calls' | 'options'
-export type FakeBrowserWindowIsElectron = Assert<ElectronMembersOnly<FakeBrowserWindow, Electron.BrowserWindow, WindowHelpers>>
-export type FakeBrowserWindowClassIsElectron = Assert<ElectronMembersOnly<typeof FakeBrowserWindow, typeof Electron.BrowserWindow, 'instances' | 'app'>>
+type WindowHelpers =
+  | 'visible'
+  | 'focused'
+  | 'minimized'
+  | 'maximized'
+  | 'destroyed'
+  | 'bounds'
+  | 'loaded'
+  | 'loadOptions'
+  | 'overlay'
+  | 'calls'
+  | 'options'
+export type FakeBrowserWindowIsElectron = Assert<
+  ElectronMembersOnly<FakeBrowserWindow, Electron.BrowserWindow, WindowHelpers>
+>
+export type FakeBrowserWindowClassIsElectron = Assert<
+  ElectronMembersOnly<typeof FakeBrowserWindow, typeof Electron.BrowserWindow, 'instances' | 'app'>
+>

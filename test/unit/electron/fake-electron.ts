@@ -6,7 +6,17 @@ import type * as ElectronCommon from 'electron/common'
 import type * as ElectronMain from 'electron/main'
 import type * as ElectronRenderer from 'electron/renderer'
 import { vi } from 'vitest'
-import { fakeContextBridge, fakeDialog, FakeApp, FakeIpcMain, FakeIpcRenderer, FakeNativeTheme, fakeScreen, FakeSession, fakeShell } from './fake-electron-app'
+import {
+  fakeContextBridge,
+  fakeDialog,
+  FakeApp,
+  FakeIpcMain,
+  FakeIpcRenderer,
+  FakeNativeTheme,
+  fakeScreen,
+  FakeSession,
+  fakeShell,
+} from './fake-electron-app'
 import { FakeBrowserWindow } from './fake-electron-window'
 import type { FakeFrame, FakeWebContents } from './fake-electron-window'
 import { fakeNet } from './fake-electron-net'
@@ -23,7 +33,10 @@ export const fake = {
   app: new FakeApp(),
   ipcMain: new FakeIpcMain(),
   nativeTheme: new FakeNativeTheme(),
-  session: registerFake({ defaultSession: new FakeSession(), fromPartition: (_partition: string, _options?: object) => new FakeSession() }, 'typeof Session'),
+  session: registerFake(
+    { defaultSession: new FakeSession(), fromPartition: (_partition: string, _options?: object) => new FakeSession() },
+    'typeof Session',
+  ),
   net: fakeNet(),
   shell: fakeShell(),
   dialog: fakeDialog(),

@@ -23,7 +23,10 @@ export async function tempHome(): Promise<{ home: string; cleanup(): Promise<voi
 }
 
 const root = join(import.meta.dirname, '../../..')
-const pair = (name: string) => ({ x1: join(root, 'build/tray', `${name}.png`), x2: join(root, 'build/tray', `${name}@2x.png`) })
+const pair = (name: string) => ({
+  x1: join(root, 'build/tray', `${name}.png`),
+  x2: join(root, 'build/tray', `${name}@2x.png`),
+})
 
 /** The committed tray icons (what icon-paths.ts points at after a build). */
 export const TEST_ICONS: TrayIconPaths = {
@@ -57,7 +60,9 @@ export class ScriptedCompanion implements DesktopCompanion {
     event: 'added' | 'resolved' | 'notice',
     listener: ((ask: Ask) => void) | ((askId: string, outcome: Outcome) => void) | ((notice: InboxNotice) => void),
   ): () => void {
-    const set = (event === 'added' ? this.added : event === 'resolved' ? this.resolved : this.notices) as Set<typeof listener>
+    const set = (event === 'added' ? this.added : event === 'resolved' ? this.resolved : this.notices) as Set<
+      typeof listener
+    >
     set.add(listener)
     return () => void set.delete(listener)
   }
@@ -79,13 +84,19 @@ export class ScriptedCompanion implements DesktopCompanion {
 
 let counter = 0
 /** A pending ask as the companion would mint it. */
-export function makeAsk(agent: string, question = 'Which database?', extra: Partial<Omit<QuestionAsk, 'kind'>> = {}): QuestionAsk {
+export function makeAsk(
+  agent: string,
+  question = 'Which database?',
+  extra: Partial<Omit<QuestionAsk, 'kind'>> = {},
+): QuestionAsk {
   counter += 1
   return {
     kind: 'question',
     askId: `ask-${counter}`,
     agent: { name: agent, pid: 100 + counter },
-    questions: [{ id: 'q1', header: 'Database', question, options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }],
+    questions: [
+      { id: 'q1', header: 'Database', question, options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] },
+    ],
     receivedAt: 1_700_000_000_000,
     ...extra,
   }

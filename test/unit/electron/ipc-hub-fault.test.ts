@@ -21,9 +21,20 @@ describe('IPC relay after a fault in the core', () => {
     const warnings: string[] = []
     const registry = new Registry(Date.now, (m) => void warnings.push(m), 20_000)
     // A history whose reply cannot be serialized, as V8 refuses a string past its longest.
-    const poisoned = { toJSON: (): never => { throw new RangeError('Invalid string length') } }
-    const hub = new WindowHub({ registry, history: async () => ({ entries: [poisoned], more: false }) as never, warn: (m) => void warnings.push(m) })
-    const companion = { attachWindow: (send, options) => hub.attach((frame) => send(frame), options ?? {}) } as Pick<DesktopCompanion, 'attachWindow'>
+    const poisoned = {
+      toJSON: (): never => {
+        throw new RangeError('Invalid string length')
+      },
+    }
+    const hub = new WindowHub({
+      registry,
+      history: async () => ({ entries: [poisoned], more: false }) as never,
+      warn: (m) => void warnings.push(m),
+    })
+    const companion = { attachWindow: (send, options) => hub.attach((frame) => send(frame), options ?? {}) } as Pick<
+      DesktopCompanion,
+      'attachWindow'
+    >
     const window = new FakeBrowserWindow({ width: 800, height: 600 })
     window.webContents.mainFrame.url = 'app://companion/index.html'
     relay = setupIpcHub({
@@ -39,7 +50,14 @@ describe('IPC relay after a fault in the core', () => {
     fake.ipcMain.emit(IPC_CHANNELS.send, ipcEvent(window.webContents), { type: 'history/get' })
     await vi.waitFor(() => expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot']))
     expect(hub.size).toBe(1)
-    registry.add({ kind: 'question', agent: { name: 'agent' }, title: undefined, questions: [{ id: 'q1', question: 'Go?' }], wireId: 'w1', owner: { settled: () => true } })
+    registry.add({
+      kind: 'question',
+      agent: { name: 'agent' },
+      title: undefined,
+      questions: [{ id: 'q1', question: 'Go?' }],
+      wireId: 'w1',
+      owner: { settled: () => true },
+    })
     expect(frames().map((f) => f.type)).toEqual(['snapshot', 'snapshot', 'ask/added'])
     expect(warnings.join('\n')).toContain('Invalid string length')
   })

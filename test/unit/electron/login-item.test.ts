@@ -82,7 +82,9 @@ describe('login item on Linux', () => {
   })
 
   it('quotes the executable as the Desktop Entry spec says (quote escapes, string escapes, %%)', () => {
-    expect(execArgument('/opt/Ask User Companion/ask-user-companion')).toBe('"/opt/Ask User Companion/ask-user-companion"')
+    expect(execArgument('/opt/Ask User Companion/ask-user-companion')).toBe(
+      '"/opt/Ask User Companion/ask-user-companion"',
+    )
     expect(execArgument('/home/a"b/$HOME/`x`/100%/c\\d')).toBe('"/home/a\\\\"b/\\\\$HOME/\\\\`x\\\\`/100%%/c\\\\\\\\d"')
   })
 })

@@ -29,7 +29,11 @@ let stop: (() => void) | undefined
 let clockMs: number
 
 const NO_LONGER = 'This question is no longer waiting. Nothing was sent.'
-const YES_NO = { questions: [{ id: 'go', header: 'Deploy', question: 'Proceed with **prod**?', options: [{ label: 'Yes' }, { label: 'No' }] }] }
+const YES_NO = {
+  questions: [
+    { id: 'go', header: 'Deploy', question: 'Proceed with **prod**?', options: [{ label: 'Yes' }, { label: 'No' }] },
+  ],
+}
 const FREE = { questions: [{ id: 'name', question: 'Name the branch' }] }
 
 function start(platform: 'darwin' | 'win32' | 'linux'): void {
@@ -113,7 +117,14 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
   it('a button answers the ask end to end, once: canonical answer at the agent, question/resolved in every window, the notification closed', async () => {
     start(platform)
     const note = await ask('a1', YES_NO)
-    expect(note.options).toMatchObject({ title: 'Claude Code', body: 'Deploy: Proceed with prod?', actions: [{ type: 'button', text: 'Yes' }, { type: 'button', text: 'No' }] })
+    expect(note.options).toMatchObject({
+      title: 'Claude Code',
+      body: 'Deploy: Proceed with prod?',
+      actions: [
+        { type: 'button', text: 'Yes' },
+        { type: 'button', text: 'No' },
+      ],
+    })
     expect(note.options.hasReply).toBeUndefined()
     note.pressButton(1)
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
@@ -133,7 +144,9 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     expect(note.options.actions).toBeUndefined()
     note.sendReply('  feature/notify-actions \n')
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
-    expect(answersAtAgent()).toEqual(['{"type":"answer","id":"r1","answers":[{"id":"name","selected":[],"custom":"feature/notify-actions"}]}'])
+    expect(answersAtAgent()).toEqual([
+      '{"type":"answer","id":"r1","answers":[{"id":"name","selected":[],"custom":"feature/notify-actions"}]}',
+    ])
     await until(() => resolvedInWindow().length === 1, 'ask/settled')
     expect(note.closed).toBe(true)
   })
@@ -144,13 +157,20 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     note.sendReply('   ')
     expect(FakeNotification.instances).toHaveLength(2)
     const followUp = FakeNotification.instances[1]!
-    expect(followUp.options).toMatchObject({ title: 'Claude Code', body: 'Still waiting (the reply was empty): Name the branch', hasReply: true, replyPlaceholder: 'Name the branch' })
+    expect(followUp.options).toMatchObject({
+      title: 'Claude Code',
+      body: 'Still waiting (the reply was empty): Name the branch',
+      hasReply: true,
+      replyPlaceholder: 'Name the branch',
+    })
     expect(companion.pending()).toHaveLength(1)
     // the follow-up answers like the first would have, once it has been on screen long enough
     clockMs += NOTIFICATION_ARMING_MS
     followUp.sendReply('main')
     await until(() => answersAtAgent().length === 1, 'the answer at the agent')
-    expect(answersAtAgent()).toEqual(['{"type":"answer","id":"r2","answers":[{"id":"name","selected":[],"custom":"main"}]}'])
+    expect(answersAtAgent()).toEqual([
+      '{"type":"answer","id":"r2","answers":[{"id":"name","selected":[],"custom":"main"}]}',
+    ])
     expect([note.closed, followUp.closed]).toEqual([true, true])
   })
 
@@ -158,7 +178,13 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     start(platform)
     const note = await ask('a2', YES_NO)
     if (platform === 'darwin') note.pressButton(2)
-    else FakeNotification.reportActivation({ type: 'action', arguments: `type=action&action=2&tag=${note.id}`, actionIndex: 2, userInputs: {} })
+    else
+      FakeNotification.reportActivation({
+        type: 'action',
+        arguments: `type=action&action=2&tag=${note.id}`,
+        actionIndex: 2,
+        userInputs: {},
+      })
     expect(FakeNotification.instances).toHaveLength(2)
     expect(FakeNotification.instances[1]!.options.actions).toEqual(note.options.actions)
     expect(companion.pending()).toHaveLength(1)
@@ -196,7 +222,7 @@ describe.each(['darwin', 'win32'] as const)('on %s', (platform) => {
     other.receive({ type: 'ask/answer', askId, answers: [{ id: 'go', selected: ['Yes'] }] })
     expect(note.closed).toBe(true)
     if (platform === 'darwin') expect(FakeNotification.removed).toEqual([note.id])
-    await until(() => answersAtAgent().length === 1, 'the window\'s answer at the agent')
+    await until(() => answersAtAgent().length === 1, "the window's answer at the agent")
     note.pressButton(1) // a button that outlived its ask on screen
     expect(FakeNotification.instances.at(-1)!.options.body).toBe(NO_LONGER)
   })
@@ -235,18 +261,30 @@ describe('Windows activations', () => {
     const note = await ask('x1', FREE)
     expect(note.toastXml).toMatch(/^<toast launch="type=click&amp;tag=au[0-9a-f]{8}n1">/)
     expect(note.toastXml).toContain('<input id="reply" type="text" placeHolderContent="Name the branch"/>')
-    expect(note.toastXml).toContain(`<action activationType="foreground" arguments="type=reply&amp;tag=${note.id}" content="Reply" hint-inputId="reply"/>`)
+    expect(note.toastXml).toContain(
+      `<action activationType="foreground" arguments="type=reply&amp;tag=${note.id}" content="Reply" hint-inputId="reply"/>`,
+    )
     const buttons = await ask('x2', YES_NO)
     expect(buttons.toastXml).toContain(`arguments="type=action&amp;action=1&amp;tag=${buttons.id}" content="No"`)
   })
 
   it('an activation after a restart (a toast of the previous run) sends nothing: "no longer waiting"', async () => {
     // Windows holds the activation until the callback is registered: it is delivered at once then.
-    FakeNotification.reportActivation({ type: 'action', arguments: 'type=action&action=0&tag=au0badc0den3', actionIndex: 0, userInputs: {} })
+    FakeNotification.reportActivation({
+      type: 'action',
+      arguments: 'type=action&action=0&tag=au0badc0den3',
+      actionIndex: 0,
+      userInputs: {},
+    })
     start('win32')
     expect(FakeNotification.instances.map((n) => n.options.body)).toEqual([NO_LONGER])
     await ask('after', YES_NO) // this run's ask is not answered by the old toast
-    FakeNotification.reportActivation({ type: 'reply', arguments: 'type=reply&tag=au0badc0den1', reply: 'late', userInputs: { reply: 'late' } })
+    FakeNotification.reportActivation({
+      type: 'reply',
+      arguments: 'type=reply&tag=au0badc0den1',
+      reply: 'late',
+      userInputs: { reply: 'late' },
+    })
     expect(FakeNotification.instances.at(-1)!.options.body).toBe(NO_LONGER)
     FakeNotification.reportActivation({ type: 'click', arguments: 'type=click&tag=au0badc0den1', userInputs: {} })
     expect(opened).toBe(1)

@@ -115,7 +115,7 @@ describe('notifications', () => {
     expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Claude Code'])
   })
 
-  it('notifies when the focused window\'s reported ask was settled meanwhile, even for the same agent', () => {
+  it("notifies when the focused window's reported ask was settled meanwhile, even for the same agent", () => {
     start()
     const onScreen = makeAsk('Claude Code')
     companion.add(onScreen)
@@ -184,11 +184,22 @@ describe('notifications', () => {
       onClick: (askId) => void clicked.push(askId),
       onOpen: () => void (opened += 1),
     })
-    const notice = { noticeId: 'n1', agent: { name: 'Claude Code' }, notice: { kind: 'needs-input' as const, text: 'Claude needs your **permission** to use Bash' }, receivedAt: 1 }
+    const notice = {
+      noticeId: 'n1',
+      agent: { name: 'Claude Code' },
+      notice: { kind: 'needs-input' as const, text: 'Claude needs your **permission** to use Bash' },
+      receivedAt: 1,
+    }
     companion.notice(notice)
-    expect(FakeNotification.instances.map((n) => [n.options.title, n.options.body, n.options.actions, n.options.hasReply, n.shown])).toEqual([
-      ['Claude Code', 'Claude needs your permission to use Bash', undefined, undefined, true],
-    ])
+    expect(
+      FakeNotification.instances.map((n) => [
+        n.options.title,
+        n.options.body,
+        n.options.actions,
+        n.options.hasReply,
+        n.shown,
+      ]),
+    ).toEqual([['Claude Code', 'Claude needs your permission to use Bash', undefined, undefined, true]])
     FakeNotification.instances[0]!.emit('click')
     expect([opened, clicked]).toEqual([1, []])
 
@@ -208,15 +219,23 @@ describe('notification text', () => {
     expect(truncate('问'.repeat(130), 120)).toBe('问'.repeat(119) + '…')
   })
 
-  it('shows the plain text of the question\'s inline Markdown, hidden characters as markers (the tray removes them)', () => {
+  it("shows the plain text of the question's inline Markdown, hidden characters as markers (the tray removes them)", () => {
     const ask = makeAsk('Cl\u202Eaude', 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)', {
-      questions: [{ id: 'q', header: 'Rel\u200Fease', question: 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)' }],
+      questions: [
+        { id: 'q', header: 'Rel\u200Fease', question: 'Deploy `main` to **prod**\u200B? See [runbook](https://x.y)' },
+      ],
     })
-    expect(askNotificationText(ask)).toEqual({ title: 'Cl⟨U+202E⟩aude', body: 'Rel⟨U+200F⟩ease: Deploy main to prod⟨U+200B⟩? See runbook' })
+    expect(askNotificationText(ask)).toEqual({
+      title: 'Cl⟨U+202E⟩aude',
+      body: 'Rel⟨U+200F⟩ease: Deploy main to prod⟨U+200B⟩? See runbook',
+    })
     expect(askMenuLabel(ask)).toBe('Claude — Release')
     // a button label that reorders text cannot pass for another: its marker shows; the placeholder is plain text
     expect(controlsText({ kind: 'buttons', labels: ['Y\u202Ees', 'No'] })).toEqual({ buttons: ['Y⟨U+202E⟩es', 'No'] })
-    expect(controlsText({ kind: 'reply', question: 'Name the **branch**\u200B' })).toEqual({ buttons: [], placeholder: 'Name the branch⟨U+200B⟩' })
+    expect(controlsText({ kind: 'reply', question: 'Name the **branch**\u200B' })).toEqual({
+      buttons: [],
+      placeholder: 'Name the branch⟨U+200B⟩',
+    })
     expect(askMenuLabel({ ...ask, questions: [{ id: 'q', question: '*Pick* `one`' }] })).toBe('Claude — Pick one')
   })
 })

@@ -13,7 +13,9 @@ function valueImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest)
   return source.statements.flatMap((statement) => {
     if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) return []
-    const typeOnly = ts.isImportDeclaration(statement) ? statement.importClause?.isTypeOnly === true : statement.isTypeOnly
+    const typeOnly = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly === true
+      : statement.isTypeOnly
     const specifier = statement.moduleSpecifier
     return !typeOnly && specifier && ts.isStringLiteral(specifier) ? [specifier.text] : []
   })
@@ -43,8 +45,13 @@ function bareImports(entry: string): Map<string, string> {
 
 describe('the sandboxed preload', () => {
   it('requires nothing but electron at run time: zod is bundled, no Node module is reached', () => {
-    expect(Object.fromEntries(bareImports(join(root, 'electron/preload/index.ts')))).toEqual({ electron: 'electron/preload/index.ts', zod: expect.any(String) })
+    expect(Object.fromEntries(bareImports(join(root, 'electron/preload/index.ts')))).toEqual({
+      electron: 'electron/preload/index.ts',
+      zod: expect.any(String),
+    })
     // electron-vite bundles what its preload build does not externalize.
-    expect(readFileSync(join(root, 'electron.vite.config.ts'), 'utf8')).toMatch(/preload:[\s\S]*externalizeDeps: \{ exclude: \['zod'\] \}/)
+    expect(readFileSync(join(root, 'electron.vite.config.ts'), 'utf8')).toMatch(
+      /preload:[\s\S]*externalizeDeps: \{ exclude: \['zod'\] \}/,
+    )
   })
 })

@@ -20,7 +20,18 @@ describe('preload', () => {
     expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1)
     const [name, api] = fake.contextBridge.exposeInMainWorld.mock.calls[0]!
     expect(name).toBe('companion')
-    expect(Object.keys(api).sort()).toEqual(['answer', 'decide', 'dismiss', 'dismissNotice', 'onFocusAsk', 'onFrame', 'onStatus', 'openLink', 'reportShown', 'requestHistory'])
+    expect(Object.keys(api).sort()).toEqual([
+      'answer',
+      'decide',
+      'dismiss',
+      'dismissNotice',
+      'onFocusAsk',
+      'onFrame',
+      'onStatus',
+      'openLink',
+      'reportShown',
+      'requestHistory',
+    ])
     for (const value of Object.values(api)) expect(typeof value).toBe('function')
     expectTypeOf(createIpcBridge(ipcRenderer())).toExtend<CompanionBridge>()
   })
@@ -43,7 +54,7 @@ describe('preload', () => {
     ])
   })
 
-  it('subscribes on the first onFrame only, delivers main\'s frames as they are (main is trusted) and reports the status', () => {
+  it("subscribes on the first onFrame only, delivers main's frames as they are (main is trusted) and reports the status", () => {
     const bridge = createIpcBridge(ipcRenderer())
     const statuses: string[] = []
     bridge.onStatus((s) => void statuses.push(s))

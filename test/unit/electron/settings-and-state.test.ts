@@ -14,7 +14,10 @@ beforeEach(async () => {
 })
 afterEach(() => home.cleanup())
 
-const persistence = () => ({ load: () => loadSettings(home.home), save: (s: typeof DEFAULT_SETTINGS) => saveSettings(home.home, s) })
+const persistence = () => ({
+  load: () => loadSettings(home.home),
+  save: (s: typeof DEFAULT_SETTINGS) => saveSettings(home.home, s),
+})
 
 describe('settings store', () => {
   it('falls back to the defaults with a warning when settings.json is corrupt', async () => {
@@ -27,7 +30,10 @@ describe('settings store', () => {
 
   it('falls back to the defaults when loading throws', async () => {
     const warnings: string[] = []
-    const store = await openSettingsStore({ load: () => Promise.reject(new Error('EACCES')), save: async () => undefined }, (w) => void warnings.push(w))
+    const store = await openSettingsStore(
+      { load: () => Promise.reject(new Error('EACCES')), save: async () => undefined },
+      (w) => void warnings.push(w),
+    )
     expect(store.get()).toEqual(DEFAULT_SETTINGS)
     expect(warnings).toEqual(['settings could not be read, using the defaults: EACCES'])
   })
@@ -36,7 +42,11 @@ describe('settings store', () => {
     const store = await openSettingsStore(persistence(), () => undefined)
     const seen: boolean[] = []
     store.onChange((next) => void seen.push(next.doNotDisturb))
-    await Promise.all([store.update({ doNotDisturb: true }), store.update({ theme: 'dark' }), store.update({ language: 'zh' })])
+    await Promise.all([
+      store.update({ doNotDisturb: true }),
+      store.update({ theme: 'dark' }),
+      store.update({ language: 'zh' }),
+    ])
     expect(seen).toEqual([true, true, true])
     const saved = JSON.parse(await readFile(join(home.home, 'settings.json'), 'utf8'))
     expect([saved.doNotDisturb, saved.theme, saved.language]).toEqual([true, 'dark', 'zh'])

@@ -45,7 +45,9 @@ export type ApiKind = keyof ElectronApis
  * Electron type `Real` or one of the test helpers named in `Helpers`; otherwise an object type naming
  * the offenders, which fails `Assert` (so a fake cannot invent an Electron API).
  */
-export type ElectronMembersOnly<Fake, Real, Helpers extends PropertyKey = never> = [Exclude<keyof Fake, keyof Real | Helpers>] extends [never]
+export type ElectronMembersOnly<Fake, Real, Helpers extends PropertyKey = never> = [
+  Exclude<keyof Fake, keyof Real | Helpers>,
+] extends [never]
   ? true
   : { 'not Electron 45 APIs': Exclude<keyof Fake, keyof Real | Helpers> }
 
@@ -53,9 +55,31 @@ export type ElectronMembersOnly<Fake, Real, Helpers extends PropertyKey = never>
 export type Assert<T extends true> = T
 
 /** Names that runtimes and test tooling probe on any object; a real Electron object just lacks them. */
-const PROBES = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'tagName', '@@__IMMUTABLE_ITERABLE__@@', '@@__IMMUTABLE_RECORD__@@'])
+const PROBES = new Set([
+  'then',
+  'toJSON',
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+  'tagName',
+  '@@__IMMUTABLE_ITERABLE__@@',
+  '@@__IMMUTABLE_RECORD__@@',
+])
 /** EventEmitter methods whose first argument is an event name. */
-const EVENT_ARGUMENT = new Set(['on', 'once', 'off', 'addListener', 'prependListener', 'prependOnceListener', 'removeListener', 'removeAllListeners', 'listeners', 'rawListeners', 'listenerCount', 'emit'])
+const EVENT_ARGUMENT = new Set([
+  'on',
+  'once',
+  'off',
+  'addListener',
+  'prependListener',
+  'prependOnceListener',
+  'removeListener',
+  'removeAllListeners',
+  'listeners',
+  'rawListeners',
+  'listenerCount',
+  'emit',
+])
 
 const kinds = new WeakMap<object, ApiKind>()
 const views = new WeakMap<object, object>()
@@ -125,7 +149,9 @@ function assertMember(shape: ApiShape, name: string): void {
   const version = electronCatalog().version
   if (!member) throw new Error(`fake electron: ${shape.label}.${name} is not an Electron ${version} API`)
   if (played && member.platforms && !member.platforms.includes(played)) {
-    throw new Error(`fake electron: ${shape.label}.${name} is an Electron ${version} API for ${member.platforms.join(',')} only; this test plays ${played}`)
+    throw new Error(
+      `fake electron: ${shape.label}.${name} is an Electron ${version} API for ${member.platforms.join(',')} only; this test plays ${played}`,
+    )
   }
 }
 
@@ -142,16 +168,20 @@ function handler(kind: ApiKind): ProxyHandler<object> {
       if (typeof name === 'symbol' || PROBES.has(name)) return Reflect.get(target, name)
       assertMember(shape, name)
       if (!(name in target)) {
-        throw new Error(`fake electron: ${shape.label}.${name} is an Electron ${electronCatalog().version} API the fake does not implement`)
+        throw new Error(
+          `fake electron: ${shape.label}.${name} is an Electron ${electronCatalog().version} API the fake does not implement`,
+        )
       }
       const value: unknown = Reflect.get(target, name)
-      if (typeof value === 'function' && !kinds.has(value)) return wrap(name, value as (...args: unknown[]) => unknown, target)
+      if (typeof value === 'function' && !kinds.has(value))
+        return wrap(name, value as (...args: unknown[]) => unknown, target)
       return toView(value)
     },
     set(target, name, value) {
       if (typeof name === 'symbol') return Reflect.set(target, name, value)
       assertMember(shape, name)
-      if (shape.members.get(name)?.readonly) throw new Error(`fake electron: ${shape.label}.${name} is read-only in Electron ${electronCatalog().version}`)
+      if (shape.members.get(name)?.readonly)
+        throw new Error(`fake electron: ${shape.label}.${name} is read-only in Electron ${electronCatalog().version}`)
       return Reflect.set(target, name, toRaw(value))
     },
     has(target, name) {

@@ -25,7 +25,12 @@ const electronId = nodeRequire.resolve('electron')
 let updaterModule: typeof ElectronUpdater
 
 beforeAll(() => {
-  nodeRequire.cache[electronId] = { id: electronId, filename: electronId, loaded: true, exports: electronMock() } as unknown as NodeModule
+  nodeRequire.cache[electronId] = {
+    id: electronId,
+    filename: electronId,
+    loaded: true,
+    exports: electronMock(),
+  } as unknown as NodeModule
   updaterModule = nodeRequire('electron-updater')
 })
 
@@ -38,13 +43,25 @@ interface Feed {
 /** A generic-provider feed: `latest.yml` / `latest-linux.yml` naming one file, and that file. */
 async function startFeed(options: { version: string; file: string; body: Buffer; sha512?: string }): Promise<Feed> {
   const sha512 = options.sha512 ?? createHash('sha512').update(options.body).digest('base64')
-  const yml = [`version: ${options.version}`, 'files:', `  - url: ${options.file}`, `    sha512: ${sha512}`, `    size: ${options.body.length}`, `path: ${options.file}`, `sha512: ${sha512}`, "releaseDate: '2026-12-01T00:00:00.000Z'", ''].join('\n')
+  const yml = [
+    `version: ${options.version}`,
+    'files:',
+    `  - url: ${options.file}`,
+    `    sha512: ${sha512}`,
+    `    size: ${options.body.length}`,
+    `path: ${options.file}`,
+    `sha512: ${sha512}`,
+    "releaseDate: '2026-12-01T00:00:00.000Z'",
+    '',
+  ].join('\n')
   const paths: string[] = []
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]!
     paths.push(path)
-    if (path === '/latest.yml' || path === '/latest-linux.yml') return void res.writeHead(200, { 'content-type': 'text/yaml' }).end(yml)
-    if (path === `/${options.file}`) return void res.writeHead(200, { 'content-length': options.body.length }).end(options.body)
+    if (path === '/latest.yml' || path === '/latest-linux.yml')
+      return void res.writeHead(200, { 'content-type': 'text/yaml' }).end(yml)
+    if (path === `/${options.file}`)
+      return void res.writeHead(200, { 'content-length': options.body.length }).end(options.body)
     res.writeHead(404).end()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -84,15 +101,19 @@ function updater(kind: 'AppImageUpdater' | 'NsisUpdater', url: string): AppUpdat
   const instance = new updaterModule[kind]()
   instance.logger = null
   // As electron-builder writes it into the package (no publisherName: nothing to verify on Windows).
-  writeFileSync(join(dir, 'app-update.yml'), `provider: generic\nurl: ${url}\nupdaterCacheDirName: ask-user-companion-updater\n`)
+  writeFileSync(
+    join(dir, 'app-update.yml'),
+    `provider: generic\nurl: ${url}\nupdaterCacheDirName: ask-user-companion-updater\n`,
+  )
   instance.updateConfigPath = join(dir, 'app-update.yml')
   return instance
 }
 
-const downloaded = (u: AppUpdater) => new Promise<{ version: string; downloadedFile: string }>((resolve, reject) => {
-  u.once('update-downloaded', (info) => resolve(info as never))
-  u.once('error', reject)
-})
+const downloaded = (u: AppUpdater) =>
+  new Promise<{ version: string; downloadedFile: string }>((resolve, reject) => {
+    u.once('update-downloaded', (info) => resolve(info as never))
+    u.once('error', reject)
+  })
 
 describe.each([
   ['AppImageUpdater', 'Ask-User-Companion-0.2.0.AppImage'],
@@ -120,13 +141,20 @@ describe.each([
   })
 
   it('bad checksum: the download is refused', async () => {
-    feed = await startFeed({ version: '0.2.0', file, body: NEW_BUILD, sha512: createHash('sha512').update('something else').digest('base64') })
+    feed = await startFeed({
+      version: '0.2.0',
+      file,
+      body: NEW_BUILD,
+      sha512: createHash('sha512').update('something else').digest('base64'),
+    })
     const u = updater(kind, feed.url)
     const failed = new Promise<Error>((resolve) => u.once('error', resolve))
     const result = await u.checkForUpdates()
     await expect(result?.downloadPromise).rejects.toThrow(/^sha512 checksum mismatch, expected /)
     expect((await failed).message).toMatch(/^sha512 checksum mismatch, expected /)
-    expect(readdirSync(join(dir, 'cache', 'ask-user-companion-updater', 'pending')).filter((f) => f.endsWith(file))).toEqual([]) // nothing kept to install
+    expect(
+      readdirSync(join(dir, 'cache', 'ask-user-companion-updater', 'pending')).filter((f) => f.endsWith(file)),
+    ).toEqual([]) // nothing kept to install
   })
 })
 
@@ -154,7 +182,10 @@ describe('setupUpdates with the real AppImageUpdater', () => {
   it('Check for Updates… says a release is downloading and installs on quit', async () => {
     feed = await startFeed({ version: '0.2.0', file: 'Ask-User-Companion-0.2.0.AppImage', body: NEW_BUILD })
     const u = updater('AppImageUpdater', feed.url)
-    const settings = await openSettingsStore({ load: async () => ({ settings: { ...DEFAULT_SETTINGS, checkForUpdates: false } }), save: async () => {} }, () => {})
+    const settings = await openSettingsStore(
+      { load: async () => ({ settings: { ...DEFAULT_SETTINGS, checkForUpdates: false } }), save: async () => {} },
+      () => {},
+    )
     const done = downloaded(u)
     const updates = setupUpdates({
       updater: u,
@@ -171,7 +202,10 @@ describe('setupUpdates with the real AppImageUpdater', () => {
     expect(u.autoInstallOnAppQuit).toBe(true)
     await done
     await updates.checkNow()
-    expect(fake.dialog.boxes[1]).toMatchObject({ message: 'Version 0.2.0 is downloaded', detail: 'It installs when you quit the app, never while a question is waiting.' })
+    expect(fake.dialog.boxes[1]).toMatchObject({
+      message: 'Version 0.2.0 is downloaded',
+      detail: 'It installs when you quit the app, never while a question is waiting.',
+    })
     updates.dispose()
   })
 })

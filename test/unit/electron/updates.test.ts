@@ -28,7 +28,10 @@ let warnings: string[]
 let updates: Updates | undefined
 
 async function start(updater: ScriptedUpdater | undefined, checkForUpdates = true): Promise<Updates> {
-  settings = await openSettingsStore({ load: async () => ({ settings: { ...DEFAULT_SETTINGS, checkForUpdates } }), save: async () => {} }, () => {})
+  settings = await openSettingsStore(
+    { load: async () => ({ settings: { ...DEFAULT_SETTINGS, checkForUpdates } }), save: async () => {} },
+    () => {},
+  )
   updates = setupUpdates({
     updater: updater as unknown as UpdatesOptions['updater'],
     releasesUrl: 'https://github.com/ask-user-companion/ask-user-companion/releases',
@@ -100,7 +103,14 @@ describe('setupUpdates', () => {
     await settle()
     expect(warnings).toEqual(['update check failed: net::ERR_INTERNET_DISCONNECTED'])
     await updates!.checkNow()
-    expect(fake.dialog.boxes).toEqual([{ type: 'error', message: 'Could not check for updates', detail: 'net::ERR_INTERNET_DISCONNECTED', buttons: ['OK'] }])
+    expect(fake.dialog.boxes).toEqual([
+      {
+        type: 'error',
+        message: 'Could not check for updates',
+        detail: 'net::ERR_INTERNET_DISCONNECTED',
+        buttons: ['OK'],
+      },
+    ])
     updater.emit('error', new Error('sha512 checksum mismatch'))
     expect(warnings.at(-1)).toBe('update check failed: sha512 checksum mismatch')
   })
@@ -108,7 +118,9 @@ describe('setupUpdates', () => {
   it('without an updater (a deb), Check for Updates… opens the release page', async () => {
     await start(undefined)
     await updates!.checkNow()
-    expect(fake.shell.openExternal).toHaveBeenCalledWith('https://github.com/ask-user-companion/ask-user-companion/releases')
+    expect(fake.shell.openExternal).toHaveBeenCalledWith(
+      'https://github.com/ask-user-companion/ask-user-companion/releases',
+    )
     expect(timers).toEqual([])
   })
 })

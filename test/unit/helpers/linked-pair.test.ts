@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { TransportMessage } from '../../../shared/transport'
 import { createLinkedPair } from '../../helpers/linked-pair'
 
-function record(end: ReturnType<typeof createLinkedPair>[number]): { events: Array<TransportMessage | ['close', number, string]>; closed: Promise<void> } {
+function record(end: ReturnType<typeof createLinkedPair>[number]): {
+  events: Array<TransportMessage | ['close', number, string]>
+  closed: Promise<void>
+} {
   const events: Array<TransportMessage | ['close', number, string]> = []
   const closed = new Promise<void>((resolve) => {
     end.onclose = (code, reason) => {

@@ -28,28 +28,45 @@ describe('connectBlocks', () => {
           `claude mcp add-json --scope user ask-user '{"type":"stdio","command":"/home/ann/.local/bin/ask-user","args":["mcp"],` +
           `"env":{"ASK_USER_HOME":"/home/ann/.config/ask-user-companion"}}'`,
       },
-      { kind: 'json', file: '~/.claude/settings.json', text: '{\n  "permissions": {\n    "allow": [\n      "mcp__ask-user__ask_user_question"\n    ]\n  }\n}' },
+      {
+        kind: 'json',
+        file: '~/.claude/settings.json',
+        text: '{\n  "permissions": {\n    "allow": [\n      "mcp__ask-user__ask_user_question"\n    ]\n  }\n}',
+      },
     ])
   })
 
   it('Codex: the setup line, codex mcp add with env, then the TOML keys it cannot set', () => {
     expect(connectBlocks(HARNESS_BY_ID['codex'], linux)).toEqual([
       setupLine('codex'),
-      { kind: 'command', text: 'codex mcp add ask-user --env ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp' },
+      {
+        kind: 'command',
+        text: 'codex mcp add ask-user --env ASK_USER_HOME=/home/ann/.config/ask-user-companion -- /home/ann/.local/bin/ask-user mcp',
+      },
       {
         kind: 'toml',
         file: '~/.codex/config.toml',
         text: '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400',
       },
-      { kind: 'toml', file: '~/.codex/config.toml', text: '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"' },
+      {
+        kind: 'toml',
+        file: '~/.codex/config.toml',
+        text: '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"',
+      },
     ])
   })
 
   it('Gemini CLI and Qwen Code: options before the name, no --, user scope, trusted, a day in ms', () => {
     const line = (cli: string): string =>
       `${cli} mcp add -s user --trust --timeout 86400000 -e ASK_USER_HOME=/home/ann/.config/ask-user-companion ask-user /home/ann/.local/bin/ask-user mcp`
-    expect(connectBlocks(HARNESS_BY_ID['gemini'], linux)).toEqual([setupLine('gemini'), { kind: 'command', text: line('gemini') }])
-    expect(connectBlocks(HARNESS_BY_ID['qwen'], linux)).toEqual([setupLine('qwen'), { kind: 'command', text: line('qwen') }])
+    expect(connectBlocks(HARNESS_BY_ID['gemini'], linux)).toEqual([
+      setupLine('gemini'),
+      { kind: 'command', text: line('gemini') },
+    ])
+    expect(connectBlocks(HARNESS_BY_ID['qwen'], linux)).toEqual([
+      setupLine('qwen'),
+      { kind: 'command', text: line('qwen') },
+    ])
   })
 
   it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout and permission', () => {
@@ -57,17 +74,32 @@ describe('connectBlocks', () => {
     expect(setup).toEqual(setupLine('opencode'))
     expect(opencode?.file).toBe('~/.config/opencode/opencode.jsonc')
     expect(JSON.parse(opencode!.text)).toEqual({
-      mcp: { 'ask-user': { type: 'local', command: ['/home/ann/.local/bin/ask-user', 'mcp'], environment: linux.env, enabled: true, timeout: 86400000 } },
+      mcp: {
+        'ask-user': {
+          type: 'local',
+          command: ['/home/ann/.local/bin/ask-user', 'mcp'],
+          environment: linux.env,
+          enabled: true,
+          timeout: 86400000,
+        },
+      },
     })
     expect(JSON.parse(permission!.text)).toEqual({ permission: { 'ask-user_*': 'allow' } })
     const [, cursor] = connectBlocks(HARNESS_BY_ID['cursor'], linux)
     expect(cursor?.file).toBe('~/.cursor/mcp.json')
-    expect(JSON.parse(cursor!.text)).toEqual({ mcpServers: { 'ask-user': { type: 'stdio', command: '/home/ann/.local/bin/ask-user', args: ['mcp'], env: linux.env } } })
+    expect(JSON.parse(cursor!.text)).toEqual({
+      mcpServers: {
+        'ask-user': { type: 'stdio', command: '/home/ann/.local/bin/ask-user', args: ['mcp'], env: linux.env },
+      },
+    })
   })
 
   it('a source checkout on Windows: node and the script, double-quoted where there are spaces', () => {
     const windows: ConnectInfo = {
-      commandLine: { command: 'C:\\Program Files\\nodejs\\node.exe', args: ['C:\\src\\ask-user-companion\\bin\\ask-user.js'] },
+      commandLine: {
+        command: 'C:\\Program Files\\nodejs\\node.exe',
+        args: ['C:\\src\\ask-user-companion\\bin\\ask-user.js'],
+      },
       env: { ASK_USER_HOME: 'C:\\Users\\Ann Lee\\AppData\\Roaming\\ask-user-companion' },
       platform: 'win32',
     }

@@ -7,7 +7,9 @@ import { replacementDiff } from '../../../integrations/diff'
 import { hookFixtures, type HookFixture } from '../cli/hooks/fixtures'
 
 function mapped(f: HookFixture): HookWork {
-  return f.argument !== undefined ? hooksOf(f.harness).map(f.argument, 'argument') : hooksOf(f.harness).map(f.event, 'stdin')
+  return f.argument !== undefined
+    ? hooksOf(f.harness).map(f.argument, 'argument')
+    : hooksOf(f.harness).map(f.event, 'stdin')
 }
 
 describe('hook fixtures', () => {
@@ -36,26 +38,58 @@ describe('hook fixtures', () => {
 describe('mapping details', () => {
   const base = { session_id: 's1', cwd: '/p', transcript_path: '/t' }
   it('Claude tools: Write, WebFetch, an unknown tool as pretty JSON', () => {
-    const plan = (tool_name: string, tool_input: unknown) => hooksOf('claude-code').map({ ...base, hook_event_name: 'PermissionRequest', tool_name, tool_input }, 'stdin').plan
-    expect(plan('Write', { file_path: '/p/a.md', content: '# hi' })).toMatchObject({ request: { action: { kind: 'file', path: '/p/a.md', operation: 'write', content: '# hi' } } })
-    expect(plan('WebFetch', { url: 'https://example.com', prompt: 'read' })).toMatchObject({ request: { action: { kind: 'url', url: 'https://example.com' } } })
-    expect(plan('mcp__db__query', { sql: 'select 1' })).toMatchObject({ request: { action: { kind: 'tool', input: '{\n  "sql": "select 1"\n}' } } })
+    const plan = (tool_name: string, tool_input: unknown) =>
+      hooksOf('claude-code').map({ ...base, hook_event_name: 'PermissionRequest', tool_name, tool_input }, 'stdin').plan
+    expect(plan('Write', { file_path: '/p/a.md', content: '# hi' })).toMatchObject({
+      request: { action: { kind: 'file', path: '/p/a.md', operation: 'write', content: '# hi' } },
+    })
+    expect(plan('WebFetch', { url: 'https://example.com', prompt: 'read' })).toMatchObject({
+      request: { action: { kind: 'url', url: 'https://example.com' } },
+    })
+    expect(plan('mcp__db__query', { sql: 'select 1' })).toMatchObject({
+      request: { action: { kind: 'tool', input: '{\n  "sql": "select 1"\n}' } },
+    })
     // A Bash input of another shape is shown as JSON, never guessed at.
     expect(plan('Bash', { cmd: 'ls' })).toMatchObject({ request: { action: { kind: 'tool' } } })
   })
 
   it('Claude: permission_prompt notifications and other PreToolUse tools pass; a skipped question is left out', () => {
-    expect(hooksOf('claude-code').map({ ...base, hook_event_name: 'Notification', message: 'x', notification_type: 'permission_prompt' }, 'stdin').plan.kind).toBe('pass')
-    expect(hooksOf('claude-code').map({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }, 'stdin').plan.kind).toBe('pass')
-    const { plan } = hooksOf('claude-code').map({
-      ...base,
-      hook_event_name: 'PreToolUse',
-      tool_name: 'AskUserQuestion',
-      tool_input: { questions: [{ question: 'A?', header: 'A', options: [{ label: 'x', description: '' }, { label: 'y', description: '' }], multiSelect: false }] },
-    }, 'stdin')
+    expect(
+      hooksOf('claude-code').map(
+        { ...base, hook_event_name: 'Notification', message: 'x', notification_type: 'permission_prompt' },
+        'stdin',
+      ).plan.kind,
+    ).toBe('pass')
+    expect(
+      hooksOf('claude-code').map({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }, 'stdin')
+        .plan.kind,
+    ).toBe('pass')
+    const { plan } = hooksOf('claude-code').map(
+      {
+        ...base,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'AskUserQuestion',
+        tool_input: {
+          questions: [
+            {
+              question: 'A?',
+              header: 'A',
+              options: [
+                { label: 'x', description: '' },
+                { label: 'y', description: '' },
+              ],
+              multiSelect: false,
+            },
+          ],
+        },
+      },
+      'stdin',
+    )
     if (plan.kind !== 'ask') throw new Error('not an ask')
     expect(JSON.parse(plan.output([{ id: 'q1', selected: [] }])!).hookSpecificOutput.updatedInput.answers).toEqual({})
-    expect(JSON.parse(plan.output([{ id: 'q1', selected: [], custom: 'z' }])!).hookSpecificOutput.updatedInput.answers).toEqual({ 'A?': 'z' })
+    expect(
+      JSON.parse(plan.output([{ id: 'q1', selected: [], custom: 'z' }])!).hookSpecificOutput.updatedInput.answers,
+    ).toEqual({ 'A?': 'z' })
   })
 
   it('refuses events of the wrong shape with a reason', () => {

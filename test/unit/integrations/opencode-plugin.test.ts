@@ -55,7 +55,9 @@ describe('ask-user setup opencode --hooks', () => {
       const file = join(home, '.config', 'opencode', 'plugin', 'ask-user.js')
       expect(result.stdout).toContain(`${file}: wrote the ask-user plugin\n`)
       const command = `ASK_USER_HOME=${join(home, '.config', 'ask-user-companion')} ${BIN} hook opencode`
-      expect(await readFile(file, 'utf8')).toBe(source.replace(COMMAND_LINE, `const COMMAND = ${JSON.stringify(command)}`))
+      expect(await readFile(file, 'utf8')).toBe(
+        source.replace(COMMAND_LINE, `const COMMAND = ${JSON.stringify(command)}`),
+      )
     } finally {
       await rm(home, { recursive: true, force: true })
     }

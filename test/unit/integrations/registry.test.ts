@@ -23,7 +23,15 @@ describe('the harness registry', () => {
 
   it('gives each harness one display name, distinct from the others', () => {
     const names = HARNESSES.map((harness) => harness.name)
-    expect(names).toEqual(['Claude Code', 'Codex', 'Gemini CLI', 'Qwen Code', 'opencode', 'GitHub Copilot CLI', 'Cursor'])
+    expect(names).toEqual([
+      'Claude Code',
+      'Codex',
+      'Gemini CLI',
+      'Qwen Code',
+      'opencode',
+      'GitHub Copilot CLI',
+      'Cursor',
+    ])
     expect(new Set(names).size).toBe(names.length)
   })
 
@@ -35,12 +43,17 @@ describe('the harness registry', () => {
   })
 
   it('has hooks exactly for the hook ids, each with fixtures, and the inbox shows the record’s name as the agent', () => {
-    expect(HARNESSES.filter((harness) => harness.hooks !== undefined).map((harness) => harness.id)).toEqual([...HOOK_HARNESS_IDS])
+    expect(HARNESSES.filter((harness) => harness.hooks !== undefined).map((harness) => harness.id)).toEqual([
+      ...HOOK_HARNESS_IDS,
+    ])
     const fixtures = hookFixtures()
     for (const id of HOOK_HARNESS_IDS) {
       const first = fixtures.find((fixture) => fixture.harness === id)
       expect(first, `test/fixtures/hooks/${id}/`).toBeDefined()
-      const work = first!.argument !== undefined ? hooksOf(id).map(first!.argument, 'argument') : hooksOf(id).map(first!.event, 'stdin')
+      const work =
+        first!.argument !== undefined
+          ? hooksOf(id).map(first!.argument, 'argument')
+          : hooksOf(id).map(first!.event, 'stdin')
       expect(work.agent.name).toBe(HARNESS_BY_ID[id].name)
     }
   })
@@ -58,7 +71,11 @@ describe('every reader lists the registry’s ids', () => {
     expect(code).toBe(0)
     expect(out).toContain(`can ask you: ${HARNESS_IDS.join(', ')}.`)
     expect(out).toContain(`(${HOOK_HARNESS_IDS.join(', ')}): adds`)
-    expect(out).toContain(`--askpass [--print] [--remove]   (${HARNESSES.filter((h) => h.askpass).map((h) => h.id).join(', ')})`)
+    expect(out).toContain(
+      `--askpass [--print] [--remove]   (${HARNESSES.filter((h) => h.askpass)
+        .map((h) => h.id)
+        .join(', ')})`,
+    )
   })
 
   it('`ask-user hook --help` lists the hook ids', async () => {
@@ -68,8 +85,12 @@ describe('every reader lists the registry’s ids', () => {
   })
 
   it('refuses an unknown harness by listing the same ids', async () => {
-    expect((await run('setup', 'windsurf')).err).toBe(`Error: unknown client "windsurf"; one of ${HARNESS_IDS.join(', ')}\n`)
-    expect((await run('hook', 'cursor')).err).toBe(`Error: unknown harness "cursor"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`)
+    expect((await run('setup', 'windsurf')).err).toBe(
+      `Error: unknown client "windsurf"; one of ${HARNESS_IDS.join(', ')}\n`,
+    )
+    expect((await run('hook', 'cursor')).err).toBe(
+      `Error: unknown harness "cursor"; one of ${HOOK_HARNESS_IDS.join(', ')}\n`,
+    )
     expect((await run('setup', 'qwen', '--askpass')).err).toContain('--askpass works with claude-code, codex, shell')
   })
 })

@@ -47,7 +47,10 @@ describe('layering import rules', () => {
     ['core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
     ['cli/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['electron/main/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
-    ['integrations/x.ts', "import { z } from 'zod'\nimport type { ConnectInfo } from '../shared/connect'\nexport const x = (info: ConnectInfo) => [z, info]\n"],
+    [
+      'integrations/x.ts',
+      "import { z } from 'zod'\nimport type { ConnectInfo } from '../shared/connect'\nexport const x = (info: ConnectInfo) => [z, info]\n",
+    ],
     ['cli/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
     ['renderer/src/x.ts', "import { HARNESSES } from '../../integrations/index'\nexport const x = HARNESSES\n"],
   ])('%s may import: %s', async (file, code) => {

@@ -8,7 +8,11 @@ const root = join(import.meta.dirname, '..', '..', '..')
 
 function sources(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+    entry.isDirectory()
+      ? sources(join(folder, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(folder, entry.name)]
+        : [],
   )
 }
 
@@ -19,7 +23,9 @@ function specifiers(text: string): string[] {
 
 describe('shared/ imports nothing about set-up or MCP', () => {
   it('finds the imports it checks (the scan itself works)', () => {
-    expect(specifiers("import { z } from 'zod'\nexport * from './connect'\nconst m = import('./x')\nimport './y'\n")).toEqual(['zod', './connect', './x', './y'])
+    expect(
+      specifiers("import { z } from 'zod'\nexport * from './connect'\nconst m = import('./x')\nimport './y'\n"),
+    ).toEqual(['zod', './connect', './x', './y'])
   })
 
   it('no shared/ module names integrations/, a set-up module or an MCP module', () => {

@@ -17,10 +17,24 @@ async function askAndAnswer(deviceCount: number, answerer = 0) {
   const questionKey = `q.${inbox.agent.member.id}.${askId}`
   const answerKey = `a.${inbox.agent.member.id}.${askId}`
   const reply = await newReplyKey()
-  const question = await sealQuestion({ agent: inbox.agent, roster: inbox.roster, askId, kvKey: questionKey, replyKey: reply.publicKey, body: questionBody })
+  const question = await sealQuestion({
+    agent: inbox.agent,
+    roster: inbox.roster,
+    askId,
+    kvKey: questionKey,
+    replyKey: reply.publicKey,
+    body: questionBody,
+  })
   const device = inbox.devices[answerer]!
   const opened = await openQuestion(question.bytes, { device, roster: inbox.roster, kvKey: questionKey })
-  const answer = await sealAnswer({ device, replyKey: opened.header.replyKey, kvKey: answerKey, askId: opened.header.askId, qHash: opened.qHash, body: answerBody })
+  const answer = await sealAnswer({
+    device,
+    replyKey: opened.header.replyKey,
+    kvKey: answerKey,
+    askId: opened.header.askId,
+    qHash: opened.qHash,
+    body: answerBody,
+  })
   const expected = { replyKey: reply.privateKey, roster: inbox.roster, askId, kvKey: answerKey, qHash: question.qHash }
   return { ...inbox, askId, questionKey, answerKey, reply, question, device, answer, expected }
 }
@@ -40,13 +54,29 @@ describe('answer envelopes', () => {
 
   it('refuses an answer from a device removed in roster v2, valid or garbage (NOT_A_MEMBER)', async () => {
     const { root, rootPublic, roster, device, answer, expected, answerKey, askId, question } = await askAndAnswer(3, 1)
-    const v2 = await renewRoster(root, roster, { now: NOW + 1000, members: roster.members.filter((member) => member.id !== device.member.id) })
+    const v2 = await renewRoster(root, roster, {
+      now: NOW + 1000,
+      members: roster.members.filter((member) => member.id !== device.member.id),
+    })
     const current = await verifyRoster(v2.bytes, v2.signature, rootPublic, { highestSeenVersion: 1, now: NOW + 1000 })
     await expectRefusal(acceptAnswer(answer, { ...expected, roster: current }), 'NOT_A_MEMBER')
     // The removed device writes garbage that names itself, signed with its own key.
     const garbage = await signEnvelope(
       device.signing,
-      utf8(JSON.stringify({ header: JSON.stringify({ v: 1, t: 'answer', kvKey: answerKey, askId, qHash: question.qHash, device: device.member.id }), enc: 'AAAA', ct: 'AAAA' })),
+      utf8(
+        JSON.stringify({
+          header: JSON.stringify({
+            v: 1,
+            t: 'answer',
+            kvKey: answerKey,
+            askId,
+            qHash: question.qHash,
+            device: device.member.id,
+          }),
+          enc: 'AAAA',
+          ct: 'AAAA',
+        }),
+      ),
     )
     await expectRefusal(acceptAnswer(garbage, { ...expected, roster: current }), 'NOT_A_MEMBER')
     // Under the old roster the same garbage gets past membership but still never opens.
@@ -55,7 +85,14 @@ describe('answer envelopes', () => {
 
   it('refuses an answer written by the agent itself or by a stolen agent credential (NOT_A_MEMBER)', async () => {
     const { agent, expected, answerKey, askId, question, reply } = await askAndAnswer(1)
-    const forged = await sealAnswer({ device: agent, replyKey: reply.publicKey, kvKey: answerKey, askId, qHash: question.qHash, body: answerBody })
+    const forged = await sealAnswer({
+      device: agent,
+      replyKey: reply.publicKey,
+      kvKey: answerKey,
+      askId,
+      qHash: question.qHash,
+      body: answerBody,
+    })
     await expectRefusal(acceptAnswer(forged, expected), 'NOT_A_MEMBER')
   })
 
@@ -63,7 +100,14 @@ describe('answer envelopes', () => {
     const { device, expected, answerKey, askId, question, reply } = await askAndAnswer(2)
     const impostor = await makeMember('relay', 'device')
     const posing = { ...impostor, member: { ...impostor.member, id: device.member.id } }
-    const forged = await sealAnswer({ device: posing, replyKey: reply.publicKey, kvKey: answerKey, askId, qHash: question.qHash, body: answerBody })
+    const forged = await sealAnswer({
+      device: posing,
+      replyKey: reply.publicKey,
+      kvKey: answerKey,
+      askId,
+      qHash: question.qHash,
+      body: answerBody,
+    })
     await expectRefusal(acceptAnswer(forged, expected), 'ANSWER_SIGNATURE')
   })
 
@@ -71,16 +115,27 @@ describe('answer envelopes', () => {
     const { device, answer, expected } = await askAndAnswer(2)
     const content = envelopeContent(answer)
     const header = JSON.parse(content.header as string) as Record<string, unknown>
-    const rewritten = utf8(JSON.stringify({ ...content, header: JSON.stringify({ ...header, v: 1, kvKey: expected.kvKey }) + ' ' }))
-    await expectRefusal(acceptAnswer(new Uint8Array([...rewritten, ...answer.subarray(answer.byteLength - 64)]), expected), 'ANSWER_SIGNATURE')
+    const rewritten = utf8(
+      JSON.stringify({ ...content, header: JSON.stringify({ ...header, v: 1, kvKey: expected.kvKey }) + ' ' }),
+    )
+    await expectRefusal(
+      acceptAnswer(new Uint8Array([...rewritten, ...answer.subarray(answer.byteLength - 64)]), expected),
+      'ANSWER_SIGNATURE',
+    )
     await expectRefusal(acceptAnswer(await signEnvelope(device.signing, rewritten), expected), 'ANSWER_OPEN')
   })
 
   it('refuses an answer moved to another ask, replayed for another askId, or bound to another question (ANSWER_BINDING)', async () => {
     const { answer, expected, agent } = await askAndAnswer(1)
     const otherAsk = randomToken()
-    await expectRefusal(acceptAnswer(answer, { ...expected, kvKey: `a.${agent.member.id}.${otherAsk}` }), 'ANSWER_BINDING')
-    await expectRefusal(acceptAnswer(answer, { ...expected, kvKey: `a.${agent.member.id}.${otherAsk}`, askId: otherAsk }), 'ANSWER_BINDING')
+    await expectRefusal(
+      acceptAnswer(answer, { ...expected, kvKey: `a.${agent.member.id}.${otherAsk}` }),
+      'ANSWER_BINDING',
+    )
+    await expectRefusal(
+      acceptAnswer(answer, { ...expected, kvKey: `a.${agent.member.id}.${otherAsk}`, askId: otherAsk }),
+      'ANSWER_BINDING',
+    )
     await expectRefusal(acceptAnswer(answer, { ...expected, askId: otherAsk }), 'ANSWER_BINDING')
     // The relay served the device a different question under the same key: the qHash differs.
     await expectRefusal(acceptAnswer(answer, { ...expected, qHash: toBase64url(new Uint8Array(32)) }), 'ANSWER_BINDING')
@@ -89,7 +144,14 @@ describe('answer envelopes', () => {
   it('refuses an answer sealed to another reply key, such as one the relay substituted (ANSWER_OPEN)', async () => {
     const { device, expected, answerKey, askId, question } = await askAndAnswer(1)
     const relayKey = await newReplyKey()
-    const misdirected = await sealAnswer({ device, replyKey: relayKey.publicKey, kvKey: answerKey, askId, qHash: question.qHash, body: answerBody })
+    const misdirected = await sealAnswer({
+      device,
+      replyKey: relayKey.publicKey,
+      kvKey: answerKey,
+      askId,
+      qHash: question.qHash,
+      body: answerBody,
+    })
     await expectRefusal(acceptAnswer(misdirected, expected), 'ANSWER_OPEN')
     // And a reply key from another ask cannot open the genuine answer either.
     const { answer } = await askAndAnswer(1)
@@ -110,9 +172,26 @@ describe('answer envelopes', () => {
 
   it('refuses garbage (ANSWER_INVALID), and refuses to seal an answer with a malformed binding or reply key', async () => {
     const { expected, device, answerKey, askId, question } = await askAndAnswer(1)
-    await expectRefusal(sealAnswer({ device, replyKey: (await newReplyKey()).publicKey, kvKey: answerKey, askId, qHash: 'short', body: answerBody }), 'ANSWER_INVALID')
-    await expectRefusal(sealAnswer({ device, replyKey: 'AAAA', kvKey: answerKey, askId, qHash: question.qHash, body: answerBody }), 'KEY_INVALID')
-    for (const bytes of [new Uint8Array(0), new Uint8Array(65), utf8('{"header":"{}","enc":"AA","ct":"AA"}' + 'x'.repeat(64))]) {
+    await expectRefusal(
+      sealAnswer({
+        device,
+        replyKey: (await newReplyKey()).publicKey,
+        kvKey: answerKey,
+        askId,
+        qHash: 'short',
+        body: answerBody,
+      }),
+      'ANSWER_INVALID',
+    )
+    await expectRefusal(
+      sealAnswer({ device, replyKey: 'AAAA', kvKey: answerKey, askId, qHash: question.qHash, body: answerBody }),
+      'KEY_INVALID',
+    )
+    for (const bytes of [
+      new Uint8Array(0),
+      new Uint8Array(65),
+      utf8('{"header":"{}","enc":"AA","ct":"AA"}' + 'x'.repeat(64)),
+    ]) {
       await expectRefusal(acceptAnswer(bytes, expected), 'ANSWER_INVALID')
     }
   })

@@ -1,7 +1,14 @@
 // Shared set-up for the relay/crypto tests: a root, an agent, devices, and a signed, verified roster.
 import { expect } from 'vitest'
 import { isRelayCryptoError, type RelayCryptoCode } from '../../../relay/crypto/errors'
-import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, type MemberKeys, type RootKeys } from '../../../relay/crypto/keys'
+import {
+  generateMemberIdentity,
+  generateRootIdentity,
+  loadMemberKeys,
+  loadRootKeys,
+  type MemberKeys,
+  type RootKeys,
+} from '../../../relay/crypto/keys'
 import { signRoster, verifyRoster } from '../../../relay/crypto/roster'
 import type { MemberRole, Roster } from '../../../relay/crypto/schemas'
 
@@ -15,7 +22,9 @@ export async function makeMember(name: string, role: MemberRole): Promise<Member
 }
 
 /** A root key, an agent, `deviceCount` answering members (the first is the desktop) and roster v1 listing them all. */
-export async function makeInbox(deviceCount: number): Promise<{ root: RootKeys; rootPublic: string; agent: MemberKeys; devices: MemberKeys[]; roster: Roster }> {
+export async function makeInbox(
+  deviceCount: number,
+): Promise<{ root: RootKeys; rootPublic: string; agent: MemberKeys; devices: MemberKeys[]; roster: Roster }> {
   const rootIdentity = await generateRootIdentity()
   const root = await loadRootKeys(rootIdentity.secret)
   const agent = await makeMember('ci-nightly', 'agent')
@@ -23,7 +32,11 @@ export async function makeInbox(deviceCount: number): Promise<{ root: RootKeys; 
   for (let index = 0; index < deviceCount; index += 1) {
     devices.push(await makeMember(index === 0 ? 'desk' : `phone ${index}`, index === 0 ? 'desktop' : 'device'))
   }
-  const signed = await signRoster(root, { version: 1, members: [agent.member, ...devices.map((device) => device.member)], now: NOW })
+  const signed = await signRoster(root, {
+    version: 1,
+    members: [agent.member, ...devices.map((device) => device.member)],
+    now: NOW,
+  })
   const roster = await verifyRoster(signed.bytes, signed.signature, root.publicKey, { highestSeenVersion: 0, now: NOW })
   return { root, rootPublic: rootIdentity.publicKey, agent, devices, roster }
 }

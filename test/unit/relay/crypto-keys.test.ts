@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, memberIdFor, rootFromRecoveryCode } from '../../../relay/crypto/keys'
+import {
+  generateMemberIdentity,
+  generateRootIdentity,
+  loadMemberKeys,
+  loadRootKeys,
+  memberIdFor,
+  rootFromRecoveryCode,
+} from '../../../relay/crypto/keys'
 import { fromBase64url, toBase64url } from '../../../relay/crypto/encoding'
 import { recoveryCodeFromSeed, seedFromRecoveryCode } from '../../../relay/crypto/recovery-code'
 import { MemberSchema } from '../../../relay/crypto/schemas'

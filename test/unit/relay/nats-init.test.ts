@@ -41,7 +41,11 @@ describe.skipIf(skip)('initSelfHosted against Debian nats-server', () => {
     expect(config).toMatch(/resolver: \{ type: full/)
     expect(config).toMatch(/compression: false/)
     expect(config).toMatch(/allowed_origins: \["https:\/\/inbox.example"\]/)
-    for (const secret of [init.accountSeed, init.companionKeys.operatorSigningSeed, ...Object.values(init.companionKeys.roleSigningSeeds)]) {
+    for (const secret of [
+      init.accountSeed,
+      init.companionKeys.operatorSigningSeed,
+      ...Object.values(init.companionKeys.roleSigningSeeds),
+    ]) {
       expect(config).not.toContain(secret)
     }
     expect(init.recoveryText).toMatch(/operator seed: SO/)
@@ -53,16 +57,28 @@ describe.skipIf(skip)('initSelfHosted against Debian nats-server', () => {
       'agent1',
       60,
     )
-    const nc = await connect({ servers: `127.0.0.1:${port}`, authenticator: credsAuthenticator(new TextEncoder().encode(cred.creds)), inboxPrefix: '_INBOX.agent1' })
+    const nc = await connect({
+      servers: `127.0.0.1:${port}`,
+      authenticator: credsAuthenticator(new TextEncoder().encode(cred.creds)),
+      inboxPrefix: '_INBOX.agent1',
+    })
     expect(nc.info?.version).toBe('2.9.10')
     await nc.close()
   })
 
   const connectWith = (creds: string, name: string) =>
-    connect({ servers: `127.0.0.1:${port}`, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), inboxPrefix: `_INBOX.${name}`, reconnect: false })
+    connect({
+      servers: `127.0.0.1:${port}`,
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      inboxPrefix: `_INBOX.${name}`,
+      reconnect: false,
+    })
 
   it('a credential minted for 2 s is refused at connect once it has expired (polled, no fixed sleep)', async () => {
-    const signer = { accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds.device }
+    const signer = {
+      accountPublicKey: init.companionKeys.accountPublicKey,
+      signingSeed: init.companionKeys.roleSigningSeeds.device,
+    }
     const cred = await mintDeviceCredential(signer, 'phone1', 'device', 2)
     const first = await connectWith(cred.creds, 'phone1')
     await first.close()
@@ -81,19 +97,32 @@ describe.skipIf(skip)('initSelfHosted against Debian nats-server', () => {
 
   it('a user JWT from a scoped key that claims wider permissions is refused at connect', async () => {
     const user = createUser()
-    const jwt = await encodeUser('agent1', user, init.companionKeys.accountPublicKey, { pub: { allow: ['>'] }, sub: { allow: ['>'] } }, {
-      algorithm: Algorithms.v2,
-      signer: fromSeed(new TextEncoder().encode(init.companionKeys.roleSigningSeeds.agent)),
-    })
-    await expect(connectWith(new TextDecoder().decode(fmtCreds(jwt, user)), 'agent1')).rejects.toThrow(/authorization violation/i)
+    const jwt = await encodeUser(
+      'agent1',
+      user,
+      init.companionKeys.accountPublicKey,
+      { pub: { allow: ['>'] }, sub: { allow: ['>'] } },
+      {
+        algorithm: Algorithms.v2,
+        signer: fromSeed(new TextEncoder().encode(init.companionKeys.roleSigningSeeds.agent)),
+      },
+    )
+    await expect(connectWith(new TextDecoder().decode(fmtCreds(jwt, user)), 'agent1')).rejects.toThrow(
+      /authorization violation/i,
+    )
   })
 
   it('refuses bad names and TTLs with stable codes', async () => {
-    const signer = { accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds.agent }
+    const signer = {
+      accountPublicKey: init.companionKeys.accountPublicKey,
+      signingSeed: init.companionKeys.roleSigningSeeds.agent,
+    }
     await expect(mintAgentCredential(signer, 'a.b', 60)).rejects.toMatchObject({ code: 'RELAY_BAD_NAME' })
     await expect(mintAgentCredential(signer, '*', 60)).rejects.toMatchObject({ code: 'RELAY_BAD_NAME' })
     await expect(mintAgentCredential(signer, 'ci', 31 * 86_400)).rejects.toMatchObject({ code: 'RELAY_BAD_TTL' })
-    await expect(mintDeviceCredential(signer, 'phone', 'device', 8 * 86_400)).rejects.toMatchObject({ code: 'RELAY_BAD_TTL' })
+    await expect(mintDeviceCredential(signer, 'phone', 'device', 8 * 86_400)).rejects.toMatchObject({
+      code: 'RELAY_BAD_TTL',
+    })
     expect(parseTtl('12h')).toBe(43_200)
     expect(() => parseTtl('12 hours')).toThrow(expect.objectContaining({ code: 'RELAY_BAD_TTL' }))
   })

@@ -38,7 +38,15 @@ async function runProbe(nc: NatsConnection, probe: Probe): Promise<'allowed' | '
     body = 'probe'
   } else if (probe.op === 'kv-watch' || probe.op === 'legacy-consumer-create') {
     const filter = probe.op === 'kv-watch' ? `$KV.${probe.bucket}.${probe.filter}` : probe.filter
-    body = JSON.stringify({ stream_name: `KV_${probe.bucket}`, config: { filter_subject: filter, ack_policy: 'none', deliver_policy: 'last_per_subject', inactive_threshold: 5_000_000_000 } })
+    body = JSON.stringify({
+      stream_name: `KV_${probe.bucket}`,
+      config: {
+        filter_subject: filter,
+        ack_policy: 'none',
+        deliver_policy: 'last_per_subject',
+        inactive_threshold: 5_000_000_000,
+      },
+    })
   } else if (probe.op === 'message-delete') {
     body = JSON.stringify({ seq: 1 })
   }
@@ -46,7 +54,8 @@ async function runProbe(nc: NatsConnection, probe: Probe): Promise<'allowed' | '
     await nc.request(probe.subject, body, { timeout: 3_000, headers: h })
     return 'allowed'
   } catch (error) {
-    if (/permissions violation/i.test(String(error)) || /permissions violation/i.test(String((error as Error).cause))) return 'denied'
+    if (/permissions violation/i.test(String(error)) || /permissions violation/i.test(String((error as Error).cause)))
+      return 'denied'
     throw error
   }
 }
@@ -58,9 +67,17 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
   let url: string
   const open: NatsConnection[] = []
 
-  const signer = (role: Role) => ({ accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds[role] })
+  const signer = (role: Role) => ({
+    accountPublicKey: init.companionKeys.accountPublicKey,
+    signingSeed: init.companionKeys.roleSigningSeeds[role],
+  })
   const connectAs = async (creds: string, name: string): Promise<NatsConnection> => {
-    const nc = await connect({ servers: url, authenticator: credsAuthenticator(new TextEncoder().encode(creds)), inboxPrefix: inboxPrefixFor(name), reconnect: false })
+    const nc = await connect({
+      servers: url,
+      authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+      inboxPrefix: inboxPrefixFor(name),
+      reconnect: false,
+    })
     open.push(nc)
     return nc
   }
@@ -69,7 +86,12 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     root = await mkdtemp(join(tmpdir(), 'relay-perm-'))
     const port = await freePort()
     url = `127.0.0.1:${port}`
-    init = await initSelfHosted(join(root, 'relay'), { loopbackTest: true, clientPort: port, websocketPort: await freePort(), allowedOrigins: ['https://inbox.example'] })
+    init = await initSelfHosted(join(root, 'relay'), {
+      loopbackTest: true,
+      clientPort: port,
+      websocketPort: await freePort(),
+      allowedOrigins: ['https://inbox.example'],
+    })
     server = await startNatsServer(init.configPath)
     const admin = await connectAs(await mintAdminCredential(init.accountSeed, 120), 'admin')
     expect(await createBuckets(admin)).toEqual(['inbox', 'roster', 'presence', 'pair', 'secret'])
@@ -86,7 +108,15 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     const allowed = (role: Role, op: Probe['op'], subject: RegExp): boolean[] =>
       rows.filter((r) => r.role === role && r.probe.op === op && subject.test(r.probe.subject)).map((r) => r.allowed)
     expect(allowed('agent', 'kv-create', /q\.agent1\./)).toEqual([true])
-    expect(allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/)).toEqual([false, false, false, false, false, false, false])
+    expect(allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
     expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false])
     expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false])
@@ -95,10 +125,15 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
     // A renewed credential: the desktop writes any device's, a device reads only its own, nobody else either.
     expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])
-    for (const role of ['agent', 'pair'] as const) expect(allowed(role, 'kv-get', /roster\.cred\./)).toEqual([false, false])
-    expect(rows.filter((r) => r.role === 'pair' && r.allowed).map((r) => r.probe.subject)).toEqual(['$KV.pair.req.pair1', '_INBOX.pair1.x'])
+    for (const role of ['agent', 'pair'] as const)
+      expect(allowed(role, 'kv-get', /roster\.cred\./)).toEqual([false, false])
+    expect(rows.filter((r) => r.role === 'pair' && r.allowed).map((r) => r.probe.subject)).toEqual([
+      '$KV.pair.req.pair1',
+      '_INBOX.pair1.x',
+    ])
     for (const role of ['agent', 'device', 'desktop'] as const) {
-      for (const op of ['legacy-consumer-create', 'stream-delete', 'stream-purge', 'message-delete'] as const) expect(allowed(role, op, /./)).toEqual([false])
+      for (const op of ['legacy-consumer-create', 'stream-delete', 'stream-purge', 'message-delete'] as const)
+        expect(allowed(role, op, /./)).toEqual([false])
       expect(allowed(role, 'subscribe', /^_INBOX\.>$|^\$KV/)).toEqual([false, false])
     }
   })
@@ -110,7 +145,10 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
       const nc = await connectAs(cred.creds, NAMES[role].self)
       for (const row of permissionMatrix(NAMES).filter((r: MatrixRow) => r.role === role)) {
         const got = await runProbe(nc, row.probe)
-        if (got !== (row.allowed ? 'allowed' : 'denied')) mismatches.push(`${role} ${row.probe.op} ${row.probe.subject}: expected ${row.allowed ? 'allowed' : 'denied'}, got ${got}`)
+        if (got !== (row.allowed ? 'allowed' : 'denied'))
+          mismatches.push(
+            `${role} ${row.probe.op} ${row.probe.subject}: expected ${row.allowed ? 'allowed' : 'denied'}, got ${got}`,
+          )
       }
     }
     expect(mismatches).toEqual([])
@@ -120,7 +158,13 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     const jsm = await jetstreamManager(open[0] as NatsConnection)
     for (const spec of BUCKET_SPECS) {
       const { config } = await jsm.streams.info(`KV_${spec.name}`)
-      expect(config).toMatchObject({ allow_direct: true, deny_delete: true, deny_purge: true, allow_rollup_hdrs: false, max_msgs_per_subject: 1 })
+      expect(config).toMatchObject({
+        allow_direct: true,
+        deny_delete: true,
+        deny_purge: true,
+        allow_rollup_hdrs: false,
+        max_msgs_per_subject: 1,
+      })
       expect(config.max_age).toBe(spec.maxAgeSeconds * 1e9)
     }
     expect(BUCKET_SPECS.find((b) => b.name === 'presence')?.maxAgeSeconds).toBe(90)
@@ -132,14 +176,26 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     const nc = await connectAs(cred.creds, 'laptop2')
     const h = headers()
     h.set('Nats-Expected-Last-Subject-Sequence', '0')
-    const first = JSON.parse(new TextDecoder().decode((await nc.request('$KV.inbox.a.agent3.ask9', 'one', { headers: h, timeout: 3_000 })).data)) as { seq?: number }
+    const first = JSON.parse(
+      new TextDecoder().decode(
+        (await nc.request('$KV.inbox.a.agent3.ask9', 'one', { headers: h, timeout: 3_000 })).data,
+      ),
+    ) as { seq?: number }
     expect(first.seq).toBeGreaterThan(0)
-    const again = JSON.parse(new TextDecoder().decode((await nc.request('$KV.inbox.a.agent3.ask9', 'two', { headers: h, timeout: 3_000 })).data)) as { error?: { err_code?: number } }
+    const again = JSON.parse(
+      new TextDecoder().decode(
+        (await nc.request('$KV.inbox.a.agent3.ask9', 'two', { headers: h, timeout: 3_000 })).data,
+      ),
+    ) as { error?: { err_code?: number } }
     expect(again.error?.err_code).toBe(10071)
     const rollup = headers()
     rollup.set('Nats-Rollup', 'sub')
     rollup.set('KV-Operation', 'PURGE')
-    const purge = JSON.parse(new TextDecoder().decode((await nc.request('$KV.inbox.a.agent3.ask9', '', { headers: rollup, timeout: 3_000 })).data)) as { error?: { description?: string } }
+    const purge = JSON.parse(
+      new TextDecoder().decode(
+        (await nc.request('$KV.inbox.a.agent3.ask9', '', { headers: rollup, timeout: 3_000 })).data,
+      ),
+    ) as { error?: { description?: string } }
     expect(purge.error?.description).toMatch(/rollup/i)
   })
 })

@@ -64,7 +64,8 @@ describe('buildLayout', () => {
 describe('windowing', () => {
   // 200 agents × 50 asks: 10,000 asks, 10,200 rows.
   const asks: Ask[] = []
-  for (let a = 0; a < 200; a++) for (let k = 0; k < 50; k++) asks.push(ask(`a${a}-${k}`, { name: `agent-${a}` }, a * 100 + k))
+  for (let a = 0; a < 200; a++)
+    for (let k = 0; k < 50; k++) asks.push(ask(`a${a}-${k}`, { name: `agent-${a}` }, a * 100 + k))
   const layout = buildLayout(groupByAgent(asks))
   const groupHeight = HEADER_BASE_PX + 50 * ASK_ROW_PX
 
@@ -89,7 +90,10 @@ describe('windowing', () => {
     expect(last.top + last.height).toBeGreaterThan(500_600)
     expect(middle.end - middle.start).toBeLessThanOrEqual(Math.ceil(600 / ASK_ROW_PX) + 2 + 8)
     // Past the end (a shrinking list): the last rows, never out of bounds.
-    expect(visibleRange(layout.rows, layout.totalHeight + 1000, 600, 4)).toEqual({ start: layout.rows.length - 4, end: layout.rows.length })
+    expect(visibleRange(layout.rows, layout.totalHeight + 1000, 600, 4)).toEqual({
+      start: layout.rows.length - 4,
+      end: layout.rows.length,
+    })
   })
 
   it('a negative scroll (overscroll) counts as the top', () => {

@@ -4,7 +4,17 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { ELECTRON_VERSION, EXECUTABLE, RELEASE_FILE, scratchDir, scratchProject, shasums, standInLaunches, standInRelease, startMirror } from '../../helpers/electron-stand-in'
+import {
+  ELECTRON_VERSION,
+  EXECUTABLE,
+  RELEASE_FILE,
+  scratchDir,
+  scratchProject,
+  shasums,
+  standInLaunches,
+  standInRelease,
+  startMirror,
+} from '../../helpers/electron-stand-in'
 import type { Mirror, ScratchProject } from '../../helpers/electron-stand-in'
 import { runProcess } from '../../helpers/run-process'
 import { ensureBuilt } from '../cli/built-cli'
@@ -40,7 +50,10 @@ function start(args: string[], env: Record<string, string>): Promise<{ code: num
   })
 }
 
-const remoteChecksums = (url: string): Record<string, string> => ({ ELECTRON_MIRROR: url, electron_use_remote_checksums: '1' })
+const remoteChecksums = (url: string): Record<string, string> => ({
+  ELECTRON_MIRROR: url,
+  electron_use_remote_checksums: '1',
+})
 const lastLine = (text: string): string => text.trim().split('\n').at(-1) ?? ''
 // `--preview --skipBuild`: electron-vite starts the already built app at once (the dev server would
 // rebuild out/, which other test files read); `--` hands the rest to the app.
@@ -49,14 +62,21 @@ const PREVIEW = ['--preview', '--skipBuild', '--', '--from-test']
 describe.skipIf(process.platform === 'win32')('npm start installs Electron on first use', () => {
   it('downloads from the mirror, checks the published checksum, then launches the app with its arguments', async () => {
     const release = standInRelease()
-    mirror = await startMirror({ files: { [RELEASE_FILE]: release, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: release })) } })
+    mirror = await startMirror({
+      files: { [RELEASE_FILE]: release, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: release })) },
+    })
 
     const first = await start(PREVIEW, remoteChecksums(mirror.url))
 
     expect(first.code).toBe(0)
-    expect(first.stderr).toContain(`Downloading Electron ${ELECTRON_VERSION} (once; it is kept in ${join(project.electronDir, 'dist')})…`)
+    expect(first.stderr).toContain(
+      `Downloading Electron ${ELECTRON_VERSION} (once; it is kept in ${join(project.electronDir, 'dist')})…`,
+    )
     expect(first.stderr).toContain(`Electron ${ELECTRON_VERSION} installed.`)
-    expect(mirror.requests.sort()).toEqual([`/v${ELECTRON_VERSION}/SHASUMS256.txt`, `/v${ELECTRON_VERSION}/${RELEASE_FILE}`])
+    expect(mirror.requests.sort()).toEqual([
+      `/v${ELECTRON_VERSION}/SHASUMS256.txt`,
+      `/v${ELECTRON_VERSION}/${RELEASE_FILE}`,
+    ])
     expect(existsSync(join(project.electronDir, 'dist', EXECUTABLE))).toBe(true)
     expect(standInLaunches(log)).toEqual([{ cwd: project.root, args: ['.', '--from-test'], cliMode: null }])
 
@@ -90,19 +110,25 @@ describe.skipIf(process.platform === 'win32')('npm start installs Electron on fi
 
     expect(run.code).toBe(1)
     expect(lastLine(run.stderr)).toMatch(
-      new RegExp(`^Error: Electron ${ELECTRON_VERSION.replace(/\./g, '\\.')} could not be downloaded \\(fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\); check the network`),
+      new RegExp(
+        `^Error: Electron ${ELECTRON_VERSION.replace(/\./g, '\\.')} could not be downloaded \\(fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\); check the network`,
+      ),
     )
   })
 
   it('refuses a corrupt zip whose checksum matches, and says how to get past the damaged download', async () => {
     const corrupt = standInRelease().subarray(0, 120)
-    mirror = await startMirror({ files: { [RELEASE_FILE]: corrupt, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: corrupt })) } })
+    mirror = await startMirror({
+      files: { [RELEASE_FILE]: corrupt, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: corrupt })) },
+    })
 
     const run = await start(PREVIEW, remoteChecksums(mirror.url))
 
     expect(run.code).toBe(1)
     expect(lastLine(run.stderr)).toMatch(
-      new RegExp(`^Error: Electron \\S+ could not be downloaded \\(failed to read archive '${cache.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/.+/${RELEASE_FILE}': invalid Zip archive: .+\\); delete that damaged download from the cache and try again\\. `),
+      new RegExp(
+        `^Error: Electron \\S+ could not be downloaded \\(failed to read archive '${cache.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/.+/${RELEASE_FILE}': invalid Zip archive: .+\\); delete that damaged download from the cache and try again\\. `,
+      ),
     )
     expect(existsSync(join(project.electronDir, 'path.txt'))).toBe(false)
     expect(standInLaunches(log)).toEqual([])
@@ -110,7 +136,12 @@ describe.skipIf(process.platform === 'win32')('npm start installs Electron on fi
 
   it('refuses a zip that does not match the published checksum', async () => {
     const release = standInRelease()
-    mirror = await startMirror({ files: { [RELEASE_FILE]: release, 'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: Buffer.from('other bytes') })) } })
+    mirror = await startMirror({
+      files: {
+        [RELEASE_FILE]: release,
+        'SHASUMS256.txt': Buffer.from(shasums({ [RELEASE_FILE]: Buffer.from('other bytes') })),
+      },
+    })
 
     const run = await start(PREVIEW, remoteChecksums(mirror.url))
 
@@ -125,13 +156,18 @@ describe.skipIf(process.platform === 'win32')('npm start installs Electron on fi
     mirror = await startMirror({ status: 500 })
     const dist = scratchDir('electron-override')
     mkdirSync(join(dist, EXECUTABLE, '..'), { recursive: true })
-    writeFileSync(join(dist, EXECUTABLE), `#!/bin/sh\necho "$PWD $*" > "$ELECTRON_STAND_IN_LOG.override"\n`, { mode: 0o755 })
+    writeFileSync(join(dist, EXECUTABLE), `#!/bin/sh\necho "$PWD $*" > "$ELECTRON_STAND_IN_LOG.override"\n`, {
+      mode: 0o755,
+    })
 
     const run = await start(PREVIEW, { ...remoteChecksums(mirror.url), ELECTRON_OVERRIDE_DIST_PATH: dist })
     expect(run.code).toBe(0)
     expect(mirror.requests).toEqual([])
 
-    const missing = await start(PREVIEW, { ...remoteChecksums(mirror.url), ELECTRON_OVERRIDE_DIST_PATH: join(dist, 'nothing') })
+    const missing = await start(PREVIEW, {
+      ...remoteChecksums(mirror.url),
+      ELECTRON_OVERRIDE_DIST_PATH: join(dist, 'nothing'),
+    })
     expect(missing.code).toBe(1)
     expect(lastLine(missing.stderr)).toBe(
       `Error: ELECTRON_OVERRIDE_DIST_PATH is set, but ${join(dist, 'nothing', EXECUTABLE)} does not exist; point it at an unpacked Electron or unset it. ${FALLBACK}`,

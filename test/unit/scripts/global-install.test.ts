@@ -7,7 +7,6 @@ import { runProcess } from '../../helpers/run-process'
 import { ensureBuilt } from '../cli/built-cli'
 import { rmSync } from 'node:fs'
 
-
 describe.skipIf(process.platform === 'win32')('npm install -g <checkout>', () => {
   let prefix: string
   let project: string
@@ -16,7 +15,12 @@ describe.skipIf(process.platform === 'win32')('npm install -g <checkout>', () =>
     await ensureBuilt()
     prefix = scratchDir('global-prefix')
     project = scratchDir('some-project') // an agent's own project, far from the checkout
-    const install = await runProcess('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ROOT], project, { HOME: prefix })
+    const install = await runProcess(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', ROOT],
+      project,
+      { HOME: prefix },
+    )
     expect(install.code, install.stderr).toBe(0)
   }, 60_000)
 
@@ -26,7 +30,11 @@ describe.skipIf(process.platform === 'win32')('npm install -g <checkout>', () =>
   })
 
   it('puts an ask-user on PATH that runs from any folder', async () => {
-    const env = { HOME: project, PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}`, ASK_USER_HOME: join(project, '.ask-user') }
+    const env = {
+      HOME: project,
+      PATH: `${join(prefix, 'bin')}:${process.env['PATH'] ?? ''}`,
+      ASK_USER_HOME: join(project, '.ask-user'),
+    }
     const schema = await runProcess('ask-user', ['schema'], project, env)
     expect(schema.code).toBe(0)
     expect(JSON.parse(schema.stdout).name).toBe('ask_user_question')

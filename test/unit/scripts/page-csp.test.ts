@@ -6,7 +6,9 @@ import { PAGE_FILES, pageCsp } from '../../../shared/csp'
 import { ensureRendererBuilt, RENDERER_DIR } from '../../e2e/support/build'
 
 const metaCsp = (file: string): string | undefined =>
-  /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(readFileSync(join(RENDERER_DIR, file), 'utf8'))?.[1]
+  /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(
+    readFileSync(join(RENDERER_DIR, file), 'utf8'),
+  )?.[1]
 
 beforeAll(() => ensureRendererBuilt(), 120_000)
 

@@ -5,7 +5,12 @@ describe('agentKey', () => {
   const agent = { name: 'Claude Code', pid: 41, cwd: '/src/app', title: 'refactor' }
   it('tells agents apart by name, pid, cwd and title', () => {
     expect(sameAgent(agent, { ...agent })).toBe(true)
-    for (const other of [{ ...agent, name: 'Codex' }, { ...agent, pid: 42 }, { ...agent, cwd: '/src/other' }, { ...agent, title: 'tests' }]) {
+    for (const other of [
+      { ...agent, name: 'Codex' },
+      { ...agent, pid: 42 },
+      { ...agent, cwd: '/src/other' },
+      { ...agent, title: 'tests' },
+    ]) {
       expect(sameAgent(agent, other)).toBe(false)
     }
     expect(sameAgent(undefined, agent)).toBe(false)

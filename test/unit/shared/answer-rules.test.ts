@@ -3,7 +3,11 @@ import type { AskAnswer } from '../../../shared/answer'
 import { acceptAnswer, checkAnswer, type AnswerViolationCode, type CheckedAnswer } from '../../../shared/answer-rules'
 import type { Question } from '../../../shared/tool-input'
 
-const single: Question = { id: 'db', question: 'Which database?', options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }] }
+const single: Question = {
+  id: 'db',
+  question: 'Which database?',
+  options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }],
+}
 const multi: Question = {
   id: 'targets',
   question: 'What should ship?',
@@ -41,7 +45,17 @@ describe('checkAnswer', () => {
   it('ANSWER_COUNT: too few or too many answers', () => {
     const few = checkAnswer(questions, { answers: [{ id: 'db', selected: [] }] })
     expect(few).toEqual([{ code: 'ANSWER_COUNT', message: 'expected 3 answer(s), one per question, got 1' }])
-    expect(codes({ answers: [{ id: 'notes', selected: [] }, { id: 'x', selected: [] }] }, [open])).toContain('ANSWER_COUNT')
+    expect(
+      codes(
+        {
+          answers: [
+            { id: 'notes', selected: [] },
+            { id: 'x', selected: [] },
+          ],
+        },
+        [open],
+      ),
+    ).toContain('ANSWER_COUNT')
   })
 
   it('ID_MISMATCH: answers out of order or with a wrong id', () => {
@@ -72,7 +86,9 @@ describe('checkAnswer', () => {
   })
 
   it('TOO_MANY_LABELS: single-select with two labels', () => {
-    const violations = checkAnswer([single], { answers: [{ id: 'db', selected: ['SQLite', 'Postgres (Recommended)'] }] })
+    const violations = checkAnswer([single], {
+      answers: [{ id: 'db', selected: ['SQLite', 'Postgres (Recommended)'] }],
+    })
     expect(violations).toEqual([
       {
         code: 'TOO_MANY_LABELS',
@@ -112,7 +128,14 @@ describe('checkAnswer', () => {
           { id: 'targets', selected: [] },
         ],
       }),
-    ).toEqual(['ANSWER_COUNT', 'DUPLICATE_LABEL', 'UNKNOWN_LABEL', 'TOO_MANY_LABELS', 'CUSTOM_WITH_LABEL', 'BLANK_CUSTOM'])
+    ).toEqual([
+      'ANSWER_COUNT',
+      'DUPLICATE_LABEL',
+      'UNKNOWN_LABEL',
+      'TOO_MANY_LABELS',
+      'CUSTOM_WITH_LABEL',
+      'BLANK_CUSTOM',
+    ])
   })
 })
 
@@ -122,7 +145,10 @@ describe('acceptAnswer', () => {
     const check = acceptAnswer([open], answer)
     expect(check).toEqual({ ok: true, answer })
     if (check.ok) expect(check.answer).toBe(answer)
-    expect(acceptAnswer([open], { answers: [] })).toEqual({ ok: false, violations: checkAnswer([open], { answers: [] }) })
+    expect(acceptAnswer([open], { answers: [] })).toEqual({
+      ok: false,
+      violations: checkAnswer([open], { answers: [] }),
+    })
     expect(acceptAnswer([open], { answers: [{ id: 'notes', selected: [], custom: 'toolong' }] }, 3)).toMatchObject({
       ok: false,
       violations: [{ code: 'CUSTOM_TOO_LONG' }],

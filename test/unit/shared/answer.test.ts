@@ -14,7 +14,9 @@ describe('renderAnswer', () => {
           { id: 'notes', selected: [], custom: 'ship today' },
         ],
       }),
-    ).toBe('{"answers":[{"id":"targets","selected":["tests","docs"]},{"id":"notes","selected":[],"custom":"ship today"}]}')
+    ).toBe(
+      '{"answers":[{"id":"targets","selected":["tests","docs"]},{"id":"notes","selected":[],"custom":"ship today"}]}',
+    )
     expect(renderAnswer({ answers: [{ id: 'targets', selected: ['tests', 'docs'], custom: 'release notes' }] })).toBe(
       '{"answers":[{"id":"targets","selected":["tests","docs"],"custom":"release notes"}]}',
     )

@@ -6,7 +6,10 @@ import { validateApproval } from '../../../shared/validate-approval'
 
 describe('extra: the input fields an action does not show', () => {
   it('keeps every key not shown, in input order, and nothing for a non-object', () => {
-    expect(leftoverFields({ command: 'ls', timeout: 5, dangerouslyDisableSandbox: true }, ['command'])).toEqual({ timeout: 5, dangerouslyDisableSandbox: true })
+    expect(leftoverFields({ command: 'ls', timeout: 5, dangerouslyDisableSandbox: true }, ['command'])).toEqual({
+      timeout: 5,
+      dangerouslyDisableSandbox: true,
+    })
     expect(leftoverFields(['a'], [])).toEqual({})
     expect(leftoverFields(null, [])).toEqual({})
     expect(extraText({})).toBeUndefined()
@@ -54,7 +57,10 @@ describe('extra and warnings on the wire (new optional fields of protocol v1)', 
 
   it('an extra or a warning over its cap is LIMIT_EXCEEDED, named', () => {
     const limits = { ...DEFAULT_LIMITS, textChars: 10 }
-    const checked = validateApproval({ ...request, extra: 'x'.repeat(200_001), warnings: [{ code: 'X', message: 'y'.repeat(11) }] }, limits)
+    const checked = validateApproval(
+      { ...request, extra: 'x'.repeat(200_001), warnings: [{ code: 'X', message: 'y'.repeat(11) }] },
+      limits,
+    )
     expect(checked.ok).toBe(false)
     if (!checked.ok) {
       expect(checked.code).toBe('LIMIT_EXCEEDED')
@@ -66,7 +72,10 @@ describe('extra and warnings on the wire (new optional fields of protocol v1)', 
 
 describe('one line for notifications and the tray leads a URL with its real host', () => {
   it('a user name trick and a look-alike host read as their real host', () => {
-    const line = approvalLine('Claude Code', { tool: 'WebFetch', action: { kind: 'url', url: 'https://github.com@аpple.com/x' } })
+    const line = approvalLine('Claude Code', {
+      tool: 'WebFetch',
+      action: { kind: 'url', url: 'https://github.com@аpple.com/x' },
+    })
     expect(line).toBe('Claude Code wants to fetch xn--pple-43d.com (https://github.com@аpple.com/x)')
   })
 })

@@ -27,7 +27,11 @@ describe('approval requests', () => {
       { kind: 'plan', plan: '# Plan\n- one' },
       { kind: 'tool', input: '{\n  "q": 1\n}' },
     ]
-    for (const action of actions) expect(validateApproval({ tool: 'T', action }, DEFAULT_LIMITS)).toEqual({ ok: true, value: { tool: 'T', action } })
+    for (const action of actions)
+      expect(validateApproval({ tool: 'T', action }, DEFAULT_LIMITS)).toEqual({
+        ok: true,
+        value: { tool: 'T', action },
+      })
   })
   it('refuses a bad shape with INVALID_ARGS in our words', () => {
     expect(validateApproval({ action: bash.action }, DEFAULT_LIMITS)).toEqual({
@@ -39,27 +43,41 @@ describe('approval requests', () => {
       code: 'INVALID_ARGS',
       message: 'invalid arguments: "approval.action.command" must be a string',
     })
-    expect(validateApproval('nope', DEFAULT_LIMITS)).toMatchObject({ code: 'INVALID_ARGS', message: 'invalid arguments: "approval" must be an object' })
+    expect(validateApproval('nope', DEFAULT_LIMITS)).toMatchObject({
+      code: 'INVALID_ARGS',
+      message: 'invalid arguments: "approval" must be an object',
+    })
     const kind = validateApproval({ tool: 'Bash', action: { kind: 'launch' } }, DEFAULT_LIMITS)
     expect(kind).toMatchObject({ code: 'INVALID_ARGS' })
-    expect(kind.ok ? '' : kind.message).toBe('invalid arguments: "approval.action.kind" must be "command" or "file" or "url" or "plan" or "tool"')
+    expect(kind.ok ? '' : kind.message).toBe(
+      'invalid arguments: "approval.action.kind" must be "command" or "file" or "url" or "plan" or "tool"',
+    )
   })
   it('caps short fields at textChars and bodies at APPROVAL_BODY_CHARS with LIMIT_EXCEEDED', () => {
     const long = 'x'.repeat(APPROVAL_BODY_CHARS)
     expect(validateApproval({ tool: 'Bash', action: { kind: 'command', command: long } }, DEFAULT_LIMITS).ok).toBe(true)
-    expect(validateApproval({ tool: 'Bash', action: { kind: 'command', command: long + 'x' } }, DEFAULT_LIMITS)).toEqual({
+    expect(
+      validateApproval({ tool: 'Bash', action: { kind: 'command', command: long + 'x' } }, DEFAULT_LIMITS),
+    ).toEqual({
       ok: false,
       code: 'LIMIT_EXCEEDED',
       message: `limit exceeded: "approval.action.command" has ${APPROVAL_BODY_CHARS + 1} characters; at most ${APPROVAL_BODY_CHARS} are allowed`,
     })
     const cwd = 'c'.repeat(DEFAULT_LIMITS.textChars + 1)
-    expect(validateApproval({ ...bash, action: { ...bash.action, cwd } }, DEFAULT_LIMITS)).toMatchObject({ code: 'LIMIT_EXCEEDED' })
+    expect(validateApproval({ ...bash, action: { ...bash.action, cwd } }, DEFAULT_LIMITS)).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+    })
   })
 })
 
 describe('decisions', () => {
   it('are allow (maybe always) or deny (maybe with a message)', () => {
-    for (const decision of [{ behavior: 'allow' }, { behavior: 'allow', always: true }, { behavior: 'deny' }, { behavior: 'deny', message: 'no' }]) {
+    for (const decision of [
+      { behavior: 'allow' },
+      { behavior: 'allow', always: true },
+      { behavior: 'deny' },
+      { behavior: 'deny', message: 'no' },
+    ]) {
       expect(ApprovalDecisionSchema.parse(decision)).toEqual(decision)
     }
     expect(ApprovalDecisionSchema.safeParse({ behavior: 'maybe' }).success).toBe(false)
@@ -77,7 +95,9 @@ describe('notices', () => {
   it('are checked for kind and text', () => {
     expect(validateNotice({ kind: 'turn-complete', text: 'done' }, DEFAULT_LIMITS).ok).toBe(true)
     expect(validateNotice({ kind: 'shout', text: 'x' }, DEFAULT_LIMITS)).toMatchObject({ code: 'INVALID_ARGS' })
-    expect(validateNotice({ kind: 'info', text: 'x'.repeat(DEFAULT_LIMITS.textChars + 1) }, DEFAULT_LIMITS)).toMatchObject({ code: 'LIMIT_EXCEEDED' })
+    expect(
+      validateNotice({ kind: 'info', text: 'x'.repeat(DEFAULT_LIMITS.textChars + 1) }, DEFAULT_LIMITS),
+    ).toMatchObject({ code: 'LIMIT_EXCEEDED' })
   })
 })
 
@@ -85,12 +105,16 @@ describe('frames', () => {
   it('carry approve, notice, decision and ask/decide', () => {
     expect(AgentFrameSchema.parse({ type: 'approve', id: 'a1', approval: bash }).type).toBe('approve')
     expect(AgentFrameSchema.parse({ type: 'notice', notice: { kind: 'info', text: 'hi' } }).type).toBe('notice')
-    expect(CompanionFrameSchema.parse({ type: 'decision', id: 'a1', decision: { behavior: 'deny', message: 'not now' } })).toEqual({
+    expect(
+      CompanionFrameSchema.parse({ type: 'decision', id: 'a1', decision: { behavior: 'deny', message: 'not now' } }),
+    ).toEqual({
       type: 'decision',
       id: 'a1',
       decision: { behavior: 'deny', message: 'not now' },
     })
-    expect(UiClientFrameSchema.parse({ type: 'ask/decide', askId: 'k', decision: { behavior: 'allow' } }).type).toBe('ask/decide')
+    expect(UiClientFrameSchema.parse({ type: 'ask/decide', askId: 'k', decision: { behavior: 'allow' } }).type).toBe(
+      'ask/decide',
+    )
   })
   it('summarise an approval in one line', () => {
     expect(approvalSummary(bash)).toBe('run: npm test')

@@ -27,10 +27,9 @@ describe('the one wording of a zod issue', () => {
 
   it('tells a missing property from one of the wrong type, and names the root', () => {
     const schema = z.object({ client: z.object({ name: z.string(), pid: z.number().int() }) })
-    expect(issuesOf(schema, { client: { pid: 1.5 } }).map((issue) => describeIssue({ client: { pid: 1.5 } }, issue))).toEqual([
-      'missing required property "client.name"',
-      '"client.pid" must be an integer',
-    ])
+    expect(
+      issuesOf(schema, { client: { pid: 1.5 } }).map((issue) => describeIssue({ client: { pid: 1.5 } }, issue)),
+    ).toEqual(['missing required property "client.name"', '"client.pid" must be an integer'])
     expect(describeIssue(7, issuesOf(schema, 7)[0]!)).toBe('"arguments" must be an object')
     expect(describeIssue(7, issuesOf(schema, 7)[0]!, 'settings')).toBe('"settings" must be an object')
   })
@@ -49,11 +48,18 @@ describe('the one wording of a zod issue', () => {
       '"type" must be "hello"',
       '"kind.kind" must be "a" or "b"',
     ])
-    expect(describeIssue({ id: '' }, issuesOf(schema.pick({ id: true }), { id: '' })[0]!)).toBe('"id" must not be empty')
+    expect(describeIssue({ id: '' }, issuesOf(schema.pick({ id: true }), { id: '' })[0]!)).toBe(
+      '"id" must not be empty',
+    )
   })
 
   it('keeps a custom issue’s own message (we write those whole)', () => {
-    const issue = { code: 'custom', path: ['questions', 0], message: '"questions[0]" is bad', input: 1 } as unknown as Issue
+    const issue = {
+      code: 'custom',
+      path: ['questions', 0],
+      message: '"questions[0]" is bad',
+      input: 1,
+    } as unknown as Issue
     expect(describeIssue({}, issue)).toBe('"questions[0]" is bad')
   })
 
@@ -70,7 +76,9 @@ describe('the one wording of a zod issue', () => {
     expect(describeFirstIssue({ port: 'x' }, issuesOf(schema, { port: 'x' }))).toBe('"port" must be a number')
     expect(describeFirstIssue({}, [])).toBe('bad shape')
     expect(describeFirstIssue({}, [], 'invalid')).toBe('invalid')
-    expect(invalidFrameMessage('hello', {}, issuesOf(z.object({ client: z.object({}) }), {}))).toBe('invalid hello: missing required property "client"')
+    expect(invalidFrameMessage('hello', {}, issuesOf(z.object({ client: z.object({}) }), {}))).toBe(
+      'invalid hello: missing required property "client"',
+    )
   })
 
   it('words a value over a cap the same way everywhere', () => {

@@ -30,7 +30,10 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
     [{ questions: [{ id: 'a', question: 'q', multi_select: 'yes' }] }, '"questions[0].multi_select" must be a boolean'],
     [{ questions: [{ id: 'a', question: 'q', options: 'x' }] }, '"questions[0].options" must be an array'],
     [{ questions: [{ id: 'a', question: 'q', options: [null] }] }, '"questions[0].options[0]" must be an object'],
-    [{ questions: [{ id: 'a', question: 'q', options: [{}] }] }, 'missing required property "questions[0].options[0].label"'],
+    [
+      { questions: [{ id: 'a', question: 'q', options: [{}] }] },
+      'missing required property "questions[0].options[0].label"',
+    ],
     [
       { questions: [{ id: 'a', question: 'q', options: [{ label: 'x', description: 4 }] }] },
       '"questions[0].options[0].description" must be a string',
@@ -57,11 +60,24 @@ describe('argument errors (INVALID_ARGS), worded as upstream', () => {
 
   it('accepts extra keys at every level; drops the question keys the tool does not name, as upstream', () => {
     const check = validateToolInput({
-      questions: [{ id: 'a', question: 'q', extra: 1, detail: '# plan', intent: { kind: 'plan-review', approve: 'x' }, options: [{ label: 'x', more: true }] }],
+      questions: [
+        {
+          id: 'a',
+          question: 'q',
+          extra: 1,
+          detail: '# plan',
+          intent: { kind: 'plan-review', approve: 'x' },
+          options: [{ label: 'x', more: true }],
+        },
+      ],
       other: 'kept',
     })
     expect(check.ok).toBe(true)
-    if (check.ok) expect(check.value).toEqual({ other: 'kept', questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }] })
+    if (check.ok)
+      expect(check.value).toEqual({
+        other: 'kept',
+        questions: [{ id: 'a', question: 'q', options: [{ label: 'x', more: true }] }],
+      })
   })
 
   it('drops detail and intent from the model whatever their shape (no INVALID_ARGS for them)', () => {
@@ -109,8 +125,16 @@ describe('LIMIT_EXCEEDED caps', () => {
       '"questions[0].options" has 3 items; at most 2 are allowed',
     ],
     ['id length', { questions: [q({ id: '123456' })] }, '"questions[0].id" has 6 characters; at most 5 are allowed'],
-    ['question length', { questions: [q({ question: 'long q' })] }, '"questions[0].question" has 6 characters; at most 5 are allowed'],
-    ['header length', { questions: [q({ header: 'header' })] }, '"questions[0].header" has 6 characters; at most 5 are allowed'],
+    [
+      'question length',
+      { questions: [q({ question: 'long q' })] },
+      '"questions[0].question" has 6 characters; at most 5 are allowed',
+    ],
+    [
+      'header length',
+      { questions: [q({ header: 'header' })] },
+      '"questions[0].header" has 6 characters; at most 5 are allowed',
+    ],
     [
       'label length',
       { questions: [q({ options: [{ label: 'label!' }] })] },
@@ -173,12 +197,17 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
   })
 
   it('refuses an approve label that is not one of the options with INVALID_ARGS', () => {
-    expect(validateAskInput({ questions: [{ ...planQuestion, intent: { kind: 'plan-review', approve: 'Ship it' } }] })).toEqual({
+    expect(
+      validateAskInput({ questions: [{ ...planQuestion, intent: { kind: 'plan-review', approve: 'Ship it' } }] }),
+    ).toEqual({
       ok: false,
       code: 'INVALID_ARGS',
-      message: 'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Ship it" is not',
+      message:
+        'invalid arguments: "questions[0].intent.approve" must be one of the question\'s option labels; "Ship it" is not',
     })
-    expect(validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'plan-review' } }] })).toMatchObject({
+    expect(
+      validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'plan-review' } }] }),
+    ).toMatchObject({
       code: 'INVALID_ARGS',
       message: 'invalid arguments: missing required property "questions[0].intent.approve"',
     })
@@ -213,7 +242,9 @@ describe('validateAskInput (protocol v1 clients: detail and intent)', () => {
   })
 
   it('ignores an intent of an unknown kind (the question is an ordinary one)', () => {
-    const check = validateAskInput({ questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }] })
+    const check = validateAskInput({
+      questions: [{ id: 'a', question: 'q', intent: { kind: 'future-kind', extra: 1 } }],
+    })
     expect(check).toEqual({ ok: true, value: { questions: [{ id: 'a', question: 'q' }] } })
   })
 

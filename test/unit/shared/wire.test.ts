@@ -4,7 +4,9 @@ import { AgentFrameSchema, CompanionFrameSchema, EndpointFileSchema } from '../.
 
 describe('wire frames v1', () => {
   it('accepts the agent frames of protocol v1 and refuses unknown types', () => {
-    expect(AgentFrameSchema.safeParse({ type: 'hello', protocol: 1, client: { name: 'a', pid: 1, cwd: '/' } }).success).toBe(true)
+    expect(
+      AgentFrameSchema.safeParse({ type: 'hello', protocol: 1, client: { name: 'a', pid: 1, cwd: '/' } }).success,
+    ).toBe(true)
     expect(AgentFrameSchema.safeParse({ type: 'ask', id: 'x', questions: [], title: 't' }).success).toBe(true)
     expect(AgentFrameSchema.safeParse({ type: 'cancel', id: 'x' }).success).toBe(true)
     expect(AgentFrameSchema.safeParse({ type: 'cancel', id: '' }).success).toBe(false)
@@ -39,7 +41,9 @@ describe('wire frames v1', () => {
   })
 
   it('reads the discovery file shape', () => {
-    expect(EndpointFileSchema.safeParse({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 't', pid: 2 }).success).toBe(true)
+    expect(
+      EndpointFileSchema.safeParse({ protocol: 1, url: 'ws://127.0.0.1:1/v1/agent', token: 't', pid: 2 }).success,
+    ).toBe(true)
     expect(EndpointFileSchema.safeParse({ protocol: 1, url: 'u', token: '', pid: 2 }).success).toBe(false)
   })
 })

@@ -10,7 +10,8 @@ const MAX_AGENTS = 3
 const MAX_WINDOWS = 2
 const options = [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }]
 
-const pick = <T>(items: T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length])
+const pick = <T>(items: T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length]
 const openAgents = (m: Model): number[] => m.agents.flatMap((a, i) => (a.open ? [i] : []))
 const helloedAgents = (m: Model): number[] => m.agents.flatMap((a, i) => (a.open && a.helloed ? [i] : []))
 const openWindows = (m: Model): number[] => m.windows.flatMap((open, i) => (open ? [i] : []))
@@ -57,7 +58,12 @@ class Ask implements Command {
   async run(m: Model, r: Real): Promise<void> {
     const agent = pick(helloedAgents(m), this.n)!
     const wireId = `w${m.agents[agent]!.asked++}`
-    r.agents[agent]!.send({ type: 'ask', id: wireId, title: wireId, questions: [{ id: 'q1', question: 'Which?', options }] })
+    r.agents[agent]!.send({
+      type: 'ask',
+      id: wireId,
+      title: wireId,
+      questions: [{ id: 'q1', question: 'Which?', options }],
+    })
     await flush()
     const ask = r.core.pending().find((a) => a.agent.name === `agent-${agent}` && a.title === wireId)
     expect(ask).toBeDefined()
@@ -71,7 +77,10 @@ class Cancel implements Command {
   constructor(private readonly n: number) {}
   check = (m: Readonly<Model>): boolean => pendingOf(m as Model).some((a) => m.agents[a.agent]!.open)
   async run(m: Model, r: Real): Promise<void> {
-    const ask = pick(pendingOf(m).filter((a) => m.agents[a.agent]!.open), this.n)!
+    const ask = pick(
+      pendingOf(m).filter((a) => m.agents[a.agent]!.open),
+      this.n,
+    )!
     r.agents[ask.agent]!.send({ type: 'cancel', id: ask.wireId })
     ask.outcome = 'aborted'
     await step(m, r)
@@ -81,18 +90,28 @@ class Cancel implements Command {
 
 /** A window answers or dismisses any ask ever made (a settled one gets `rejected NOT_PENDING`). */
 class Settle implements Command {
-  constructor(private readonly kind: 'answer' | 'dismiss', private readonly w: number, private readonly n: number) {}
+  constructor(
+    private readonly kind: 'answer' | 'dismiss',
+    private readonly w: number,
+    private readonly n: number,
+  ) {}
   check = (m: Readonly<Model>): boolean => openWindows(m as Model).length > 0 && m.asks.length > 0
   async run(m: Model, r: Real): Promise<void> {
     const window = pick(openWindows(m), this.w)!
     const ask = pick(m.asks, this.n)!
     const view = r.windows[window]!
     const before = view.replies.length
-    view.send(this.kind === 'answer' ? { type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] } : { type: 'ask/dismiss', askId: ask.askId })
+    view.send(
+      this.kind === 'answer'
+        ? { type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] }
+        : { type: 'ask/dismiss', askId: ask.askId },
+    )
     await flush()
     const reply = view.replies.slice(before)
     if (ask.outcome === undefined) {
-      expect(reply).toEqual([{ type: 'ask/accepted', askId: ask.askId, outcome: this.kind === 'answer' ? 'answered' : 'cancelled' }])
+      expect(reply).toEqual([
+        { type: 'ask/accepted', askId: ask.askId, outcome: this.kind === 'answer' ? 'answered' : 'cancelled' },
+      ])
       ask.outcome = this.kind === 'answer' ? 'answered' : 'cancelled'
     } else {
       expect(reply).toMatchObject([{ type: 'ask/rejected', askId: ask.askId, code: 'NOT_PENDING' }])
@@ -103,7 +122,10 @@ class Settle implements Command {
 }
 
 class CloseAgent implements Command {
-  constructor(private readonly abrupt: boolean, private readonly n: number) {}
+  constructor(
+    private readonly abrupt: boolean,
+    private readonly n: number,
+  ) {}
   check = (m: Readonly<Model>): boolean => openAgents(m as Model).length > 0
   async run(m: Model, r: Real): Promise<void> {
     const agent = pick(openAgents(m), this.n)!
@@ -144,7 +166,10 @@ class ReloadWindow implements Command {
 
 /** A bad frame from an agent: `INVALID_FRAME`, and nothing else changes. */
 class BadFrame implements Command {
-  constructor(private readonly frame: string, private readonly n: number) {}
+  constructor(
+    private readonly frame: string,
+    private readonly n: number,
+  ) {}
   check = (m: Readonly<Model>): boolean => openAgents(m as Model).length > 0
   async run(m: Model, r: Real): Promise<void> {
     const agent = r.agents[pick(openAgents(m), this.n)!]!
@@ -165,16 +190,24 @@ class BadFrame implements Command {
 const OUTCOME_OF = { answer: 'answered', dismiss: 'cancelled', cancel: 'aborted', drop: 'agent-gone' } as const
 
 class Race implements Command {
-  constructor(private readonly rivals: ['answer' | 'dismiss' | 'cancel' | 'drop', 'answer' | 'dismiss' | 'cancel' | 'drop'], private readonly n: number) {}
-  check = (m: Readonly<Model>): boolean => openWindows(m as Model).length > 0 && pendingOf(m as Model).some((a) => m.agents[a.agent]!.open)
+  constructor(
+    private readonly rivals: ['answer' | 'dismiss' | 'cancel' | 'drop', 'answer' | 'dismiss' | 'cancel' | 'drop'],
+    private readonly n: number,
+  ) {}
+  check = (m: Readonly<Model>): boolean =>
+    openWindows(m as Model).length > 0 && pendingOf(m as Model).some((a) => m.agents[a.agent]!.open)
   async run(m: Model, r: Real): Promise<void> {
-    const ask = pick(pendingOf(m).filter((a) => m.agents[a.agent]!.open), this.n)!
+    const ask = pick(
+      pendingOf(m).filter((a) => m.agents[a.agent]!.open),
+      this.n,
+    )!
     const windows = openWindows(m)
     const order: string[] = []
     const act = (rival: string, slot: number): void => {
       order.push(rival)
       const view = r.windows[windows[slot % windows.length]!]!
-      if (rival === 'answer') view.send({ type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
+      if (rival === 'answer')
+        view.send({ type: 'ask/answer', askId: ask.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
       else if (rival === 'dismiss') view.send({ type: 'ask/dismiss', askId: ask.askId })
       else if (rival === 'cancel') r.agents[ask.agent]!.send({ type: 'cancel', id: ask.wireId })
       else r.agents[ask.agent]!.transport.drop()
@@ -183,7 +216,9 @@ class Race implements Command {
     const off = r.core.registry.onResolved((settled, settlement) => {
       if (settled.askId === ask.askId) seen.push(settlement.outcome)
     })
-    const both = Promise.all(this.rivals.map((rival, slot) => r.scheduler.schedule(Promise.resolve(rival)).then(() => act(rival, slot))))
+    const both = Promise.all(
+      this.rivals.map((rival, slot) => r.scheduler.schedule(Promise.resolve(rival)).then(() => act(rival, slot))),
+    )
     await r.scheduler.waitAll() // the scheduler picks the order of the two
     await both
     await flush()
@@ -200,8 +235,17 @@ class Race implements Command {
 }
 
 const index = fc.nat({ max: 7 })
-const rival = fc.constantFrom('answer', 'dismiss', 'cancel', 'drop') as fc.Arbitrary<'answer' | 'dismiss' | 'cancel' | 'drop'>
-const badFrame = fc.constantFrom('{not json', '[]', '{"type":"nope"}', '{"type":"ask","id":""}', '{"type":"cancel"}', 'null')
+const rival = fc.constantFrom('answer', 'dismiss', 'cancel', 'drop') as fc.Arbitrary<
+  'answer' | 'dismiss' | 'cancel' | 'drop'
+>
+const badFrame = fc.constantFrom(
+  '{not json',
+  '[]',
+  '{"type":"nope"}',
+  '{"type":"ask","id":""}',
+  '{"type":"cancel"}',
+  'null',
+)
 
 /** Every command the model knows, as one fast-check arbitrary of command sequences. */
 export function commandsArbitrary(): fc.Arbitrary<Iterable<Command>> {

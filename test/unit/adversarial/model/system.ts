@@ -85,14 +85,23 @@ export const pendingOf = (model: Model): ModelAsk[] => model.asks.filter((ask) =
  * exactly one outcome per ask, the one the model says, and nothing for asks still pending.
  */
 export function checkAgreement(model: Model, real: Real): void {
-  const expected = pendingOf(model).map((ask) => ask.askId).sort()
-  expect(real.core.pending().map((ask) => ask.askId).sort()).toEqual(expected)
+  const expected = pendingOf(model)
+    .map((ask) => ask.askId)
+    .sort()
+  expect(
+    real.core
+      .pending()
+      .map((ask) => ask.askId)
+      .sort(),
+  ).toEqual(expected)
   model.windows.forEach((open, index) => {
     const view = real.windows[index]
     if (open && view) expect([...view.list.keys()].sort()).toEqual(expected)
   })
   for (const ask of model.asks) {
-    const frames = real.agents[ask.agent]!.frames.filter((frame) => 'id' in frame && frame.id === ask.wireId && frame.type !== 'error')
+    const frames = real.agents[ask.agent]!.frames.filter(
+      (frame) => 'id' in frame && frame.id === ask.wireId && frame.type !== 'error',
+    )
     const kinds = frames.map((frame) => frame.type)
     if (ask.outcome === 'answered') expect(kinds).toEqual(['answer'])
     else if (ask.outcome === 'cancelled') expect(kinds).toEqual(['cancelled'])

@@ -24,12 +24,28 @@ import { BIN, ensureBuilt } from '../built-cli'
 const published = HARNESS_BY_ID['claude-code'].published
 const claude = await installPublished(published)
 const SCRIPT = '/usr/bin/script'
-const skip = !claude.ok ? claude.reason : !existsSync(SCRIPT) ? 'no /usr/bin/script for a pseudo-terminal' : process.platform === 'win32' ? 'POSIX only' : undefined
+const skip = !claude.ok
+  ? claude.reason
+  : !existsSync(SCRIPT)
+    ? 'no /usr/bin/script for a pseudo-terminal'
+    : process.platform === 'win32'
+      ? 'POSIX only'
+      : undefined
 
-const MCP_QUESTION = { questions: [{ id: 'db', question: 'Which database?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }] }
+const MCP_QUESTION = {
+  questions: [{ id: 'db', question: 'Which database?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }],
+}
 const QUESTIONS = {
   questions: [
-    { question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm', description: 'Fast' }, { label: 'npm', description: 'Default' }], multiSelect: false },
+    {
+      question: 'Which package manager?',
+      header: 'Tooling',
+      options: [
+        { label: 'pnpm', description: 'Fast' },
+        { label: 'npm', description: 'Default' },
+      ],
+      multiSelect: false,
+    },
   ],
 }
 const BASH = { command: "sh -c 'echo hi > made-by-bash'", description: 'Make a file' }
@@ -39,7 +55,11 @@ const TURNS: [id: string, tool: string, input: object][] = [
   ['toolu_1', 'mcp__ask-user__ask_user_question', MCP_QUESTION],
   ['toolu_2', 'AskUserQuestion', QUESTIONS],
   ['toolu_3', 'Bash', BASH],
-  ['toolu_4', `mcp__ask-user__${HOOK_TOOL_NAME}`, { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: '{"command":"rm -rf ~"}' }],
+  [
+    'toolu_4',
+    `mcp__ask-user__${HOOK_TOOL_NAME}`,
+    { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: '{"command":"rm -rf ~"}' },
+  ],
 ]
 
 interface ToolResult {
@@ -49,27 +69,58 @@ interface ToolResult {
 }
 
 /** A stand-in for the Messages API playing {@link TURNS}; it records every tool result and every tool list it was sent. */
-function fakeApi(): Promise<{ server: Server; results: Map<string, { result: ToolResult; seen: Promise<void> }>; toolLists: string[][]; ended: Promise<void> }> {
+function fakeApi(): Promise<{
+  server: Server
+  results: Map<string, { result: ToolResult; seen: Promise<void> }>
+  toolLists: string[][]
+  ended: Promise<void>
+}> {
   const results = new Map<string, { result: ToolResult; seen: Promise<void> }>()
   const waiting = new Map<string, () => void>()
-  for (const [id] of TURNS) results.set(id, { result: undefined as unknown as ToolResult, seen: new Promise<void>((resolve) => waiting.set(id, resolve)) })
+  for (const [id] of TURNS)
+    results.set(id, {
+      result: undefined as unknown as ToolResult,
+      seen: new Promise<void>((resolve) => waiting.set(id, resolve)),
+    })
   const toolLists: string[][] = []
   let end: () => void = () => undefined
   const ended = new Promise<void>((resolve) => (end = resolve))
-  const sse = (events: [string, object][]): string => events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
+  const sse = (events: [string, object][]): string =>
+    events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
-      const parsed = body ? (JSON.parse(body) as { stream?: boolean; model?: string; tools?: { name: string }[]; messages?: { content?: unknown }[] }) : {}
+      const parsed = body
+        ? (JSON.parse(body) as {
+            stream?: boolean
+            model?: string
+            tools?: { name: string }[]
+            messages?: { content?: unknown }[]
+          })
+        : {}
       if (!req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens') || !parsed.stream) {
         res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ id: 'msg_x', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 }, input_tokens: 1 }))
+        res.end(
+          JSON.stringify({
+            id: 'msg_x',
+            type: 'message',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'ok' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 1, output_tokens: 1 },
+            input_tokens: 1,
+          }),
+        )
         return
       }
       toolLists.push((parsed.tools ?? []).map((tool) => tool.name))
       // Claude may append system messages after the user's: the tool results are found anywhere.
-      const sent = (parsed.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? (m.content as ToolResult[]).filter((b) => (b as { type?: string }).type === 'tool_result') : []))
+      const sent = (parsed.messages ?? []).flatMap((m) =>
+        Array.isArray(m.content)
+          ? (m.content as ToolResult[]).filter((b) => (b as { type?: string }).type === 'tool_result')
+          : [],
+      )
       for (const result of sent) {
         const entry = results.get(result.tool_use_id)
         if (entry && entry.result === undefined) {
@@ -78,9 +129,21 @@ function fakeApi(): Promise<{ server: Server; results: Map<string, { result: Too
         }
       }
       const next = TURNS[sent.length]
-      const message = { id: `msg_${sent.length}`, type: 'message', role: 'assistant', model: parsed.model, content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } }
-      const block: object = next ? { type: 'tool_use', id: next[0], name: next[1], input: {} } : { type: 'text', text: '' }
-      const delta: object = next ? { type: 'input_json_delta', partial_json: JSON.stringify(next[2]) } : { type: 'text_delta', text: 'done' }
+      const message = {
+        id: `msg_${sent.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: parsed.model,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }
+      const block: object = next
+        ? { type: 'tool_use', id: next[0], name: next[1], input: {} }
+        : { type: 'text', text: '' }
+      const delta: object = next
+        ? { type: 'input_json_delta', partial_json: JSON.stringify(next[2]) }
+        : { type: 'text_delta', text: 'done' }
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       res.end(
         sse([
@@ -100,99 +163,140 @@ function fakeApi(): Promise<{ server: Server; results: Map<string, { result: Too
 
 beforeAll(() => ensureBuilt(), 120_000)
 
-describe.skipIf(skip !== undefined)(`Claude Code ${skip ? `(skipped: ${skip})` : published.version} with ask-user setup claude-code --hooks`, { timeout: 90_000 }, () => {
-  let home: string
-  let project: string
-  let tc: TestCompanion
-  let ui: UiClient
-  let api: Awaited<ReturnType<typeof fakeApi>>
-  let session: ChildProcess | undefined
-  const result = async (id: string): Promise<ToolResult> => {
-    await api.results.get(id)!.seen
-    return api.results.get(id)!.result
-  }
-
-  beforeAll(async () => {
-    if (!claude.ok) throw new Error(claude.reason)
-    home = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-home-'))
-    project = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-project-'))
-    tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
-    ui = await connectUi(tc.companion)
-    api = await fakeApi()
-    const env = { HOME: home, PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'), LANG: 'C.UTF-8' }
-    const setup = await runProcess(process.execPath, [BIN, 'setup', 'claude-code', '--hooks'], project, env)
-    expect(setup.code).toBe(0)
-    // What Claude's first run would ask in the terminal, answered ahead: onboarding, the key, the folder's trust.
-    const key = 'sk-ant-test-0000000000000000000000'
-    const state = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as Record<string, unknown>
-    const seeded = { ...state, hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } } }
-    await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
-    const port = (api.server.address() as AddressInfo).port
-    // `--permission-mode default`: 2.1.332 starts in auto mode, whose check runs on Anthropic's side
-    // and cannot reach a stand-in. ENABLE_TOOL_SEARCH=false: MCP tools are sent with the others, not
-    // deferred behind ToolSearch, so the stand-in can call one straight away.
-    session = spawn(SCRIPT, ['-qfec', `${claude.command} --permission-mode default 'ask me things'`, '/dev/null'], {
-      cwd: project,
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-      env: { ...env, TERM: 'xterm', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: key, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', ENABLE_TOOL_SEARCH: 'false' },
-    })
-  }, 90_000)
-  afterAll(async () => {
-    if (session?.pid !== undefined) {
-      try {
-        process.kill(-session.pid, 'SIGKILL')
-      } catch {
-        /* already gone */
-      }
+describe.skipIf(skip !== undefined)(
+  `Claude Code ${skip ? `(skipped: ${skip})` : published.version} with ask-user setup claude-code --hooks`,
+  { timeout: 90_000 },
+  () => {
+    let home: string
+    let project: string
+    let tc: TestCompanion
+    let ui: UiClient
+    let api: Awaited<ReturnType<typeof fakeApi>>
+    let session: ChildProcess | undefined
+    const result = async (id: string): Promise<ToolResult> => {
+      await api.results.get(id)!.seen
+      return api.results.get(id)!.result
     }
-    await ui?.close()
-    await tc?.cleanup()
-    api?.server.close()
-    // Claude's processes may still be writing into HOME as the kill lands: retry on ENOTEMPTY.
-    await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
-    await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
-  })
 
-  it('the model’s ask_user_question goes through ask-user mcp and gets the answer', async () => {
-    const ask = await ui.nextAsk(undefined, 60_000)
-    expect(ask.questions).toEqual(MCP_QUESTION.questions)
-    await ui.answer(ask.askId, [{ id: 'db', selected: ['SQLite'] }])
-    const got = await result('toolu_1')
-    expect(got.is_error).toBeFalsy()
-    expect(JSON.stringify(got.content)).toContain(JSON.stringify('{"answers":[{"id":"db","selected":["SQLite"]}]}').slice(1, -1))
-  })
+    beforeAll(async () => {
+      if (!claude.ok) throw new Error(claude.reason)
+      home = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-home-'))
+      project = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-project-'))
+      tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
+      ui = await connectUi(tc.companion)
+      api = await fakeApi()
+      const env = {
+        HOME: home,
+        PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+        LANG: 'C.UTF-8',
+      }
+      const setup = await runProcess(process.execPath, [BIN, 'setup', 'claude-code', '--hooks'], project, env)
+      expect(setup.code).toBe(0)
+      // What Claude's first run would ask in the terminal, answered ahead: onboarding, the key, the folder's trust.
+      const key = 'sk-ant-test-0000000000000000000000'
+      const state = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as Record<string, unknown>
+      const seeded = {
+        ...state,
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+        projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+      }
+      await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
+      const port = (api.server.address() as AddressInfo).port
+      // `--permission-mode default`: 2.1.332 starts in auto mode, whose check runs on Anthropic's side
+      // and cannot reach a stand-in. ENABLE_TOOL_SEARCH=false: MCP tools are sent with the others, not
+      // deferred behind ToolSearch, so the stand-in can call one straight away.
+      session = spawn(SCRIPT, ['-qfec', `${claude.command} --permission-mode default 'ask me things'`, '/dev/null'], {
+        cwd: project,
+        detached: true,
+        stdio: ['pipe', 'ignore', 'ignore'],
+        env: {
+          ...env,
+          TERM: 'xterm',
+          ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+          ANTHROPIC_API_KEY: key,
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_TELEMETRY: '1',
+          ENABLE_TOOL_SEARCH: 'false',
+        },
+      })
+    }, 90_000)
+    afterAll(async () => {
+      if (session?.pid !== undefined) {
+        try {
+          process.kill(-session.pid, 'SIGKILL')
+        } catch {
+          /* already gone */
+        }
+      }
+      await ui?.close()
+      await tc?.cleanup()
+      api?.server.close()
+      // Claude's processes may still be writing into HOME as the kill lands: retry on ENOTEMPTY.
+      await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+      await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+    })
 
-  it('the question card answers Claude’s AskUserQuestion, through the PreToolUse hook', async () => {
-    const ask = await ui.nextAsk(undefined, 60_000)
-    expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project })
-    expect(ask.questions).toEqual([{ id: 'q1', question: 'Which package manager?', header: 'Tooling', options: [{ label: 'pnpm', description: 'Fast' }, { label: 'npm', description: 'Default' }] }])
-    await ui.answer(ask.askId, [{ id: 'q1', selected: ['pnpm'] }])
-    const got = JSON.stringify(await result('toolu_2'))
-    expect(got).not.toContain('"is_error":true')
-    // Claude's own wording of an answered AskUserQuestion: the answers map reached the tool.
-    expect(got).toContain(JSON.stringify('"Which package manager?"="pnpm"').slice(1, -1))
-  })
+    it('the model’s ask_user_question goes through ask-user mcp and gets the answer', async () => {
+      const ask = await ui.nextAsk(undefined, 60_000)
+      expect(ask.questions).toEqual(MCP_QUESTION.questions)
+      await ui.answer(ask.askId, [{ id: 'db', selected: ['SQLite'] }])
+      const got = await result('toolu_1')
+      expect(got.is_error).toBeFalsy()
+      expect(JSON.stringify(got.content)).toContain(
+        JSON.stringify('{"answers":[{"id":"db","selected":["SQLite"]}]}').slice(1, -1),
+      )
+    })
 
-  it('Bash’s permission prompt is an approval card; Allow runs the command', async () => {
-    const ask = await ui.nextAsk(undefined, 60_000)
-    expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project, title: expect.stringMatching(/^session /) })
-    // Every field the card needs came through the hook's input, the permission suggestions (Always allow) too.
-    expect(ask.approval).toMatchObject({ tool: 'Bash', harness: 'claude-code', action: { kind: 'command', command: BASH.command, description: BASH.description, cwd: project }, always: { label: expect.stringContaining('Bash(') } })
-    expect(await ui.decide(ask.askId, { behavior: 'allow' })).toMatchObject({ type: 'accepted' })
-    expect((await result('toolu_3')).is_error).toBeFalsy()
-    expect(await readFile(join(project, 'made-by-bash'), 'utf8')).toBe('hi\n')
-  })
+    it('the question card answers Claude’s AskUserQuestion, through the PreToolUse hook', async () => {
+      const ask = await ui.nextAsk(undefined, 60_000)
+      expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project })
+      expect(ask.questions).toEqual([
+        {
+          id: 'q1',
+          question: 'Which package manager?',
+          header: 'Tooling',
+          options: [
+            { label: 'pnpm', description: 'Fast' },
+            { label: 'npm', description: 'Default' },
+          ],
+        },
+      ])
+      await ui.answer(ask.askId, [{ id: 'q1', selected: ['pnpm'] }])
+      const got = JSON.stringify(await result('toolu_2'))
+      expect(got).not.toContain('"is_error":true')
+      // Claude's own wording of an answered AskUserQuestion: the answers map reached the tool.
+      expect(got).toContain(JSON.stringify('"Which package manager?"="pnpm"').slice(1, -1))
+    })
 
-  it('the model can neither see nor call the hook tool', async () => {
-    const got = await result('toolu_4')
-    expect(got).toMatchObject({ is_error: true })
-    expect(JSON.stringify(got.content)).toContain(`No such tool available: mcp__ask-user__${HOOK_TOOL_NAME}`)
-    await api.ended
-    // The server's tools were sent (the first request may go out before it connected), never the hook tool.
-    expect(api.toolLists.filter((tools) => tools.includes('mcp__ask-user__ask_user_question')).length).toBeGreaterThan(0)
-    expect(api.toolLists.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
-    // Nothing reached the inbox from that call.
-    expect(ui.frames.filter((frame) => frame.type === 'question/added')).toHaveLength(3)
-  })
-})
+    it('Bash’s permission prompt is an approval card; Allow runs the command', async () => {
+      const ask = await ui.nextAsk(undefined, 60_000)
+      expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project, title: expect.stringMatching(/^session /) })
+      // Every field the card needs came through the hook's input, the permission suggestions (Always allow) too.
+      expect(ask.approval).toMatchObject({
+        tool: 'Bash',
+        harness: 'claude-code',
+        action: { kind: 'command', command: BASH.command, description: BASH.description, cwd: project },
+        always: { label: expect.stringContaining('Bash(') },
+      })
+      expect(await ui.decide(ask.askId, { behavior: 'allow' })).toMatchObject({ type: 'accepted' })
+      expect((await result('toolu_3')).is_error).toBeFalsy()
+      expect(await readFile(join(project, 'made-by-bash'), 'utf8')).toBe('hi\n')
+    })
+
+    it('the model can neither see nor call the hook tool', async () => {
+      const got = await result('toolu_4')
+      expect(got).toMatchObject({ is_error: true })
+      expect(JSON.stringify(got.content)).toContain(`No such tool available: mcp__ask-user__${HOOK_TOOL_NAME}`)
+      await api.ended
+      // The server's tools were sent (the first request may go out before it connected), never the hook tool.
+      expect(
+        api.toolLists.filter((tools) => tools.includes('mcp__ask-user__ask_user_question')).length,
+      ).toBeGreaterThan(0)
+      expect(api.toolLists.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
+      // Nothing reached the inbox from that call.
+      expect(ui.frames.filter((frame) => frame.type === 'question/added')).toHaveLength(3)
+    })
+  },
+)

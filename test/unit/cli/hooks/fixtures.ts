@@ -28,6 +28,10 @@ export function hookFixtures(): HookFixture[] {
   return HOOK_HARNESS_IDS.flatMap((harness) =>
     readdirSync(join(ROOT, harness))
       .filter((file) => file.endsWith('.json'))
-      .map((file) => ({ harness, name: file.replace(/\.json$/, ''), ...(JSON.parse(readFileSync(join(ROOT, harness, file), 'utf8')) as Omit<HookFixture, 'harness' | 'name'>) })),
+      .map((file) => ({
+        harness,
+        name: file.replace(/\.json$/, ''),
+        ...(JSON.parse(readFileSync(join(ROOT, harness, file), 'utf8')) as Omit<HookFixture, 'harness' | 'name'>),
+      })),
   )
 }

@@ -61,7 +61,11 @@ describe('with a companion', () => {
   for (const f of notices) {
     it(`${f.harness}/${f.name}: the notice is sent (no complaint on stderr), nothing printed`, async () => {
       // The core takes the notice frame; its way to the window (notice/added) is the core's to test.
-      const done = await runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, f.argument !== undefined ? '' : JSON.stringify(f.event)).done
+      const done = await runCli(
+        hookArgs(f),
+        { ASK_USER_HOME: tc.home },
+        f.argument !== undefined ? '' : JSON.stringify(f.event),
+      ).done
       expect(done).toEqual({ code: 0, signal: null, stdout: '', stderr: '' })
     })
   }
@@ -89,7 +93,10 @@ describe('with a companion', () => {
     const run = runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, JSON.stringify(f.event))
     const ask = await ui.nextAsk(undefined, 15_000)
     run.child.kill('SIGTERM')
-    const resolved = await ui.nextFrame((frame) => frame.type === 'question/resolved' && frame.askId === ask.askId, 15_000)
+    const resolved = await ui.nextFrame(
+      (frame) => frame.type === 'question/resolved' && frame.askId === ask.askId,
+      15_000,
+    )
     expect(resolved).toMatchObject({ outcome: expect.stringMatching(/^(aborted|agent-gone)$/) })
     expect((await run.done).stdout).toBe('')
   })
@@ -105,7 +112,11 @@ describe('without a companion', () => {
   for (const f of fixtures) {
     it(`${f.harness}/${f.name}: prints nothing, exits 0, in under a second`, async () => {
       const started = performance.now()
-      const done = await runCli(hookArgs(f), { ASK_USER_HOME: home }, f.argument !== undefined ? '' : JSON.stringify(f.event)).done
+      const done = await runCli(
+        hookArgs(f),
+        { ASK_USER_HOME: home },
+        f.argument !== undefined ? '' : JSON.stringify(f.event),
+      ).done
       const ms = performance.now() - started
       expect(done.code).toBe(0)
       expect(done.stdout).toBe('')
@@ -122,7 +133,11 @@ describe('without a companion', () => {
       await tc.companion.close()
       const f = fixtures.find((x) => x.name === 'ask-user-question')!
       const started = performance.now()
-      const done = await runCli(hookArgs(f), { ASK_USER_HOME: stale, ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN: 'x' }, JSON.stringify(f.event)).done
+      const done = await runCli(
+        hookArgs(f),
+        { ASK_USER_HOME: stale, ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_TOKEN: 'x' },
+        JSON.stringify(f.event),
+      ).done
       expect(done).toMatchObject({ code: 0, stdout: '' })
       expect(performance.now() - started).toBeLessThan(1000)
     } finally {

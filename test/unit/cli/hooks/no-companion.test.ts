@@ -25,10 +25,12 @@ describe('noCompanionReason', () => {
     ['ASK_USER_HOME', (d: string) => ({ ASK_USER_HOME: join(d, 'home') })],
     ['the XDG default', (d: string) => ({ HOME: d, XDG_CONFIG_HOME: join(d, 'config') })],
     ['a blank ASK_USER_URL', (d: string) => ({ ASK_USER_URL: ' ', ASK_USER_HOME: d })],
-  ])('with no discovery file (%s): the message of the client\'s discovery', async (_name, envOf) => {
+  ])("with no discovery file (%s): the message of the client's discovery", async (_name, envOf) => {
     const env = envOf(dir)
     const reason = await noCompanionReason(env, 'linux')
-    expect(reason).toMatch(/^no Ask User Companion is running \(no endpoint\.json in .+\); start the Ask User Companion app, or run `ask-user serve`$/)
+    expect(reason).toMatch(
+      /^no Ask User Companion is running \(no endpoint\.json in .+\); start the Ask User Companion app, or run `ask-user serve`$/,
+    )
     expect(reason).toBe(await discoveryMessage(env))
   })
 
@@ -43,6 +45,8 @@ describe('noCompanionReason', () => {
   })
 
   it('steps aside when ASK_USER_URL is set', async () => {
-    expect(await noCompanionReason({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_HOME: join(dir, 'none') }, 'linux')).toBeUndefined()
+    expect(
+      await noCompanionReason({ ASK_USER_URL: 'ws://127.0.0.1:9/v1/agent', ASK_USER_HOME: join(dir, 'none') }, 'linux'),
+    ).toBeUndefined()
   })
 })

@@ -12,7 +12,11 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { hookToolInput } from '../../../../integrations/claude-code/hook-tool'
-import { HOOK_TOOL_DENY_RULE, HOOK_TOOL_FLAG, HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
+import {
+  HOOK_TOOL_DENY_RULE,
+  HOOK_TOOL_FLAG,
+  HOOK_TOOL_NAME,
+} from '../../../../integrations/claude-code/hook-tool-names'
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
 import { installPublished, type Installed } from '../../../helpers/published-client'
@@ -42,11 +46,28 @@ const SETTINGS: Record<SettingsHarness, string> = {
 }
 // The fourth entry: the event goes to the MCP server's hook tool (Claude Code's `mcp_tool`), not a command.
 const EVENTS: Record<SettingsHarness, [string, string | undefined, number, 'mcp_tool'?][]> = {
-  'claude-code': [['PermissionRequest', '*', 86400, 'mcp_tool'], ['PreToolUse', 'AskUserQuestion', 86400, 'mcp_tool'], ['Notification', undefined, 30], ['Stop', undefined, 30]],
-  codex: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
-  gemini: [['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000], ['Notification', undefined, 30_000]],
-  qwen: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
-  copilot: [['PermissionRequest', undefined, 600], ['Stop', undefined, 30]],
+  'claude-code': [
+    ['PermissionRequest', '*', 86400, 'mcp_tool'],
+    ['PreToolUse', 'AskUserQuestion', 86400, 'mcp_tool'],
+    ['Notification', undefined, 30],
+    ['Stop', undefined, 30],
+  ],
+  codex: [
+    ['PermissionRequest', undefined, 600],
+    ['Stop', undefined, 30],
+  ],
+  gemini: [
+    ['BeforeTool', '^(run_shell_command|write_file|replace|web_fetch)$', 600_000],
+    ['Notification', undefined, 30_000],
+  ],
+  qwen: [
+    ['PermissionRequest', undefined, 600],
+    ['Stop', undefined, 30],
+  ],
+  copilot: [
+    ['PermissionRequest', undefined, 600],
+    ['Stop', undefined, 30],
+  ],
 }
 const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
 
@@ -63,7 +84,12 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
   copilot: {
     tool: 'bash',
     run: (command, w, apiUrl) =>
-      runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, { ...w.env, COPILOT_PROVIDER_BASE_URL: apiUrl, COPILOT_MODEL: 'gpt-4.1', COPILOT_PROVIDER_WIRE_API: 'completions' }),
+      runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, {
+        ...w.env,
+        COPILOT_PROVIDER_BASE_URL: apiUrl,
+        COPILOT_MODEL: 'gpt-4.1',
+        COPILOT_PROVIDER_WIRE_API: 'completions',
+      }),
     deniedResult: (message) => `Permission denied by a PermissionRequest hook: ${message}`,
   },
   // A Gemini API key (any) and its base URL; --yolo, so that after an Allow (nothing printed) its policy runs the tool.
@@ -74,7 +100,12 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
       const file = join(w.home, '.gemini', 'settings.json')
       const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
       await writeFile(file, JSON.stringify({ ...settings, security: { auth: { selectedType: 'gemini-api-key' } } }))
-      const env = { ...w.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: apiUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' }
+      const env = {
+        ...w.env,
+        GEMINI_API_KEY: 'stand-in',
+        GOOGLE_GEMINI_BASE_URL: apiUrl,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      }
       return runProcess(command, ['-p', 'make the marker', '--yolo', '-m', 'gemini-2.5-pro'], w.project, env)
     },
     deniedResult: (message) => `Tool execution blocked: ${message}`,
@@ -85,7 +116,12 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
     run: (command, w, apiUrl) =>
       runProcess(
         '/bin/sh',
-        ['-c', `printf '%s\\n' "$1" | "$0" --auth-type openai --input-format stream-json --output-format stream-json`, command, JSON.stringify({ type: 'user', message: { role: 'user', content: 'make the marker' } })],
+        [
+          '-c',
+          `printf '%s\\n' "$1" | "$0" --auth-type openai --input-format stream-json --output-format stream-json`,
+          command,
+          JSON.stringify({ type: 'user', message: { role: 'user', content: 'make the marker' } }),
+        ],
         w.project,
         { ...w.env, OPENAI_API_KEY: 'stand-in', OPENAI_BASE_URL: apiUrl, OPENAI_MODEL: 'gpt-4.1' },
       ),
@@ -99,7 +135,9 @@ beforeAll(() => ensureBuilt(), 120_000)
  * A stand-in for an OpenAI-style chat completions API on 127.0.0.1: each turn without a tool result
  * calls the harness's shell tool `tool` with `command`; the tool results it sends back are kept as text.
  */
-async function chatCompletionsStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+async function chatCompletionsStandIn(
+  tool: string,
+): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
   const state = { command: 'true', toolResults: [] as string[] }
   const chunk = (delta: object, finish: string | null = null): string =>
     `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
@@ -108,19 +146,30 @@ async function chatCompletionsStandIn(tool: string): Promise<{ url: string; serv
     req.on('data', (part: Buffer) => (body += part.toString()))
     req.on('end', () => {
       if (!req.url?.endsWith('/chat/completions')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'gpt-4.1', object: 'model' }] }))
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: [{ id: 'gpt-4.1', object: 'model' }] }))
         return
       }
       const last = (JSON.parse(body) as { messages: { role: string; content?: unknown }[] }).messages.at(-1)
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       if (last?.role === 'tool') {
         const content = last.content
-        state.toolResults.push(Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content))
+        state.toolResults.push(
+          Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content),
+        )
         res.end(`${chunk({ role: 'assistant', content: 'done' })}${chunk({}, 'stop')}data: [DONE]\n\n`)
         return
       }
-      const call = { index: 0, id: 'call_1', type: 'function', function: { name: tool, arguments: JSON.stringify({ command: state.command }) } }
-      res.end(`${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`)
+      const call = {
+        index: 0,
+        id: 'call_1',
+        type: 'function',
+        function: { name: tool, arguments: JSON.stringify({ command: state.command }) },
+      }
+      res.end(
+        `${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`,
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -129,21 +178,33 @@ async function chatCompletionsStandIn(tool: string): Promise<{ url: string; serv
 }
 
 /** The same for the Gemini API (`…:streamGenerateContent?alt=sse`); a request for JSON (its model router) gets a routing answer. */
-async function geminiApiStandIn(tool: string): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
+async function geminiApiStandIn(
+  tool: string,
+): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
   const state = { command: 'true', toolResults: [] as string[] }
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (part: Buffer) => (body += part.toString()))
     req.on('end', () => {
       type Part = { functionResponse?: { response?: unknown } }
-      const request = (body ? JSON.parse(body) : {}) as { contents?: { parts?: Part[] }[]; generationConfig?: { responseMimeType?: string } }
+      const request = (body ? JSON.parse(body) : {}) as {
+        contents?: { parts?: Part[] }[]
+        generationConfig?: { responseMimeType?: string }
+      }
       const answered = request.contents?.at(-1)?.parts?.find((part) => part.functionResponse)
       if (answered) state.toolResults.push(JSON.stringify(answered.functionResponse?.response))
-      const part = request.generationConfig?.responseMimeType === 'application/json'
-        ? { text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }
-        : answered ? { text: 'done' } : { functionCall: { name: tool, args: { command: state.command } } }
-      const payload = JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } })
-      if (req.url?.includes('alt=sse')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${payload}\n\n`)
+      const part =
+        request.generationConfig?.responseMimeType === 'application/json'
+          ? { text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }
+          : answered
+            ? { text: 'done' }
+            : { functionCall: { name: tool, args: { command: state.command } } }
+      const payload = JSON.stringify({
+        candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+      })
+      if (req.url?.includes('alt=sse'))
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${payload}\n\n`)
       else res.writeHead(200, { 'content-type': 'application/json' }).end(payload)
     })
   })
@@ -163,147 +224,211 @@ async function world(name: keyof typeof CLIENTS): Promise<World> {
   const home = await mkdtemp(join(tmpdir(), `ask-user-hooks-${name}-home-`))
   const project = await mkdtemp(join(tmpdir(), `ask-user-hooks-${name}-project-`))
   const got = installed.get(name)!
-  const env = { HOME: home, PATH: [got.ok ? got.binDir : '', dirname(process.execPath), '/usr/bin', '/bin'].join(':'), LANG: 'C.UTF-8' }
-  return { home, project, env, setup: (...flags) => runProcess(process.execPath, [BIN, 'setup', name, ...flags], project, env) }
+  const env = {
+    HOME: home,
+    PATH: [got.ok ? got.binDir : '', dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    LANG: 'C.UTF-8',
+  }
+  return {
+    home,
+    project,
+    env,
+    setup: (...flags) => runProcess(process.execPath, [BIN, 'setup', name, ...flags], project, env),
+  }
 }
 
 for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as const) {
   const got = installed.get(name)!
-  describe.skipIf(!got.ok)(`ask-user setup ${name} --hooks${got.ok ? '' : ` (skipped: ${got.reason})`}`, { timeout: 90_000 }, () => {
-    let w: World
-    beforeAll(async () => {
-      w = await world(name)
-      const file = join(w.home, SETTINGS[name])
-      await mkdir(dirname(file), { recursive: true })
-      await writeFile(file, `${JSON.stringify({ hooks: { Stop: [mine] } }, null, 2)}\n`)
-    }, 60_000)
-    afterAll(async () => {
-      await rm(w.home, { recursive: true, force: true })
-      await rm(w.project, { recursive: true, force: true })
-    })
-    const settings = async (): Promise<{ hooks?: Record<string, unknown[]> }> => JSON.parse(await readFile(join(w.home, SETTINGS[name]), 'utf8'))
-    const command = (): string => `ASK_USER_HOME=${join(w.home, '.config', 'ask-user-companion')} ${BIN} hook ${name}`
-
-    it('adds our hook groups beside the person’s own, then has nothing to change', async () => {
-      const first = await w.setup('--hooks')
-      expect(first.code).toBe(0)
-      for (const [event] of EVENTS[name]) expect(first.stdout).toContain(`${join(w.home, SETTINGS[name])}: set the ask-user hook in hooks.${event}\n`)
-      const hooks = (await settings()).hooks!
-      for (const [event, matcher, timeout, type] of EVENTS[name]) {
-        const handler = type === 'mcp_tool' ? { type, server: 'ask-user', tool: HOOK_TOOL_NAME, input: hookToolInput(), timeout } : { type: 'command', command: command(), timeout }
-        const ours = { ...(matcher !== undefined ? { matcher } : {}), hooks: [handler] }
-        expect(hooks[event]).toEqual(event === 'Stop' ? [mine, ours] : [ours])
-      }
-      const again = await w.setup('--hooks')
-      expect(again.stdout.split('\n')[0]).toBe('already set up: nothing to change')
-    })
-
-    if (name === 'claude-code') {
-      it('starts the MCP server with the hook tool and hides that tool from the model; a command hook of ours is replaced', async () => {
-        const state = JSON.parse(await readFile(join(w.home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> }
-        expect(state.mcpServers['ask-user']!.args.at(-1)).toBe(HOOK_TOOL_FLAG)
+  describe.skipIf(!got.ok)(
+    `ask-user setup ${name} --hooks${got.ok ? '' : ` (skipped: ${got.reason})`}`,
+    { timeout: 90_000 },
+    () => {
+      let w: World
+      beforeAll(async () => {
+        w = await world(name)
         const file = join(w.home, SETTINGS[name])
-        const written = JSON.parse(await readFile(file, 'utf8')) as { permissions: { deny: string[] }; hooks: Record<string, unknown[]> }
-        expect(written.permissions.deny).toEqual([HOOK_TOOL_DENY_RULE])
-        // An earlier set-up's command hook for PermissionRequest gives way to the mcp_tool one.
-        const ours = written.hooks['PermissionRequest']!
-        written.hooks['PermissionRequest'] = [{ matcher: '*', hooks: [{ type: 'command', command: command(), timeout: 86400 }] }]
-        await writeFile(file, JSON.stringify(written))
-        expect((await w.setup('--hooks')).code).toBe(0)
-        expect((await settings()).hooks!['PermissionRequest']).toEqual(ours)
+        await mkdir(dirname(file), { recursive: true })
+        await writeFile(file, `${JSON.stringify({ hooks: { Stop: [mine] } }, null, 2)}\n`)
+      }, 60_000)
+      afterAll(async () => {
+        await rm(w.home, { recursive: true, force: true })
+        await rm(w.project, { recursive: true, force: true })
       })
-    }
+      const settings = async (): Promise<{ hooks?: Record<string, unknown[]> }> =>
+        JSON.parse(await readFile(join(w.home, SETTINGS[name]), 'utf8'))
+      const command = (): string => `ASK_USER_HOME=${join(w.home, '.config', 'ask-user-companion')} ${BIN} hook ${name}`
 
-    if (name === 'codex') {
-      it("Codex's own app-server lists the hooks it will ask the person to trust", async () => {
-        if (!got.ok) throw new Error(got.reason)
-        const server = await startCodexAppServer(got.command, w.env, w.project)
-        try {
-          type Listed = { data: { hooks: { eventName: string; command: string; timeoutSec: number; trustStatus: string }[]; errors: unknown[] }[] }
-          const [entry] = ((await server.request('hooks/list', { cwds: [w.project] })) as Listed).data
-          expect(entry!.errors).toEqual([])
-          const ours = entry!.hooks.filter((hook) => hook.command === command()).map(({ eventName, timeoutSec, trustStatus }) => ({ eventName, timeoutSec, trustStatus }))
-          // Parsed as written, and waiting for the person's trust in /hooks (setup's note says so).
-          expect(ours).toEqual([
-            { eventName: 'permissionRequest', timeoutSec: 600, trustStatus: 'untrusted' },
-            { eventName: 'stop', timeoutSec: 30, trustStatus: 'untrusted' },
-          ])
-        } finally {
-          server.close()
+      it('adds our hook groups beside the person’s own, then has nothing to change', async () => {
+        const first = await w.setup('--hooks')
+        expect(first.code).toBe(0)
+        for (const [event] of EVENTS[name])
+          expect(first.stdout).toContain(`${join(w.home, SETTINGS[name])}: set the ask-user hook in hooks.${event}\n`)
+        const hooks = (await settings()).hooks!
+        for (const [event, matcher, timeout, type] of EVENTS[name]) {
+          const handler =
+            type === 'mcp_tool'
+              ? { type, server: 'ask-user', tool: HOOK_TOOL_NAME, input: hookToolInput(), timeout }
+              : { type: 'command', command: command(), timeout }
+          const ours = { ...(matcher !== undefined ? { matcher } : {}), hooks: [handler] }
+          expect(hooks[event]).toEqual(event === 'Stop' ? [mine, ours] : [ours])
         }
+        const again = await w.setup('--hooks')
+        expect(again.stdout.split('\n')[0]).toBe('already set up: nothing to change')
       })
-    }
 
-    const live = LIVE[name as keyof typeof LIVE] as LiveSession | undefined
-    if (live) {
-      it(`${HARNESS_BY_ID[name].name}'s own binary runs the hook: the window's Deny reaches its model, its Allow runs the command`, async () => {
-        if (!got.ok) throw new Error(got.reason)
-        const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
-        const ui = await connectUi(tc.companion)
-        const api = live.api === 'gemini' ? await geminiApiStandIn(live.tool) : await chatCompletionsStandIn(live.tool)
-        const marker = join(w.project, 'allowed')
-        const session = (): Promise<ProcessResult> => live.run(got.command, w, api.url)
-        try {
-          api.command = `touch ${marker}`
-          const denied = session()
-          const first = await ui.nextAsk(undefined, 60_000)
-          expect(first.agent).toMatchObject({ name: HARNESS_BY_ID[name].name, cwd: w.project })
-          expect(first.approval).toEqual({ tool: live.tool, harness: name, action: { kind: 'command', command: `touch ${marker}`, cwd: w.project } })
-          await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
-          expect((await denied).code).toBe(0)
-          expect(api.toolResults).toHaveLength(1)
-          expect(api.toolResults[0]).toContain(live.deniedResult('Not now'))
-          expect(existsSync(marker)).toBe(false)
+      if (name === 'claude-code') {
+        it('starts the MCP server with the hook tool and hides that tool from the model; a command hook of ours is replaced', async () => {
+          const state = JSON.parse(await readFile(join(w.home, '.claude.json'), 'utf8')) as {
+            mcpServers: Record<string, { args: string[] }>
+          }
+          expect(state.mcpServers['ask-user']!.args.at(-1)).toBe(HOOK_TOOL_FLAG)
+          const file = join(w.home, SETTINGS[name])
+          const written = JSON.parse(await readFile(file, 'utf8')) as {
+            permissions: { deny: string[] }
+            hooks: Record<string, unknown[]>
+          }
+          expect(written.permissions.deny).toEqual([HOOK_TOOL_DENY_RULE])
+          // An earlier set-up's command hook for PermissionRequest gives way to the mcp_tool one.
+          const ours = written.hooks['PermissionRequest']!
+          written.hooks['PermissionRequest'] = [
+            { matcher: '*', hooks: [{ type: 'command', command: command(), timeout: 86400 }] },
+          ]
+          await writeFile(file, JSON.stringify(written))
+          expect((await w.setup('--hooks')).code).toBe(0)
+          expect((await settings()).hooks!['PermissionRequest']).toEqual(ours)
+        })
+      }
 
-          const allowed = session()
-          await ui.decide((await ui.nextAsk(undefined, 60_000)).askId, { behavior: 'allow' })
-          expect((await allowed).code).toBe(0)
-          expect(existsSync(marker)).toBe(true)
-        } finally {
-          api.server.close()
-          await ui.close()
-          await tc.cleanup()
-        }
+      if (name === 'codex') {
+        it("Codex's own app-server lists the hooks it will ask the person to trust", async () => {
+          if (!got.ok) throw new Error(got.reason)
+          const server = await startCodexAppServer(got.command, w.env, w.project)
+          try {
+            type Listed = {
+              data: {
+                hooks: { eventName: string; command: string; timeoutSec: number; trustStatus: string }[]
+                errors: unknown[]
+              }[]
+            }
+            const [entry] = ((await server.request('hooks/list', { cwds: [w.project] })) as Listed).data
+            expect(entry!.errors).toEqual([])
+            const ours = entry!.hooks
+              .filter((hook) => hook.command === command())
+              .map(({ eventName, timeoutSec, trustStatus }) => ({ eventName, timeoutSec, trustStatus }))
+            // Parsed as written, and waiting for the person's trust in /hooks (setup's note says so).
+            expect(ours).toEqual([
+              { eventName: 'permissionRequest', timeoutSec: 600, trustStatus: 'untrusted' },
+              { eventName: 'stop', timeoutSec: 30, trustStatus: 'untrusted' },
+            ])
+          } finally {
+            server.close()
+          }
+        })
+      }
+
+      const live = LIVE[name as keyof typeof LIVE] as LiveSession | undefined
+      if (live) {
+        it(`${HARNESS_BY_ID[name].name}'s own binary runs the hook: the window's Deny reaches its model, its Allow runs the command`, async () => {
+          if (!got.ok) throw new Error(got.reason)
+          const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
+          const ui = await connectUi(tc.companion)
+          const api =
+            live.api === 'gemini' ? await geminiApiStandIn(live.tool) : await chatCompletionsStandIn(live.tool)
+          const marker = join(w.project, 'allowed')
+          const session = (): Promise<ProcessResult> => live.run(got.command, w, api.url)
+          try {
+            api.command = `touch ${marker}`
+            const denied = session()
+            const first = await ui.nextAsk(undefined, 60_000)
+            expect(first.agent).toMatchObject({ name: HARNESS_BY_ID[name].name, cwd: w.project })
+            expect(first.approval).toEqual({
+              tool: live.tool,
+              harness: name,
+              action: { kind: 'command', command: `touch ${marker}`, cwd: w.project },
+            })
+            await ui.decide(first.askId, { behavior: 'deny', message: 'Not now' })
+            expect((await denied).code).toBe(0)
+            expect(api.toolResults).toHaveLength(1)
+            expect(api.toolResults[0]).toContain(live.deniedResult('Not now'))
+            expect(existsSync(marker)).toBe(false)
+
+            const allowed = session()
+            await ui.decide((await ui.nextAsk(undefined, 60_000)).askId, { behavior: 'allow' })
+            expect((await allowed).code).toBe(0)
+            expect(existsSync(marker)).toBe(true)
+          } finally {
+            api.server.close()
+            await ui.close()
+            await tc.cleanup()
+          }
+        })
+      }
+
+      it('--remove --hooks takes out only ours', async () => {
+        const removed = await w.setup('--remove', '--hooks')
+        expect(removed.code).toBe(0)
+        expect((await settings()).hooks).toEqual({ Stop: [mine] })
+        if (name === 'claude-code')
+          expect(JSON.parse(await readFile(join(w.home, SETTINGS[name]), 'utf8'))).toMatchObject({
+            permissions: { deny: [] },
+          })
       })
-    }
-
-    it('--remove --hooks takes out only ours', async () => {
-      const removed = await w.setup('--remove', '--hooks')
-      expect(removed.code).toBe(0)
-      expect((await settings()).hooks).toEqual({ Stop: [mine] })
-      if (name === 'claude-code') expect(JSON.parse(await readFile(join(w.home, SETTINGS[name]), 'utf8'))).toMatchObject({ permissions: { deny: [] } })
-    })
-  })
+    },
+  )
 }
 
 describe('ask-user setup opencode --hooks: the plugin', { timeout: 60_000 }, () => {
   const got = installed.get('opencode')!
-  it.skipIf(!got.ok)('writes the plugin; loaded with a client, it answers permission.asked from the inbox', async () => {
-    const w = await world('opencode')
-    const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
-    const ui = await connectUi(tc.companion)
-    try {
-      const result = await w.setup('--hooks')
-      expect(result.code).toBe(0)
-      const file = join(w.home, '.config', 'opencode', 'plugin', 'ask-user.js')
-      expect(result.stdout).toContain(`${file}: wrote the ask-user plugin\n`)
-      const replies: unknown[] = []
-      const client = { permission: { reply: async (body: unknown) => void replies.push(body) }, question: { reply: async (body: unknown) => void replies.push(body) } }
-      const plugin = (await import(pathToFileURL(file).href)) as { AskUserCompanion: (input: unknown) => Promise<{ event: (e: unknown) => Promise<void> }> }
-      const hooks = await plugin.AskUserCompanion({ client, directory: w.project })
-      const event = { type: 'question.asked', properties: { id: 'que_1', sessionID: 'ses_1', questions: [{ question: 'Which?', header: 'Pick', options: [{ label: 'A', description: 'a' }, { label: 'B', description: 'b' }] }] } }
-      const handled = hooks.event({ event })
-      const ask = await ui.nextAsk(undefined, 15_000)
-      expect(ask.agent).toMatchObject({ name: 'opencode', cwd: w.project })
-      await ui.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])
-      await handled
-      expect(replies).toEqual([{ requestID: 'que_1', answers: [['B']] }])
-      expect((await w.setup('--remove', '--hooks')).stdout).toContain(`${file}: removed the ask-user plugin\n`)
-    } finally {
-      await ui.close()
-      await tc.cleanup()
-      await rm(w.home, { recursive: true, force: true })
-      await rm(w.project, { recursive: true, force: true })
-    }
-  })
+  it.skipIf(!got.ok)(
+    'writes the plugin; loaded with a client, it answers permission.asked from the inbox',
+    async () => {
+      const w = await world('opencode')
+      const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
+      const ui = await connectUi(tc.companion)
+      try {
+        const result = await w.setup('--hooks')
+        expect(result.code).toBe(0)
+        const file = join(w.home, '.config', 'opencode', 'plugin', 'ask-user.js')
+        expect(result.stdout).toContain(`${file}: wrote the ask-user plugin\n`)
+        const replies: unknown[] = []
+        const client = {
+          permission: { reply: async (body: unknown) => void replies.push(body) },
+          question: { reply: async (body: unknown) => void replies.push(body) },
+        }
+        const plugin = (await import(pathToFileURL(file).href)) as {
+          AskUserCompanion: (input: unknown) => Promise<{ event: (e: unknown) => Promise<void> }>
+        }
+        const hooks = await plugin.AskUserCompanion({ client, directory: w.project })
+        const event = {
+          type: 'question.asked',
+          properties: {
+            id: 'que_1',
+            sessionID: 'ses_1',
+            questions: [
+              {
+                question: 'Which?',
+                header: 'Pick',
+                options: [
+                  { label: 'A', description: 'a' },
+                  { label: 'B', description: 'b' },
+                ],
+              },
+            ],
+          },
+        }
+        const handled = hooks.event({ event })
+        const ask = await ui.nextAsk(undefined, 15_000)
+        expect(ask.agent).toMatchObject({ name: 'opencode', cwd: w.project })
+        await ui.answer(ask.askId, [{ id: 'q1', selected: ['B'] }])
+        await handled
+        expect(replies).toEqual([{ requestID: 'que_1', answers: [['B']] }])
+        expect((await w.setup('--remove', '--hooks')).stdout).toContain(`${file}: removed the ask-user plugin\n`)
+      } finally {
+        await ui.close()
+        await tc.cleanup()
+        await rm(w.home, { recursive: true, force: true })
+        await rm(w.project, { recursive: true, force: true })
+      }
+    },
+  )
 })

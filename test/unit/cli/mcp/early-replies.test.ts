@@ -12,7 +12,8 @@ import { EarlyReplies } from '../../../../cli/mcp/early-replies'
 import { version } from '../../../../package.json'
 import { BIN, ROOT, ensureBuilt } from '../built-cli'
 
-const init = (params: Record<string, unknown>, id: number | string = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params })
+const init = (params: Record<string, unknown>, id: number | string = 1): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params })
 const client = { name: 'c', version: '1' }
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
@@ -29,7 +30,9 @@ async function sdkOutput(lines: string[], replies: number): Promise<string[]> {
     if (out.length === replies) wanted()
   })
   const client = { ask: () => Promise.reject(new Error('no')), setClientInfo: () => {} }
-  const connection = serveStdio(() => createAskUserMcpServer({ client, version }), { transport: new StdioServerTransport(input, output) })
+  const connection = serveStdio(() => createAskUserMcpServer({ client, version }), {
+    transport: new StdioServerTransport(input, output),
+  })
   for (const line of lines) input.write(`${line}\n`)
   await enough
   await connection.close()
@@ -53,15 +56,46 @@ describe('early replies of ask-user mcp', () => {
       protocolVersions: { latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS },
       tools: [{ name, title, description, inputSchema, annotations }],
     }
-    await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot('../../../../cli/mcp/mcp-precomputed.json')
+    await expect(`${JSON.stringify(precomputed, null, 2)}\n`).toMatchFileSnapshot(
+      '../../../../cli/mcp/mcp-precomputed.json',
+    )
   })
 
   it.each<[string, string[]]>([
-    ['the SDK client opening', [init({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
-    ['an older supported version', [init({ protocolVersion: '2024-11-05', capabilities: { roots: { listChanged: true } }, clientInfo: client }), LIST]],
-    ['an unknown version (the SDK answers its latest)', [init({ protocolVersion: '1999-01-01', capabilities: {}, clientInfo: client }), INITIALIZED, LIST]],
-    ...SUPPORTED_PROTOCOL_VERSIONS.map((v): [string, string[]] => [`version ${v}`, [init({ protocolVersion: v, capabilities: {}, clientInfo: client }), INITIALIZED, LIST]]),
-    ['Claude Code-like capabilities and a string id', [init({ protocolVersion: '2025-06-18', capabilities: { roots: {}, elicitation: {}, sampling: {} }, clientInfo: { ...client, title: 'C' } }, 'a'), INITIALIZED, JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} })]],
+    [
+      'the SDK client opening',
+      [init({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: client }), INITIALIZED, LIST],
+    ],
+    [
+      'an older supported version',
+      [
+        init({ protocolVersion: '2024-11-05', capabilities: { roots: { listChanged: true } }, clientInfo: client }),
+        LIST,
+      ],
+    ],
+    [
+      'an unknown version (the SDK answers its latest)',
+      [init({ protocolVersion: '1999-01-01', capabilities: {}, clientInfo: client }), INITIALIZED, LIST],
+    ],
+    ...SUPPORTED_PROTOCOL_VERSIONS.map((v): [string, string[]] => [
+      `version ${v}`,
+      [init({ protocolVersion: v, capabilities: {}, clientInfo: client }), INITIALIZED, LIST],
+    ]),
+    [
+      'Claude Code-like capabilities and a string id',
+      [
+        init(
+          {
+            protocolVersion: '2025-06-18',
+            capabilities: { roots: {}, elicitation: {}, sampling: {} },
+            clientInfo: { ...client, title: 'C' },
+          },
+          'a',
+        ),
+        INITIALIZED,
+        JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} }),
+      ],
+    ],
   ])('%s: byte-identical to the SDK server', async (_name, lines) => {
     const early = earlyOutput(lines)
     expect(early.length).toBeGreaterThan(1)
@@ -71,16 +105,60 @@ describe('early replies of ask-user mcp', () => {
   it.each([
     ['not JSON', ['{']],
     ['a request before initialize', [LIST]],
-    ['an initialize with _meta', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client, _meta: {} })]],
+    [
+      'an initialize with _meta',
+      [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client, _meta: {} })],
+    ],
     ['an initialize without clientInfo', [init({ protocolVersion: '2025-06-18', capabilities: {} })]],
-    ['a capability the SDK checks in depth', [init({ protocolVersion: '2025-06-18', capabilities: { experimental: { x: {} } }, clientInfo: client })]],
-    ['a malformed capability', [init({ protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: 'yes' } }, clientInfo: client })]],
+    [
+      'a capability the SDK checks in depth',
+      [init({ protocolVersion: '2025-06-18', capabilities: { experimental: { x: {} } }, clientInfo: client })],
+    ],
+    [
+      'a malformed capability',
+      [init({ protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: 'yes' } }, clientInfo: client })],
+    ],
     ['a fractional id', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }, 1.5)]],
-    ['a ping after initialize', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })]],
-    ['tools/list with a cursor', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } })]],
-    ['a 2026-07-28 opening (server/discover with its _meta envelope)', [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })]],
-    ['a 2026-07-28 tools/list', [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } })]],
-    ['anything after tools/list', [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), LIST, LIST]],
+    [
+      'a ping after initialize',
+      [
+        init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+      ],
+    ],
+    [
+      'tools/list with a cursor',
+      [
+        init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }),
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 'x' } }),
+      ],
+    ],
+    [
+      'a 2026-07-28 opening (server/discover with its _meta envelope)',
+      [
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+        }),
+      ],
+    ],
+    [
+      'a 2026-07-28 tools/list',
+      [
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+        }),
+      ],
+    ],
+    [
+      'anything after tools/list',
+      [init({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: client }), LIST, LIST],
+    ],
   ])('leaves %s to the SDK', (_name, lines) => {
     const early = new EarlyReplies(version)
     const steps = lines.map((line) => early.step(line).kind)
@@ -92,9 +170,17 @@ describe('early replies of ask-user mcp', () => {
 describe('the built ask-user mcp', () => {
   it('answers the opening byte for byte as the SDK server, then hands over without repeating a reply', async () => {
     await ensureBuilt()
-    const opening = [init({ protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: client }), INITIALIZED, LIST]
+    const opening = [
+      init({ protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: client }),
+      INITIALIZED,
+      LIST,
+    ]
     const expected = (await sdkOutput(opening, 2)).join('')
-    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: '/nonexistent' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: '/nonexistent' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let out = ''
     let stderr = ''
     const lines = (n: number): Promise<void> =>
@@ -112,7 +198,9 @@ describe('the built ask-user mcp', () => {
     await lines(2)
     expect(out).toBe(expected)
     // After the handover the SDK answers; the early replies are not sent again.
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' })}\n`)
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' })}\n`,
+    )
     await lines(4)
     child.stdin.end()
     expect(await exited).toBe(0)

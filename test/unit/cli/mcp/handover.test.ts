@@ -26,12 +26,24 @@ function session(): Session {
     while (out.split('\n').length <= n) await new Promise<void>((resolve) => waiters.push(resolve))
     return out.split('\n').slice(0, -1)
   }
-  const io: CliIo = { stdin, stdout, stderr: new PassThrough(), env: { ASK_USER_HOME: '/nonexistent' }, cwd: process.cwd(), signal: controller.signal }
+  const io: CliIo = {
+    stdin,
+    stdout,
+    stderr: new PassThrough(),
+    env: { ASK_USER_HOME: '/nonexistent' },
+    cwd: process.cwd(),
+    signal: controller.signal,
+  }
   return { io, stdin, lines, abort: () => controller.abort() }
 }
 
 const line = (message: object): string => `${JSON.stringify(message)}\n`
-const INIT = line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })
+const INIT = line({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+})
 const INITIALIZED = line({ jsonrpc: '2.0', method: 'notifications/initialized' })
 const UNKNOWN_TOOL = line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } })
 
@@ -41,8 +53,15 @@ describe('ask-user mcp handover', () => {
     const code = run([], s.io)
     s.stdin.write(INIT + INITIALIZED + UNKNOWN_TOOL)
     const [init, call, ...rest] = await s.lines(2)
-    expect(JSON.parse(init!)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'ask-user' } } })
-    expect(JSON.parse(call!)).toEqual({ jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: 'Error: unknown tool "nope"' }] } })
+    expect(JSON.parse(init!)).toMatchObject({
+      id: 1,
+      result: { protocolVersion: '2025-06-18', serverInfo: { name: 'ask-user' } },
+    })
+    expect(JSON.parse(call!)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { isError: true, content: [{ type: 'text', text: 'Error: unknown tool "nope"' }] },
+    })
     expect(rest).toEqual([])
     s.stdin.end()
     expect(await code).toBe(0)

@@ -13,20 +13,31 @@ import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { hookFixtures } from '../hooks/fixtures'
 import { BIN, ROOT, ensureBuilt } from '../built-cli'
 
-const fixtures = hookFixtures().filter((f) => f.harness === 'claude-code' && (f.decision !== undefined || f.answers !== undefined))
+const fixtures = hookFixtures().filter(
+  (f) => f.harness === 'claude-code' && (f.decision !== undefined || f.answers !== undefined),
+)
 
 /** The hook's `input` with each `${field}` replaced as Claude does: a string as is, an object as JSON, absent as "". */
 function substituted(event: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(hookToolInput()).map(([key, template]) => {
       const value = event[template.slice(2, -1)]
-      return [key, value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)]
+      return [
+        key,
+        value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value),
+      ]
     }),
   )
 }
 
 async function connect(tc: TestCompanion, args: string[], onStderr: (text: string) => void): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home }, stderr: 'pipe' })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: tc.home },
+    stderr: 'pipe',
+  })
   transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString()))
   const client = new Client({ name: 'claude-code', version: '2.1.332' })
   await client.connect(transport)
@@ -60,7 +71,10 @@ describe(`ask-user mcp ${HOOK_TOOL_FLAG}`, () => {
     expect((await hooked.listTools()).tools.map((tool) => tool.name)).toEqual([name, HOOK_TOOL_NAME])
     expect((await plain.listTools()).tools.map((tool) => tool.name)).toEqual([name])
     const refused = await plain.callTool({ name: HOOK_TOOL_NAME, arguments: {} })
-    expect(refused).toEqual({ isError: true, content: [{ type: 'text', text: `Error: unknown tool "${HOOK_TOOL_NAME}"` }] })
+    expect(refused).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: `Error: unknown tool "${HOOK_TOOL_NAME}"` }],
+    })
   })
 
   for (const f of fixtures) {
@@ -81,30 +95,48 @@ describe(`ask-user mcp ${HOOK_TOOL_FLAG}`, () => {
 
   it('a call with the model’s _meta is marked "asked by the model", its approval warned', async () => {
     const f = fixtures.find((x) => x.decision !== undefined)!
-    const call = hooked.callTool({ name: HOOK_TOOL_NAME, arguments: substituted(f.event as Record<string, unknown>), _meta: { 'claudecode/toolUseId': 'toolu_9' } })
+    const call = hooked.callTool({
+      name: HOOK_TOOL_NAME,
+      arguments: substituted(f.event as Record<string, unknown>),
+      _meta: { 'claudecode/toolUseId': 'toolu_9' },
+    })
     const ask = await ui.nextAsk(undefined, 15_000)
     expect(ask.agent).toMatchObject({ name: 'Claude Code', title: ASKED_BY_MODEL })
     expect(ask.approval?.warnings).toContainEqual(expect.objectContaining({ code: 'ASKED_BY_MODEL' }))
     await ui.decide(ask.askId, { behavior: 'deny' })
-    expect(await call).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('"behavior":"deny"') }] })
+    expect(await call).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('"behavior":"deny"') }],
+    })
   })
 
   it('Claude’s cancellation (its own dialog answered, or its hook timeout) withdraws the card', async () => {
     const f = fixtures.find((x) => x.decision !== undefined)!
     const controller = new AbortController()
-    const call = hooked.callTool({ name: HOOK_TOOL_NAME, arguments: substituted(f.event as Record<string, unknown>) }, undefined, { signal: controller.signal })
+    const call = hooked.callTool(
+      { name: HOOK_TOOL_NAME, arguments: substituted(f.event as Record<string, unknown>) },
+      undefined,
+      { signal: controller.signal },
+    )
     const ask = await ui.nextAsk(undefined, 15_000)
     controller.abort()
     await expect(call).rejects.toThrow()
-    const resolved = await ui.nextFrame((frame) => frame.type === 'question/resolved' && frame.askId === ask.askId, 15_000)
+    const resolved = await ui.nextFrame(
+      (frame) => frame.type === 'question/resolved' && frame.askId === ask.askId,
+      15_000,
+    )
     expect(resolved).toMatchObject({ outcome: expect.stringMatching(/^(aborted|agent-gone)$/) })
   })
 
   it('an event of the wrong shape answers nothing (Claude asks by itself) and says why on stderr', async () => {
     stderr = ''
-    const result = await hooked.callTool({ name: HOOK_TOOL_NAME, arguments: { hook_event_name: 'PermissionRequest', tool_input: '{not json' } })
+    const result = await hooked.callTool({
+      name: HOOK_TOOL_NAME,
+      arguments: { hook_event_name: 'PermissionRequest', tool_input: '{not json' },
+    })
     expect(result).toEqual({ content: [{ type: 'text', text: '' }] })
     // stderr is a second pipe: the note may land after the reply.
-    await vi.waitFor(() => expect(stderr).toMatch(new RegExp(`^ask-user mcp: ${HOOK_TOOL_NAME}: .*JSON.*$`, 'm')), { timeout: 10_000 })
+    await vi.waitFor(() => expect(stderr).toMatch(new RegExp(`^ask-user mcp: ${HOOK_TOOL_NAME}: .*JSON.*$`, 'm')), {
+      timeout: 10_000,
+    })
   })
 })

@@ -10,7 +10,11 @@ const args = { questions: [{ id: 'pkg', question: 'Which package manager?', opti
 const answer = { answers: [{ id: 'pkg', selected: ['pnpm'] }] } as unknown as CheckedAnswer
 
 /** A companion stand-in whose asks resolve (all pending ones) when the test says so. */
-function pendingAsk(): { client: Parameters<typeof createAskUserMcpServer>[0]['client']; answer: () => void; asked: Promise<void> } {
+function pendingAsk(): {
+  client: Parameters<typeof createAskUserMcpServer>[0]['client']
+  answer: () => void
+  asked: Promise<void>
+} {
   const waiting: (() => void)[] = []
   let markAsked: () => void = () => {}
   const asked = new Promise<void>((resolve) => (markAsked = resolve))
@@ -36,7 +40,10 @@ afterEach(async () => {
 })
 
 async function connected(progressIntervalMs: number | undefined, stub: ReturnType<typeof pendingAsk>): Promise<Client> {
-  const server = createAskUserMcpServer({ client: stub.client, ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}) })
+  const server = createAskUserMcpServer({
+    client: stub.client,
+    ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
+  })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'progress-test', version: '1.0.0' })
@@ -64,7 +71,10 @@ describe('ask-user mcp: progress while the person has not answered', () => {
         if (progress.length === 20) stub.answer()
       },
     })
-    expect(await call).toEqual({ isError: false, content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }] })
+    expect(await call).toEqual({
+      isError: false,
+      content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }],
+    })
     expect(progress.length).toBeGreaterThanOrEqual(20)
     for (let i = 1; i < progress.length; i++) expect(progress[i]!).toBeGreaterThan(progress[i - 1]!)
     for (const message of messages) expect(message).toMatch(/^the person has not answered yet \(waiting \d+ s\)$/)
@@ -73,7 +83,10 @@ describe('ask-user mcp: progress while the person has not answered', () => {
   it('without reset on progress the same client cuts the call at its timeout (what progress prevents)', async () => {
     const stub = pendingAsk()
     const client = await connected(20, stub)
-    const call = client.callTool({ name: 'ask_user_question', arguments: args }, undefined, { timeout: 100, onprogress: () => {} })
+    const call = client.callTool({ name: 'ask_user_question', arguments: args }, undefined, {
+      timeout: 100,
+      onprogress: () => {},
+    })
     await expect(call).rejects.toBeInstanceOf(McpError)
     await expect(call).rejects.toThrow('MCP error -32001: Request timed out')
     stub.answer()
@@ -86,7 +99,8 @@ describe('ask-user mcp: progress while the person has not answered', () => {
     const tokens: unknown[] = []
     const send = serverSide.send.bind(serverSide)
     serverSide.send = async (message, options) => {
-      if ('method' in message && message.method === 'notifications/progress') tokens.push(message.params?.['progressToken'])
+      if ('method' in message && message.method === 'notifications/progress')
+        tokens.push(message.params?.['progressToken'])
       return send(message, options)
     }
     await server.connect(serverSide)
@@ -153,13 +167,18 @@ describe('startWaitingProgress', () => {
   it('schedules nothing with an interval of 0', () => {
     const clock = fakeClock()
     let scheduled = false
-    const stop = startWaitingProgress('t1', 0, async () => {}, { ...clock, setInterval: (fn, ms) => ((scheduled = true), clock.setInterval(fn, ms)) })
+    const stop = startWaitingProgress('t1', 0, async () => {}, {
+      ...clock,
+      setInterval: (fn, ms) => ((scheduled = true), clock.setInterval(fn, ms)),
+    })
     stop()
     expect(scheduled).toBe(false)
   })
 
   it('words long waits in hours and minutes', () => {
     expect(waitingMessage(0)).toBe('the person has not answered yet (waiting 0 s)')
-    expect(waitingMessage(3 * 3_600_000 + 5 * 60_000 + 7_000)).toBe('the person has not answered yet (waiting 3 h 5 min)')
+    expect(waitingMessage(3 * 3_600_000 + 5 * 60_000 + 7_000)).toBe(
+      'the person has not answered yet (waiting 3 h 5 min)',
+    )
   })
 })

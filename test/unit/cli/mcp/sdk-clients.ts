@@ -33,8 +33,19 @@ export type ClientKind = 'sdk-1.x' | 'client-2.x legacy' | 'client-2.x 2026-07-2
 export const CLIENT_KINDS: readonly ClientKind[] = ['sdk-1.x', 'client-2.x legacy', 'client-2.x 2026-07-28']
 
 /** Spawns `ask-user mcp ...args` against the companion home `home` and connects `kind` to it. */
-export async function connectClient(kind: ClientKind, home: string, name: string, args: string[] = []): Promise<McpTestClient> {
-  const server = { command: process.execPath, args: [BIN, 'mcp', ...args], cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: home }, stderr: 'pipe' as const }
+export async function connectClient(
+  kind: ClientKind,
+  home: string,
+  name: string,
+  args: string[] = [],
+): Promise<McpTestClient> {
+  const server = {
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', ASK_USER_HOME: home },
+    stderr: 'pipe' as const,
+  }
   let stderr = ''
   if (kind === 'sdk-1.x') {
     const transport = new StdioV1(server)

@@ -29,7 +29,9 @@ function stdoutMatch(child: ChildProcess, pattern: RegExp): Promise<RegExpExecAr
       }
     }
     child.stdout!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`exited (${code}) before printing ${pattern}; stdout so far:\n${seen}`)))
+    child.once('exit', (code) =>
+      reject(new Error(`exited (${code}) before printing ${pattern}; stdout so far:\n${seen}`)),
+    )
   })
 }
 
@@ -41,7 +43,15 @@ describe.skipIf(skip)('relay pair and relay join as two processes', () => {
     await ensureBuilt()
     root = await mkdtemp(join(tmpdir(), 'relay-cli-procs-'))
     const port = await freePort()
-    const args = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example', '--loopback']
+    const args = [
+      'relay',
+      'init',
+      '--self-hosted',
+      join(root, 'relay'),
+      '--origin',
+      'https://inbox.example',
+      '--loopback',
+    ]
     args.push('--client-port', String(port), '--ws-port', String(await freePort()), '--url', `nats://127.0.0.1:${port}`)
     expect(await main(args, memoryIo({ ASK_USER_HOME: join(root, 'desk') }))).toBe(0)
     server = await startNatsServer(join(root, 'relay', 'nats-server.conf'))
@@ -68,8 +78,14 @@ describe.skipIf(skip)('relay pair and relay join as two processes', () => {
     }
     desk.child.stdin!.end('yes\n')
     const [deskDone, laptopDone] = await Promise.all([desk.done, laptop.done])
-    expect({ code: deskDone.code, stderr: deskDone.stderr }).toMatchObject({ code: 0, stderr: expect.stringMatching(/Paired "laptop"\. Roster version 2\./) })
-    expect({ code: laptopDone.code, stderr: laptopDone.stderr }).toMatchObject({ code: 0, stderr: expect.stringMatching(/Joined as "laptop"\. Roster version 2\./) })
+    expect({ code: deskDone.code, stderr: deskDone.stderr }).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/Paired "laptop"\. Roster version 2\./),
+    })
+    expect({ code: laptopDone.code, stderr: laptopDone.stderr }).toMatchObject({
+      code: 0,
+      stderr: expect.stringMatching(/Joined as "laptop"\. Roster version 2\./),
+    })
     for (const stderr of [deskDone.stderr, laptopDone.stderr]) {
       expect(stderr).not.toContain(secret)
       expect(stderr).not.toContain('AUP1:')

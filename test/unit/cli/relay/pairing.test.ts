@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
 import { AgentRelayFileSchema } from '../../../../cli/relay/agent-file'
 import { DEVICE_FILES, DeviceCredsSchema, RELAY_FILES, RENEWALS_FILE } from '../../../../relay/home/state'
-import { acceptAnswer, loadMemberKeys, newReplyKey, openQuestion, sealAnswer, sealQuestion, verifyRoster, type Roster } from '../../../../relay/crypto'
+import {
+  acceptAnswer,
+  loadMemberKeys,
+  newReplyKey,
+  openQuestion,
+  sealAnswer,
+  sealQuestion,
+  verifyRoster,
+  type Roster,
+} from '../../../../relay/crypto'
 import { BUCKETS } from '../../../../relay/nats/templates'
 import { connectRelay, getEntry } from '../../../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
@@ -32,8 +41,18 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     const port = await freePort()
     url = `nats://127.0.0.1:${port}`
     const io = memoryIo({ ASK_USER_HOME: home })
-    const args = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example', '--loopback']
-    expect(await main([...args, '--client-port', String(port), '--ws-port', String(await freePort()), '--url', url], io)).toBe(0)
+    const args = [
+      'relay',
+      'init',
+      '--self-hosted',
+      join(root, 'relay'),
+      '--origin',
+      'https://inbox.example',
+      '--loopback',
+    ]
+    expect(
+      await main([...args, '--client-port', String(port), '--ws-port', String(await freePort()), '--url', url], io),
+    ).toBe(0)
     // The printed steps: start the server with the printed command, then pair from the desktop.
     const start = /start: nats-server -c (\S+)/.exec(io.out())
     expect(start).not.toBeNull()
@@ -50,21 +69,34 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     try {
       const entry = await getEntry(nc, BUCKETS.roster, 'current')
       const stored = JSON.parse(new TextDecoder().decode(entry!.value)) as { bytes: string; signature: string }
-      return await verifyRoster(Buffer.from(stored.bytes, 'base64url'), Buffer.from(stored.signature, 'base64url'), rootPublicKey, { highestSeenVersion: 0, now: Date.now() })
+      return await verifyRoster(
+        Buffer.from(stored.bytes, 'base64url'),
+        Buffer.from(stored.signature, 'base64url'),
+        rootPublicKey,
+        { highestSeenVersion: 0, now: Date.now() },
+      )
     } finally {
       await nc.close()
     }
   }
 
   it('pairs a second device: same code on both sides, confirmed on the desktop, roster v+1 published, its own credential', async () => {
-    expect(await main(['relay', 'add-agent', 'builder', '--out', join(root, 'builder.json')], memoryIo({ ASK_USER_HOME: home }))).toBe(0)
+    expect(
+      await main(
+        ['relay', 'add-agent', 'builder', '--out', join(root, 'builder.json')],
+        memoryIo({ ASK_USER_HOME: home }),
+      ),
+    ).toBe(0)
     const desk = pipeIo({ ASK_USER_HOME: home })
     const laptop = pipeIo({ ASK_USER_HOME: deviceHome })
     const pairing = main(['relay', 'pair'], desk)
     const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
     const joining = main(['relay', 'join', '--name', 'laptop'], laptop)
     laptop.stdin.write(`${line}\n`)
-    const [deskCode, laptopCode] = await Promise.all([desk.waitForOut(/Confirmation code: (\d{6})/), laptop.waitForOut(/Confirmation code: (\d{6})/)])
+    const [deskCode, laptopCode] = await Promise.all([
+      desk.waitForOut(/Confirmation code: (\d{6})/),
+      laptop.waitForOut(/Confirmation code: (\d{6})/),
+    ])
     expect(deskCode[1]).toBe(laptopCode[1])
     expect(desk.err()).toMatch(/Pair "laptop"\? Type yes/)
     desk.stdin.write('yes\n')
@@ -87,13 +119,22 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     await expect(lstat(join(home, RELAY_FILES.setup))).rejects.toThrow(/ENOENT/)
 
     // The device connects with its own credential and reads the roster the desktop published: it lists it.
-    const creds = DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHome, DEVICE_FILES.deviceCreds), 'utf8')))
+    const creds = DeviceCredsSchema.parse(
+      JSON.parse(await readFile(join(deviceHome, DEVICE_FILES.deviceCreds), 'utf8')),
+    )
     expect(creds.expiresAt - Date.now() / 1000).toBeGreaterThan(7 * 86_400 - 120)
-    const settings = JSON.parse(await readFile(join(deviceHome, RELAY_FILES.settings), 'utf8')) as { rootPublicKey: string; url: string }
+    const settings = JSON.parse(await readFile(join(deviceHome, RELAY_FILES.settings), 'utf8')) as {
+      rootPublicKey: string
+      url: string
+    }
     expect(settings.url).toBe(url)
     const roster = await readRosterFromRelay(creds.creds, creds.natsName, settings.rootPublicKey)
     expect(roster.version).toBe(3)
-    expect(roster.members.map((member) => `${member.role}:${member.name}`).sort()).toEqual(['agent:builder', expect.stringMatching(/^desktop:/), 'device:laptop'])
+    expect(roster.members.map((member) => `${member.role}:${member.name}`).sort()).toEqual([
+      'agent:builder',
+      expect.stringMatching(/^desktop:/),
+      'device:laptop',
+    ])
   }, 60_000)
 
   it('lists the verified roster with added and last-renewal times', async () => {
@@ -132,10 +173,31 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     const before = await readRosterFromRelay(agentFile.creds, 'builder', agentFile.rootPublicKey)
     const reply = await newReplyKey()
     const askId = 'ask-remove-000001'
-    const question = await sealQuestion({ agent, roster: before, askId, kvKey: `q.builder.${askId}`, replyKey: reply.publicKey, body: new TextEncoder().encode('{"q":1}') })
+    const question = await sealQuestion({
+      agent,
+      roster: before,
+      askId,
+      kvKey: `q.builder.${askId}`,
+      replyKey: reply.publicKey,
+      body: new TextEncoder().encode('{"q":1}'),
+    })
     const opened = await openQuestion(question.bytes, { device: laptop, roster: before, kvKey: `q.builder.${askId}` })
-    const answer = await sealAnswer({ device: laptop, replyKey: opened.header.replyKey, kvKey: `a.builder.${askId}`, askId, qHash: opened.qHash, body: new TextEncoder().encode('{"a":1}') })
-    const accept = (roster: Roster) => acceptAnswer(answer, { replyKey: reply.privateKey, roster, askId, kvKey: `a.builder.${askId}`, qHash: question.qHash })
+    const answer = await sealAnswer({
+      device: laptop,
+      replyKey: opened.header.replyKey,
+      kvKey: `a.builder.${askId}`,
+      askId,
+      qHash: opened.qHash,
+      body: new TextEncoder().encode('{"a":1}'),
+    })
+    const accept = (roster: Roster) =>
+      acceptAnswer(answer, {
+        replyKey: reply.privateKey,
+        roster,
+        askId,
+        kvKey: `a.builder.${askId}`,
+        qHash: question.qHash,
+      })
     expect((await accept(before)).device.name).toBe('laptop')
 
     const io = memoryIo({ ASK_USER_HOME: home })
@@ -147,7 +209,9 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
     await expect(accept(after)).rejects.toMatchObject({ code: 'NOT_A_MEMBER' })
 
     // The relay itself refuses the removed device's credential too (the account JWT's revocation).
-    const creds = DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHome, DEVICE_FILES.deviceCreds), 'utf8')))
+    const creds = DeviceCredsSchema.parse(
+      JSON.parse(await readFile(join(deviceHome, DEVICE_FILES.deviceCreds), 'utf8')),
+    )
     const attempt = async (): Promise<string> => {
       try {
         await (await connectRelay(url, creds.creds, creds.natsName, { allowOutdatedLoopback: true })).close()

@@ -9,9 +9,26 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
-import { generateMemberIdentity, loadMemberKeys, loadRootKeys, renewRoster, ROSTER_LIFETIME_MS, verifyRoster, verifyRosterSignature, type Member, type Roster } from '../../../../relay/crypto'
+import {
+  generateMemberIdentity,
+  loadMemberKeys,
+  loadRootKeys,
+  renewRoster,
+  ROSTER_LIFETIME_MS,
+  verifyRoster,
+  verifyRosterSignature,
+  type Member,
+  type Roster,
+} from '../../../../relay/crypto'
 import { openDesktopLink, publishRoster } from '../../../../relay/home/desktop-link'
-import { DEVICE_FILES, DeviceCredsSchema, loadRelayState, RELAY_FILES, RENEWALS_FILE, RenewalsSchema } from '../../../../relay/home/state'
+import {
+  DEVICE_FILES,
+  DeviceCredsSchema,
+  loadRelayState,
+  RELAY_FILES,
+  RENEWALS_FILE,
+  RenewalsSchema,
+} from '../../../../relay/home/state'
 import { RosterRecordSchema } from '../../../../relay/crypto'
 import { mintRoleJwt } from '../../../../relay/nats/credentials'
 import { loadRelayKeys } from '../../../../relay/nats/keys-file'
@@ -35,18 +52,30 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
   let url: string
   let rootPublicKey: string
 
-  const readCreds = async (name: string) => DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHomes[name]!, DEVICE_FILES.deviceCreds), 'utf8')))
+  const readCreds = async (name: string) =>
+    DeviceCredsSchema.parse(JSON.parse(await readFile(join(deviceHomes[name]!, DEVICE_FILES.deviceCreds), 'utf8')))
   const storedRoster = async (folder: string): Promise<{ bytes: Uint8Array; signature: Uint8Array; text: string }> => {
     const text = await readFile(join(folder, RELAY_FILES.roster), 'utf8')
     const stored = RosterRecordSchema.parse(JSON.parse(text))
-    return { bytes: Buffer.from(stored.bytes, 'base64url'), signature: Buffer.from(stored.signature, 'base64url'), text }
+    return {
+      bytes: Buffer.from(stored.bytes, 'base64url'),
+      signature: Buffer.from(stored.signature, 'base64url'),
+      text,
+    }
   }
   const publishedRoster = async (deviceName: string, now = Date.now()): Promise<Roster> => {
     const creds = await readCreds(deviceName)
     const nc = await connectRelay(url, creds.creds, creds.natsName, CHECKS)
     try {
-      const stored = RosterRecordSchema.parse(JSON.parse(new TextDecoder().decode((await getEntry(nc, BUCKETS.roster, 'current'))!.value)))
-      return await verifyRoster(Buffer.from(stored.bytes, 'base64url'), Buffer.from(stored.signature, 'base64url'), rootPublicKey, { highestSeenVersion: 0, now })
+      const stored = RosterRecordSchema.parse(
+        JSON.parse(new TextDecoder().decode((await getEntry(nc, BUCKETS.roster, 'current'))!.value)),
+      )
+      return await verifyRoster(
+        Buffer.from(stored.bytes, 'base64url'),
+        Buffer.from(stored.signature, 'base64url'),
+        rootPublicKey,
+        { highestSeenVersion: 0, now },
+      )
     } finally {
       await nc.close()
     }
@@ -90,10 +119,21 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     const port = await freePort()
     url = `nats://127.0.0.1:${port}`
     const io = memoryIo({ ASK_USER_HOME: home })
-    const args = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example', '--loopback']
-    expect(await main([...args, '--client-port', String(port), '--ws-port', String(await freePort()), '--url', url], io)).toBe(0)
+    const args = [
+      'relay',
+      'init',
+      '--self-hosted',
+      join(root, 'relay'),
+      '--origin',
+      'https://inbox.example',
+      '--loopback',
+    ]
+    expect(
+      await main([...args, '--client-port', String(port), '--ws-port', String(await freePort()), '--url', url], io),
+    ).toBe(0)
     server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
-    rootPublicKey = (JSON.parse(await readFile(join(home, RELAY_FILES.settings), 'utf8')) as { rootPublicKey: string }).rootPublicKey
+    rootPublicKey = (JSON.parse(await readFile(join(home, RELAY_FILES.settings), 'utf8')) as { rootPublicKey: string })
+      .rootPublicKey
     await pair('laptop')
     await pair('tablet')
   }, 60_000)
@@ -106,20 +146,34 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     const before = await publishedRoster('laptop')
     const startedAt = Date.now() + 2 * DAY
     const result = await renewRelayAtStart(home, { now: () => startedAt })
-    expect(result).toMatchObject({ role: 'desktop', rosterVersion: before.version + 1, rosterExpiresAt: startedAt + ROSTER_LIFETIME_MS, published: true, warnings: [] })
+    expect(result).toMatchObject({
+      role: 'desktop',
+      rosterVersion: before.version + 1,
+      rosterExpiresAt: startedAt + ROSTER_LIFETIME_MS,
+      published: true,
+      warnings: [],
+    })
     expect(result.role === 'desktop' && result.devicesRenewed.sort()).toEqual(['laptop', 'tablet'])
     expect(result.role === 'desktop' && result.problem).toBeUndefined()
     const published = await publishedRoster('laptop', startedAt)
     expect(published.version).toBe(before.version + 1)
     // The superseded roster is now a rollback for every verifier that has seen the new one.
     const old = await storedRoster(deviceHomes.laptop!)
-    await expect(verifyRoster(old.bytes, old.signature, rootPublicKey, { highestSeenVersion: published.version, now: Date.now() })).rejects.toMatchObject({ code: 'ROSTER_ROLLBACK' })
+    await expect(
+      verifyRoster(old.bytes, old.signature, rootPublicKey, { highestSeenVersion: published.version, now: Date.now() }),
+    ).rejects.toMatchObject({ code: 'ROSTER_ROLLBACK' })
     const renewals = RenewalsSchema.parse(JSON.parse(await readFile(join(home, RENEWALS_FILE), 'utf8')))
-    for (const record of Object.values(renewals.devices)) expect(record.expiresAt).toBe(Math.floor(startedAt / 1000) * 1000 + 7 * DAY)
+    for (const record of Object.values(renewals.devices))
+      expect(record.expiresAt).toBe(Math.floor(startedAt / 1000) * 1000 + 7 * DAY)
 
     // Started again the same day: the roster is re-signed again, no credential is due yet.
     const again = await renewRelayAtStart(home, { now: () => startedAt + 60_000 })
-    expect(again).toMatchObject({ role: 'desktop', rosterVersion: before.version + 2, published: true, devicesRenewed: [] })
+    expect(again).toMatchObject({
+      role: 'desktop',
+      rosterVersion: before.version + 2,
+      published: true,
+      devicesRenewed: [],
+    })
   }, 30_000)
 
   it('the device picks its renewed credential up at its next connect, and the relay accepts it', async () => {
@@ -130,29 +184,50 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     expect(after.expiresAt).toBeGreaterThan(before.expiresAt)
     expect(after.creds).not.toBe(before.creds)
     // The same nkey: the seed never travelled, only a new JWT for it.
-    expect((await parseCreds(new TextEncoder().encode(after.creds))).key).toBe((await parseCreds(new TextEncoder().encode(before.creds))).key)
+    expect((await parseCreds(new TextEncoder().encode(after.creds))).key).toBe(
+      (await parseCreds(new TextEncoder().encode(before.creds))).key,
+    )
     await (await connectRelay(url, after.creds, after.natsName, CHECKS)).close()
     // It also took the newer roster the desktop published.
     expect(picked.role === 'device' && picked.rosterVersion).toBe((await publishedRoster('laptop')).version)
-    expect(JSON.parse((await storedRoster(deviceHomes.laptop!)).text)).toEqual(JSON.parse((await storedRoster(home)).text))
+    expect(JSON.parse((await storedRoster(deviceHomes.laptop!)).text)).toEqual(
+      JSON.parse((await storedRoster(home)).text),
+    )
     // Connecting again: the same renewal is no news and no warning.
-    expect(await renewRelayAtStart(deviceHomes.laptop!)).toMatchObject({ role: 'device', credentialRenewed: false, warnings: [] })
+    expect(await renewRelayAtStart(deviceHomes.laptop!)).toMatchObject({
+      role: 'device',
+      credentialRenewed: false,
+      warnings: [],
+    })
   }, 30_000)
 
   it('a renewal not signed by a desktop of the roster, or an older one served again, is refused and the device keeps its credential', async () => {
     const creds = await readCreds('laptop')
-    const laptop = await loadMemberKeys(JSON.parse(await readFile(join(deviceHomes.laptop!, DEVICE_FILES.device), 'utf8')))
+    const laptop = await loadMemberKeys(
+      JSON.parse(await readFile(join(deviceHomes.laptop!, DEVICE_FILES.device), 'utf8')),
+    )
     const current = (await credentialEntry('laptop'))!
     // Someone with write access to the bucket (the relay's operator) seals a credential with a key of its own.
     const keys = await loadRelayKeys(home)
     const impostor = await loadMemberKeys((await generateMemberIdentity('impostor', 'desktop')).secret)
-    const nkey = fromSeed(new TextEncoder().encode((await parseCreds(new TextEncoder().encode(creds.creds))).key)).getPublicKey()
-    const signer = { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.device, now: () => Date.now() + 5 * DAY }
+    const nkey = fromSeed(
+      new TextEncoder().encode((await parseCreds(new TextEncoder().encode(creds.creds))).key),
+    ).getPublicKey()
+    const signer = {
+      accountPublicKey: keys.accountPublicKey,
+      signingSeed: keys.roleSigningSeeds.device,
+      now: () => Date.now() + 5 * DAY,
+    }
     const forged = await mintRoleJwt(signer, 'device', creds.natsName, nkey, 7 * 86_400)
-    await writeAsDesktop(credentialKey(creds.natsName), await sealDeviceCredential(impostor, laptop.member as Member, forged))
+    await writeAsDesktop(
+      credentialKey(creds.natsName),
+      await sealDeviceCredential(impostor, laptop.member as Member, forged),
+    )
     const refused = await renewRelayAtStart(deviceHomes.laptop!)
     expect(refused).toMatchObject({ role: 'device', credentialRenewed: false })
-    expect(refused.role === 'device' && refused.warnings).toEqual([expect.stringMatching(/RELAY_CREDENTIAL_SIGNATURE: .*not signed by a desktop of the roster/)])
+    expect(refused.role === 'device' && refused.warnings).toEqual([
+      expect.stringMatching(/RELAY_CREDENTIAL_SIGNATURE: .*not signed by a desktop of the roster/),
+    ])
     expect(await readCreds('laptop')).toEqual(creds)
 
     // A newer renewal from the desktop, then the older one written back: refused as a rollback.
@@ -162,7 +237,9 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     const newer = await readCreds('laptop')
     await writeAsDesktop(credentialKey(creds.natsName), current)
     const replayed = await renewRelayAtStart(deviceHomes.laptop!)
-    expect(replayed.role === 'device' && replayed.warnings).toEqual([expect.stringMatching(/RELAY_CREDENTIAL_ROLLBACK: /)])
+    expect(replayed.role === 'device' && replayed.warnings).toEqual([
+      expect.stringMatching(/RELAY_CREDENTIAL_ROLLBACK: /),
+    ])
     expect(await readCreds('laptop')).toEqual(newer)
   }, 30_000)
 
@@ -172,7 +249,13 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     expect(oldRoster.text).not.toBe(kept.text)
     await writeAsDesktop('current', new TextEncoder().encode(JSON.stringify(JSON.parse(oldRoster.text))))
     const result = await renewRelayAtStart(deviceHomes.laptop!)
-    expect(result.role === 'device' && result.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/\(ROSTER_ROLLBACK: the relay served roster version \d+ after version \d+ was seen.*keeps roster version \d+/)]))
+    expect(result.role === 'device' && result.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /\(ROSTER_ROLLBACK: the relay served roster version \d+ after version \d+ was seen.*keeps roster version \d+/,
+        ),
+      ]),
+    )
     expect((await storedRoster(deviceHomes.laptop!)).text).toBe(kept.text)
   }, 30_000)
 
@@ -184,7 +267,14 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     // As if the revocation push had failed: the record of its credential stays.
     const before = RenewalsSchema.parse(JSON.parse(await readFile(join(home, RENEWALS_FILE), 'utf8')))
     const tabletId = (await readCreds('tablet')).natsName
-    const stale = { ...before, devices: { ...before.devices, [tabletId]: { renewedAt: 0, expiresAt: Date.now(), nkey: (await parseCredsNkey(await readCreds('tablet'))) } }, revoked: {} }
+    const stale = {
+      ...before,
+      devices: {
+        ...before.devices,
+        [tabletId]: { renewedAt: 0, expiresAt: Date.now(), nkey: await parseCredsNkey(await readCreds('tablet')) },
+      },
+      revoked: {},
+    }
     await writeFile(join(home, RENEWALS_FILE), JSON.stringify(stale))
     const result = await renewRelayAtStart(home, { now: () => Date.now() + 6 * DAY })
     expect(result.role === 'desktop' && result.devicesRenewed).toEqual(['laptop'])
@@ -205,7 +295,10 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     expect(after.version).toBe(published.version + 1)
     expect(after.members.map((member) => member.name)).not.toContain('tablet')
     const kept = await storedRoster(backup)
-    expect((await verifyRoster(kept.bytes, kept.signature, rootPublicKey, { highestSeenVersion: 0, now: Date.now() })).version).toBe(after.version)
+    expect(
+      (await verifyRoster(kept.bytes, kept.signature, rootPublicKey, { highestSeenVersion: 0, now: Date.now() }))
+        .version,
+    ).toBe(after.version)
   }, 30_000)
 
   it('two roster changes at once: the one made on an older revision is refused (RELAY_ROSTER_CONFLICT) and publishes nothing', async () => {
@@ -215,9 +308,15 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
       const rootKeys = await loadRootKeys((await loadRelayState(home)).root)
       const current = await verifyRosterSignature(second.roster.bytes, second.roster.signature, rootPublicKey)
       const renewal = await renewRoster(rootKeys, current, { now: Date.now() })
-      const removal = await renewRoster(rootKeys, current, { now: Date.now(), members: current.members.filter((member) => member.name !== 'laptop') })
+      const removal = await renewRoster(rootKeys, current, {
+        now: Date.now(),
+        members: current.members.filter((member) => member.name !== 'laptop'),
+      })
       await publishRoster(second, renewal)
-      await expect(publishRoster(first, removal)).rejects.toMatchObject({ code: 'RELAY_ROSTER_CONFLICT', message: expect.stringMatching(/nothing was changed here\. Run the command again/) })
+      await expect(publishRoster(first, removal)).rejects.toMatchObject({
+        code: 'RELAY_ROSTER_CONFLICT',
+        message: expect.stringMatching(/nothing was changed here\. Run the command again/),
+      })
       const published = await publishedRoster('laptop')
       expect(published.version).toBe(renewal.roster.version)
       expect(published.issuedAt).toBe(renewal.roster.issuedAt)
@@ -231,30 +330,55 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
     const creds = await readCreds('laptop')
     const keys = await loadRelayKeys(home)
     const nkey = fromSeed(new TextEncoder().encode((await parseCreds(new TextEncoder().encode(creds.creds))).key))
-    const signer = { accountPublicKey: keys.accountPublicKey, signingSeed: keys.roleSigningSeeds.device, now: () => Date.now() - 8 * DAY }
+    const signer = {
+      accountPublicKey: keys.accountPublicKey,
+      signingSeed: keys.roleSigningSeeds.device,
+      now: () => Date.now() - 8 * DAY,
+    }
     const expired = await mintRoleJwt(signer, 'device', creds.natsName, nkey.getPublicKey(), 7 * 86_400)
     const expiredCreds = new TextDecoder().decode(fmtCreds(expired.jwt, nkey))
-    await expect(connectRelay(url, expiredCreds, creds.natsName, CHECKS)).rejects.toThrow(/authorization violation|expired/i)
-    await writeFile(join(deviceHomes.laptop!, DEVICE_FILES.deviceCreds), JSON.stringify({ ...creds, creds: expiredCreds, expiresAt: expired.expiresAt }))
+    await expect(connectRelay(url, expiredCreds, creds.natsName, CHECKS)).rejects.toThrow(
+      /authorization violation|expired/i,
+    )
+    await writeFile(
+      join(deviceHomes.laptop!, DEVICE_FILES.deviceCreds),
+      JSON.stringify({ ...creds, creds: expiredCreds, expiresAt: expired.expiresAt }),
+    )
     const result = await renewRelayAtStart(deviceHomes.laptop!)
-    expect(result).toMatchObject({ role: 'device', credentialRenewed: false, problem: expect.stringMatching(/^RELAY_CREDENTIAL_EXPIRED: .*pair it again/) })
-    expect(result.role === 'device' && result.warnings).toEqual([expect.stringMatching(/credential expired on .*pair it again/)])
+    expect(result).toMatchObject({
+      role: 'device',
+      credentialRenewed: false,
+      problem: expect.stringMatching(/^RELAY_CREDENTIAL_EXPIRED: .*pair it again/),
+    })
+    expect(result.role === 'device' && result.warnings).toEqual([
+      expect.stringMatching(/credential expired on .*pair it again/),
+    ])
   }, 30_000)
 
-  it('offline, the desktop still re-signs and stores the roster, and warns once the relay\'s copy is within 7 days of expiry', async () => {
+  it("offline, the desktop still re-signs and stores the roster, and warns once the relay's copy is within 7 days of expiry", async () => {
     const offline = join(root, 'offline-home')
     await cp(home, offline, { recursive: true })
     const settingsPath = join(offline, RELAY_FILES.settings)
     const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as Record<string, unknown>
-    await writeFile(settingsPath, JSON.stringify({ ...settings, url: `nats://127.0.0.1:${await freePort()}` }), { mode: 0o600 })
+    await writeFile(settingsPath, JSON.stringify({ ...settings, url: `nats://127.0.0.1:${await freePort()}` }), {
+      mode: 0o600,
+    })
     const stored = await storedRoster(offline)
     const roster = JSON.parse(new TextDecoder().decode(stored.bytes)) as Roster
     const fresh = await renewRelayAtStart(offline, { now: () => roster.issuedAt + DAY })
-    expect(fresh).toMatchObject({ role: 'desktop', rosterVersion: roster.version + 1, published: false, warnings: [], problem: expect.any(String) })
+    expect(fresh).toMatchObject({
+      role: 'desktop',
+      rosterVersion: roster.version + 1,
+      published: false,
+      warnings: [],
+      problem: expect.any(String),
+    })
     // The relay still holds the roster issued before the first offline start, a day after `roster`.
     const late = await renewRelayAtStart(offline, { now: () => roster.issuedAt + DAY + ROSTER_LIFETIME_MS - 3 * DAY })
     expect(late).toMatchObject({ role: 'desktop', rosterVersion: roster.version + 2, published: false })
-    expect(late.role === 'desktop' && late.warnings).toEqual([expect.stringMatching(/The relay's roster expires on .*could not publish its renewal.*relay renew/)])
+    expect(late.role === 'desktop' && late.warnings).toEqual([
+      expect.stringMatching(/The relay's roster expires on .*could not publish its renewal.*relay renew/),
+    ])
   }, 30_000)
 
   it('`relay renew` says what it did; a home without a relay is RELAY_NOT_INITIALIZED', async () => {
@@ -268,5 +392,7 @@ describe.skipIf(skip)('relay renewals against a real nats-server', () => {
 })
 
 async function parseCredsNkey(creds: { creds: string }): Promise<string> {
-  return fromSeed(new TextEncoder().encode((await parseCreds(new TextEncoder().encode(creds.creds))).key)).getPublicKey()
+  return fromSeed(
+    new TextEncoder().encode((await parseCreds(new TextEncoder().encode(creds.creds))).key),
+  ).getPublicKey()
 }

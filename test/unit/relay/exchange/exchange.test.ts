@@ -1,7 +1,15 @@
 import { jetstream } from '@nats-io/jetstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomToken, sealAnswer, sealQuestion, newReplyKey, type OpenedQuestion } from '../../../../relay/crypto'
-import { openRemoteAsker, RelayDesk, RemoteAsker, type DeskRefusal, type RemoteAsk, type RemoteAskEvent, type RemoteAskSettled } from '../../../../relay/exchange'
+import {
+  openRemoteAsker,
+  RelayDesk,
+  RemoteAsker,
+  type DeskRefusal,
+  type RemoteAsk,
+  type RemoteAskEvent,
+  type RemoteAskSettled,
+} from '../../../../relay/exchange'
 import { inboxKey } from '../../../../relay/exchange/inbox-keys'
 import { isPermissionViolation, openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
@@ -21,17 +29,37 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
 
   const desk = async (name: string): Promise<RelayDesk> => {
     const member = world.members.get(name)!
-    const started = await RelayDesk.start({ link: await world.link(name), device: member.keys, rootPublicKey: world.rootPublicKey })
+    const started = await RelayDesk.start({
+      link: await world.link(name),
+      device: member.keys,
+      rootPublicKey: world.rootPublicKey,
+    })
     desks.push(started)
     return started
   }
   const asker = async (name: string): Promise<RemoteAsker> =>
-    new RemoteAsker({ link: await world.link(name), agent: world.members.get(name)!.keys, rootPublicKey: world.rootPublicKey })
-  const added = (d: RelayDesk, agent: string): Promise<RemoteAsk> => nextEvent<RemoteAsk>((l) => d.onAdded(l), (ask) => ask.agent.name === agent)
-  const settled = (d: RelayDesk, key: string): Promise<RemoteAskSettled> => nextEvent<RemoteAskSettled>((l) => d.onSettled(l), (s) => s.key === key)
+    new RemoteAsker({
+      link: await world.link(name),
+      agent: world.members.get(name)!.keys,
+      rootPublicKey: world.rootPublicKey,
+    })
+  const added = (d: RelayDesk, agent: string): Promise<RemoteAsk> =>
+    nextEvent<RemoteAsk>(
+      (l) => d.onAdded(l),
+      (ask) => ask.agent.name === agent,
+    )
+  const settled = (d: RelayDesk, key: string): Promise<RemoteAskSettled> =>
+    nextEvent<RemoteAskSettled>(
+      (l) => d.onSettled(l),
+      (s) => s.key === key,
+    )
 
   beforeAll(async () => {
-    world = await startRelayWorld({ devices: ['laptop', 'phone', 'tablet'], agents: ['ci-nightly', 'devbox', 'forger'], outsiders: ['old-phone'] })
+    world = await startRelayWorld({
+      devices: ['laptop', 'phone', 'tablet'],
+      agents: ['ci-nightly', 'devbox', 'forger'],
+      outsiders: ['old-phone'],
+    })
   }, 60_000)
   afterAll(async () => {
     for (const d of desks) d.close()
@@ -43,21 +71,41 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const phone = await desk('phone')
     // As the CLI will: from the agent's relay file (URL, creds, stored keys, pinned root key).
     const member = world.members.get('ci-nightly')!
-    const file = { url: world.url, creds: member.creds, agent: JSON.parse(JSON.stringify(member.secret)) as unknown, rootPublicKey: world.rootPublicKey }
+    const file = {
+      url: world.url,
+      creds: member.creds,
+      agent: JSON.parse(JSON.stringify(member.secret)) as unknown,
+      rootPublicKey: world.rootPublicKey,
+    }
     const { asker: agent, link } = await openRemoteAsker(file, { allowOutdatedLoopback: true })
     const events: RemoteAskEvent[] = []
     const seenByLaptop = added(laptop, 'ci-nightly')
     const seenByPhone = added(phone, 'ci-nightly')
     const answer = agent.ask(QUESTIONS, { title: 'Nightly build', onEvent: (e) => events.push(e) })
     const ask = await seenByLaptop
-    expect(ask).toMatchObject({ agent: { name: 'ci-nightly', id: world.members.get('ci-nightly')!.keys.member.id }, questions: QUESTIONS, title: 'Nightly build' })
+    expect(ask).toMatchObject({
+      agent: { name: 'ci-nightly', id: world.members.get('ci-nightly')!.keys.member.id },
+      questions: QUESTIONS,
+      title: 'Nightly build',
+    })
     expect(ask.key).toBe(`q.ci-nightly.${ask.askId}`)
     expect((await seenByPhone).key).toBe(ask.key)
     const phoneSettled = settled(phone, ask.key)
     // Keys out of canonical order and an unused custom left out: the agent returns the canonical shape.
-    expect(await laptop.answer(ask.key, [{ selected: ['Postgres'], id: 'db' }, { id: 'why', selected: [], custom: 'ship it' }])).toEqual({ won: true })
-    expect(JSON.stringify(await answer)).toBe('{"answers":[{"id":"db","selected":["Postgres"]},{"id":"why","selected":[],"custom":"ship it"}]}')
-    expect(await phoneSettled).toEqual({ key: ask.key, outcome: 'delivered', winner: world.members.get('laptop')!.keys.member })
+    expect(
+      await laptop.answer(ask.key, [
+        { selected: ['Postgres'], id: 'db' },
+        { id: 'why', selected: [], custom: 'ship it' },
+      ]),
+    ).toEqual({ won: true })
+    expect(JSON.stringify(await answer)).toBe(
+      '{"answers":[{"id":"db","selected":["Postgres"]},{"id":"why","selected":[],"custom":"ship it"}]}',
+    )
+    expect(await phoneSettled).toEqual({
+      key: ask.key,
+      outcome: 'delivered',
+      winner: world.members.get('laptop')!.keys.member,
+    })
     await until(() => laptop.pending().length === 0 && phone.pending().length === 0, 'both pending lists to empty')
     expect(events.map((e) => e.type)).toEqual(['asked', 'answered'])
     await link.close()
@@ -69,7 +117,12 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const seen = added(laptop, 'ci-nightly')
     const first = agent.ask(QUESTIONS)
     const done = await seen
-    expect(await laptop.answer(done.key, [{ id: 'db', selected: [] }, { id: 'why', selected: [] }])).toEqual({ won: true })
+    expect(
+      await laptop.answer(done.key, [
+        { id: 'db', selected: [] },
+        { id: 'why', selected: [] },
+      ]),
+    ).toEqual({ won: true })
     await first
     const late = await desk('tablet')
     const shown: string[] = []
@@ -92,10 +145,14 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const trio = [desks[0]!, desks[1]!, await desk('tablet')]
     const agent = await asker('devbox')
     const seen = trio.map((d) => added(d, 'devbox'))
-    const answer = agent.ask([{ id: 'go', question: 'Deploy?', options: [{ label: 'laptop' }, { label: 'phone' }, { label: 'tablet' }] }])
+    const answer = agent.ask([
+      { id: 'go', question: 'Deploy?', options: [{ label: 'laptop' }, { label: 'phone' }, { label: 'tablet' }] },
+    ])
     const asks = await Promise.all(seen)
     const labels = ['laptop', 'phone', 'tablet']
-    const results = await Promise.all(trio.map((d, i) => d.answer(asks[i]!.key, [{ id: 'go', selected: [labels[i]!] }])))
+    const results = await Promise.all(
+      trio.map((d, i) => d.answer(asks[i]!.key, [{ id: 'go', selected: [labels[i]!] }])),
+    )
     const winners = results.flatMap((r, i) => (r.won ? [labels[i]!] : []))
     expect(winners).toHaveLength(1)
     const winner = world.members.get(winners[0]!)!.keys.member
@@ -116,18 +173,44 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const second = added(laptop, 'ci-nightly')
     // The removed device still holds a relay credential and reads the question's plaintext header.
     const stored = await readEntry(await openBucket(outsider.nc, 'inbox'), ask.key)
-    const content = JSON.parse(new TextDecoder().decode(stored!.value.subarray(0, stored!.value.byteLength - 64))) as { header: string }
+    const content = JSON.parse(new TextDecoder().decode(stored!.value.subarray(0, stored!.value.byteLength - 64))) as {
+      header: string
+    }
     const header = JSON.parse(content.header) as OpenedQuestion['header']
     const answerKey = inboxKey('a', 'ci-nightly', ask.askId)
-    const forged = await sealAnswer({ device: outsiderKeys, replyKey: header.replyKey, kvKey: answerKey, askId: ask.askId, qHash: 'A'.repeat(43), body: new TextEncoder().encode('{"v":1,"answers":[]}') })
-    await jetstream(outsider.nc, { checkAPI: false }).publish(`$KV.inbox.${answerKey}`, forged, { expect: { lastSubjectSequence: 0 } })
+    const forged = await sealAnswer({
+      device: outsiderKeys,
+      replyKey: header.replyKey,
+      kvKey: answerKey,
+      askId: ask.askId,
+      qHash: 'A'.repeat(43),
+      body: new TextEncoder().encode('{"v":1,"answers":[]}'),
+    })
+    await jetstream(outsider.nc, { checkAPI: false }).publish(`$KV.inbox.${answerKey}`, forged, {
+      expect: { lastSubjectSequence: 0 },
+    })
     const settledFirst = await reasked
     const next = await second
     expect(settledFirst).toEqual({ key: ask.key, outcome: 'reasked', next: next.askId })
     expect(next.previousAskId).toBe(ask.askId)
-    expect(await laptop.answer(next.key, [{ id: 'db', selected: ['SQLite'] }, { id: 'why', selected: [] }])).toEqual({ won: true })
-    expect(await answer).toEqual({ answers: [{ id: 'db', selected: ['SQLite'] }, { id: 'why', selected: [] }] })
-    expect(events.map((e) => (e.type === 'answer-refused' ? `${e.type}:${e.code}` : e.type))).toEqual(['asked', 'answer-refused:NOT_A_MEMBER', 'asked', 'answered'])
+    expect(
+      await laptop.answer(next.key, [
+        { id: 'db', selected: ['SQLite'] },
+        { id: 'why', selected: [] },
+      ]),
+    ).toEqual({ won: true })
+    expect(await answer).toEqual({
+      answers: [
+        { id: 'db', selected: ['SQLite'] },
+        { id: 'why', selected: [] },
+      ],
+    })
+    expect(events.map((e) => (e.type === 'answer-refused' ? `${e.type}:${e.code}` : e.type))).toEqual([
+      'asked',
+      'answer-refused:NOT_A_MEMBER',
+      'asked',
+      'answered',
+    ])
   }, 30_000)
 
   it('a desk that finds an unverifiable answer on the key raises the alarm instead of naming a winner', async () => {
@@ -139,20 +222,48 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const askId = randomToken()
     const key = inboxKey('q', 'forger', askId)
     const replyKey = await newReplyKey()
-    const sealed = await sealQuestion({ agent: forger.keys, roster: world.roster, askId, kvKey: key, replyKey: replyKey.publicKey, body: new TextEncoder().encode(JSON.stringify({ v: 1, questions: QUESTIONS })) })
+    const sealed = await sealQuestion({
+      agent: forger.keys,
+      roster: world.roster,
+      askId,
+      kvKey: key,
+      replyKey: replyKey.publicKey,
+      body: new TextEncoder().encode(JSON.stringify({ v: 1, questions: QUESTIONS })),
+    })
     const seen = added(laptop, 'forger')
-    await jetstream(forgerLink.nc, { checkAPI: false }).publish(`$KV.inbox.${key}`, sealed.bytes, { expect: { lastSubjectSequence: 0 } })
+    await jetstream(forgerLink.nc, { checkAPI: false }).publish(`$KV.inbox.${key}`, sealed.bytes, {
+      expect: { lastSubjectSequence: 0 },
+    })
     await seen
     const answerKey = inboxKey('a', 'forger', askId)
-    const garbage = await sealAnswer({ device: world.members.get('old-phone')!.keys, replyKey: replyKey.publicKey, kvKey: answerKey, askId, qHash: sealed.qHash, body: new TextEncoder().encode('{}') })
-    await jetstream(outsider.nc, { checkAPI: false }).publish(`$KV.inbox.${answerKey}`, garbage, { expect: { lastSubjectSequence: 0 } })
-    expect(await laptop.answer(key, [{ id: 'db', selected: [] }, { id: 'why', selected: [] }])).toEqual({ won: false, winner: undefined, alarm: 'NOT_A_MEMBER' })
+    const garbage = await sealAnswer({
+      device: world.members.get('old-phone')!.keys,
+      replyKey: replyKey.publicKey,
+      kvKey: answerKey,
+      askId,
+      qHash: sealed.qHash,
+      body: new TextEncoder().encode('{}'),
+    })
+    await jetstream(outsider.nc, { checkAPI: false }).publish(`$KV.inbox.${answerKey}`, garbage, {
+      expect: { lastSubjectSequence: 0 },
+    })
+    expect(
+      await laptop.answer(key, [
+        { id: 'db', selected: [] },
+        { id: 'why', selected: [] },
+      ]),
+    ).toEqual({ won: false, winner: undefined, alarm: 'NOT_A_MEMBER' })
   }, 30_000)
 
   it("a question signed by one agent but written under another agent's credential is refused, not shown", async () => {
     const refusals: DeskRefusal[] = []
     const phone = world.members.get('phone')!
-    const watcher = await RelayDesk.start({ link: await world.link('phone'), device: phone.keys, rootPublicKey: world.rootPublicKey, onRefused: (r) => refusals.push(r) })
+    const watcher = await RelayDesk.start({
+      link: await world.link('phone'),
+      device: phone.keys,
+      rootPublicKey: world.rootPublicKey,
+      onRefused: (r) => refusals.push(r),
+    })
     desks.push(watcher)
     const shown: string[] = []
     watcher.onAdded((ask) => shown.push(ask.key))
@@ -162,10 +273,23 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const key = inboxKey('q', 'forger', askId)
     const replyKey = await newReplyKey()
     const body = new TextEncoder().encode(JSON.stringify({ v: 1, questions: QUESTIONS }))
-    const sealed = await sealQuestion({ agent: world.members.get('devbox')!.keys, roster: world.roster, askId, kvKey: key, replyKey: replyKey.publicKey, body })
-    await jetstream(forgerLink.nc, { checkAPI: false }).publish(`$KV.inbox.${key}`, sealed.bytes, { expect: { lastSubjectSequence: 0 } })
+    const sealed = await sealQuestion({
+      agent: world.members.get('devbox')!.keys,
+      roster: world.roster,
+      askId,
+      kvKey: key,
+      replyKey: replyKey.publicKey,
+      body,
+    })
+    await jetstream(forgerLink.nc, { checkAPI: false }).publish(`$KV.inbox.${key}`, sealed.bytes, {
+      expect: { lastSubjectSequence: 0 },
+    })
     await until(() => refusals.some((r) => r.key === key), 'the refusal')
-    expect(refusals.find((r) => r.key === key)).toEqual({ key, code: 'EXCHANGE_INVALID', message: 'the question is signed by agent "devbox" but stored under "forger"; ignoring it' })
+    expect(refusals.find((r) => r.key === key)).toEqual({
+      key,
+      code: 'EXCHANGE_INVALID',
+      message: 'the question is signed by agent "devbox" but stored under "forger"; ignoring it',
+    })
     expect(shown).not.toContain(key)
   }, 30_000)
 
@@ -180,7 +304,12 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     controller.abort()
     await expect(answer).rejects.toMatchObject({ code: 'ASK_WITHDRAWN' })
     expect(await gone).toEqual({ key: ask.key, outcome: 'withdrawn' })
-    await expect(laptop.answer(ask.key, [{ id: 'db', selected: [] }, { id: 'why', selected: [] }])).rejects.toMatchObject({ code: 'ASK_NOT_PENDING' })
+    await expect(
+      laptop.answer(ask.key, [
+        { id: 'db', selected: [] },
+        { id: 'why', selected: [] },
+      ]),
+    ).rejects.toMatchObject({ code: 'ASK_NOT_PENDING' })
   }, 30_000)
 
   it('an agent that times out marks the ask expired (ASK_TIMEOUT while the relay is up)', async () => {
@@ -198,15 +327,28 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
   it('the signal given to RelayDesk.start bounds only the start: the desk keeps watching afterwards', async () => {
     const starting = new AbortController()
     const member = world.members.get('phone')!
-    const late = await RelayDesk.start({ link: await world.link('phone'), device: member.keys, rootPublicKey: world.rootPublicKey }, starting.signal)
+    const late = await RelayDesk.start(
+      { link: await world.link('phone'), device: member.keys, rootPublicKey: world.rootPublicKey },
+      starting.signal,
+    )
     desks.push(late)
     starting.abort()
     const agent = await asker('devbox')
     const seen = added(late, 'devbox')
     const answer = agent.ask(QUESTIONS)
     const ask = await seen
-    expect(await late.answer(ask.key, [{ id: 'db', selected: ['Postgres'] }, { id: 'why', selected: [] }])).toEqual({ won: true })
-    expect(await answer).toEqual({ answers: [{ id: 'db', selected: ['Postgres'] }, { id: 'why', selected: [] }] })
+    expect(
+      await late.answer(ask.key, [
+        { id: 'db', selected: ['Postgres'] },
+        { id: 'why', selected: [] },
+      ]),
+    ).toEqual({ won: true })
+    expect(await answer).toEqual({
+      answers: [
+        { id: 'db', selected: ['Postgres'] },
+        { id: 'why', selected: [] },
+      ],
+    })
   }, 30_000)
 
   it("an agent's credential cannot read another agent's answers", async () => {

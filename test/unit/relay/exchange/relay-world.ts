@@ -5,7 +5,17 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, credsAuthenticator } from '@nats-io/transport-node'
-import { generateMemberIdentity, generateRootIdentity, loadMemberKeys, loadRootKeys, signRoster, type Member, type MemberKeys, type MemberSecret, type Roster } from '../../../../relay/crypto'
+import {
+  generateMemberIdentity,
+  generateRootIdentity,
+  loadMemberKeys,
+  loadRootKeys,
+  signRoster,
+  type Member,
+  type MemberKeys,
+  type MemberSecret,
+  type Roster,
+} from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
@@ -43,20 +53,37 @@ export interface RelayWorld {
  * Starts a relay whose roster lists `devices` and `agents`; `outsiders` get device keys and a device
  * credential but are not in the roster (a removed device).
  */
-export async function startRelayWorld(people: { devices: string[]; agents: string[]; outsiders?: string[] }): Promise<RelayWorld> {
+export async function startRelayWorld(people: {
+  devices: string[]
+  agents: string[]
+  outsiders?: string[]
+}): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
-  const init: SelfHostedInit = await initSelfHosted(join(dir, 'relay'), { loopbackTest: true, clientPort: port, websocketPort: await freePort(), allowedOrigins: ['https://inbox.example'] })
+  const init: SelfHostedInit = await initSelfHosted(join(dir, 'relay'), {
+    loopbackTest: true,
+    clientPort: port,
+    websocketPort: await freePort(),
+    allowedOrigins: ['https://inbox.example'],
+  })
   let server: RunningNatsServer = await startNatsServer(init.configPath)
   const url = `nats://127.0.0.1:${port}`
   const links: RelayLink[] = []
-  const signer = (role: Role) => ({ accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds[role] })
+  const signer = (role: Role) => ({
+    accountPublicKey: init.companionKeys.accountPublicKey,
+    signingSeed: init.companionKeys.roleSigningSeeds[role],
+  })
 
   const members = new Map<string, WorldMember>()
   const add = async (name: string, role: 'device' | 'agent'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
     const credential = await mintRoleCredential(signer(role), role, name, 600)
-    members.set(name, { keys: await loadMemberKeys(identity.secret), secret: identity.secret, creds: credential.creds, role })
+    members.set(name, {
+      keys: await loadMemberKeys(identity.secret),
+      secret: identity.secret,
+      creds: credential.creds,
+      role,
+    })
     return identity.member
   }
   const listed: Member[] = []
@@ -66,11 +93,19 @@ export async function startRelayWorld(people: { devices: string[]; agents: strin
 
   const root = await generateRootIdentity()
   const signed = await signRoster(await loadRootKeys(root.secret), { version: 1, members: listed, now: Date.now() })
-  const admin = await connect({ servers: url, authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))), inboxPrefix: inboxPrefixFor('admin') })
+  const admin = await connect({
+    servers: url,
+    authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))),
+    inboxPrefix: inboxPrefixFor('admin'),
+  })
   await createBuckets(admin)
   await admin.close()
   const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
-  const publisher = await connect({ servers: url, authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)), inboxPrefix: inboxPrefixFor('desk0') })
+  const publisher = await connect({
+    servers: url,
+    authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)),
+    inboxPrefix: inboxPrefixFor('desk0'),
+  })
   const { jetstream } = await import('@nats-io/jetstream')
   await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', encodeRosterRecord(signed))
   await publisher.close()
@@ -84,12 +119,24 @@ export async function startRelayWorld(people: { devices: string[]; agents: strin
     async link(name, target = url) {
       const member = members.get(name)
       if (!member) throw new Error(`no member ${name}`)
-      const link = await RelayLink.open({ url: target, creds: member.creds, name, allowOutdatedLoopback: true, reconnectWaitMs: 100, reachTimeoutMs: 10_000 })
+      const link = await RelayLink.open({
+        url: target,
+        creds: member.creds,
+        name,
+        allowOutdatedLoopback: true,
+        reconnectWaitMs: 100,
+        reachTimeoutMs: 10_000,
+      })
       links.push(link)
       return link
     },
     async mint(role, name, ttlSeconds, now) {
-      const minted = await mintRoleCredential({ ...signer(role), ...(now === undefined ? {} : { now: () => now }) }, role, name, ttlSeconds)
+      const minted = await mintRoleCredential(
+        { ...signer(role), ...(now === undefined ? {} : { now: () => now }) },
+        role,
+        name,
+        ttlSeconds,
+      )
       return minted.creds
     },
     async killAndRestart() {
@@ -107,7 +154,11 @@ export async function startRelayWorld(people: { devices: string[]; agents: strin
 }
 
 /** Resolves with the first value `subscribe` delivers that `matches`, or rejects after `ms`. */
-export function nextEvent<T>(subscribe: (listener: (value: T) => void) => () => void, matches: (value: T) => boolean = () => true, ms = 15_000): Promise<T> {
+export function nextEvent<T>(
+  subscribe: (listener: (value: T) => void) => () => void,
+  matches: (value: T) => boolean = () => true,
+  ms = 15_000,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
       unsubscribe()

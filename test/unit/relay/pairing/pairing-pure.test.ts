@@ -31,7 +31,11 @@ async function setting() {
   return { root, rootKeys, device, offer, request }
 }
 
-const codeOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'ACCEPTED', (error: { code?: string }) => error.code)
+const codeOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => 'ACCEPTED',
+    (error: { code?: string }) => error.code,
+  )
 
 describe('the pairing line', () => {
   it('round-trips, and refuses a cut line and an expired one', async () => {
@@ -39,14 +43,18 @@ describe('the pairing line', () => {
     const line = formatPairLine(offer)
     expect(line).toMatch(/^AUP1:[A-Za-z0-9_-]+$/)
     expect(parsePairLine(` ${line}\n`, NOW)).toEqual(offer)
-    expect(() => parsePairLine(line.slice(0, -10), NOW)).toThrow(expect.objectContaining({ code: 'RELAY_PAIR_LINE_INVALID' }))
+    expect(() => parsePairLine(line.slice(0, -10), NOW)).toThrow(
+      expect.objectContaining({ code: 'RELAY_PAIR_LINE_INVALID' }),
+    )
     expect(() => parsePairLine(`x${line}`, NOW)).toThrow(expect.objectContaining({ code: 'RELAY_PAIR_LINE_INVALID' }))
-    expect(() => parsePairLine(line, offer.expiresAt)).toThrow(expect.objectContaining({ code: 'RELAY_PAIR_EXPIRED', message: expect.stringMatching(/relay pair.*again/) }))
+    expect(() => parsePairLine(line, offer.expiresAt)).toThrow(
+      expect.objectContaining({ code: 'RELAY_PAIR_EXPIRED', message: expect.stringMatching(/relay pair.*again/) }),
+    )
   })
 })
 
 describe('the request', () => {
-  it('is accepted with the line\'s secret and both sides compute the same 6-digit code', async () => {
+  it("is accepted with the line's secret and both sides compute the same 6-digit code", async () => {
     const { offer, request, device } = await setting()
     const body = await checkPairRequest(offer, request, NOW + 2_000)
     expect(body.member).toEqual(device.member)
@@ -59,11 +67,18 @@ describe('the request', () => {
     const relays = await makeMember('laptop', 'device')
     const outer = JSON.parse(new TextDecoder().decode(request)) as { body: string; mac: string }
     const body = JSON.parse(outer.body) as { member: unknown }
-    const swapped = new TextEncoder().encode(JSON.stringify({ body: JSON.stringify({ ...body, member: relays.member }), mac: outer.mac }))
+    const swapped = new TextEncoder().encode(
+      JSON.stringify({ body: JSON.stringify({ ...body, member: relays.member }), mac: outer.mac }),
+    )
     expect(await codeOf(checkPairRequest(offer, swapped, NOW + 2_000))).toBe('RELAY_PAIR_MAC')
     expect(confirmationCode(offer, swapped)).not.toBe(confirmationCode(offer, request))
     // Made with another line's secret (someone who never saw this line).
-    const stranger = makePairRequest({ ...offer, secret: offerAt(NOW, offer.rootPublicKey).secret }, relays.member, createUser().getPublicKey(), NOW)
+    const stranger = makePairRequest(
+      { ...offer, secret: offerAt(NOW, offer.rootPublicKey).secret },
+      relays.member,
+      createUser().getPublicKey(),
+      NOW,
+    )
     expect(await codeOf(checkPairRequest(offer, stranger, NOW + 2_000))).toBe('RELAY_PAIR_MAC')
   })
 
@@ -76,7 +91,9 @@ describe('the request', () => {
     expect(await codeOf(checkPairRequest(offer, fresh, offer.expiresAt))).toBe('RELAY_PAIR_EXPIRED')
     const predated = makePairRequest(offer, device.member, createUser().getPublicKey(), NOW - 6 * 60_000)
     expect(await codeOf(checkPairRequest(offer, predated, NOW))).toBe('RELAY_PAIR_EXPIRED')
-    expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode('{"body":"{}","mac":"x"}'), NOW))).toBe('RELAY_PAIR_REQUEST_INVALID')
+    expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode('{"body":"{}","mac":"x"}'), NOW))).toBe(
+      'RELAY_PAIR_REQUEST_INVALID',
+    )
   })
 })
 
@@ -84,36 +101,77 @@ describe('device names', () => {
   it('a name with control characters (a terminal escape) is refused on both sides', async () => {
     const { offer, device } = await setting()
     const evil = 'laptop\u001b[2J\u001b[1;1HPair "desk"? yes'
-    expect(await codeOf(joinPairing(offer, { name: evil, showCode: () => undefined }))).toBe('RELAY_PAIR_REQUEST_INVALID')
+    expect(await codeOf(joinPairing(offer, { name: evil, showCode: () => undefined }))).toBe(
+      'RELAY_PAIR_REQUEST_INVALID',
+    )
     // Made by hand with the right MAC, so only the name is wrong.
-    const body = JSON.stringify({ v: 1, t: 'pair-request', pairId: offer.pairId, member: { ...device.member, name: evil }, nkey: createUser().getPublicKey(), created: NOW })
+    const body = JSON.stringify({
+      v: 1,
+      t: 'pair-request',
+      pairId: offer.pairId,
+      member: { ...device.member, name: evil },
+      nkey: createUser().getPublicKey(),
+      created: NOW,
+    })
     const mac = createHmac('sha256', Buffer.from(offer.secret, 'base64url')).update(body).digest('base64url')
-    expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode(JSON.stringify({ body, mac })), NOW))).toBe('RELAY_PAIR_REQUEST_INVALID')
+    expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode(JSON.stringify({ body, mac })), NOW))).toBe(
+      'RELAY_PAIR_REQUEST_INVALID',
+    )
   })
 })
 
 describe('the grant', () => {
   const grantWith = async (s: Awaited<ReturnType<typeof setting>>, roster: SignedRoster) =>
-    sealPairGrant({ offer: s.offer, request: await checkPairRequest(s.offer, s.request, NOW), storedRequest: s.request, jwt: 'jwt', natsName: s.device.member.id, credsExpiresAt: 1, roster })
+    sealPairGrant({
+      offer: s.offer,
+      request: await checkPairRequest(s.offer, s.request, NOW),
+      storedRequest: s.request,
+      jwt: 'jwt',
+      natsName: s.device.member.id,
+      credsExpiresAt: 1,
+      roster,
+    })
 
   it('opens on the device when its roster is root-signed and lists it', async () => {
     const s = await setting()
     const roster = await signRoster(s.rootKeys, { version: 2, members: [s.device.member], now: NOW })
-    const opened = await openPairResponse(s.device, await grantWith(s, roster), { offer: s.offer, storedRequest: s.request, now: NOW })
+    const opened = await openPairResponse(s.device, await grantWith(s, roster), {
+      offer: s.offer,
+      storedRequest: s.request,
+      now: NOW,
+    })
     expect(opened.roster.version).toBe(2)
     expect(opened.grant.jwt).toBe('jwt')
   })
 
-  it('refuses a roster signed by another root, one that does not list the device, another request\'s grant and a decline', async () => {
+  it("refuses a roster signed by another root, one that does not list the device, another request's grant and a decline", async () => {
     const s = await setting()
     const otherRoot = await loadRootKeys((await generateRootIdentity()).secret)
     const forged = await signRoster(otherRoot, { version: 2, members: [s.device.member], now: NOW })
-    expect(await codeOf(openPairResponse(s.device, await grantWith(s, forged), { offer: s.offer, storedRequest: s.request, now: NOW }))).toBe('ROSTER_SIGNATURE')
+    expect(
+      await codeOf(
+        openPairResponse(s.device, await grantWith(s, forged), { offer: s.offer, storedRequest: s.request, now: NOW }),
+      ),
+    ).toBe('ROSTER_SIGNATURE')
     const without = await signRoster(s.rootKeys, { version: 2, members: [], now: NOW })
-    expect(await codeOf(openPairResponse(s.device, await grantWith(s, without), { offer: s.offer, storedRequest: s.request, now: NOW }))).toBe('RELAY_PAIR_RESPONSE_INVALID')
+    expect(
+      await codeOf(
+        openPairResponse(s.device, await grantWith(s, without), { offer: s.offer, storedRequest: s.request, now: NOW }),
+      ),
+    ).toBe('RELAY_PAIR_RESPONSE_INVALID')
     const good = await grantWith(s, await signRoster(s.rootKeys, { version: 2, members: [s.device.member], now: NOW }))
     const otherRequest = makePairRequest(s.offer, s.device.member, createUser().getPublicKey(), NOW)
-    expect(await codeOf(openPairResponse(s.device, good, { offer: s.offer, storedRequest: otherRequest, now: NOW }))).toBe('RELAY_PAIR_RESPONSE_INVALID')
-    expect(await codeOf(openPairResponse(s.device, declinePairResponse(s.offer.pairId), { offer: s.offer, storedRequest: s.request, now: NOW }))).toBe('RELAY_PAIR_DECLINED')
+    expect(
+      await codeOf(openPairResponse(s.device, good, { offer: s.offer, storedRequest: otherRequest, now: NOW })),
+    ).toBe('RELAY_PAIR_RESPONSE_INVALID')
+    expect(
+      await codeOf(
+        openPairResponse(s.device, declinePairResponse(s.offer.pairId), {
+          offer: s.offer,
+          storedRequest: s.request,
+          now: NOW,
+        }),
+      ),
+    ).toBe('RELAY_PAIR_DECLINED')
   })
 })

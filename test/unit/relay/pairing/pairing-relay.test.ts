@@ -39,7 +39,10 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
   let rootPublicKey: string
   let rootKeys: Awaited<ReturnType<typeof loadRootKeys>>
 
-  const signer = (role: 'pair' | 'desktop' | 'device') => ({ accountPublicKey: init.companionKeys.accountPublicKey, signingSeed: init.companionKeys.roleSigningSeeds[role] })
+  const signer = (role: 'pair' | 'desktop' | 'device') => ({
+    accountPublicKey: init.companionKeys.accountPublicKey,
+    signingSeed: init.companionKeys.roleSigningSeeds[role],
+  })
   const newOffer = async (ttlMs = 60_000): Promise<PairOffer> => {
     const pairId = newPairId()
     const creds = (await mintRoleCredential(signer('pair'), 'pair', pairId, 120)).creds
@@ -47,21 +50,40 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
   }
   const grantFor = async (request: PairRequestBody) => {
     const { jwt, expiresAt } = await mintRoleJwt(signer('device'), 'device', request.member.id, request.nkey, 3_600)
-    return { jwt, natsName: request.member.id, credsExpiresAt: expiresAt, roster: await signRoster(rootKeys, { version: 2, members: [request.member], now: Date.now() }) }
+    return {
+      jwt,
+      natsName: request.member.id,
+      credsExpiresAt: expiresAt,
+      roster: await signRoster(rootKeys, { version: 2, members: [request.member], now: Date.now() }),
+    }
   }
-  const codeOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'ACCEPTED', (error: { code?: string }) => error.code ?? String(error))
+  const codeOf = (promise: Promise<unknown>): Promise<unknown> =>
+    promise.then(
+      () => 'ACCEPTED',
+      (error: { code?: string }) => error.code ?? String(error),
+    )
   const asPairLine = (offer: PairOffer) => connectRelay(url, offer.creds, offer.pairId, CHECKS)
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'relay-pairing-'))
     const port = await freePort()
     url = `nats://127.0.0.1:${port}`
-    init = await initSelfHosted(join(root, 'relay'), { loopbackTest: true, clientPort: port, websocketPort: await freePort(), allowedOrigins: ['https://inbox.example'] })
+    init = await initSelfHosted(join(root, 'relay'), {
+      loopbackTest: true,
+      clientPort: port,
+      websocketPort: await freePort(),
+      allowedOrigins: ['https://inbox.example'],
+    })
     server = await startNatsServer(init.configPath)
     const admin = await connectRelay(url, await mintAdminCredential(init.accountSeed, 60), 'admin', CHECKS)
     await createBuckets(admin)
     await admin.close()
-    desktop = await connectRelay(url, (await mintRoleCredential(signer('desktop'), 'desktop', 'desk1', 600)).creds, 'desk1', CHECKS)
+    desktop = await connectRelay(
+      url,
+      (await mintRoleCredential(signer('desktop'), 'desktop', 'desk1', 600)).creds,
+      'desk1',
+      CHECKS,
+    )
     const identity = await generateRootIdentity()
     rootPublicKey = identity.publicKey
     rootKeys = await loadRootKeys(identity.secret)
@@ -84,8 +106,12 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
     try {
       await createEntry(desktop, 'pair', `resp.${other.pairId}`, new TextEncoder().encode('for the other'))
       await expect(getEntry(nc, 'pair', `resp.${other.pairId}`)).rejects.toThrow(/permissions violation/i)
-      await expect(createEntry(nc, 'pair', `req.${other.pairId}`, new Uint8Array([1]))).rejects.toThrow(/permissions violation/i)
-      await expect(createEntry(nc, 'pair', `resp.${offer.pairId}`, new Uint8Array([1]))).rejects.toThrow(/permissions violation/i)
+      await expect(createEntry(nc, 'pair', `req.${other.pairId}`, new Uint8Array([1]))).rejects.toThrow(
+        /permissions violation/i,
+      )
+      await expect(createEntry(nc, 'pair', `resp.${offer.pairId}`, new Uint8Array([1]))).rejects.toThrow(
+        /permissions violation/i,
+      )
       await expect(createEntry(nc, 'roster', 'current', new Uint8Array([1]))).rejects.toThrow(/permissions violation/i)
       expect(await createEntry(nc, 'pair', `req.${offer.pairId}`, new Uint8Array([1]))).toBe(true)
     } finally {
@@ -96,7 +122,10 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
   it('pairs end to end: same code on both sides, the device gets a working 7-day-style credential', async () => {
     const offer = await newOffer()
     const codes: string[] = []
-    const desk = runDesktopPairing(desktop, offer, { confirm: async (_request, code) => (codes.push(code), true), grant: grantFor })
+    const desk = runDesktopPairing(desktop, offer, {
+      confirm: async (_request, code) => (codes.push(code), true),
+      grant: grantFor,
+    })
     const joined = await joinPairing(offer, { name: 'laptop', showCode: (code) => codes.push(code), server: CHECKS })
     expect((await desk).member.name).toBe('laptop')
     expect(codes).toHaveLength(2)
@@ -121,11 +150,21 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
       )
     })
     try {
-      expect(await createEntry(line, 'pair', `req.${offer.pairId}`, makePairRequest(offer, device.member, createUser().getPublicKey(), Date.now()))).toBe(true)
+      expect(
+        await createEntry(
+          line,
+          'pair',
+          `req.${offer.pairId}`,
+          makePairRequest(offer, device.member, createUser().getPublicKey(), Date.now()),
+        ),
+      ).toBe(true)
       await asked
       // Whoever else holds the line overwrites the request (a plain put is within the pair role).
       const intruder = await makeMember('intruder', 'device')
-      await jetstream(line, { checkAPI: false }).publish(`$KV.pair.req.${offer.pairId}`, makePairRequest(offer, intruder.member, createUser().getPublicKey(), Date.now()))
+      await jetstream(line, { checkAPI: false }).publish(
+        `$KV.pair.req.${offer.pairId}`,
+        makePairRequest(offer, intruder.member, createUser().getPublicKey(), Date.now()),
+      )
       await expect.poll(() => outcome, { timeout: 10_000 }).toBe('RELAY_PAIR_SECOND_REQUEST')
       release(true)
       const reply = await getEntry(line, 'pair', `resp.${offer.pairId}`)
@@ -141,28 +180,43 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
     const desk = codeOf(runDesktopPairing(desktop, offer, { confirm: async () => true, grant: grantFor }))
     const line = await asPairLine(offer)
     try {
-      const forged = makePairRequest({ ...offer, secret: (await newOffer()).secret }, device.member, createUser().getPublicKey(), Date.now())
+      const forged = makePairRequest(
+        { ...offer, secret: (await newOffer()).secret },
+        device.member,
+        createUser().getPublicKey(),
+        Date.now(),
+      )
       expect(await createEntry(line, 'pair', `req.${offer.pairId}`, forged)).toBe(true)
       expect(await desk).toBe('RELAY_PAIR_MAC')
     } finally {
       await line.close()
     }
     // The real device arrives second: its request cannot be stored, and it says so.
-    expect(await codeOf(joinPairing(offer, { name: 'laptop', showCode: () => undefined, server: CHECKS }))).toBe('RELAY_PAIR_LINE_USED')
+    expect(await codeOf(joinPairing(offer, { name: 'laptop', showCode: () => undefined, server: CHECKS }))).toBe(
+      'RELAY_PAIR_LINE_USED',
+    )
   })
 
   it('declined on the desktop: both sides refuse and the roster is not touched', async () => {
     const offer = await newOffer()
     let granted = false
-    const desk = codeOf(runDesktopPairing(desktop, offer, { confirm: async () => false, grant: async (r) => ((granted = true), grantFor(r)) }))
-    expect(await codeOf(joinPairing(offer, { name: 'laptop', showCode: () => undefined, server: CHECKS }))).toBe('RELAY_PAIR_DECLINED')
+    const desk = codeOf(
+      runDesktopPairing(desktop, offer, {
+        confirm: async () => false,
+        grant: async (r) => ((granted = true), grantFor(r)),
+      }),
+    )
+    expect(await codeOf(joinPairing(offer, { name: 'laptop', showCode: () => undefined, server: CHECKS }))).toBe(
+      'RELAY_PAIR_DECLINED',
+    )
     expect(await desk).toBe('RELAY_PAIR_DECLINED')
     expect(granted).toBe(false)
   })
 
   it('no request before the line expires: the desktop gives up with RELAY_PAIR_EXPIRED', async () => {
     const offer = await newOffer(300)
-    expect(await codeOf(runDesktopPairing(desktop, offer, { confirm: async () => true, grant: grantFor }))).toBe('RELAY_PAIR_EXPIRED')
+    expect(await codeOf(runDesktopPairing(desktop, offer, { confirm: async () => true, grant: grantFor }))).toBe(
+      'RELAY_PAIR_EXPIRED',
+    )
   })
 })
-

@@ -7,8 +7,13 @@ import { describe, expect, it } from 'vitest'
 import { openDeviceCredential, sealDeviceCredential } from '../../../../relay/renewal'
 import { makeInbox } from '../crypto-fixtures'
 
-const jwtFor = async (userPublicKey: string, exp: number): Promise<string> => encodeUser('device', userPublicKey, createAccount(), {}, { exp })
-const codeOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'ACCEPTED', (error: { code?: string }) => error.code ?? String(error))
+const jwtFor = async (userPublicKey: string, exp: number): Promise<string> =>
+  encodeUser('device', userPublicKey, createAccount(), {}, { exp })
+const codeOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => 'ACCEPTED',
+    (error: { code?: string }) => error.code ?? String(error),
+  )
 
 describe('device credential renewals', () => {
   it('the device opens a renewal from a desktop of the roster and keeps its own seed', async () => {
@@ -32,18 +37,33 @@ describe('device credential renewals', () => {
     const nkey = createUser()
     const currentCreds = new TextDecoder().decode(fmtCreds(await jwtFor(nkey.getPublicKey(), 1_000), nkey))
     const options = { roster, currentCreds, currentExpiresAt: 1_000 }
-    const forTablet = await sealDeviceCredential(desktop, tablet.member, { jwt: await jwtFor(nkey.getPublicKey(), 2_000), expiresAt: 2_000 })
+    const forTablet = await sealDeviceCredential(desktop, tablet.member, {
+      jwt: await jwtFor(nkey.getPublicKey(), 2_000),
+      expiresAt: 2_000,
+    })
     expect(await codeOf(openDeviceCredential(phone, forTablet, options))).toBe('RELAY_CREDENTIAL_INVALID')
-    const byTablet = await sealDeviceCredential(tablet, phone.member, { jwt: await jwtFor(nkey.getPublicKey(), 2_000), expiresAt: 2_000 })
+    const byTablet = await sealDeviceCredential(tablet, phone.member, {
+      jwt: await jwtFor(nkey.getPublicKey(), 2_000),
+      expiresAt: 2_000,
+    })
     expect(await codeOf(openDeviceCredential(phone, byTablet, options))).toBe('RELAY_CREDENTIAL_SIGNATURE')
-    const otherKey = await sealDeviceCredential(desktop, phone.member, { jwt: await jwtFor(createUser().getPublicKey(), 2_000), expiresAt: 2_000 })
+    const otherKey = await sealDeviceCredential(desktop, phone.member, {
+      jwt: await jwtFor(createUser().getPublicKey(), 2_000),
+      expiresAt: 2_000,
+    })
     expect(await codeOf(openDeviceCredential(phone, otherKey, options))).toBe('RELAY_CREDENTIAL_INVALID')
-    const flipped = await sealDeviceCredential(desktop, phone.member, { jwt: await jwtFor(nkey.getPublicKey(), 2_000), expiresAt: 2_000 })
+    const flipped = await sealDeviceCredential(desktop, phone.member, {
+      jwt: await jwtFor(nkey.getPublicKey(), 2_000),
+      expiresAt: 2_000,
+    })
     // One character of the sealed part changed (still base64url): the desktop's signature no longer holds.
     const at = new TextDecoder().decode(flipped).indexOf('"ct":"') + 8
     flipped[at] = flipped[at] === 0x41 ? 0x42 : 0x41
     expect(await codeOf(openDeviceCredential(phone, flipped, options))).toBe('RELAY_CREDENTIAL_SIGNATURE')
-    const older = await sealDeviceCredential(desktop, phone.member, { jwt: await jwtFor(nkey.getPublicKey(), 500), expiresAt: 500 })
+    const older = await sealDeviceCredential(desktop, phone.member, {
+      jwt: await jwtFor(nkey.getPublicKey(), 500),
+      expiresAt: 500,
+    })
     expect(await codeOf(openDeviceCredential(phone, older, options))).toBe('RELAY_CREDENTIAL_ROLLBACK')
   })
 })

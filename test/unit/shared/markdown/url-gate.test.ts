@@ -86,7 +86,9 @@ describe('inspectUrl: the real host first, as approvals and the link dialog show
   })
 
   it('a password alone counts as a user name', () => {
-    expect(urlWarnings(inspectUrl('https://:secret@example.com/'))).toEqual([{ code: 'URL_USER_NAME', userName: '', host: 'example.com' }])
+    expect(urlWarnings(inspectUrl('https://:secret@example.com/'))).toEqual([
+      { code: 'URL_USER_NAME', userName: '', host: 'example.com' },
+    ])
   })
 
   it('names a scheme other than http and https, and a URL the parser refuses', () => {
