@@ -43,8 +43,9 @@ export interface WebSocketBridgeOptions {
 /**
  * A `CompanionBridge` over the companion's WebSocket UI channel. Connects on the first `onFrame`
  * subscription (the server's `snapshot` on connect is then never missed), reconnects with exponential
- * backoff after any close (asking `probe` whether the port answers at all), and parses every incoming frame with `UiServerFrameSchema` (invalid frames
- * are dropped). Calls made while the socket is not open are dropped; the status says so.
+ * backoff after any close (asking `probe` whether the port answers at all), and parses every incoming
+ * frame with `UiServerFrameSchema` (invalid frames are dropped). Calls made while the socket is not
+ * open are dropped; the status says so.
  */
 export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge & { retry(): void } {
   const initialDelay = options.initialDelayMs ?? 250
