@@ -6,7 +6,7 @@ import { BrowserAlerts, SOUND_KEY, type AlertHost } from '../../renderer/src/lib
 import { FakeBridge, makeAsk } from './fake-bridge'
 
 function recordingHost(permission: NotificationPermission, watching = false) {
-  const record = { requests: 0, shown: [] as string[], beeps: 0 }
+  const record = { requests: 0, shown: [] as string[], beeps: 0, last: undefined as Observed | undefined }
   class Observed {
     static permission = permission
     static requestPermission(): Promise<NotificationPermission> {
@@ -16,6 +16,7 @@ function recordingHost(permission: NotificationPermission, watching = false) {
     onclick: (() => void) | null = null
     constructor(title: string, options?: NotificationOptions) {
       record.shown.push(`${title} | ${options?.body ?? ''}`)
+      record.last = this
     }
     close(): void {}
   }
@@ -33,14 +34,18 @@ describe('browser alerts', () => {
     localStorage.clear()
     const { host, record } = recordingHost('granted')
     const bridge = new FakeBridge()
-    new BrowserAlerts(host).listen(bridge)
+    const opened: string[] = []
+    new BrowserAlerts(host).listen(bridge, (askId) => opened.push(askId))
     const old = makeAsk({ receivedAt: 1_000 })
     await bridge.emit({ type: 'snapshot', pending: [old], restUntil: 2_000 })
     await bridge.emit({ type: 'ask/added', ask: makeAsk({ receivedAt: 2_000 }) })
-    expect(record).toEqual({ requests: 0, shown: [], beeps: 0 })
-    await bridge.emit({ type: 'ask/added', ask: makeAsk({ receivedAt: 3_000, agent: { name: 'evil\u202Ename' } }) })
+    expect(record).toMatchObject({ requests: 0, shown: [], beeps: 0 })
+    const fresh = makeAsk({ receivedAt: 3_000, agent: { name: 'evil\u202Ename' } })
+    await bridge.emit({ type: 'ask/added', ask: fresh })
     expect(record.shown).toEqual(['evil⟨U+202E⟩name | Package manager: Which package manager should I use?'])
     expect(record.beeps).toBe(0)
+    record.last?.onclick?.()
+    expect(opened).toEqual([fresh.askId])
   })
 
   it('while the person looks at the tab nothing pops up; the sound plays only when on, and is remembered', async () => {

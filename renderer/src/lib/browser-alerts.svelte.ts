@@ -30,6 +30,7 @@ export class BrowserAlerts {
   sound = $state(false)
   readonly #host: AlertHost
   #restUntil: number | undefined
+  #openAsk: (askId: string) => void = () => undefined
 
   constructor(host: AlertHost) {
     this.#host = host
@@ -37,8 +38,12 @@ export class BrowserAlerts {
     this.sound = readSound(host.storage)
   }
 
-  /** Follows the companion's frames (a listener of the page's bridge). */
-  listen(bridge: Pick<CompanionBridge, 'onFrame'>): () => void {
+  /**
+   * Follows the companion's frames (a listener of the page's bridge). `openAsk` brings an ask into
+   * view when the person clicks its notification (the desktop's notifications do the same).
+   */
+  listen(bridge: Pick<CompanionBridge, 'onFrame'>, openAsk: (askId: string) => void = () => undefined): () => void {
+    this.#openAsk = openAsk
     return bridge.onFrame((frame) => this.#frame(frame))
   }
 
@@ -65,13 +70,14 @@ export class BrowserAlerts {
     if (frame.type === 'snapshot') this.#restUntil = frame.restUntil
     else if (frame.type === 'ask/added') {
       if (this.#restUntil !== undefined && frame.ask.receivedAt <= this.#restUntil) return
-      this.#alert(askNotificationText(frame.ask), `ask:${frame.ask.askId}`)
+      const askId = frame.ask.askId
+      this.#alert(askNotificationText(frame.ask), `ask:${askId}`, () => this.#openAsk(askId))
     } else if (frame.type === 'notice/added') {
       this.#alert(noticeNotificationText(frame.notice), `notice:${frame.notice.noticeId}`)
     }
   }
 
-  #alert(text: { title: string; body: string }, tag: string): void {
+  #alert(text: { title: string; body: string }, tag: string, onClick: () => void = () => undefined): void {
     if (this.#host.watching()) return
     if (this.sound) this.#host.beep()
     const api = this.#host.Notification
@@ -80,6 +86,7 @@ export class BrowserAlerts {
       const shown = new api(text.title, { body: text.body, tag })
       shown.onclick = () => {
         window.focus()
+        onClick()
         shown.close()
       }
     } catch {
