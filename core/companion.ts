@@ -70,6 +70,12 @@ export interface CompanionOptions {
    * from `connect` (and the app's executable when the core runs inside Electron). See askpass-mark.ts.
    */
   askpassHelper?: HelperIdentity
+  /**
+   * Brings the host's own question window to the front (the desktop app); `ask-user open` asks for it
+   * with the window credential (`POST /v1/window/show`). Absent (`ask-user serve`): that route answers
+   * 404 `NO_OWN_WINDOW` and `ask-user open` opens the page through a one-time link instead.
+   */
+  showWindow?: () => void
 }
 
 /**
@@ -229,7 +235,12 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
       tokenMatches,
       staticDir: options.staticDir,
       status: () => statusBody(serverInfo, registry.size, sockets.agents.size, hub.size),
-      windows: { access, pageBase, ...(options.redeemer ? { redeemer: options.redeemer } : {}) },
+      windows: {
+        access,
+        pageBase,
+        ...(options.redeemer ? { redeemer: options.redeemer } : {}),
+        ...(options.showWindow ? { showWindow: options.showWindow } : {}),
+      },
     },
     preAuth,
     preAuthDeadlineMs: preAuthOptions.deadlineMs,

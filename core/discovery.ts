@@ -11,7 +11,7 @@ export class CompanionRunningError extends Error {
     readonly pid: number,
     readonly url: string,
   ) {
-    super(`another companion is running (pid ${pid}) at ${url}`)
+    super(`another companion is running (pid ${pid}) at ${url}; run \`ask-user open\` for its window`)
   }
 }
 

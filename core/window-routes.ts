@@ -7,6 +7,7 @@ import {
   WINDOW_CODE_PATH,
   WINDOW_CONFIRM_PATH,
   WINDOW_REDEEM_PATH,
+  WINDOW_SHOW_PATH,
 } from '../shared/window-link'
 import { bearerToken } from './handshake'
 import { peerUidOf } from './peer-uid'
@@ -20,6 +21,8 @@ export interface WindowRoutesContext {
   pageBase: () => string
   /** Who is on the other end of a request's socket (default: the kernel's socket table, Linux only). */
   redeemer?: (req: IncomingMessage) => Redeemer | Promise<Redeemer>
+  /** Brings the host's own window to the front (the desktop app); absent: `/v1/window/show` is 404. */
+  showWindow?: () => void
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -31,6 +34,7 @@ export const WINDOW_PATHS: ReadonlySet<string> = new Set([
   WINDOW_REDEEM_PATH,
   WINDOW_CLAIM_PATH,
   WINDOW_CONFIRM_PATH,
+  WINDOW_SHOW_PATH,
 ])
 
 /**
@@ -40,7 +44,9 @@ export const WINDOW_PATHS: ReadonlySet<string> = new Set([
  *   where the uid cannot be told, or `{code, message}` with 403 (another user), 404 (unknown or expired)
  *   or 409 (the link was opened twice: every window is signed out);
  * - `/v1/window/claim` `{ticket}` → `{credential}` once the person confirmed, else 202 `{digits}`;
- * - `/v1/window/confirm` (bearer: the window credential) `{digits}` → 200, or 400 `WRONG_DIGITS`.
+ * - `/v1/window/confirm` (bearer: the window credential) `{digits}` → 200, or 400 `WRONG_DIGITS`;
+ * - `/v1/window/show` (bearer: the window credential) → 200 `{shown: true}` once the desktop app raised
+ *   its window, or 404 `NO_OWN_WINDOW` from a companion without one (`ask-user serve`).
  */
 export function handleWindowRoute(
   ctx: WindowRoutesContext,
@@ -57,13 +63,23 @@ export function handleWindowRoute(
 
 function route(ctx: WindowRoutesContext, path: string, body: unknown, req: IncomingMessage, res: ServerResponse): void {
   const { access } = ctx
-  if (path === WINDOW_CODE_PATH || path === WINDOW_CONFIRM_PATH) {
+  if (path === WINDOW_CODE_PATH || path === WINDOW_CONFIRM_PATH || path === WINDOW_SHOW_PATH) {
     if (!access.matches(bearerToken(req))) {
       return reply(res, req, 401, {
         code: 'NOT_A_WINDOW',
         message: 'this needs the window credential (window.json in the companion home), not the agent token',
       })
     }
+  }
+  if (path === WINDOW_SHOW_PATH) {
+    if (ctx.showWindow === undefined) {
+      return reply(res, req, 404, {
+        code: 'NO_OWN_WINDOW',
+        message: 'this companion has no window of its own (ask-user serve): open its page with a one-time link',
+      })
+    }
+    ctx.showWindow()
+    return reply(res, req, 200, { shown: true })
   }
   if (path === WINDOW_CODE_PATH) {
     const code = access.mintCode()

@@ -3,12 +3,14 @@ import type { ApprovalDecision } from './approval'
 import type { UiClientFrame, UiServerFrame } from './ui'
 
 /**
- * Connection state of a window's bridge to the companion. The served page adds: `signed-out` (it holds
- * no window credential: a reload, an expired link; run `ask-user open`), `unverified` (something on
- * the port could not prove it is the companion: nothing it sent is shown) and `alarm` (a page link was
- * opened twice, so every window was signed out).
+ * Connection state of a window's bridge to the companion. Only `open` means the window knows what is
+ * pending. The served page adds: `unreachable` (its socket failed and the companion's port does not
+ * answer HTTP either: it is retrying), `signed-out` (it holds no window credential: a reload, an
+ * expired link; run `ask-user open`), `unverified` (what answers on the port does not hold this page's
+ * credential: the companion restarted with a new one, or something else took the port; nothing it sent
+ * is shown) and `alarm` (a page link was opened twice, so every window was signed out).
  */
-export type BridgeStatus = 'connecting' | 'open' | 'closed' | 'signed-out' | 'unverified' | 'alarm'
+export type BridgeStatus = 'connecting' | 'open' | 'closed' | 'unreachable' | 'signed-out' | 'unverified' | 'alarm'
 
 /** How the served page is getting its window credential (shown until it has one). */
 export type PageAccessState =

@@ -9,6 +9,8 @@ export const WINDOW_CODE_PATH = '/v1/window/code'
 export const WINDOW_REDEEM_PATH = '/v1/window/redeem'
 export const WINDOW_CLAIM_PATH = '/v1/window/claim'
 export const WINDOW_CONFIRM_PATH = '/v1/window/confirm'
+/** Raises the desktop app's own window (`ask-user open` tries it first; 404 from `ask-user serve`). */
+export const WINDOW_SHOW_PATH = '/v1/window/show'
 
 /** The file in the companion home (0600, never endpoint.json) that holds the window credential. */
 export const WINDOW_FILE = 'window.json'

@@ -1,19 +1,24 @@
-// `ask-user open`: a signed-in window of the running companion in the default browser.
+// `ask-user open`: the running companion's window, the desktop app's raised, or the served page signed in
+// through a one-time link in the default browser.
 import { createInterface } from 'node:readline'
 import { errorMessage } from '../../shared/describe-error'
 import { EXIT, printError, refuseArguments, type CliIo, type Command } from '../io'
 import { openBrowser } from '../window/open-browser'
-import { confirmPage, mintPageLink, readWindowCredential } from '../window/window-credential'
+import { confirmPage, mintPageLink, raiseOwnWindow, readWindowCredential } from '../window/window-credential'
 
 const HELP = `Usage: ask-user open [--confirm]
 
-Opens the companion's question window in the default browser with a one-time link (60 s, one page).
+Opens the running companion's question window. The desktop app brings its own window to the front;
+\`ask-user serve\` has none, so the page opens in the default browser with a one-time link (60 s, one page).
 Where the companion cannot tell which user opened the page (macOS, Windows), the page shows six
 digits: type them here to confirm it is yours. A reload signs a page out: run this again.
   --confirm   only read the digits a waiting page shows (no new link)
 `
 
-/** Opens a one-time link; where needed, reads the page's digits from the terminal (5 tries). */
+/**
+ * Raises the desktop app's window, else opens a one-time link; where needed, reads the page's digits
+ * from the terminal (5 tries). Never prints or passes on a credential.
+ */
 export const run: Command = async (args, io) => {
   const confirmOnly = args.length === 1 && args[0] === '--confirm'
   const refused = confirmOnly ? undefined : refuseArguments(args, io, 'open', HELP)
@@ -22,6 +27,10 @@ export const run: Command = async (args, io) => {
     const window = await readWindowCredential(io.env)
     const confirm = (digits: string): Promise<boolean> => confirmPage(window, digits, io.signal)
     if (confirmOnly) return await confirmLoop(io, confirm)
+    if (await raiseOwnWindow(window, io.signal)) {
+      io.stderr.write("Brought the companion's window to the front.\n")
+      return EXIT.OK
+    }
     openBrowser(await mintPageLink(window, io.signal), io)
     io.stderr.write('Opened a one-time link to the question window in your browser.\n')
     // On Linux the companion checks the page's user itself; `--confirm` covers the rare page that still asks.

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { connectInfo, resolveHome, startCompanion } from '../../core'
 import { EXIT, printError, type Command } from '../io'
 import { errorMessage } from '../../shared/describe-error'
+import { newAskLine } from '../window/new-ask-line'
 import { openBrowser } from '../window/open-browser'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
@@ -55,7 +56,8 @@ export function installedScript(): string | undefined {
 /**
  * Starts the companion (discovery file written, settings and history in the home folder), prints
  * exactly one line on stdout, a one-time page link `http://127.0.0.1:<port>/#code=<code>` (60 s, one
- * page; `ask-user open` makes more), opens another one with `--open`, waits for `io.signal`, then
+ * page; `ask-user open` makes more), opens another one with `--open`, prints one line on stderr per
+ * new ask (`HH:MM new ask from <agent> (<n> pending)`, cli/window/new-ask-line.ts), waits for `io.signal`, then
  * shuts down gracefully and returns 0. Bad flags: exit 2; a start failure (port taken, another
  * companion running): exit 1.
  */
@@ -94,6 +96,11 @@ export const run: Command = async (args, io) => {
   io.stdout.write(`${companion.windowLink()}\n`)
   io.stderr.write('That link opens one signed-in window within 60 s; run `ask-user open` for another.\n')
   if (parsed.open) openBrowser(companion.windowLink(), io)
+  // The terminal is an alert of its own: a browser tab may be hidden, or not allowed to notify.
+  const running = companion
+  running.on('added', (ask) => {
+    io.stderr.write(`${newAskLine(ask.agent.name, running.pending().length, new Date())}\n`)
+  })
   if (!io.signal.aborted)
     await new Promise<void>((resolve) => io.signal.addEventListener('abort', () => resolve(), { once: true }))
   await companion.close()

@@ -4,11 +4,13 @@ import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { exitCodeFor } from './exit-codes'
 import { errorMessage } from '../../shared/describe-error'
+import { staleEndpointNote } from './stale-endpoint'
 
 const HELP = `Usage: ask-user status [--json]
 
 Says whether an Ask User Companion is reachable (exit 0) or not (exit 4), its endpoint (never the
 token) and how many asks are pending. --json prints {url, server, pending, agents, windows}.
+To see and answer the asks, run \`ask-user open\`: it opens the companion's window.
 `
 
 /** `ask-user status`: reachability, endpoint URL and pending count. */
@@ -33,7 +35,8 @@ export const run: Command = async (args, io) => {
           `endpoint: ${url}\n` +
           `pending asks: ${status.pending}\n` +
           `agents connected: ${status.agents}\n` +
-          `windows open: ${status.windows}\n`,
+          `windows open: ${status.windows}\n` +
+          'to answer: run `ask-user open`\n',
       )
     }
     return EXIT.OK
@@ -42,7 +45,9 @@ export const run: Command = async (args, io) => {
       printError(io, 'interrupted')
       return EXIT.INTERRUPTED
     }
-    const message = errorMessage(error)
+    // A dead pid in endpoint.json is the whole story: say so rather than how the dial failed.
+    const stale = await staleEndpointNote(io.env)
+    const message = stale ?? errorMessage(error)
     printError(io, message.includes(START_HINT) ? message : `${message}; ${START_HINT}`)
     const code = exitCodeFor(error)
     return code === 1 ? EXIT.NO_COMPANION : code

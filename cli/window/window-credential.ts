@@ -7,6 +7,7 @@ import {
   WINDOW_CODE_PATH,
   WINDOW_CONFIRM_PATH,
   WINDOW_FILE,
+  WINDOW_SHOW_PATH,
   WindowFileSchema,
   type WindowFile,
 } from '../../shared/window-link'
@@ -44,6 +45,21 @@ export async function mintPageLink(window: WindowFile, signal?: AbortSignal): Pr
       `the companion at ${window.page} refused a page link (HTTP ${response.status})`,
     )
   return parsed.data.url
+}
+
+/**
+ * Asks the companion to bring its own window to the front (`POST /v1/window/show`): true when it did
+ * (the desktop app), false when it has none (`ask-user serve` answers 404). Throws `NO_PROVIDER` when
+ * it refused the credential or could not be reached.
+ */
+export async function raiseOwnWindow(window: WindowFile, signal?: AbortSignal): Promise<boolean> {
+  const response = await post(window, WINDOW_SHOW_PATH, {}, signal)
+  if (response.status === 404) return false
+  if (response.ok) return true
+  throw new AskUserError(
+    'NO_PROVIDER',
+    `the companion at ${window.page} refused to show its window (HTTP ${response.status})`,
+  )
 }
 
 /** Sends the digits a page shows (`POST /v1/window/confirm`); true when they matched. */

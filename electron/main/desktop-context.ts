@@ -97,8 +97,11 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
 
   setupSecurity(app, electron.session.defaultSession, contentSecurityPolicy(source))
   followTheme(electron.nativeTheme, settings)
-  const companion = await startCore(options, home, settings, warn)
+  // `ask-user open` raises the window; the core starts first, so the route finds it once it exists.
+  let raise = (): void => undefined
+  const companion = await startCore(options, home, settings, warn, () => raise())
   const window = await openWindow(electron, options, home, source, settings, warn)
+  raise = () => window.show()
   disposers.push(() => window.allowClose())
   const openLink = externalLinkOpener({
     window: window.browserWindow,
@@ -150,6 +153,7 @@ function startCore(
   home: string,
   settings: SettingsStore,
   warn: (message: string) => void,
+  showWindow: () => void,
 ): Promise<DesktopCompanion> {
   const { app, core, mainDir, platform, env } = options
   // Packaged: the launcher in resources/bin; a development run: the checkout's bin/ask-user.js.
@@ -167,6 +171,7 @@ function startCore(
     writeDiscovery: true,
     serverInfo: { name: 'ask-user-companion', version: app.getVersion() },
     onWarning: warn,
+    showWindow,
     ...(connect ? { connect } : {}),
   })
 }

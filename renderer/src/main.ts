@@ -3,6 +3,7 @@ import { mount } from 'svelte'
 import './app.css'
 import App from './App.svelte'
 import { getBridge } from './bridge'
+import { BrowserAlerts, pageAlertHost } from './lib/browser-alerts.svelte'
 import { links } from './lib/links.svelte'
 import { clock } from './state/clock.svelte'
 import { InboxStore } from './state/inbox.svelte'
@@ -19,9 +20,12 @@ function sessionStore(): Storage | undefined {
 }
 
 clock.start()
-// The page's one bridge has two users: the store (every frame and every send) and `links` (opening a
-// link from agent text goes through main in Electron). Components never see it.
+// The page's one bridge has three users: the store (every frame and every send), `links` (opening a
+// link from agent text goes through main in Electron) and, in the served page only, the browser alerts
+// (the desktop has native notifications). Components never see it.
 const bridge = getBridge()
 links.use(bridge)
 const store = new InboxStore(bridge, { storage: sessionStore() })
-export default mount(App, { target, props: { store } })
+const alerts = window.companion ? undefined : new BrowserAlerts(pageAlertHost())
+alerts?.listen(bridge, (askId) => store.focusAsk(askId))
+export default mount(App, { target, props: { store, ...(alerts ? { alerts } : {}) } })

@@ -58,6 +58,41 @@ function connect() {
 }
 
 describe('WebSocket bridge', () => {
+  it('a failed socket asks the probe: a port that does not answer is unreachable until one does', async () => {
+    vi.useFakeTimers()
+    let answers = false
+    let probes = 0
+    const bridge = createWebSocketBridge({
+      url: 'ws://127.0.0.1:1234/v1/ui',
+      protocols: ['ask-user.ui.v2'],
+      WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+      probe: () => {
+        probes += 1
+        return Promise.resolve(answers)
+      },
+    })
+    const statuses: BridgeStatus[] = []
+    bridge.onStatus((status) => statuses.push(status))
+    bridge.onFrame(() => undefined)
+    FakeSocket.sockets[0]!.open()
+    FakeSocket.sockets[0]!.drop()
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('unreachable'))
+    expect(probes).toBe(1)
+    // Retrying keeps saying unreachable (no flicker through connecting) while the port stays silent.
+    await vi.advanceTimersByTimeAsync(250)
+    FakeSocket.sockets[1]!.drop()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(statuses).toEqual(['connecting', 'open', 'closed', 'unreachable'])
+    // The port answers again (the socket may still fail, say while the companion starts): only closed.
+    answers = true
+    await vi.advanceTimersByTimeAsync(500)
+    FakeSocket.sockets[2]!.drop()
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('closed'))
+    await vi.advanceTimersByTimeAsync(1000)
+    FakeSocket.sockets[3]!.open()
+    expect(statuses.at(-1)).toBe('open')
+  })
+
   it('reads a one-time code from the fragment (never a token)', () => {
     expect(codeFromHash('#code=abc123')).toBe('abc123')
     expect(codeFromHash('#token=abc123')).toBeUndefined()

@@ -73,7 +73,7 @@ test('a page whose companion was replaced on its port by something without the c
       timeout: 15_000,
     })
     expect(connections).toBeGreaterThan(0)
-    await expect(page.getByTestId('sign-in')).toContainText('Cannot verify the companion on this port')
+    await expect(page.getByTestId('sign-in')).toContainText('The companion restarted: run `ask-user open`')
     await expect(page.getByText('Type your password')).toHaveCount(0)
   } finally {
     for (const client of squatter.clients) client.terminate()

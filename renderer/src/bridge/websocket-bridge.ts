@@ -26,6 +26,12 @@ export interface WebSocketBridgeOptions {
   protocols?: string[]
   /** Told when the companion signed this window out (4401: credential rotated, or 4403: proof refused). */
   onSignedOut?: () => void
+  /**
+   * Asked after the socket failed: does the companion's port answer at all (bridge/status-probe.ts)?
+   * `false` makes the status `unreachable` until a probe or a socket says otherwise. Without it a
+   * failed socket is only `closed`.
+   */
+  probe?: () => Promise<boolean>
   /** First reconnect delay in ms (default 250); doubles up to `maxDelayMs`. */
   initialDelayMs?: number
   /** Longest reconnect delay in ms (default 5000). */
@@ -37,8 +43,9 @@ export interface WebSocketBridgeOptions {
 /**
  * A `CompanionBridge` over the companion's WebSocket UI channel. Connects on the first `onFrame`
  * subscription (the server's `snapshot` on connect is then never missed), reconnects with exponential
- * backoff after any close, and parses every incoming frame with `UiServerFrameSchema` (invalid frames
- * are dropped). Calls made while the socket is not open are dropped; the status says so.
+ * backoff after any close (asking `probe` whether the port answers at all), and parses every incoming
+ * frame with `UiServerFrameSchema` (invalid frames are dropped). Calls made while the socket is not
+ * open are dropped; the status says so.
  */
 export function createWebSocketBridge(options: WebSocketBridgeOptions): CompanionBridge & { retry(): void } {
   const initialDelay = options.initialDelayMs ?? 250
@@ -73,7 +80,8 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   const connect = (): void => {
     const secret = options.credential?.()
     if (options.credential !== undefined && secret === undefined) return setStatus('signed-out')
-    if (status !== 'unverified') setStatus('connecting')
+    // An unverified or unreachable companion stays so while retrying: only news changes the words.
+    if (status !== 'unverified' && status !== 'unreachable') setStatus('connecting')
     const nonce = secret === undefined ? undefined : newNonce()
     let ws: WebSocket
     try {
@@ -123,7 +131,14 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   }
 
   const scheduleReconnect = (): void => {
-    if (status !== 'unverified') setStatus('closed')
+    if (status !== 'unverified' && status !== 'unreachable') setStatus('closed')
+    if (status !== 'unverified' && options.probe !== undefined) {
+      void options.probe().then((answers) => {
+        // A socket under way, or news it brought (open, unverified, signed out), knows better than the probe.
+        if (socket !== undefined || (status !== 'closed' && status !== 'unreachable')) return
+        setStatus(answers ? 'closed' : 'unreachable')
+      })
+    }
     const wait = delay
     delay = Math.min(maxDelay, delay * 2)
     setTimeout(connect, wait)

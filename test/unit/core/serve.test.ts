@@ -94,7 +94,10 @@ describe('ask-user serve', () => {
     await writeFile(join(home, 'endpoint.json'), JSON.stringify(owner))
     const io = fakeIo(new AbortController().signal)
     expect(await run([], io)).toBe(1)
-    expect(io.err()).toBe(`Error: another companion is running (pid ${process.ppid}) at ws://127.0.0.1:4242/v1/agent\n`)
+    expect(io.err()).toBe(
+      `Error: another companion is running (pid ${process.ppid}) at ws://127.0.0.1:4242/v1/agent; run \`ask-user open\` for its window\n`,
+    )
+    expect(io.err()).not.toContain('theirs')
     expect(io.out()).toBe('')
   })
 })

@@ -68,6 +68,7 @@ describe('the super-linear regex rules', () => {
       'shared/markdown',
       'shared/recommended.ts',
       'electron/main/notification-text.ts',
+      'shared/notification-text.ts',
       'cli/askpass/parent-command.ts',
     ])
     const hits = results.flatMap((r) =>

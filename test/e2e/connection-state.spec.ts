@@ -1,0 +1,77 @@
+// The served page in a real Chromium never claims "all clear" when it does not know: a companion that
+// went away makes it say so (port named, count unknown, old notices greyed), and one that came back
+// with a new credential makes it say "The companion restarted: run `ask-user open`".
+import type { Page } from '@playwright/test'
+import { AskUserClient } from '../../agent'
+import { startTestCompanion, type TestCompanion } from '../helpers/companion'
+import { ensureRendererBuilt, RENDERER_DIR } from './support/build'
+import { expect, test } from './support/fixtures'
+
+/** Counts every moment `[data-testid=empty-inbox]` is in the page from now on (an observer only). */
+async function watchForAllClear(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const seen = { count: 0 }
+    ;(window as unknown as { allClearSeen: typeof seen }).allClearSeen = seen
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="empty-inbox"]')) seen.count += 1
+    }).observe(document.body, { childList: true, subtree: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { allClearSeen: { count: number } }).allClearSeen.count)
+}
+
+test('a stopped companion: the page says it is not connected, never "Nothing to answer"; a restarted one: run `ask-user open`', async ({
+  page,
+}) => {
+  ensureRendererBuilt()
+  let running: TestCompanion | undefined = await startTestCompanion({ staticDir: RENDERER_DIR, writeDiscovery: false })
+  const port = running.companion.port
+  const agent = new AskUserClient({
+    env: { ASK_USER_URL: running.companion.agentUrl, ASK_USER_TOKEN: running.companion.token },
+    name: 'builder',
+    cwd: '/home/ada/src/builder',
+  })
+  try {
+    await page.goto(running.companion.windowLink())
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+    await agent.notify({ kind: 'turn-complete', text: 'Build finished' })
+    await expect(page.getByTestId('notice')).toHaveCount(1)
+    await expect(page.getByTestId('notices')).toHaveAttribute('data-stale', 'false')
+    await expect(page.getByTestId('empty-inbox')).toBeVisible()
+    await expect(page.getByTestId('pending-count')).toHaveText('0 pending')
+    await agent.close()
+    const allClearSeen = await watchForAllClear(page)
+
+    await running.cleanup()
+    running = undefined
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unreachable', {
+      timeout: 15_000,
+    })
+    await expect(page.getByTestId('sign-in')).toHaveText(
+      `Not connected to the companion on port ${port}; retrying. If it restarted, run \`ask-user open\`.`,
+    )
+    await expect(page.getByTestId('inbox-unknown')).toBeVisible()
+    await expect(page.getByTestId('empty-inbox')).toHaveCount(0)
+    await expect(page.getByTestId('pending-count')).toHaveText('? pending')
+    await expect(page).toHaveTitle('(?) Ask User Companion')
+    await expect(page.getByTestId('notices')).toHaveAttribute('data-stale', 'true')
+
+    // The same port, a new companion: its window credential is new, so this page's is refused.
+    running = await startTestCompanion({ staticDir: RENDERER_DIR, writeDiscovery: false, port })
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unverified', {
+      timeout: 15_000,
+    })
+    await expect(page.getByTestId('sign-in')).toContainText('The companion restarted: run `ask-user open`')
+    await expect(page.getByTestId('inbox-unknown')).toBeVisible()
+    await expect(page.getByTestId('pending-count')).toHaveText('? pending')
+    expect(await allClearSeen()).toBe(0)
+
+    // The new link in the same tab signs it in again.
+    await page.goto(running.companion.windowLink())
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+    await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  } finally {
+    await agent.close()
+    await page.close()
+    await running?.cleanup()
+  }
+})
