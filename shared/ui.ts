@@ -61,6 +61,11 @@ export const AskSettledFrameSchema = z.object({
   outcome: OutcomeSchema,
   /** Present when `outcome` is `decided`. */
   decision: ApprovalDecisionSchema.optional(),
+  /**
+   * A remote ask answered on another desk of the person: that device's name in the roster (its answer
+   * is the one the agent took). Absent when this companion's windows answered it.
+   */
+  answeredOn: z.string().optional(),
 })
 /** How a window's own send settled its ask: `answered` for `ask/answer`, `decided` for `ask/decide`, `cancelled` for `ask/dismiss`. */
 export const AcceptedOutcomeSchema = OutcomeSchema.extract(['answered', 'decided', 'cancelled'])

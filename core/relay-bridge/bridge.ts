@@ -1,0 +1,179 @@
+// The relay as a transport beside the WebSocket endpoint: this machine's desk on the relay (relay/exchange's
+// RelayDesk) feeding the companion's one registry. Remote asks enter the same registry and windows as
+// local ones, named by the roster and marked remote; a window's answer goes out through the desk and the
+// ask settles by what the relay says (first answer wins). Loaded only when a relay is configured
+// (start.ts imports this file dynamically), so a companion without one never loads the relay code.
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Answer } from '../../shared/answer'
+import { errorMessage } from '../../shared/describe-error'
+import {
+  isRelayExchangeError,
+  RelayDesk,
+  RelayLink,
+  type RemoteAsk,
+  type RemoteAskSettled,
+} from '../../relay/exchange'
+import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
+import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
+import { describeRelayError } from '../../relay/home/errors'
+import { renewRelayAtStart } from '../../relay/renewal'
+import type { Refusal, Settlement } from '../registry'
+import { RelayNotices } from './relay-notices'
+import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
+import type { RelayBridgeContext } from './start'
+
+/** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
+export const ANSWER_WAIT_MS = 30_000
+/** How long one attempt to reach the relay lasts before the bridge says it is unreachable and tries again. */
+const REACH_MS = 15_000
+
+/** The running bridge of one companion. */
+export class RelayBridge {
+  readonly #ctx: RelayBridgeContext
+  readonly #notices: RelayNotices
+  readonly #closed = new AbortController()
+  /** Relay key (`q.<agent>.<askId>`) → the registry's askId, for the remote asks listed now. */
+  readonly #listed = new Map<string, string>()
+  #link: RelayLink | undefined
+  #desk: RelayDesk | undefined
+  #self = ''
+
+  private constructor(ctx: RelayBridgeContext) {
+    this.#ctx = ctx
+    this.#notices = new RelayNotices(ctx.notices)
+  }
+
+  /**
+   * Starts the bridge in the background and returns it with `ready`, which resolves once the desk
+   * watches the relay, or the bridge gave up (the reason is a warning and a notice). Never rejects.
+   */
+  static start(ctx: RelayBridgeContext): { bridge: RelayBridge; ready: Promise<void> } {
+    const bridge = new RelayBridge(ctx)
+    const ready = bridge.#run().catch((error: unknown) => {
+      if (bridge.#closed.signal.aborted) return
+      const message = `the relay bridge stopped: ${describeRelayError(error)}`
+      ctx.warn(message)
+      bridge.#notices.problem(message)
+    })
+    return { bridge, ready }
+  }
+
+  /** Stops watching the relay and closes the link. Remote asks stay on the relay for the next start. */
+  async close(): Promise<void> {
+    this.#closed.abort()
+    this.#desk?.close()
+    await this.#link?.close().catch(() => undefined)
+  }
+
+  async #run(): Promise<void> {
+    const { home, now, warn } = this.#ctx
+    const renewal = await renewRelayAtStart(home, { now, server: CLI_SERVER_CHECKS })
+    if (renewal.role === 'none') return
+    for (const warning of renewal.warnings) {
+      warn(warning)
+      this.#notices.problem(warning)
+    }
+    if (renewal.problem !== undefined) warn(`relay renewal at start: ${renewal.problem}`)
+    const identity = await loadDeskIdentity(home, renewal.role, now)
+    this.#self = identity.device.member.id
+    const link = await this.#reach(identity)
+    if (!link) return
+    this.#link = link
+    void this.#followLink(link, identity.url)
+    const desk = await RelayDesk.start(
+      {
+        link,
+        device: identity.device,
+        rootPublicKey: identity.rootPublicKey,
+        highestSeenRosterVersion: renewal.rosterVersion,
+        onRefused: (refusal) => warn(`the relay held something this desk refused (${refusal.key}): ${refusal.code}`),
+      },
+      this.#closed.signal,
+    )
+    if (this.#closed.signal.aborted) return desk.close()
+    this.#desk = desk
+    desk.onAdded((remote) => this.#add(remote))
+    desk.onSettled((settled) => this.#settled(settled))
+    for (const remote of desk.pending()) this.#add(remote)
+  }
+
+  /** Opens the link, retrying until it is reached or the bridge closes; a refusal (credential, URL, server) throws. */
+  async #reach(identity: DeskIdentity): Promise<RelayLink | undefined> {
+    while (!this.#closed.signal.aborted) {
+      try {
+        const link = await RelayLink.open({
+          url: identity.url,
+          creds: identity.creds,
+          name: identity.natsName,
+          ...CLI_SERVER_CHECKS,
+          reachTimeoutMs: REACH_MS,
+        })
+        if (this.#closed.signal.aborted) {
+          await link.close()
+          return undefined
+        }
+        this.#notices.reachable()
+        return link
+      } catch (error) {
+        if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) throw error
+        this.#notices.unreachable(identity.url)
+        await delay(1_000, undefined, { signal: this.#closed.signal }).catch(() => undefined)
+      }
+    }
+    return undefined
+  }
+
+  async #followLink(link: RelayLink, url: string): Promise<void> {
+    for await (const status of link.nc.status()) {
+      if (status.type === 'disconnect') this.#notices.unreachable(url)
+      if (status.type === 'reconnect') this.#notices.reachable()
+    }
+  }
+
+  #add(remote: RemoteAsk): void {
+    if (this.#listed.has(remote.key)) return
+    try {
+      const ask = this.#ctx.registry.add({
+        ...remoteNewAsk(remote),
+        owner: {
+          // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
+          settled: () => true,
+          submit: (key, answers) => this.#submit(key, answers),
+        },
+      })
+      this.#listed.set(remote.key, ask.askId)
+    } catch (error) {
+      this.#ctx.warn(`a remote ask from "${remote.agent.name}" could not be listed: ${errorMessage(error)}`)
+    }
+  }
+
+  #settled(settled: RemoteAskSettled): void {
+    const askId = this.#listed.get(settled.key)
+    if (askId === undefined) return
+    this.#listed.delete(settled.key)
+    this.#ctx.registry.settle(askId, relaySettlement(settled))
+  }
+
+  async #submit(key: string, answers: Answer[]): Promise<Settlement | Refusal> {
+    const desk = this.#desk
+    if (!desk) return { ok: false, code: 'NOT_PENDING', message: 'the relay bridge is closed; nothing was sent' }
+    try {
+      const signal = AbortSignal.any([AbortSignal.timeout(ANSWER_WAIT_MS), this.#closed.signal])
+      const result = await desk.answer(key, answers, signal)
+      const settlement = answerSettlement(result, answers, this.#self)
+      if (!('outcome' in settlement)) this.#notices.alarm(settlement.message)
+      else this.#listed.delete(key)
+      return settlement
+    } catch (error) {
+      if (isRelayExchangeError(error, 'ASK_NOT_PENDING'))
+        return { ok: false, code: 'NOT_PENDING', message: 'this remote ask is no longer pending; nothing was sent' }
+      if (isRelayExchangeError(error))
+        return { ok: false, code: 'INVALID_ANSWER', message: `${describeRelayError(error)}; nothing was sent` }
+      return {
+        ok: false,
+        code: 'INVALID_ANSWER',
+        message: `the relay did not take your answer within ${ANSWER_WAIT_MS / 1000} s (it is unreachable); send it again once it is back`,
+      }
+    }
+  }
+}
