@@ -40,9 +40,7 @@ export type V1HistoryEntry = z.infer<typeof V1HistoryEntrySchema>
  * The v1 outcome of a v2 one: a decided approval was `answered`; a remote ask's expiry, which v1 has no
  * word for, reads as the agent withdrawing it (`aborted`).
  */
-export function v1Outcome<O extends HistoryEntry['outcome']>(
-  outcome: O,
-): V1OutcomeOf<O> {
+export function v1Outcome<O extends HistoryEntry['outcome']>(outcome: O): V1OutcomeOf<O> {
   if (outcome === 'decided') return 'answered' as V1OutcomeOf<O>
   if (outcome === 'expired') return 'aborted' as V1OutcomeOf<O>
   return outcome as V1OutcomeOf<O>

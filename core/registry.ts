@@ -189,10 +189,18 @@ export class Registry {
    * Hands checked answers to an owner that sends them first; one at a time per ask. When another
    * desk's answer won, this window's answer is refused `NOT_PENDING` after the ask settled as answered there.
    */
-  private async submit(entry: Entry, submit: NonNullable<AskOwner['submit']>, answers: Answer[]): Promise<AnswerOutcome> {
+  private async submit(
+    entry: Entry,
+    submit: NonNullable<AskOwner['submit']>,
+    answers: Answer[],
+  ): Promise<AnswerOutcome> {
     const askId = entry.ask.askId
     if (entry.submitting)
-      return { ok: false, code: 'NOT_PENDING', message: 'an answer to this ask is already on its way; wait for its outcome' }
+      return {
+        ok: false,
+        code: 'NOT_PENDING',
+        message: 'an answer to this ask is already on its way; wait for its outcome',
+      }
     entry.submitting = true
     let result: Settlement | Refusal
     try {

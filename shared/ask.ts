@@ -106,6 +106,8 @@ export const QuestionHistoryEntrySchema = QuestionAskSchema.extend({
   outcome: OutcomeSchema.exclude(['decided']),
   /** Present when `outcome` is `answered` (or a late answer, `agent-gone` + `undelivered`); never for a secret ask. */
   answers: z.array(AnswerSchema).optional(),
+  /** A remote ask answered on another desk: that device's roster name (its answers are not known here). */
+  answeredOn: z.string().optional(),
 })
 export type QuestionHistoryEntry = z.infer<typeof QuestionHistoryEntrySchema>
 

@@ -6,13 +6,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Answer } from '../../shared/answer'
 import { errorMessage } from '../../shared/describe-error'
-import {
-  isRelayExchangeError,
-  RelayDesk,
-  RelayLink,
-  type RemoteAsk,
-  type RemoteAskSettled,
-} from '../../relay/exchange'
+import { isRelayExchangeError, RelayDesk, RelayLink, type RemoteAsk, type RemoteAskSettled } from '../../relay/exchange'
 import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
 import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'

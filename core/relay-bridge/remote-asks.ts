@@ -16,7 +16,9 @@ export const REMOTE_SECRET_REFUSED =
  * the whole ask unanswerable here ({@link REMOTE_SECRET_REFUSED}).
  */
 export function remoteNewAsk(remote: RemoteAsk): Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'> {
-  const questions: AskQuestion[] = remote.questions.map((question) => askQuestionFields(AskQuestionSchema.parse(question)))
+  const questions: AskQuestion[] = remote.questions.map((question) =>
+    askQuestionFields(AskQuestionSchema.parse(question)),
+  )
   const origin: AskOrigin = {
     kind: 'relay',
     agentId: remote.agent.id,
