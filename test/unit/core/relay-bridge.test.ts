@@ -14,7 +14,9 @@ import { RELAY_SETTINGS_FILE } from '../../../core/relay-bridge/start'
 import { REMOTE_SECRET_REFUSED } from '../../../core/relay-bridge/remote-asks'
 import { REMOTE_DISMISS_REASON } from '../../../core/registry'
 import { openRemoteAsker, type RemoteAsker, type RelayLink } from '../../../relay/exchange'
-import { loadOwnMember, RELAY_FILES } from '../../../relay/home/state'
+import { INBOX_BUCKET } from '../../../relay/exchange/inbox-keys'
+import { loadDeviceCreds, loadOwnMember, RELAY_FILES } from '../../../relay/home/state'
+import { connectRelay, createEntry } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
@@ -51,6 +53,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
   let windowA: V2Window
   let windowB: V2Window
   let deskAName: string
+  let relayUrl: string
   const links: RelayLink[] = []
 
   const agent = async (): Promise<RemoteAsker> => {
@@ -77,6 +80,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     const homeB = join(root, 'desk-b')
     const port = await freePort()
     const url = `nats://127.0.0.1:${port}`
+    relayUrl = url
     const io = memoryIo({ ASK_USER_HOME: homeA })
     const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
     const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
@@ -225,6 +229,41 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     expect(await asking).toMatchObject({ code: 'ASK_WITHDRAWN' })
   }, 60_000)
 
+  it('an answer no desk can verify holds the key: the answering window is told, every window gets the alarm, the ask stays', async () => {
+    const asker = await agent()
+    const agentLink = links.at(-1)!
+    const seen = added(windowA, 'Spoiled')
+    let relayAskId = ''
+    void asker
+      .ask(QUESTIONS, { title: 'Spoiled', onEvent: (e) => void (e.type === 'asked' && (relayAskId = e.askId)) })
+      .catch(() => undefined)
+    const ask = await seen
+    // The agent goes away first, so it cannot ask again before desk A tries; then a paired device's
+    // credential (what a thief of it could do) writes garbage where the answer goes.
+    await agentLink.close()
+    const creds = await loadDeviceCreds(join(root, 'desk-b'))
+    const nc = await connectRelay(relayUrl, creds.creds, creds.natsName, { allowOutdatedLoopback: true })
+    expect(await createEntry(nc, INBOX_BUCKET, `a.ci-job.${relayAskId}`, new TextEncoder().encode('garbage'))).toBe(
+      true,
+    )
+    await nc.close()
+    const alarmOnB = windowB.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm', WAIT)
+    const alarmOnA = windowA.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm', WAIT)
+    windowA.send({ type: 'ask/answer', askId: ask.askId, answers: ANSWERS })
+    const refused = await reply(windowA, ask.askId)
+    expect(refused).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
+    expect(refused.type === 'ask/rejected' && refused.reason).toMatch(
+      /^an answer this desk cannot verify took this ask's place on the relay \([A-Z_]+\); nothing of yours was taken\. The agent asks again: answer the new ask\.$/,
+    )
+    await alarmOnA
+    expect(deskA.companion.pending().map((a) => a.askId)).toContain(ask.askId)
+    // Desk B learns of it when its own window tries.
+    const askOnB = deskB.companion.pending().find((a) => a.title === 'Spoiled')!
+    windowB.send({ type: 'ask/answer', askId: askOnB.askId, answers: ANSWERS })
+    expect(await reply(windowB, askOnB.askId)).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
+    await alarmOnB
+  }, 60_000)
+
   it('relay killed: local asks still work, the remote ask stays listed, a notice says so; restarted: the answer goes through', async () => {
     const asker = await agent()
     const seen = added(windowA, 'Outage')
@@ -248,7 +287,9 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     windowA.send({ type: 'ask/answer', askId: localAsk.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
     expect(await reply(windowA, localAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await local.next((f) => f.type === 'answer')).toMatchObject({ id: 'l1' })
-    expect(deskA.companion.pending().map((a) => a.askId)).toEqual([remote.askId])
+    const pendingIds = deskA.companion.pending().map((a) => a.askId)
+    expect(pendingIds).toContain(remote.askId)
+    expect(pendingIds).not.toContain(localAsk.askId)
 
     const back = windowA.frames.next((f) => f.type === 'notice/removed', WAIT)
     server = await startNatsServer(configPath)
