@@ -13,8 +13,14 @@ import {
 import type { Member } from '../../../relay/crypto'
 import type { RemoteAsk } from '../../../relay/exchange'
 
-const member = (name: string, id: string): Member =>
-  ({ id, name, role: 'device', suite: 'x25519', hpkePublic: 'a'.repeat(43), signPublic: 'b'.repeat(43) }) as Member
+const member = (name: string, id: string): Member => ({
+  id,
+  name,
+  role: 'device',
+  suite: 'x25519-ed25519',
+  hpkePublic: 'a'.repeat(43),
+  signPublic: 'b'.repeat(43),
+})
 const ANSWERS = [{ id: 'db', selected: ['Postgres'] }]
 const remote = (questions: RemoteAsk['questions'], extra: Partial<RemoteAsk> = {}): RemoteAsk => ({
   key: 'q.ci-job.a1',
