@@ -79,7 +79,8 @@ export const AcceptedFrameSchema = z.object({
 })
 /**
  * Why the companion refused a window's frame. `FORBIDDEN`: the frame would change who may answer
- * ({@link ANSWERER_CHANGES}), which no UI-channel frame may do.
+ * ({@link ANSWERER_CHANGES}), which no UI-channel frame may do; or it answers or dismisses a remote ask
+ * no window may answer or dismiss here (shared/ask.ts `origin`).
  */
 export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME', 'FORBIDDEN'])
 export type RejectionCode = z.infer<typeof RejectionCodeSchema>
