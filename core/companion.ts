@@ -268,7 +268,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   })
   heartbeat.start()
   // Remote asks join the same registry and windows (docs/relay.md "The bridge"); without a relay, nothing loads.
-  const relay = startRelayBridge({ home, registry, notices, warn, now })
+  const relay = startRelayBridge({ home, registry, notices, limits: settings.limits, warn, now })
 
   let closing: Promise<void> | undefined
   const shutdown = async (): Promise<void> => {

@@ -126,9 +126,19 @@ export class RelayBridge {
 
   #add(remote: RemoteAsk): void {
     if (this.#listed.has(remote.key)) return
+    const input = remoteNewAsk(remote, this.#ctx.limits)
+    const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
+    if (!('kind' in input) || full) {
+      // Not listed, and nothing is answered for the person: the agent's ask waits on the relay until it expires.
+      const why = 'kind' in input ? `at most ${this.#ctx.limits.pendingTotal} asks may be pending` : input.message
+      const message = `A remote ask from "${remote.agent.name}" was not shown: ${why}`
+      this.#ctx.warn(message)
+      this.#notices.problem(message)
+      return
+    }
     try {
       const ask = this.#ctx.registry.add({
-        ...remoteNewAsk(remote),
+        ...input,
         owner: {
           // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
           settled: () => true,

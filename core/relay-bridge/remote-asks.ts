@@ -1,7 +1,10 @@
 // How a remote ask from the relay's desk becomes an ask of the companion's one registry, and how the
 // relay's outcomes become the registry's settlements. Pure: the bridge (bridge.ts) does the wiring.
 import type { AskOrigin } from '../../shared/ask'
-import { askQuestionFields, AskQuestionSchema, hasSecret, type AskQuestion } from '../../shared/question-extras'
+import { limitExceededMessage, overCap } from '../../shared/issue-wording'
+import type { Limits } from '../../shared/limits'
+import { askQuestionFields, hasSecret } from '../../shared/question-extras'
+import { validateAskInput, type InputRefusal } from '../../shared/validate-input'
 import type { Answer } from '../../shared/answer'
 import type { AnswerResult, RemoteAsk, RemoteAskSettled } from '../../relay/exchange'
 import type { NewAsk, Refusal, Settlement } from '../registry'
@@ -10,15 +13,25 @@ import type { NewAsk, Refusal, Settlement } from '../registry'
 export const REMOTE_SECRET_REFUSED =
   'Remote passwords are not allowed for this agent: answer it where the agent runs. (Allowing them on this desktop is a later step.)'
 
+/** A remote ask as the registry takes it, without its owner (the bridge adds that). */
+export type RemoteNewAsk = Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'>
+
 /**
- * The registry's new ask for a remote ask: the roster's agent name (never one the agent declared),
- * the questions with the fields windows know, and `origin` marking it remote. A secret question makes
- * the whole ask unanswerable here ({@link REMOTE_SECRET_REFUSED}).
+ * The registry's new ask for a remote ask, checked as a local agent's ask is (`validateAskInput` and
+ * the title's cap, with this companion's `limits`): the roster's agent name (never one the agent
+ * declared), the questions with the fields windows know, and `origin` marking it remote. A secret
+ * question makes the whole ask unanswerable here ({@link REMOTE_SECRET_REFUSED}).
  */
-export function remoteNewAsk(remote: RemoteAsk): Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'> {
-  const questions: AskQuestion[] = remote.questions.map((question) =>
-    askQuestionFields(AskQuestionSchema.parse(question)),
-  )
+export function remoteNewAsk(remote: RemoteAsk, limits: Limits): RemoteNewAsk | InputRefusal {
+  const input = validateAskInput({ questions: remote.questions }, limits)
+  if (!input.ok) return input
+  if (remote.title !== undefined && remote.title.length > limits.textChars)
+    return {
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage([overCap('title', remote.title.length, limits.textChars)]),
+    }
+  const questions = input.value.questions.map(askQuestionFields)
   const origin: AskOrigin = {
     kind: 'relay',
     agentId: remote.agent.id,

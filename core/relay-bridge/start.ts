@@ -3,6 +3,7 @@
 // without a relay starts exactly as before: none of that code is loaded.
 import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { Limits } from '../../shared/limits'
 import type { NoticeBoard } from '../notice-board'
 import type { Registry } from '../registry'
 
@@ -17,6 +18,8 @@ export interface RelayBridgeContext {
   home: string
   registry: Registry
   notices: NoticeBoard
+  /** The companion's caps: a remote ask is held to them as a local agent's is. */
+  limits: Limits
   warn: (message: string) => void
   now: () => number
 }

@@ -11,6 +11,8 @@ import {
   REMOTE_SECRET_REFUSED,
 } from '../../../core/relay-bridge/remote-asks'
 import type { Member } from '../../../relay/crypto'
+import { limitExceededMessage, overCap } from '../../../shared/issue-wording'
+import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { RemoteAsk } from '../../../relay/exchange'
 
 const member = (name: string, id: string): Member => ({
@@ -45,6 +47,7 @@ describe('a remote ask as the registry lists it', () => {
         ],
         { title: 'Nightly' },
       ),
+      DEFAULT_LIMITS,
     )
     expect(input).toEqual({
       kind: 'question',
@@ -58,8 +61,25 @@ describe('a remote ask as the registry lists it', () => {
     expect(input).not.toHaveProperty('askpass')
   })
 
+  it("is held to the companion's caps and rules as a local agent's ask is", () => {
+    const limits = { ...DEFAULT_LIMITS, textChars: 10 }
+    expect(remoteNewAsk(remote([{ id: 'a', question: 'Short?' }], { title: 'a title too long' }), limits)).toEqual({
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage([overCap('title', 16, 10)]),
+    })
+    expect(remoteNewAsk(remote([{ id: 'a', question: 'A question longer than ten?' }]), limits)).toMatchObject({
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+    })
+    expect(
+      remoteNewAsk(remote([{ id: 'pw', question: 'Pick?', secret: true, options: [{ label: 'x' }] }]), DEFAULT_LIMITS),
+    ).toMatchObject({ ok: false, code: 'INVALID_ARGS' })
+  })
+
   it('a secret question makes it unanswerable here, with the reason', () => {
-    const input = remoteNewAsk(remote([{ id: 'pw', question: 'Password?', secret: true }]))
+    const input = remoteNewAsk(remote([{ id: 'pw', question: 'Password?', secret: true }]), DEFAULT_LIMITS)
+    if (!('kind' in input)) throw new Error(input.message)
     expect(input.origin).toEqual({ kind: 'relay', agentId: 'agent-id-1', unanswerable: REMOTE_SECRET_REFUSED })
     expect(input.questions).toEqual([{ id: 'pw', question: 'Password?', secret: true }])
   })
