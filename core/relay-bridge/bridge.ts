@@ -19,7 +19,7 @@ import type { RelayBridgeContext } from './start'
 /** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
 export const ANSWER_WAIT_MS = 30_000
 /** How long one attempt to reach the relay lasts before the bridge says it is unreachable and tries again. */
-const REACH_MS = 15_000
+const REACH_MS = 5_000
 
 /** The running bridge of one companion. */
 export class RelayBridge {

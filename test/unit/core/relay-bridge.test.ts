@@ -298,4 +298,28 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     expect(await reply(windowA, remote.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await answer).toEqual({ answers: ANSWERS })
   }, 90_000)
+
+  it('a companion started while the relay is down starts at once, says so, and joins the relay once it runs', async () => {
+    await windowB.close()
+    await deskB.cleanup()
+    const exited = once(server.process, 'exit')
+    server.process.kill('SIGKILL')
+    await exited
+    deskB = await startTestCompanion({ home: join(root, 'desk-b') })
+    windowB = await openV2Window(deskB.companion)
+    await windowB.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay unreachable', WAIT)
+    const local = await helloAgent(deskB.companion)
+    local.send(askFrame('l2'))
+    await windowB.frames.next((f) => f.type === 'ask/added' && f.ask.agent.name === 'test-agent')
+
+    server = await startNatsServer(configPath)
+    await deskB.companion.relayReady
+    const asker = await agent()
+    const seen = added(windowB, 'After the outage')
+    const answer = asker.ask(QUESTIONS, { title: 'After the outage' })
+    const ask = await seen
+    windowB.send({ type: 'ask/answer', askId: ask.askId, answers: ANSWERS })
+    expect(await reply(windowB, ask.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await answer).toEqual({ answers: ANSWERS })
+  }, 90_000)
 })
