@@ -28,6 +28,11 @@ export class RelayBridge {
   readonly #closed = new AbortController()
   /** Relay key (`q.<agent>.<askId>`) → the registry's askId, for the remote asks listed now. */
   readonly #listed = new Map<string, string>()
+  /**
+   * Relay keys this desk's answer is on its way for (its own `submit` settles those), each with whether
+   * the agent's receipt for that very answer already came.
+   */
+  readonly #answering = new Map<string, boolean>()
   #link: RelayLink | undefined
   #desk: RelayDesk | undefined
   #self = ''
@@ -154,6 +159,12 @@ export class RelayBridge {
   #settled(settled: RemoteAskSettled): void {
     const askId = this.#listed.get(settled.key)
     if (askId === undefined) return
+    // The agent's receipt for this desk's own answer can overtake the answer's acknowledgement: the
+    // answer's submit settles it, with the answers, and the window that sent them is told it was accepted.
+    if (this.#answering.has(settled.key) && settled.winner?.id === this.#self) {
+      this.#answering.set(settled.key, true)
+      return
+    }
     this.#listed.delete(settled.key)
     this.#ctx.registry.settle(askId, relaySettlement(settled))
   }
@@ -161,6 +172,7 @@ export class RelayBridge {
   async #submit(key: string, answers: Answer[]): Promise<Settlement | Refusal> {
     const desk = this.#desk
     if (!desk) return { ok: false, code: 'NOT_PENDING', message: 'the relay bridge is closed; nothing was sent' }
+    this.#answering.set(key, false)
     try {
       const signal = AbortSignal.any([AbortSignal.timeout(ANSWER_WAIT_MS), this.#closed.signal])
       const result = await desk.answer(key, answers, signal)
@@ -169,6 +181,11 @@ export class RelayBridge {
       else this.#listed.delete(key)
       return settlement
     } catch (error) {
+      // The agent took this very answer (its receipt says so) though the write's reply never came.
+      if (this.#answering.get(key) === true) {
+        this.#listed.delete(key)
+        return { outcome: 'answered', answers }
+      }
       if (isRelayExchangeError(error, 'ASK_NOT_PENDING'))
         return { ok: false, code: 'NOT_PENDING', message: 'this remote ask is no longer pending; nothing was sent' }
       if (isRelayExchangeError(error))
@@ -178,6 +195,8 @@ export class RelayBridge {
         code: 'INVALID_ANSWER',
         message: `the relay did not take your answer within ${ANSWER_WAIT_MS / 1000} s (it is unreachable); send it again once it is back`,
       }
+    } finally {
+      this.#answering.delete(key)
     }
   }
 }
