@@ -18,6 +18,12 @@ import type { RelayBridgeContext } from './start'
 
 /** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
 export const ANSWER_WAIT_MS = 30_000
+/**
+ * How often a running companion renews as it does at start (the roster and the paired devices'
+ * credentials on the first desktop, a renewed credential on a device) and takes a fresh credential of
+ * its own for the link's next reconnect: well inside the 7 days a credential lives.
+ */
+export const RENEW_EVERY_MS = 12 * 3_600_000
 /** How long one attempt to reach the relay lasts before the bridge says it is unreachable and tries again. */
 const REACH_MS = 5_000
 
@@ -36,6 +42,9 @@ export class RelayBridge {
   #link: RelayLink | undefined
   #desk: RelayDesk | undefined
   #self = ''
+  /** This desk's current credential; the link asks for it at every (re)connect. */
+  #creds = ''
+  #renewals: NodeJS.Timeout | undefined
 
   private constructor(ctx: RelayBridgeContext) {
     this.#ctx = ctx
@@ -60,21 +69,21 @@ export class RelayBridge {
   /** Stops watching the relay and closes the link. Remote asks stay on the relay for the next start. */
   async close(): Promise<void> {
     this.#closed.abort()
+    clearInterval(this.#renewals)
     this.#desk?.close()
     await this.#link?.close().catch(() => undefined)
   }
 
   async #run(): Promise<void> {
     const { home, now, warn } = this.#ctx
-    const renewal = await renewRelayAtStart(home, { now, server: CLI_SERVER_CHECKS })
+    const renewal = await this.#renew()
     if (renewal.role === 'none') return
-    for (const warning of renewal.warnings) {
-      warn(warning)
-      this.#notices.problem(warning)
-    }
-    if (renewal.problem !== undefined) warn(`relay renewal at start: ${renewal.problem}`)
     const identity = await loadDeskIdentity(home, renewal.role, now)
     this.#self = identity.device.member.id
+    this.#creds = identity.creds
+    if (this.#closed.signal.aborted) return
+    this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
+    this.#renewals.unref()
     const link = await this.#reach(identity)
     if (!link) return
     this.#link = link
@@ -96,13 +105,35 @@ export class RelayBridge {
     for (const remote of desk.pending()) this.#add(remote)
   }
 
+  /** renewRelayAtStart, its warnings shown as notices. */
+  async #renew(): Promise<Awaited<ReturnType<typeof renewRelayAtStart>>> {
+    const { home, now, warn } = this.#ctx
+    const renewal = await renewRelayAtStart(home, { now, server: CLI_SERVER_CHECKS })
+    if (renewal.role === 'none') return renewal
+    for (const warning of renewal.warnings) {
+      warn(warning)
+      this.#notices.problem(warning)
+    }
+    if (renewal.problem !== undefined) warn(`relay renewal: ${renewal.problem}`)
+    return renewal
+  }
+
+  async #renewWhileRunning(role: 'desktop' | 'device'): Promise<void> {
+    try {
+      await this.#renew()
+      this.#creds = (await loadDeskIdentity(this.#ctx.home, role, this.#ctx.now)).creds
+    } catch (error) {
+      this.#ctx.warn(`relay renewal: ${describeRelayError(error)}`)
+    }
+  }
+
   /** Opens the link, retrying until it is reached or the bridge closes; a refusal (credential, URL, server) throws. */
   async #reach(identity: DeskIdentity): Promise<RelayLink | undefined> {
     while (!this.#closed.signal.aborted) {
       try {
         const link = await RelayLink.open({
           url: identity.url,
-          creds: identity.creds,
+          creds: () => this.#creds,
           name: identity.natsName,
           ...CLI_SERVER_CHECKS,
           reachTimeoutMs: REACH_MS,
