@@ -186,8 +186,9 @@ export class Registry {
   }
 
   /**
-   * Hands checked answers to an owner that sends them first; one at a time per ask. When another
-   * desk's answer won, this window's answer is refused `NOT_PENDING` after the ask settled as answered there.
+   * Hands checked answers to an owner that sends them first; one at a time per ask (a second is refused
+   * `INVALID_ANSWER`: the ask stays pending). When another desk's answer won, this window's answer is
+   * refused `NOT_PENDING` after the ask settled as answered there.
    */
   private async submit(
     entry: Entry,
@@ -198,8 +199,8 @@ export class Registry {
     if (entry.submitting)
       return {
         ok: false,
-        code: 'NOT_PENDING',
-        message: 'an answer to this ask is already on its way; wait for its outcome',
+        code: 'INVALID_ANSWER',
+        message: 'another answer to this ask is already on its way; wait for its outcome',
       }
     entry.submitting = true
     let result: Settlement | Refusal

@@ -1,8 +1,9 @@
-// The bridge's pure half (core/relay-bridge/remote-asks.ts) and its notices: how a remote ask enters the
-// registry, how the relay's outcomes and this desk's answer results settle it, and the relay's notices
-// on a real NoticeBoard. The whole path against a real relay is relay-bridge.test.ts.
+// The bridge's pure half (core/relay-bridge/remote-asks.ts): how a remote ask enters the registry, how
+// the relay's outcomes and this desk's answer results settle it; the registry with an owner that sends
+// answers first; the relay's notices on a real NoticeBoard. The whole path is relay-bridge.test.ts.
 import { describe, expect, it } from 'vitest'
 import { NoticeBoard } from '../../../core/notice-board'
+import { Registry, REMOTE_DISMISS_REASON, type Settlement } from '../../../core/registry'
 import { RelayNotices } from '../../../core/relay-bridge/relay-notices'
 import {
   answerSettlement,
@@ -11,6 +12,7 @@ import {
   REMOTE_SECRET_REFUSED,
 } from '../../../core/relay-bridge/remote-asks'
 import type { Member } from '../../../relay/crypto'
+import type { Answer } from '../../../shared/answer'
 import { limitExceededMessage, overCap } from '../../../shared/issue-wording'
 import { DEFAULT_LIMITS } from '../../../shared/limits'
 import type { RemoteAsk } from '../../../relay/exchange'
@@ -145,5 +147,49 @@ describe("the relay's notices", () => {
       ['Relay alarm', 'Alarm: x'],
       ['Relay', 'y'],
     ])
+  })
+})
+
+describe('the registry with an owner that sends answers first (a remote ask)', () => {
+  const QUESTION = [{ id: 'db', question: 'Which?', options: [{ label: 'Postgres' }] }]
+
+  it('one answer at a time; the ask settles by what the owner resolves; dismissing is refused', async () => {
+    const registry = new Registry(
+      () => 5,
+      () => undefined,
+    )
+    const sent: Answer[][] = []
+    let land!: (settlement: Settlement) => void
+    const ask = registry.add({
+      kind: 'question',
+      agent: { name: 'ci-job' },
+      questions: QUESTION,
+      origin: { kind: 'relay', agentId: 'agent-id-1' },
+      wireId: 'q.ci-job.a1',
+      owner: {
+        settled: () => true,
+        submit: (_key, answers) => {
+          sent.push(answers)
+          return new Promise((resolve) => (land = resolve))
+        },
+      },
+    })
+    const first = registry.answer(ask.askId, ANSWERS)
+    expect(first).toBeInstanceOf(Promise)
+    expect(await registry.answer(ask.askId, ANSWERS)).toEqual({
+      ok: false,
+      code: 'INVALID_ANSWER',
+      message: 'another answer to this ask is already on its way; wait for its outcome',
+    })
+    expect(registry.dismiss(ask.askId)).toEqual({ ok: false, code: 'FORBIDDEN', message: REMOTE_DISMISS_REASON })
+    expect(registry.size).toBe(1)
+    land({ outcome: 'answered', answers: [], answeredOn: 'laptop-b' })
+    expect(await first).toEqual({
+      ok: false,
+      code: 'NOT_PENDING',
+      message: 'answered on laptop-b first; your answer was not sent',
+    })
+    expect(sent).toEqual([ANSWERS])
+    expect(registry.size).toBe(0)
   })
 })
