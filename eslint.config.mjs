@@ -170,7 +170,35 @@ export default tseslint.config(
   // One file per harness (README "Layout"): runtime-free like shared/, and of ours it imports only shared/.
   layer(['integrations/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
   layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
-  layer(['core/**'], [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS]),
+  layer(
+    ['core/**'],
+    [
+      ELECTRON,
+      UI,
+      MAIN,
+      AGENT,
+      INTEGRATIONS,
+      group(
+        '(^|/)relay/',
+        'the core reaches the relay only from core/relay-bridge/ (imported when a relay is configured)',
+      ),
+    ],
+  ),
+  // The relay bridge (docs/relay.md "The bridge"): of relay/ only the desk end, the home's files and the renewal.
+  layer(
+    ['core/relay-bridge/**'],
+    [
+      ELECTRON,
+      UI,
+      MAIN,
+      AGENT,
+      INTEGRATIONS,
+      group(
+        '(^|/)relay/(?!(exchange|home|renewal)(/|$))',
+        'the bridge uses only relay/exchange, relay/home and relay/renewal',
+      ),
+    ],
+  ),
   layer(['electron/main/**'], [UI, AGENT]),
   layer(
     ['electron/preload/**'],

@@ -105,6 +105,7 @@ export class AgentConnection implements AskOwner {
         if (settlement.by === 'fault') this.sendError('ASK_ABORTED', FAULT_MESSAGE, wireId)
         return true // an agent's own cancel is not acknowledged
       case 'agent-gone':
+      case 'expired': // only remote asks expire (core/relay-bridge); a local agent's ask never does
         return true
     }
   }

@@ -36,10 +36,20 @@ export const V1HistoryEntrySchema = V1AskSchema.extend({
 })
 export type V1HistoryEntry = z.infer<typeof V1HistoryEntrySchema>
 
-/** The v1 outcome of a v2 one. */
-export function v1Outcome<O extends HistoryEntry['outcome']>(outcome: O): Exclude<O, 'decided'> | 'answered' {
-  return outcome === 'decided' ? 'answered' : (outcome as Exclude<O, 'decided'>)
+/**
+ * The v1 outcome of a v2 one: a decided approval was `answered`; a remote ask's expiry, which v1 has no
+ * word for, reads as the agent withdrawing it (`aborted`).
+ */
+export function v1Outcome<O extends HistoryEntry['outcome']>(outcome: O): V1OutcomeOf<O> {
+  if (outcome === 'decided') return 'answered' as V1OutcomeOf<O>
+  if (outcome === 'expired') return 'aborted' as V1OutcomeOf<O>
+  return outcome as V1OutcomeOf<O>
 }
+
+type V1OutcomeOf<O> =
+  | Exclude<O, 'decided' | 'expired'>
+  | ('decided' extends O ? 'answered' : never)
+  | ('expired' extends O ? 'aborted' : never)
 
 /** An ask as v1 sent it, its members in v1's order (a v1 window gets the same text as before). */
 export function toV1Ask(ask: Ask): V1Ask {

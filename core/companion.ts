@@ -17,6 +17,7 @@ import { NoticeBoard } from './notice-board'
 import { createPeerUidGate } from './peer-uid-gate'
 import { DEFAULT_PRE_AUTH, PreAuthBudget, type PreAuthOptions } from './preauth-budget'
 import { Registry } from './registry'
+import { startRelayBridge } from './relay-bridge/start'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
 import { createTokenCheck, newToken } from './token'
@@ -111,6 +112,11 @@ export interface Companion {
    * called when handling one of its frames threw: the handle is closed by then (attach again).
    */
   attachWindow(send: (frame: UiServerFrame) => void, options?: { onFault?: (error: unknown) => void }): WindowHandle
+  /**
+   * Resolves once the relay bridge watches the relay, or when the home has no relay, or when the bridge
+   * gave up (a warning and a notice say why). Never rejects.
+   */
+  readonly relayReady: Promise<void>
   /** Subscribes to one of the {@link CompanionEvents}; returns the unsubscribe function. */
   on<E extends keyof CompanionEvents>(event: E, listener: (...args: CompanionEvents[E]) => void): () => void
   /** The newest settled asks (default: the whole kept history), newest first. */
@@ -272,10 +278,13 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     }
   })
   heartbeat.start()
+  // Remote asks join the same registry and windows (docs/relay.md "The bridge"); without a relay, nothing loads.
+  const relay = startRelayBridge({ home, registry, notices, limits: settings.limits, warn, now })
 
   let closing: Promise<void> | undefined
   const shutdown = async (): Promise<void> => {
     heartbeat.stop()
+    await relay.close()
     await sockets.closeAll(SHUTDOWN_GRACE_MS)
     hub.dispose()
     await new Promise<void>((resolve) => {
@@ -309,6 +318,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
     attachWindow: (send, attach) =>
       hub.attach((frame) => send(frame), attach?.onFault ? { onFault: attach.onFault } : {}),
     on: (event, listener) => events[event].add(listener),
+    relayReady: relay.ready,
     history: (limit) => history.read(limit),
     close: () => (closing ??= shutdown()),
   }

@@ -226,6 +226,7 @@ type SettledFields = {
   outcome: Outcome
   settledAt: number
   answers?: Answer[]
+  answeredOn?: string
   decision?: ApprovalDecision
   undelivered?: true
 }
@@ -234,6 +235,9 @@ function settledFields(ask: Ask, settlement: Settlement, settledAt: number, deli
   const fields: SettledFields = { outcome: settlement.outcome, settledAt }
   if (settlement.outcome === 'decided') fields.decision = settlement.decision
   // A secret ask keeps its question and "answered", never the value (nor a reference to it).
+  // Another desk's answer is sealed to the agent: this companion knows only where it was given.
+  else if (settlement.outcome === 'answered' && settlement.answeredOn !== undefined)
+    fields.answeredOn = settlement.answeredOn
   else if (settlement.outcome === 'answered' && !hasSecret(ask)) fields.answers = settlement.answers
   if ((settlement.outcome === 'answered' || settlement.outcome === 'decided') && !delivered) fields.undelivered = true
   return fields

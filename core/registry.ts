@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
-import type { AgentInfo, Ask, AskpassMark, QuestionAsk } from '../shared/ask'
+import type { AgentInfo, Ask, AskOrigin, AskpassMark, QuestionAsk } from '../shared/ask'
 import type { AskQuestion } from '../shared/question-extras'
 import { errorMessage } from '../shared/describe-error'
 import type { Refusal as SharedRefusal } from '../shared/error-codes'
@@ -14,20 +14,31 @@ import { hasSecret } from '../shared/question-extras'
  * the person's answers, an approval `decided` with the person's decision.
  */
 export type Settlement =
-  | { outcome: 'answered'; answers: Answer[] }
+  /** `answeredOn`: a remote ask answered on another desk (its answers are sealed to the agent, unknown here). */
+  | { outcome: 'answered'; answers: Answer[]; answeredOn?: string }
   | { outcome: 'decided'; decision: ApprovalDecision }
   | { outcome: 'cancelled' }
   | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
   | { outcome: 'agent-gone' }
+  | { outcome: 'expired' }
 
 /** The agent side of an ask: told exactly once how it ended. */
 export interface AskOwner {
   /** Returns false when the outcome could not be sent (the agent's socket is already closing). */
   settled(wireId: string, settlement: Settlement): boolean
+  /**
+   * Set by an owner whose answers travel before the ask settles (a remote ask: core/relay-bridge).
+   * Given the checked, canonical answers; resolves with how the ask settles, or with a refusal (the
+   * ask stays pending). The registry settles it itself, so `settled` is then told nothing more.
+   */
+  submit?(wireId: string, answers: Answer[]): Promise<Settlement | Refusal>
 }
 
 /** Why a window's answer, decision or dismissal was refused (shared/error-codes.ts's one refusal shape). */
-export type Refusal = SharedRefusal<'NOT_PENDING' | 'INVALID_ANSWER'>
+export type Refusal = SharedRefusal<'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDEN'>
+
+/** What {@link Registry.answer} resolves with: settled (and whether the agent was told), or refused. */
+export type AnswerOutcome = { ok: true; delivered: boolean } | Refusal
 
 /**
  * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
@@ -48,6 +59,10 @@ export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: num
 /** A listener for an answer that came too late: its agent had gone (kept in history as undelivered). */
 export type UndeliveredListener = (ask: QuestionAsk, answers: Answer[], at: number) => void
 
+/** Why a remote ask cannot be dismissed: a desk has no way to cancel an agent's ask on the relay. */
+export const REMOTE_DISMISS_REASON =
+  'a remote ask cannot be dismissed here: its agent would keep waiting. Answer it, or let it expire.'
+
 /** What the person is told when their answer arrives just after the agent disconnected. */
 export const AGENT_GONE_REASON =
   'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
@@ -64,6 +79,8 @@ interface Entry {
   ask: Ask
   wireId: string
   owner: AskOwner
+  /** An owner's `submit` is in flight: a second answer is refused until it is over. */
+  submitting?: boolean
 }
 
 /** What an agent connection hands over to register an ask: a question ask or an approval. */
@@ -73,6 +90,8 @@ export type NewAsk = { agent: AgentInfo; title?: string; wireId: string; owner: 
       questions: AskQuestion[]
       /** The companion's own finding that the ask comes from its askpass helper (never from the agent's frame). */
       askpass?: AskpassMark
+      /** Set by the relay bridge alone: the ask came through the relay. */
+      origin?: AskOrigin
     }
   | { kind: 'approval'; approval: ApprovalRequest }
 )
@@ -127,6 +146,7 @@ export class Registry {
             ...title,
             questions: input.questions,
             ...(input.askpass !== undefined ? { askpass: input.askpass } : {}),
+            ...(input.origin !== undefined ? { origin: input.origin } : {}),
             receivedAt,
           }
         : { askId, kind: 'approval', agent: input.agent, ...title, approval: input.approval, receivedAt }
@@ -140,12 +160,16 @@ export class Registry {
    * ask as answered; `delivered` is false when the agent's socket was closing as it was sent. An answer
    * to an ask whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed
    * to the `undelivered` listeners, so history keeps it. Answers to an approval are refused `INVALID_ANSWER`
-   * ({@link WRONG_KIND_REASON}): the ask stays pending, only the reply was wrong.
+   * ({@link WRONG_KIND_REASON}): the ask stays pending, only the reply was wrong. A remote ask no window
+   * may answer here is refused `FORBIDDEN` with its `origin.unanswerable`. When the ask's owner has
+   * `submit` (a remote ask), the result is a promise: the ask settles by what the owner resolves with.
    */
-  answer(askId: string, answers: Answer[]): { ok: true; delivered: boolean } | Refusal {
+  answer(askId: string, answers: Answer[]): AnswerOutcome | Promise<AnswerOutcome> {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
     if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.answer }
+    if (ask.origin?.unanswerable !== undefined)
+      return { ok: false, code: 'FORBIDDEN', message: ask.origin.unanswerable }
     const violations = checkAnswer(ask.questions, { answers }, this.maxCustomChars)
     if (violations.length > 0) {
       return { ok: false, code: 'INVALID_ANSWER', message: violations.map((v) => v.message).join('; ') }
@@ -157,7 +181,44 @@ export class Registry {
       this.undelivered.emit(ask, canonical, at)
       return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     }
+    if (entry.owner.submit) return this.submit(entry, entry.owner.submit.bind(entry.owner), canonical)
     return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
+  }
+
+  /**
+   * Hands checked answers to an owner that sends them first; one at a time per ask (a second is refused
+   * `INVALID_ANSWER`: the ask stays pending). When another desk's answer won, this window's answer is
+   * refused `NOT_PENDING` after the ask settled as answered there.
+   */
+  private async submit(
+    entry: Entry,
+    submit: NonNullable<AskOwner['submit']>,
+    answers: Answer[],
+  ): Promise<AnswerOutcome> {
+    const askId = entry.ask.askId
+    if (entry.submitting)
+      return {
+        ok: false,
+        code: 'INVALID_ANSWER',
+        message: 'another answer to this ask is already on its way; wait for its outcome',
+      }
+    entry.submitting = true
+    let result: Settlement | Refusal
+    try {
+      result = await submit(entry.wireId, answers)
+    } finally {
+      entry.submitting = false
+    }
+    if ('ok' in result) return result
+    // The ask may have settled meanwhile (a receipt or its expiry): the first settlement stands.
+    if (this.entries.get(askId) !== entry || !this.settle(askId, result)) return notPending(askId)
+    if (result.outcome === 'answered' && result.answeredOn !== undefined)
+      return {
+        ok: false,
+        code: 'NOT_PENDING',
+        message: `answered on ${result.answeredOn} first; your answer was not sent`,
+      }
+    return { ok: true, delivered: true }
   }
 
   /**
@@ -194,8 +255,12 @@ export class Registry {
     return { ok: true, delivered: this.settle(askId, { outcome: 'decided', decision: canonical }) === 'delivered' }
   }
 
-  /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. */
+  /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. A remote ask is refused `FORBIDDEN`. */
   dismiss(askId: string): { ok: true } | Refusal {
+    // Nothing on the relay lets a desk cancel an agent's ask: hiding it here would leave the agent waiting unseen.
+    const pending = this.entries.get(askId)?.ask
+    if (pending?.kind === 'question' && pending.origin !== undefined)
+      return { ok: false, code: 'FORBIDDEN', message: REMOTE_DISMISS_REASON }
     return this.settle(askId, { outcome: 'cancelled' }) ? { ok: true } : notPending(askId)
   }
 

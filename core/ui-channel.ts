@@ -3,7 +3,7 @@ import type { HistoryPage, HistoryPageRequest } from './history'
 import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { NoticeBoard } from './notice-board'
-import type { Registry, Settlement } from './registry'
+import type { AnswerOutcome, Registry, Settlement } from './registry'
 import { rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
 import { hasSecret } from '../shared/question-extras'
@@ -218,14 +218,20 @@ export class WindowHub {
   private dispatch(frame: UiClientFrame, reply: (frame: UiServerFrame) => void, fault: (error: unknown) => void): void {
     switch (frame.type) {
       case 'ask/answer': {
+        const answered = (result: AnswerOutcome): void => {
+          if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
+          reply({
+            type: 'ask/accepted',
+            askId: frame.askId,
+            outcome: 'answered',
+            ...(result.delivered ? {} : { undelivered: true as const }),
+          })
+        }
         const result = this.ctx.registry.answer(frame.askId, frame.answers)
-        if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
-        return reply({
-          type: 'ask/accepted',
-          askId: frame.askId,
-          outcome: 'answered',
-          ...(result.delivered ? {} : { undelivered: true as const }),
-        })
+        // A remote ask's answer travels to the relay first (core/relay-bridge); the reply follows its outcome.
+        if (result instanceof Promise) result.then(answered).catch(fault)
+        else answered(result)
+        return
       }
       case 'ask/decide': {
         const result = this.ctx.registry.decide(frame.askId, frame.decision)
@@ -280,5 +286,8 @@ function settledFrame(askId: string, settlement: Settlement): UiServerFrame {
     askId,
     outcome: settlement.outcome,
     ...(settlement.outcome === 'decided' ? { decision: settlement.decision } : {}),
+    ...(settlement.outcome === 'answered' && settlement.answeredOn !== undefined
+      ? { answeredOn: settlement.answeredOn }
+      : {}),
   }
 }

@@ -25,6 +25,20 @@ export const AskpassMarkSchema = z.object({
 })
 export type AskpassMark = z.infer<typeof AskpassMarkSchema>
 
+/**
+ * Set by the companion alone: the ask came through the relay (core/relay-bridge), not from an agent on
+ * this machine. The agent's name is the roster's (the name `relay add-agent` gave it), never one the
+ * agent declared; `agentId` is its roster member id. `unanswerable` says why no window may answer it
+ * here (a remote secret ask: remote passwords are not allowed for this agent); windows show it instead
+ * of the form. Absent on every local ask.
+ */
+export const AskOriginSchema = z.object({
+  kind: z.literal('relay'),
+  agentId: z.string(),
+  unanswerable: z.string().optional(),
+})
+export type AskOrigin = z.infer<typeof AskOriginSchema>
+
 /** What every pending ask carries, whatever its kind. `askId` is minted by the companion and unique for its lifetime. */
 const AskCommon = {
   askId: z.string(),
@@ -42,6 +56,8 @@ export const QuestionAskSchema = z.object({
   questions: z.array(AskQuestionSchema),
   /** Present only on an ask the companion traced to its own askpass helper ({@link AskpassMarkSchema}). */
   askpass: AskpassMarkSchema.optional(),
+  /** Present only on a remote ask ({@link AskOriginSchema}); never together with `askpass`. */
+  origin: AskOriginSchema.optional(),
 })
 export type QuestionAsk = z.infer<typeof QuestionAskSchema>
 
@@ -61,9 +77,10 @@ export type AskKind = Ask['kind']
 /**
  * How an ask ended: the person answered its questions (`answered`) or decided an approval
  * (`decided`); the person dismissed it (`ASK_CANCELLED`); the agent cancelled it or the companion
- * shut down (`aborted`); the agent's connection went away (`agent-gone`).
+ * shut down (`aborted`); the agent's connection went away (`agent-gone`); a remote ask's time ran out
+ * before anyone answered (`expired`).
  */
-export const OutcomeSchema = z.enum(['answered', 'decided', 'cancelled', 'aborted', 'agent-gone'])
+export const OutcomeSchema = z.enum(['answered', 'decided', 'cancelled', 'aborted', 'agent-gone', 'expired'])
 export type Outcome = z.infer<typeof OutcomeSchema>
 
 /** What every history entry adds to its ask. */
@@ -89,6 +106,8 @@ export const QuestionHistoryEntrySchema = QuestionAskSchema.extend({
   outcome: OutcomeSchema.exclude(['decided']),
   /** Present when `outcome` is `answered` (or a late answer, `agent-gone` + `undelivered`); never for a secret ask. */
   answers: z.array(AnswerSchema).optional(),
+  /** A remote ask answered on another desk: that device's roster name (its answers are not known here). */
+  answeredOn: z.string().optional(),
 })
 export type QuestionHistoryEntry = z.infer<typeof QuestionHistoryEntrySchema>
 

@@ -61,6 +61,11 @@ export const AskSettledFrameSchema = z.object({
   outcome: OutcomeSchema,
   /** Present when `outcome` is `decided`. */
   decision: ApprovalDecisionSchema.optional(),
+  /**
+   * A remote ask answered on another desk of the person: that device's name in the roster (its answer
+   * is the one the agent took). Absent when this companion's windows answered it.
+   */
+  answeredOn: z.string().optional(),
 })
 /** How a window's own send settled its ask: `answered` for `ask/answer`, `decided` for `ask/decide`, `cancelled` for `ask/dismiss`. */
 export const AcceptedOutcomeSchema = OutcomeSchema.extract(['answered', 'decided', 'cancelled'])
@@ -74,7 +79,8 @@ export const AcceptedFrameSchema = z.object({
 })
 /**
  * Why the companion refused a window's frame. `FORBIDDEN`: the frame would change who may answer
- * ({@link ANSWERER_CHANGES}), which no UI-channel frame may do.
+ * ({@link ANSWERER_CHANGES}), which no UI-channel frame may do; or it answers or dismisses a remote ask
+ * no window may answer or dismiss here (shared/ask.ts `origin`).
  */
 export const RejectionCodeSchema = z.enum(['NOT_PENDING', 'INVALID_ANSWER', 'INVALID_FRAME', 'FORBIDDEN'])
 export type RejectionCode = z.infer<typeof RejectionCodeSchema>

@@ -16,13 +16,22 @@ const PING_INTERVAL_MS = 10_000
 /** Where and as whom to connect: the relay URL, the `.creds` text (secret) and the credential's name. */
 export interface RelayLinkOptions extends CheckServerOptions {
   url: string
-  creds: string
+  /**
+   * The `.creds` text, or a function asked for it at every (re)connect: a long-running desk hands the
+   * client a renewed credential before the old one expires, and the next reconnect uses it.
+   */
+  creds: string | (() => string)
   /** The credential's `name`: the inbox prefix its credential may read is derived from it. */
   name: string
   /** Give up the first connection after this long with `RELAY_NEVER_REACHED` (default 30 s). */
   reachTimeoutMs?: number
   /** Reconnect pause in ms (default 1 s); tests shorten it. */
   reconnectWaitMs?: number
+}
+
+function credsBytes(creds: string | (() => string)): Uint8Array | (() => Uint8Array) {
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text)
+  return typeof creds === 'string' ? encode(creds) : () => encode(creds())
 }
 
 /** A live link to the relay: the connection, whether it is up now, and reconnect notifications. */
@@ -48,7 +57,7 @@ export class RelayLink {
       try {
         const nc = await connect({
           servers: options.url,
-          authenticator: credsAuthenticator(new TextEncoder().encode(options.creds)),
+          authenticator: credsAuthenticator(credsBytes(options.creds)),
           inboxPrefix: inboxPrefixFor(options.name),
           name: 'ask-user',
           reconnect: true,

@@ -18,6 +18,8 @@ export class CardState {
   readonly ask: Ask
   /** Set once the ask is no longer pending while still on screen (to say how it ended). */
   settlement = $state<Settlement | undefined>()
+  /** A remote ask answered on another desk of the person: that device's name (with `settlement` answered). */
+  answeredOn = $state<string | undefined>()
   /** This window sent an answer or dismissal and awaits `accepted` or `rejected`. */
   sending = $state(false)
   /** The companion's reason for refusing this window's last answer or dismissal. */

@@ -200,7 +200,7 @@ export class InboxStore {
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
       case 'ask/settled':
-        this.#outcomes.resolved(frame.askId, frame.outcome)
+        this.#outcomes.resolved(frame.askId, frame.outcome, frame.answeredOn)
         if (this.view === 'history') this.#history.update()
         return
       case 'ask/accepted':

@@ -35,9 +35,10 @@ export class CardOutcomes {
     this.#rules = rules
   }
 
-  /** The ask was settled (`ask/settled`), by this window's send or elsewhere. */
-  resolved(askId: string, outcome: Outcome): void {
+  /** The ask was settled (`ask/settled`), by this window's send or elsewhere (`answeredOn`: another desk). */
+  resolved(askId: string, outcome: Outcome, answeredOn?: string): void {
     const card = this.#list.madeCard(askId)
+    if (card && answeredOn !== undefined) card.answeredOn = answeredOn
     // Our own send in flight: `ask/accepted` or `ask/rejected` decides, and says whose settlement this was.
     if (card?.sending) card.outcomeWhileSending = outcome
     else this.#settle(askId, outcome)

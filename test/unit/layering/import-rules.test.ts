@@ -37,6 +37,9 @@ describe('layering import rules', () => {
     ['shared/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
     ['agent/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
     ['core/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    ['core/x.ts', "import { RelayDesk } from '../relay/exchange'\nexport const x = RelayDesk\n"],
+    ['core/relay-bridge/x.ts', "import { openQuestion } from '../../relay/crypto'\nexport const x = openQuestion\n"],
+    ['core/relay-bridge/x.ts', "import { run } from '../../cli/commands/relay'\nexport const x = run\n"],
     ['electron/preload/x.ts', "import { HARNESSES } from '../../integrations/index'\nexport const x = HARNESSES\n"],
   ])('%s may not import: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toHaveLength(1)
@@ -45,6 +48,12 @@ describe('layering import rules', () => {
   it.each([
     ['shared/x.ts', "import { z } from 'zod'\nexport const x = z\n"],
     ['core/x.ts', "import { WebSocket } from 'ws'\nimport { z } from 'zod'\nexport const x = [WebSocket, z]\n"],
+    ['core/relay-bridge/x.ts', "import { RelayDesk } from '../../relay/exchange'\nexport const x = RelayDesk\n"],
+    [
+      'core/relay-bridge/x.ts',
+      "import { loadDeskIdentity } from '../../relay/home/desk-identity'\nexport const x = loadDeskIdentity\n",
+    ],
+    ['core/x.ts', "import { startRelayBridge } from './relay-bridge/start'\nexport const x = startRelayBridge\n"],
     ['cli/x.ts', "import { startCompanion } from '../core/index'\nexport const x = startCompanion\n"],
     ['electron/main/x.ts', "import { app } from 'electron'\nexport const x = app\n"],
     [

@@ -1,0 +1,233 @@
+// The relay as a transport beside the WebSocket endpoint: this machine's desk on the relay (relay/exchange's
+// RelayDesk) feeding the companion's one registry. Remote asks enter the same registry and windows as
+// local ones, named by the roster and marked remote; a window's answer goes out through the desk and the
+// ask settles by what the relay says (first answer wins). Loaded only when a relay is configured
+// (start.ts imports this file dynamically), so a companion without one never loads the relay code.
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Answer } from '../../shared/answer'
+import { errorMessage } from '../../shared/describe-error'
+import { isRelayExchangeError, RelayDesk, RelayLink, type RemoteAsk, type RemoteAskSettled } from '../../relay/exchange'
+import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
+import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
+import { describeRelayError } from '../../relay/home/errors'
+import { renewRelayAtStart } from '../../relay/renewal'
+import type { Refusal, Settlement } from '../registry'
+import { RelayNotices } from './relay-notices'
+import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
+import type { RelayBridgeContext } from './start'
+
+/** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
+export const ANSWER_WAIT_MS = 30_000
+/**
+ * How often a running companion renews as it does at start (the roster and the paired devices'
+ * credentials on the first desktop, a renewed credential on a device) and takes a fresh credential of
+ * its own for the link's next reconnect: well inside the 7 days a credential lives.
+ */
+export const RENEW_EVERY_MS = 12 * 3_600_000
+/** How long one attempt to reach the relay lasts before the bridge says it is unreachable and tries again. */
+const REACH_MS = 5_000
+
+/** The running bridge of one companion. */
+export class RelayBridge {
+  readonly #ctx: RelayBridgeContext
+  readonly #notices: RelayNotices
+  readonly #closed = new AbortController()
+  /** Relay key (`q.<agent>.<askId>`) → the registry's askId, for the remote asks listed now. */
+  readonly #listed = new Map<string, string>()
+  /**
+   * Relay keys this desk's answer is on its way for (its own `submit` settles those), each with whether
+   * the agent's receipt for that very answer already came.
+   */
+  readonly #answering = new Map<string, boolean>()
+  #link: RelayLink | undefined
+  #desk: RelayDesk | undefined
+  #self = ''
+  /** This desk's current credential; the link asks for it at every (re)connect. */
+  #creds = ''
+  #renewals: NodeJS.Timeout | undefined
+
+  private constructor(ctx: RelayBridgeContext) {
+    this.#ctx = ctx
+    this.#notices = new RelayNotices(ctx.notices)
+  }
+
+  /**
+   * Starts the bridge in the background and returns it with `ready`, which resolves once the desk
+   * watches the relay, or the bridge gave up (the reason is a warning and a notice). Never rejects.
+   */
+  static start(ctx: RelayBridgeContext): { bridge: RelayBridge; ready: Promise<void> } {
+    const bridge = new RelayBridge(ctx)
+    const ready = bridge.#run().catch((error: unknown) => {
+      if (bridge.#closed.signal.aborted) return
+      const message = `the relay bridge stopped: ${describeRelayError(error)}`
+      ctx.warn(message)
+      bridge.#notices.problem(message)
+    })
+    return { bridge, ready }
+  }
+
+  /** Stops watching the relay and closes the link. Remote asks stay on the relay for the next start. */
+  async close(): Promise<void> {
+    this.#closed.abort()
+    clearInterval(this.#renewals)
+    this.#desk?.close()
+    await this.#link?.close().catch(() => undefined)
+  }
+
+  async #run(): Promise<void> {
+    const { home, now, warn } = this.#ctx
+    const renewal = await this.#renew()
+    if (renewal.role === 'none') return
+    const identity = await loadDeskIdentity(home, renewal.role, now)
+    this.#self = identity.device.member.id
+    this.#creds = identity.creds
+    if (this.#closed.signal.aborted) return
+    this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
+    this.#renewals.unref()
+    const link = await this.#reach(identity)
+    if (!link) return
+    this.#link = link
+    void this.#followLink(link, identity.url)
+    const desk = await RelayDesk.start(
+      {
+        link,
+        device: identity.device,
+        rootPublicKey: identity.rootPublicKey,
+        highestSeenRosterVersion: renewal.rosterVersion,
+        onRefused: (refusal) => warn(`the relay held something this desk refused (${refusal.key}): ${refusal.code}`),
+      },
+      this.#closed.signal,
+    )
+    if (this.#closed.signal.aborted) return desk.close()
+    this.#desk = desk
+    desk.onAdded((remote) => this.#add(remote))
+    desk.onSettled((settled) => this.#settled(settled))
+    for (const remote of desk.pending()) this.#add(remote)
+  }
+
+  /** renewRelayAtStart, its warnings shown as notices. */
+  async #renew(): Promise<Awaited<ReturnType<typeof renewRelayAtStart>>> {
+    const { home, now, warn } = this.#ctx
+    const renewal = await renewRelayAtStart(home, { now, server: CLI_SERVER_CHECKS })
+    if (renewal.role === 'none') return renewal
+    for (const warning of renewal.warnings) {
+      warn(warning)
+      this.#notices.problem(warning)
+    }
+    if (renewal.problem !== undefined) warn(`relay renewal: ${renewal.problem}`)
+    return renewal
+  }
+
+  async #renewWhileRunning(role: 'desktop' | 'device'): Promise<void> {
+    try {
+      await this.#renew()
+      this.#creds = (await loadDeskIdentity(this.#ctx.home, role, this.#ctx.now)).creds
+    } catch (error) {
+      this.#ctx.warn(`relay renewal: ${describeRelayError(error)}`)
+    }
+  }
+
+  /** Opens the link, retrying until it is reached or the bridge closes; a refusal (credential, URL, server) throws. */
+  async #reach(identity: DeskIdentity): Promise<RelayLink | undefined> {
+    while (!this.#closed.signal.aborted) {
+      try {
+        const link = await RelayLink.open({
+          url: identity.url,
+          creds: () => this.#creds,
+          name: identity.natsName,
+          ...CLI_SERVER_CHECKS,
+          reachTimeoutMs: REACH_MS,
+        })
+        if (this.#closed.signal.aborted) {
+          await link.close()
+          return undefined
+        }
+        this.#notices.reachable()
+        return link
+      } catch (error) {
+        if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) throw error
+        this.#notices.unreachable(identity.url)
+        await delay(1_000, undefined, { signal: this.#closed.signal }).catch(() => undefined)
+      }
+    }
+    return undefined
+  }
+
+  async #followLink(link: RelayLink, url: string): Promise<void> {
+    for await (const status of link.nc.status()) {
+      if (status.type === 'disconnect') this.#notices.unreachable(url)
+      if (status.type === 'reconnect') this.#notices.reachable()
+    }
+  }
+
+  #add(remote: RemoteAsk): void {
+    if (this.#listed.has(remote.key)) return
+    const input = remoteNewAsk(remote, this.#ctx.limits)
+    const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
+    if (!('kind' in input) || full) {
+      // Not listed, and nothing is answered for the person: the agent's ask waits on the relay until it expires.
+      const why = 'kind' in input ? `at most ${this.#ctx.limits.pendingTotal} asks may be pending` : input.message
+      const message = `A remote ask from "${remote.agent.name}" was not shown: ${why}`
+      this.#ctx.warn(message)
+      this.#notices.problem(message)
+      return
+    }
+    try {
+      const ask = this.#ctx.registry.add({
+        ...input,
+        owner: {
+          // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
+          settled: () => true,
+          submit: (key, answers) => this.#submit(key, answers),
+        },
+      })
+      this.#listed.set(remote.key, ask.askId)
+    } catch (error) {
+      this.#ctx.warn(`a remote ask from "${remote.agent.name}" could not be listed: ${errorMessage(error)}`)
+    }
+  }
+
+  #settled(settled: RemoteAskSettled): void {
+    const askId = this.#listed.get(settled.key)
+    if (askId === undefined) return
+    // The agent's receipt for this desk's own answer can overtake the answer's acknowledgement: the
+    // answer's submit settles it, with the answers, and the window that sent them is told it was accepted.
+    if (this.#answering.has(settled.key) && settled.winner?.id === this.#self) {
+      this.#answering.set(settled.key, true)
+      return
+    }
+    this.#listed.delete(settled.key)
+    this.#ctx.registry.settle(askId, relaySettlement(settled))
+  }
+
+  async #submit(key: string, answers: Answer[]): Promise<Settlement | Refusal> {
+    const desk = this.#desk
+    if (!desk) return { ok: false, code: 'NOT_PENDING', message: 'the relay bridge is closed; nothing was sent' }
+    this.#answering.set(key, false)
+    try {
+      const signal = AbortSignal.any([AbortSignal.timeout(ANSWER_WAIT_MS), this.#closed.signal])
+      const result = await desk.answer(key, answers, signal)
+      const settlement = answerSettlement(result, answers, this.#self)
+      if (!('outcome' in settlement)) this.#notices.alarm(settlement.message)
+      else this.#listed.delete(key)
+      return settlement
+    } catch (error) {
+      // The agent took this very answer (its receipt says so) though the write's reply never came.
+      if (this.#answering.get(key) === true) {
+        this.#listed.delete(key)
+        return { outcome: 'answered', answers }
+      }
+      if (isRelayExchangeError(error, 'ASK_NOT_PENDING'))
+        return { ok: false, code: 'NOT_PENDING', message: 'this remote ask is no longer pending; nothing was sent' }
+      if (isRelayExchangeError(error))
+        return { ok: false, code: 'INVALID_ANSWER', message: `${describeRelayError(error)}; nothing was sent` }
+      return {
+        ok: false,
+        code: 'INVALID_ANSWER',
+        message: `the relay did not take your answer within ${ANSWER_WAIT_MS / 1000} s (it is unreachable); send it again once it is back`,
+      }
+    } finally {
+      this.#answering.delete(key)
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// How a remote ask from the relay's desk becomes an ask of the companion's one registry, and how the
+// relay's outcomes become the registry's settlements. Pure: the bridge (bridge.ts) does the wiring.
+import type { AskOrigin } from '../../shared/ask'
+import { limitExceededMessage, overCap } from '../../shared/issue-wording'
+import type { Limits } from '../../shared/limits'
+import { askQuestionFields, hasSecret } from '../../shared/question-extras'
+import { validateAskInput, type InputRefusal } from '../../shared/validate-input'
+import type { Answer } from '../../shared/answer'
+import type { AnswerResult, RemoteAsk, RemoteAskSettled } from '../../relay/exchange'
+import type { NewAsk, Refusal, Settlement } from '../registry'
+
+/** Why no window answers a remote secret ask (yet): shown in place of the form, and the refusal's message. */
+export const REMOTE_SECRET_REFUSED =
+  'Remote passwords are not allowed for this agent: answer it where the agent runs. (Allowing them on this desktop is a later step.)'
+
+/** A remote ask as the registry takes it, without its owner (the bridge adds that). */
+export type RemoteNewAsk = Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'>
+
+/**
+ * The registry's new ask for a remote ask, checked as a local agent's ask is (`validateAskInput` and
+ * the title's cap, with this companion's `limits`): the roster's agent name (never one the agent
+ * declared), the questions with the fields windows know, and `origin` marking it remote. A secret
+ * question makes the whole ask unanswerable here ({@link REMOTE_SECRET_REFUSED}).
+ */
+export function remoteNewAsk(remote: RemoteAsk, limits: Limits): RemoteNewAsk | InputRefusal {
+  const input = validateAskInput({ questions: remote.questions }, limits)
+  if (!input.ok) return input
+  if (remote.title !== undefined && remote.title.length > limits.textChars)
+    return {
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage([overCap('title', remote.title.length, limits.textChars)]),
+    }
+  const questions = input.value.questions.map(askQuestionFields)
+  const origin: AskOrigin = {
+    kind: 'relay',
+    agentId: remote.agent.id,
+    ...(hasSecret({ questions }) ? { unanswerable: REMOTE_SECRET_REFUSED } : {}),
+  }
+  return {
+    kind: 'question',
+    agent: { name: remote.agent.name },
+    ...(remote.title !== undefined ? { title: remote.title } : {}),
+    questions,
+    origin,
+    wireId: remote.key,
+  }
+}
+
+/**
+ * The settlement the relay's receipt or expiry stands for. A delivery names the device whose answer
+ * the agent took (this desk's own name when its answer's write landed after its wait had ended).
+ */
+export function relaySettlement(settled: RemoteAskSettled): Settlement {
+  switch (settled.outcome) {
+    case 'delivered':
+      return { outcome: 'answered', answers: [], ...(settled.winner ? { answeredOn: settled.winner.name } : {}) }
+    case 'expired':
+      return { outcome: 'expired' }
+    // The agent withdrew it, or asked it again under a new id (that one is listed on its own).
+    case 'withdrawn':
+    case 'reasked':
+      return { outcome: 'aborted', by: 'agent' }
+  }
+}
+
+/**
+ * The settlement (or refusal) for this desk's answer as the relay took it: won, lost to another device
+ * (named), or an unverifiable answer holding the key (an alarm: the ask stays until the agent asks again).
+ * `self` is this desk's member id: a stored answer of its own (a write that landed after its wait
+ * ended) counts as won.
+ */
+export function answerSettlement(result: AnswerResult, answers: Answer[], self: string): Settlement | Refusal {
+  if (result.won || result.winner?.id === self) return { outcome: 'answered', answers }
+  if (result.winner) return { outcome: 'answered', answers: [], answeredOn: result.winner.name }
+  return {
+    ok: false,
+    code: 'INVALID_ANSWER',
+    message: `an answer this desk cannot verify took this ask's place on the relay (${result.alarm}); nothing of yours was taken. The agent asks again: answer the new ask.`,
+  }
+}

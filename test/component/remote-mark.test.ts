@@ -1,0 +1,59 @@
+// A remote ask (`origin`, set by the companion's relay bridge) in the window: the "Remote" mark in the
+// list row and the card header, the reason a remote secret ask cannot be answered here, and a card
+// answered on another desk of the person saying where. A local ask has no mark.
+import { cleanup, screen, within } from '@testing-library/svelte'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeAsk } from './fake-bridge'
+import { renderInbox } from './setup'
+
+beforeEach(() => sessionStorage.clear())
+afterEach(cleanup)
+
+const REMOTE = { kind: 'relay' as const, agentId: 'agent-1' }
+
+describe('remote asks in the window', () => {
+  it('marks a remote ask in its list row and card header; a local ask has no mark', async () => {
+    const { user } = await renderInbox([
+      makeAsk({ askId: 'r1', agent: { name: 'ci-job' }, origin: REMOTE }),
+      makeAsk({ askId: 'l1', receivedAt: Date.now() }),
+    ])
+    const rows = screen.getAllByTestId('ask-item')
+    const row = (askId: string) => rows.find((item) => item.dataset.askId === askId)!
+    expect(within(row('r1')).getByTestId('remote-mark').textContent).toBe('Remote')
+    expect(within(row('l1')).queryByTestId('remote-mark')).toBeNull()
+    await user.click(row('r1'))
+    const card = screen.getByTestId('ask-view')
+    expect(card.dataset.askId).toBe('r1')
+    expect(within(card).getByTestId('remote-mark').getAttribute('title')).toBe(
+      'Asked through the relay by an agent on another machine, under the name the relay gave it.',
+    )
+    expect(within(card).queryByTestId('remote-refused')).toBeNull()
+  })
+
+  it('says in the card why a remote secret ask cannot be answered here', async () => {
+    await renderInbox([
+      makeAsk({
+        askId: 'r2',
+        questions: [{ id: 'pw', question: 'Password?', secret: true }],
+        origin: { ...REMOTE, unanswerable: 'from the core' },
+      }),
+    ])
+    expect(screen.getByTestId('remote-refused').textContent).toBe(
+      'Remote passwords are not allowed for this agent: answer it where the agent runs.',
+    )
+  })
+
+  it('a remote ask answered on another desk says which one', async () => {
+    const { bridge, user } = await renderInbox([makeAsk({ askId: 'r3', origin: REMOTE })])
+    await user.type(screen.getByRole('textbox'), 'half an answer')
+    await bridge.emit({ type: 'ask/settled', askId: 'r3', outcome: 'answered', answeredOn: 'laptop-b' })
+    expect(screen.getByTestId('settled-notice').textContent).toContain('Answered on laptop-b.')
+  })
+
+  it('a remote ask that expired says so', async () => {
+    const { bridge, user } = await renderInbox([makeAsk({ askId: 'r4', origin: REMOTE })])
+    await user.type(screen.getByRole('textbox'), 'draft')
+    await bridge.emit({ type: 'ask/settled', askId: 'r4', outcome: 'expired' })
+    expect(screen.getByTestId('settled-notice').textContent).toContain('This question expired before anyone answered.')
+  })
+})
