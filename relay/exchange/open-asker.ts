@@ -21,7 +21,7 @@ export interface AgentRelayConfig {
  */
 export async function openRemoteAsker(
   config: AgentRelayConfig,
-  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs'> & {
+  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs' | 'signal'> & {
     highestSeenRosterVersion?: number
   } = {},
 ): Promise<{ asker: RemoteAsker; link: RelayLink }> {
