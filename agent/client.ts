@@ -35,6 +35,11 @@ export interface AskUserClientOptions {
    * reject with an {@link AskUserError} (`NO_PROVIDER`) when there is no companion.
    */
   connect?: (client: ClientInfo, timeoutMs: number) => Promise<Connection>
+  /**
+   * Whether asks may go through the relay `env` configures when no local companion runs (default true).
+   * False for the askpass helper and the hooks: they reach the local companion only, for now.
+   */
+  relay?: boolean
 }
 
 /** Per-ask options. */
@@ -107,10 +112,12 @@ export class AskUserClient {
    * rules by the connection it came in on.
    */
   async ask(ask: ValidatedAsk, options: AskOptions = {}): Promise<CheckedAnswer> {
+    // A secret question never leaves the machine (the relay's sealed secret asks come later).
+    const relayable = this.#options.relay !== false && !ask.questions.some((question) => question.secret === true)
     return this.#wait<CheckedAnswer>(
       options,
       (open, id, title, pending) => open.ask(id, ask, title, pending),
-      (route, relayOptions) => route.ask(ask, relayOptions),
+      relayable ? (route, relayOptions) => route.ask(ask, relayOptions) : undefined,
     )
   }
 

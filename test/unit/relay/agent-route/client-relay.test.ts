@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AskUserClient } from '../../../../agent/client'
-import { AskAbortedError } from '../../../../agent/errors'
+import { AskAbortedError, START_HINT } from '../../../../agent/errors'
 import { validateAsk } from '../../../../agent/validated-ask'
 import { RelayDesk, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
 import { AskUserError } from '../../../../shared/error-codes'
@@ -120,6 +120,22 @@ describe.skipIf(skip)('AskUserClient through the relay (real nats-server, a desk
       await tc.cleanup()
     }
   }, 60_000)
+
+  it('never sends a secret question through the relay, nor any ask of a client made with relay: false', async () => {
+    const file = await writeAgentRelayFile(dir, 'local-only.json', agentRelayFile(world, 'ci-job'))
+    const secret = validateAsk({ questions: [{ id: 'pw', question: 'Password for deploy@prod:', secret: true }] })
+    const onRelay: RemoteAsk[] = []
+    const stopWatching = desk.onAdded((ask) => void onRelay.push(ask))
+    const noCompanion = `no Ask User Companion is running (no endpoint.json in ${emptyHome}); ${START_HINT}`
+    const viaSecret = await refusal(client({ ASK_USER_RELAY_FILE: file }).ask(secret))
+    expect([viaSecret.code, viaSecret.message]).toEqual(['NO_PROVIDER', noCompanion])
+    const localOnly = new AskUserClient({ env: { ASK_USER_HOME: emptyHome, ASK_USER_RELAY_FILE: file }, relay: false })
+    clients.push(localOnly)
+    const viaOptOut = await refusal(localOnly.ask(GO))
+    expect([viaOptOut.code, viaOptOut.message]).toEqual(['NO_PROVIDER', noCompanion])
+    stopWatching()
+    expect(onRelay).toEqual([])
+  })
 
   it('refuses a relay file others may read, before connecting (NO_PROVIDER, says what to do)', async () => {
     const file = await writeAgentRelayFile(dir, 'open.json', agentRelayFile(world, 'ci-job'), 0o644)
