@@ -13,14 +13,13 @@ export type RelaySource = { kind: 'file'; path: string } | { kind: 'inline'; tex
 /**
  * Test-only settings of the relay route, read from `globalThis[RELAY_TEST_OPTIONS]`: only code already
  * running in the process (a test, or a test's `--require` preload of a spawned `ask-user`) can set them;
- * no flag or environment variable does. `allowOutdatedLoopback` admits the CI's older nats-server on
- * loopback; `reachTimeoutMs` shortens the 30 s reach deadline; `reconnectWaitMs` the 1 s reconnect pause.
+ * no flag or environment variable does. `reachTimeoutMs` shortens the 30 s reach deadline,
+ * `reconnectWaitMs` the 1 s reconnect pause.
  */
 export const RELAY_TEST_OPTIONS = Symbol.for('ask-user.relay-test-options')
 
 /** The shape of {@link RELAY_TEST_OPTIONS}. */
 export interface RelayTestOptions {
-  allowOutdatedLoopback?: boolean
   reachTimeoutMs?: number
   reconnectWaitMs?: number
 }

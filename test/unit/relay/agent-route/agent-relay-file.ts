@@ -1,5 +1,5 @@
 // Test fixture: the file `ask-user relay add-agent` writes, made for a member of a test relay world, and
-// the process-wide test options of the relay route (CI's nats-server 2.9.10 on loopback, short pauses).
+// the process-wide test options of the relay route (short pauses).
 import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AgentRelayFileSchema, type AgentRelayFile } from '../../../../agent/relay-file'
@@ -34,8 +34,8 @@ export async function writeAgentRelayFile(
   return path
 }
 
-/** What a test or a preload sets in a process so the route accepts the CI's nats-server and retries fast. */
-export const TEST_RELAY_OPTIONS: RelayTestOptions = { allowOutdatedLoopback: true, reconnectWaitMs: 100 }
+/** What a test or a preload sets in a process so the route retries fast after a cut. */
+export const TEST_RELAY_OPTIONS: RelayTestOptions = { reconnectWaitMs: 100 }
 
 /** Sets the relay route's test options in this process (undone by {@link clearRelayTestOptions}). */
 export function setRelayTestOptions(options: RelayTestOptions = TEST_RELAY_OPTIONS): void {

@@ -1,8 +1,8 @@
 // End to end with real processes: the built `ask-user mcp` and `ask-user ask` as "remote" agents (an
 // ASK_USER_HOME with no companion, the relay from ASK_USER_RELAY_FILE or ASK_USER_RELAY), a real
 // operator-mode nats-server, and a desk in this process standing in for the second desktop. A preload
-// sets the route's test options (the CI's nats-server 2.9.10 on loopback, a short reach deadline); the
-// product reads them from no flag or variable.
+// sets the route's test options (short reconnect pauses, a short reach deadline); the product reads them
+// from no flag or variable.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
