@@ -19,6 +19,9 @@ import type { RelayAskOptions, RelaySource, RelayTestOptions } from './relay-rou
 
 type Opened = { asker: RemoteAsker; link: RelayLink }
 
+/** How much later than the caller's timeout the question's expiry lies (so the caller's timer fires first). */
+const EXPIRY_GRACE_MS = 1_000
+
 /** Asks through the relay of one agent relay file; see `RelayRoute` for the contract. */
 export class RelayAsker {
   readonly #config: AgentRelayConfig
@@ -41,8 +44,12 @@ export class RelayAsker {
     const started = Date.now()
     try {
       const { asker } = await untilAborted(this.#link(), options.signal)
+      // The caller's own timer ends the ask (and withdraws it here through the signal); this one only puts
+      // the expiry in the question for the desks, and backs the caller's up a moment later.
       const timeoutMs =
-        options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (Date.now() - started))
+        options.timeoutMs === undefined
+          ? undefined
+          : Math.max(1, options.timeoutMs - (Date.now() - started)) + EXPIRY_GRACE_MS
       return await asker.ask(ask.questions, {
         signal: options.signal,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),

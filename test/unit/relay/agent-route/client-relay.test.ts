@@ -52,7 +52,10 @@ describe.skipIf(skip)('AskUserClient through the relay (real nats-server, a desk
   }
 
   beforeAll(async () => {
-    world = await startRelayWorld({ devices: ['laptop'], agents: ['ci-job', 'withdrawn-job', 'local-job'] })
+    world = await startRelayWorld({
+      devices: ['laptop'],
+      agents: ['ci-job', 'withdrawn-job', 'timeout-job', 'local-job'],
+    })
     desk = await RelayDesk.start({
       link: await world.link('laptop'),
       device: world.members.get('laptop')!.keys,
@@ -96,6 +99,27 @@ describe.skipIf(skip)('AskUserClient through the relay (real nats-server, a desk
     const error = await refusal(answer)
     expect(error).toBeInstanceOf(AskAbortedError)
     expect((error as AskAbortedError).reason).toBe('signal')
+    expect(await settled).toEqual({ key: ask.key, outcome: 'withdrawn' })
+  }, 60_000)
+
+  it('a timeout ends the ask as locally (ASK_ABORTED, reason timeout) and withdraws it on the relay', async () => {
+    const inline = JSON.stringify(agentRelayFile(world, 'timeout-job'))
+    const seen = added('timeout-job')
+    const started = Date.now()
+    const answer = client({ ASK_USER_RELAY: inline }).ask(GO, { timeoutMs: 1_500 })
+    const ask = await seen
+    // The question carries when the agent stops waiting, so desks drop it even if no receipt comes.
+    expect(ask.expiresAt).toBeGreaterThanOrEqual(started + 1_500)
+    const settled = nextEvent<RemoteAskSettled>(
+      (l) => desk.onSettled(l),
+      (s) => s.key === ask.key,
+    )
+    const error = await refusal(answer)
+    expect(error).toBeInstanceOf(AskAbortedError)
+    expect([(error as AskAbortedError).reason, error.message]).toEqual([
+      'timeout',
+      'no answer within 1.5 s: the ask timed out and was withdrawn',
+    ])
     expect(await settled).toEqual({ key: ask.key, outcome: 'withdrawn' })
   }, 60_000)
 
