@@ -184,6 +184,19 @@ describe.skipIf(skip)('AskUserClient through the relay (real nats-server, a desk
     )
   })
 
+  it('a credential the relay refuses ends the ask with NO_PROVIDER at once, not after the reach deadline', async () => {
+    // The file says the credential is still good (a clock that differs), the relay knows better.
+    const creds = await world.mint('agent', 'ci-job', 60, Date.now() - 120_000)
+    const inline = JSON.stringify({ ...agentRelayFile(world, 'ci-job'), creds })
+    const started = Date.now()
+    const error = await refusal(client({ ASK_USER_RELAY: inline }).ask(GO))
+    expect([error.code, error.message]).toEqual([
+      'NO_PROVIDER',
+      'the relay cannot take this ask: RELAY_DENIED: the relay refused this credential; it may have expired: ask the desktop for a new one',
+    ])
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 60_000)
+
   it('refuses an expired credential, a file that is not a relay file, and both variables at once', async () => {
     const expired = JSON.stringify({ ...agentRelayFile(world, 'ci-job'), credsExpiresAt: 1_000 })
     expect((await refusal(client({ ASK_USER_RELAY: expired }).ask(GO))).message).toBe(
