@@ -3,6 +3,7 @@
 // operator-mode nats-server, and a desk in this process standing in for the second desktop. A preload
 // sets the route's test options (short reconnect pauses, a short reach deadline); the product reads them
 // from no flag or variable.
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,7 +11,7 @@ import { Client } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RELAY_TEST_OPTIONS, type RelayTestOptions } from '../../../../agent/relay-route'
-import { RelayDesk, type RemoteAsk } from '../../../../relay/exchange'
+import { RelayDesk, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
 import { freePort, natsServerSkipReason } from '../../../helpers/nats-server'
 import { runProcess } from '../../../helpers/run-process'
 import { BIN, ROOT, ensureBuilt } from '../../cli/built-cli'
@@ -65,7 +66,7 @@ describe.skipIf(skip)('remote agents as real processes through the relay (ask-us
 
   beforeAll(async () => {
     await ensureBuilt()
-    world = await startRelayWorld({ devices: ['laptop'], agents: ['ci-job', 'devbox', 'cli-job'] })
+    world = await startRelayWorld({ devices: ['laptop'], agents: ['ci-job', 'devbox', 'cli-job', 'cli-interrupted'] })
     proxy = await startCuttableProxy(world.port)
     desk = await RelayDesk.start({
       link: await world.link('laptop'),
@@ -130,6 +131,34 @@ describe.skipIf(skip)('remote agents as real processes through the relay (ask-us
     await desk.answer(ask.key, [{ id: 'q1', selected: ['Yes'] }])
     expect(await run).toEqual({ code: 0, stdout: '{"answers":[{"id":"q1","selected":["Yes"]}]}\n', stderr: '' })
   }, 90_000)
+
+  it('ask-user ask interrupted (SIGINT) exits 130 and withdraws the ask on the relay', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--require', await preload('interrupted', TEST_RELAY_OPTIONS), BIN, 'ask', '--question', 'Ship it?'],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          ASK_USER_HOME: emptyHome,
+          ASK_USER_RELAY: JSON.stringify(agentRelayFile(world, 'cli-interrupted')),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    const ask = await added('cli-interrupted')
+    const settled = nextEvent<RemoteAskSettled>(
+      (l) => desk.onSettled(l),
+      (s) => s.key === ask.key,
+    )
+    child.kill('SIGINT')
+    expect(await exited).toBe(130)
+    expect(stderr).toBe('Error: the ask was aborted before the person answered\n')
+    expect(await settled).toEqual({ key: ask.key, outcome: 'withdrawn' })
+  }, 60_000)
 
   it('ask-user ask with the relay unreachable from the start exits 4 after the reach deadline', async () => {
     const nobody = `nats://127.0.0.1:${await freePort()}`
