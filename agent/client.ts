@@ -1,17 +1,21 @@
 import type { CheckedAnswer } from '../shared/answer-rules'
 import type { ApprovalDecision, ApprovalRequest, Notice } from '../shared/approval'
-import { AskUserError } from '../shared/error-codes'
+import { AskUserError, isAskUserError } from '../shared/error-codes'
 import { UNCAPPED_LIMITS } from '../shared/limits'
 import { validateApproval, validateNotice } from '../shared/validate-approval'
 import type { ValidatedAsk } from '../shared/validate-input'
 import type { ClientInfo } from '../shared/wire'
 import { Connection } from './connection'
 import { discoverEndpoint } from './discovery'
-import { AskAbortedError } from './errors'
+import { AskAbortedError, timedOut } from './errors'
+import { RelayRoute, relaySourceFrom, type RelayAskOptions } from './relay-route'
 
 /** How a client finds the companion and introduces itself. */
 export interface AskUserClientOptions {
-  /** Environment read for `ASK_USER_URL`, `ASK_USER_TOKEN`, `ASK_USER_HOME` (default `process.env`). */
+  /**
+   * Environment read for `ASK_USER_URL`, `ASK_USER_TOKEN`, `ASK_USER_HOME`, and for the relay asks go to
+   * when no local companion runs, `ASK_USER_RELAY_FILE` or `ASK_USER_RELAY` (default `process.env`).
+   */
   env?: NodeJS.ProcessEnv
   /** Name shown to the person (default `ask-user`). */
   name?: string
@@ -31,6 +35,11 @@ export interface AskUserClientOptions {
    * reject with an {@link AskUserError} (`NO_PROVIDER`) when there is no companion.
    */
   connect?: (client: ClientInfo, timeoutMs: number) => Promise<Connection>
+  /**
+   * Whether asks may go through the relay `env` configures when no local companion runs (default true).
+   * False for the askpass helper and the hooks: they reach the local companion only, for now.
+   */
+  relay?: boolean
 }
 
 /** Per-ask options. */
@@ -46,11 +55,6 @@ export interface AskOptions {
   title?: string
 }
 
-/** Milliseconds as seconds for messages: 300 → "0.3", 5000 → "5". */
-function seconds(ms: number): string {
-  return String(Number((ms / 1000).toFixed(3)))
-}
-
 /** The longest timeout a Node timer can wait (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 
@@ -62,6 +66,9 @@ export const MAX_TIMEOUT_MS = 2_147_483_647
  * `NO_PROVIDER` (no companion; the message says how to start one), `ASK_CANCELLED` (dismissed),
  * `ASK_ABORTED` (signal, timeout, lost companion or {@link AskUserClient.close}; see `AskAbortedError`),
  * `INVALID_ARGS` (a timeout no timer can wait for), `LIMIT_EXCEEDED` (over the companion's caps).
+ * An authenticated local companion comes first; when none answers the connection and a relay is
+ * configured (`ASK_USER_RELAY_FILE` / `ASK_USER_RELAY`), {@link AskUserClient.ask} goes through the relay
+ * (agent/relay-route.ts) with the same results and errors; approvals and notices stay local.
  * Questions come in validated (`validateAsk`, the MCP server, the provider, the CLI), so a bad
  * question never reaches it.
  */
@@ -72,6 +79,8 @@ export class AskUserClient {
   #counter = 0
   #closed = false
   readonly #outstanding = new Set<(error: AskUserError) => void>()
+  /** The relay route: undefined until first needed, null when none is configured. */
+  #relay: RelayRoute | null | undefined
 
   constructor(options: AskUserClientOptions = {}) {
     this.#options = options
@@ -103,7 +112,13 @@ export class AskUserClient {
    * rules by the connection it came in on.
    */
   async ask(ask: ValidatedAsk, options: AskOptions = {}): Promise<CheckedAnswer> {
-    return this.#wait<CheckedAnswer>(options, (open, id, title, pending) => open.ask(id, ask, title, pending))
+    // A secret question never leaves the machine (the relay's sealed secret asks come later).
+    const relayable = this.#options.relay !== false && !ask.questions.some((question) => question.secret === true)
+    return this.#wait<CheckedAnswer>(
+      options,
+      (open, id, title, pending) => open.ask(id, ask, title, pending),
+      relayable ? (route, relayOptions) => route.ask(ask, relayOptions) : undefined,
+    )
   }
 
   /**
@@ -145,6 +160,7 @@ export class AskUserClient {
       title: string | undefined,
       pending: { resolve(value: T): void; reject(error: AskUserError): void },
     ) => void,
+    throughRelay?: (route: RelayRoute, options: RelayAskOptions) => Promise<T>,
   ): Promise<T> {
     const { signal, timeoutMs, title } = options
     if (signal?.aborted) return Promise.reject(new AskAbortedError('signal', 'the ask was aborted before it was sent'))
@@ -163,6 +179,9 @@ export class AskUserClient {
       let settled = false
       let connection: Connection | undefined
       let timer: NodeJS.Timeout | undefined
+      // Withdraws the ask on the relay when it went there (the local route withdraws with `cancel`).
+      const relayStop = new AbortController()
+      const started = Date.now()
       const cleanup = (): void => {
         clearTimeout(timer)
         signal?.removeEventListener('abort', onAbort)
@@ -176,6 +195,7 @@ export class AskUserClient {
       }
       const abortNow = (error: AskUserError): void => {
         connection?.cancel(id)
+        relayStop.abort(error)
         settle(() => reject(error))
       }
       const onAbort = (): void =>
@@ -183,16 +203,7 @@ export class AskUserClient {
       signal?.addEventListener('abort', onAbort, { once: true })
       this.#outstanding.add(abortNow)
       if (timeoutMs !== undefined) {
-        timer = setTimeout(
-          () =>
-            abortNow(
-              new AskAbortedError(
-                'timeout',
-                `no answer within ${seconds(timeoutMs)} s: the ask timed out and was withdrawn`,
-              ),
-            ),
-          timeoutMs,
-        )
+        timer = setTimeout(() => abortNow(timedOut(timeoutMs)), timeoutMs)
       }
       this.#connection().then(
         (open) => {
@@ -208,9 +219,37 @@ export class AskUserClient {
             settle(() => reject(error))
           }
         },
-        (error: unknown) => settle(() => reject(error)),
+        (error: unknown) => {
+          if (settled) return
+          let relay: RelayRoute | undefined
+          try {
+            relay =
+              throughRelay && isAskUserError(error) && error.code === 'NO_PROVIDER' ? this.#relayRoute() : undefined
+          } catch (ambiguous) {
+            return settle(() => reject(ambiguous))
+          }
+          if (relay === undefined || throughRelay === undefined) return settle(() => reject(error))
+          // No local companion: the relay this agent was given, within what is left of the timeout.
+          throughRelay(relay, {
+            signal: relayStop.signal,
+            ...(timeoutMs === undefined ? {} : { timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)) }),
+            ...(title === undefined ? {} : { title }),
+          }).then(
+            (value) => settle(() => resolve(value)),
+            (relayError: unknown) => settle(() => reject(relayError)),
+          )
+        },
       )
     })
+  }
+
+  /** The relay route `env` configures (read once), or undefined; throws `NO_PROVIDER` when it is ambiguous. */
+  #relayRoute(): RelayRoute | undefined {
+    if (this.#relay === undefined) {
+      const source = relaySourceFrom(this.#options.env ?? process.env)
+      this.#relay = source === undefined ? null : new RelayRoute(source)
+    }
+    return this.#relay ?? undefined
   }
 
   /** Number of asks of this client not yet settled. */
@@ -225,6 +264,7 @@ export class AskUserClient {
       abort(new AskAbortedError('closed', 'the ask-user client was closed before the person answered'))
     const connecting = this.#connecting
     this.#connecting = undefined
+    await this.#relay?.close()
     if (connecting)
       await connecting.then(
         (c) => c.close(),

@@ -106,7 +106,7 @@ async function readEndpointText(file: string, platform: NodeJS.Platform): Promis
  * A secret file of the person's, read through O_NOFOLLOW and checked on the open file: owner first, then
  * mode (no checks on Windows). `fix` ends the message for a file others may read. Throws `NO_PROVIDER`.
  */
-async function readOwnFile(file: string, platform: NodeJS.Platform, fix: string): Promise<string> {
+export async function readOwnFile(file: string, platform: NodeJS.Platform, fix: string): Promise<string> {
   const handle = await open(file, platform === 'win32' ? constants.O_RDONLY : READ_FLAGS).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
     throw new AskUserError(

@@ -30,3 +30,13 @@ export function noCompanion(why: string, cause?: unknown): AskUserError {
 export function abortReason(error: unknown): AbortReason | undefined {
   return error instanceof AskAbortedError ? error.reason : undefined
 }
+
+/** Milliseconds as seconds for messages: 300 → "0.3", 5000 → "5". */
+export function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)))
+}
+
+/** `ASK_ABORTED` (reason `timeout`) for an ask that got no answer within `timeoutMs`, by either route. */
+export function timedOut(timeoutMs: number): AskAbortedError {
+  return new AskAbortedError('timeout', `no answer within ${seconds(timeoutMs)} s: the ask timed out and was withdrawn`)
+}

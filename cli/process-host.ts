@@ -4,6 +4,7 @@
 import { errorMessage } from '../shared/describe-error'
 import type { CliIo } from './io'
 import { printError } from './io'
+import { withInlineSecretsTakenOut } from './child-env'
 
 /** How the process hosting the CLI hands over its arguments and takes the exit code. */
 export interface ProcessHost {
@@ -24,7 +25,7 @@ export function runWithProcess(main: (argv: string[], io: CliIo) => Promise<numb
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
-    env: process.env,
+    env: withInlineSecretsTakenOut(process.env),
     cwd: process.cwd(),
     signal: controller.signal,
   }).then(exit, (error: unknown) => {

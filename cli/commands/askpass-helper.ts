@@ -70,7 +70,7 @@ export function askpassCommand(deps: AskpassDeps): Command {
     const abort = (): void => controller.abort()
     io.signal.addEventListener('abort', abort, { once: true })
     const stopWatch = watchParent(deps.ppid, abort, judged.program === 'ssh')
-    const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version })
+    const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: ASKPASS_CLIENT_NAME, version, relay: false })
     try {
       const answer = await client.ask(checked.value, {
         signal: controller.signal,

@@ -25,6 +25,8 @@ export function hookCompanion(agent: HookAgent, env: NodeJS.ProcessEnv, connectT
     version,
     pid: process.ppid,
     connectTimeoutMs,
+    // Hooks reach the local companion only, for now (issue 32: hooks through the relay come later).
+    relay: false,
     ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
     ...(agent.title !== undefined ? { title: agent.title } : {}),
   })

@@ -3,7 +3,7 @@ import { RelayLink, type RelayLinkOptions } from './relay-link'
 import { RemoteAsker } from './remote-asker'
 
 /**
- * The parts of an agent's relay file (`cli/relay/agent-file.ts`, parsed there) that asking needs: the
+ * The parts of an agent's relay file (`agent/relay-file.ts`, parsed there) that asking needs: the
  * relay URL, the `.creds` text, the agent's stored member secret and the root key to pin.
  */
 export interface AgentRelayConfig {
@@ -21,7 +21,7 @@ export interface AgentRelayConfig {
  */
 export async function openRemoteAsker(
   config: AgentRelayConfig,
-  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs'> & {
+  options: Pick<RelayLinkOptions, 'reachTimeoutMs' | 'allowOutdatedLoopback' | 'reconnectWaitMs' | 'signal'> & {
     highestSeenRosterVersion?: number
   } = {},
 ): Promise<{ asker: RemoteAsker; link: RelayLink }> {

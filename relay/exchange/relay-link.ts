@@ -27,6 +27,8 @@ export interface RelayLinkOptions extends CheckServerOptions {
   reachTimeoutMs?: number
   /** Reconnect pause in ms (default 1 s); tests shorten it. */
   reconnectWaitMs?: number
+  /** Stops trying to reach the relay: `open` rejects with the signal's reason (an agent that gave up). */
+  signal?: AbortSignal
 }
 
 function credsBytes(creds: string | (() => string)): Uint8Array | (() => Uint8Array) {
@@ -48,12 +50,15 @@ export class RelayLink {
   /**
    * Connects, retrying refused or failed attempts until `reachTimeoutMs`, then checks the server's version
    * for the URL. Throws `RELAY_NEVER_REACHED` when no attempt got through in time, `RELAY_DENIED` when the
-   * server refused the credential, and relay/nats's `RELAY_URL_*` / `RELAY_SERVER_*` refusals.
+   * server refused the credential, and relay/nats's `RELAY_URL_*` / `RELAY_SERVER_*` refusals; with
+   * the reason of `options.signal` once it aborts.
    */
   static async open(options: RelayLinkOptions): Promise<RelayLink> {
     const deadline = Date.now() + (options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS)
+    const { signal } = options
     let lastError: unknown
     for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 2_000)) {
+      signal?.throwIfAborted()
       try {
         const nc = await connect({
           servers: options.url,
@@ -67,6 +72,7 @@ export class RelayLink {
           timeout: Math.max(500, Math.min(5_000, deadline - Date.now())),
         })
         try {
+          signal?.throwIfAborted()
           checkServer(nc.info, options.url, options)
         } catch (error) {
           await nc.close()
@@ -81,10 +87,11 @@ export class RelayLink {
             { cause: error },
           )
         }
+        signal?.throwIfAborted()
         if (error instanceof RelayNatsError) throw error
         lastError = error
       }
-      await delay(Math.min(pause, Math.max(0, deadline - Date.now())))
+      await delay(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal }).catch(() => undefined)
     }
     throw new RelayExchangeError(
       'RELAY_NEVER_REACHED',

@@ -32,7 +32,7 @@ export class RosterPin {
   #highest: number
   #current: Roster | undefined
 
-  constructor(rootPublicKey: string, options: { highestSeenVersion?: number; now?: () => number } = {}) {
+  constructor(rootPublicKey: string, options: { highestSeenVersion?: number | undefined; now?: () => number } = {}) {
     this.#rootPublicKey = rootPublicKey
     this.#highest = options.highestSeenVersion ?? 0
     this.#now = options.now ?? Date.now

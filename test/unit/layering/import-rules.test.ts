@@ -61,6 +61,9 @@ describe('layering import rules', () => {
       "import { z } from 'zod'\nimport type { ConnectInfo } from '../shared/connect'\nexport const x = (info: ConnectInfo) => [z, info]\n",
     ],
     ['cli/x.ts', "import { HARNESSES } from '../integrations/index'\nexport const x = HARNESSES\n"],
+    // The agent side asks through the relay (agent/relay-asker.ts; cli/ through agent/ and relay/ itself).
+    ['agent/x.ts', "import { openRemoteAsker } from '../relay/exchange'\nexport const x = openRemoteAsker\n"],
+    ['cli/x.ts', "import { openRemoteAsker } from '../relay/exchange'\nexport const x = openRemoteAsker\n"],
     ['renderer/src/x.ts', "import { HARNESSES } from '../../integrations/index'\nexport const x = HARNESSES\n"],
   ])('%s may import: %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([])

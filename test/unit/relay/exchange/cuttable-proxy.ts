@@ -5,6 +5,8 @@ import { createConnection, createServer, type Socket } from 'node:net'
 /** A running proxy: its URL, `cut()`, `restore()` and `close()`. */
 export interface CuttableProxy {
   url: string
+  /** Connections refused while cut so far (a client trying to come back). */
+  refused(): number
   cut(): void
   restore(): void
   close(): Promise<void>
@@ -14,8 +16,10 @@ export interface CuttableProxy {
 export async function startCuttableProxy(targetPort: number): Promise<CuttableProxy> {
   const sockets = new Set<Socket>()
   let cut = false
+  let refused = 0
   const server = createServer((client) => {
     if (cut) {
+      refused++
       client.destroy()
       return
     }
@@ -34,6 +38,7 @@ export async function startCuttableProxy(targetPort: number): Promise<CuttablePr
   if (address === null || typeof address === 'string') throw new Error('proxy has no port')
   return {
     url: `nats://127.0.0.1:${address.port}`,
+    refused: () => refused,
     cut() {
       cut = true
       for (const socket of sockets) socket.destroy()
