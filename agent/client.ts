@@ -26,6 +26,11 @@ export interface AskUserClientOptions {
   cwd?: string
   /** Process id shown to the person (default `process.pid`). */
   pid?: number
+  /**
+   * The harness's session id, when the caller knows it (a hook does): every connection naming the
+   * same `name` and session is one agent in the inbox, whatever its pid or folder.
+   */
+  session?: string
   /** Limit for connecting and being greeted, in milliseconds (default 10 000). */
   connectTimeoutMs?: number
   /**
@@ -103,6 +108,7 @@ export class AskUserClient {
     const title = this.#info.title ?? o.title
     if (version !== undefined) info.version = version
     if (title !== undefined) info.title = title
+    if (o.session !== undefined) info.session = o.session
     return info
   }
 

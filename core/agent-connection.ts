@@ -12,6 +12,7 @@ import {
   AgentFrameSchema,
   CloseCode,
   PROTOCOL_VERSION,
+  SESSION_CHARS,
   WireAskIdSchema,
   type ApproveFrame,
   type AskFrame,
@@ -186,7 +187,7 @@ export class AgentConnection implements AskOwner {
     if (tooLong)
       return this.sendError(
         'LIMIT_EXCEEDED',
-        `limit exceeded: "client.${tooLong}" is longer than ${this.ctx.limits.textChars} characters`,
+        `limit exceeded: "client.${tooLong.key}" is longer than ${tooLong.max} characters`,
       )
     clearTimeout(this.helloTimer)
     this.helloTimer = undefined
@@ -300,10 +301,12 @@ function titleTooLong(title: string | undefined, limits: Limits): string | undef
   return limitExceededMessage([overCap('title', title.length, limits.textChars)])
 }
 
-function longClientField(frame: HelloFrame, max: number): string | undefined {
-  for (const key of ['name', 'version', 'cwd', 'title'] as const) {
+/** The first `client` field over its cap, with that cap: `textChars`, and {@link SESSION_CHARS} for `session`. */
+function longClientField(frame: HelloFrame, textChars: number): { key: string; max: number } | undefined {
+  for (const key of ['name', 'version', 'cwd', 'title', 'session'] as const) {
     const value = frame.client[key]
-    if (value !== undefined && value.length > max) return key
+    const max = key === 'session' ? Math.min(SESSION_CHARS, textChars) : textChars
+    if (value !== undefined && value.length > max) return { key, max }
   }
   return undefined
 }

@@ -5,7 +5,7 @@ import type { AgentInfo, InboxNotice } from '../shared/ask'
 import { errorMessage } from '../shared/describe-error'
 import { Listeners } from '../shared/listeners'
 
-/** Notices kept per agent (name, pid, cwd, title): the oldest beyond this are dropped. */
+/** Notices kept per agent (shared/agent-key.ts): the oldest beyond this are dropped. */
 export const NOTICES_PER_AGENT = 20
 /** Notices kept in the whole companion. */
 export const NOTICES_TOTAL = 200

@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { describeFirstIssue } from '../shared/issue-wording'
 import type { Question } from '../shared/tool-input'
+import { SESSION_CHARS } from '../shared/wire'
 import { HookInputError, type HookAgent } from './hook-work'
 
 /** The fields every Claude-style hook event carries (Claude Code's `BaseHookInput`; Codex and Gemini CLI copy it). */
@@ -36,9 +37,17 @@ export function titled(title: string | undefined): { title?: string } {
   return title === undefined ? {} : { title }
 }
 
-/** Who asks, as the inbox shows it: the harness's display name, the event's folder and its session. */
+/**
+ * Who asks, as the inbox shows it: the harness's display name, the event's folder and its session
+ * (the id itself, which groups every call of the session, and a short label of it to show).
+ */
 export function hookAgent(name: string, cwd: string | undefined, sessionId: string | undefined): HookAgent {
-  return { name, ...(cwd ? { cwd } : {}), ...titled(sessionTitle(sessionId)) }
+  return {
+    name,
+    ...(cwd ? { cwd } : {}),
+    ...titled(sessionTitle(sessionId)),
+    ...(sessionId ? { session: sessionId.slice(0, SESSION_CHARS) } : {}),
+  }
 }
 
 /** One question as a harness's own question tool sends it (Claude's `multiSelect`, opencode's `multiple`, as `multi`). */

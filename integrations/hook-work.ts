@@ -8,8 +8,10 @@ export interface HookAgent {
   name: string
   /** The agent's working folder (from the event). */
   cwd?: string
-  /** A short session label, so that two sessions of one harness are two agents. */
+  /** A short session label shown under the name ("session 1a2b3c4d"). */
   title?: string
+  /** The harness's session id: every hook call of one session is one agent (shared/agent-key.ts). */
+  session?: string
 }
 
 /**

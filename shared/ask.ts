@@ -9,6 +9,8 @@ export const AgentInfoSchema = z.object({
   pid: z.number().int().optional(),
   cwd: z.string().optional(),
   title: z.string().optional(),
+  /** The harness's session id from `hello` (never shown; it only groups the agent's asks). */
+  session: z.string().optional(),
 })
 export type AgentInfo = z.infer<typeof AgentInfoSchema>
 

@@ -30,13 +30,21 @@ export const CloseCode = {
 } as const
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode]
 
-/** Who is asking; shown to the person. */
+/** The longest `client.session` a companion accepts (a harness's session id is far shorter). */
+export const SESSION_CHARS = 200
+
+/**
+ * Who is asking; shown to the person. All of it is self-declared. `session` (optional, at most
+ * {@link SESSION_CHARS} characters) is the harness's own session id: every connection that names the
+ * same one, with the same `name`, is one agent in the inbox (shared/agent-key.ts).
+ */
 export const ClientInfoSchema = z.looseObject({
   name: z.string().min(1),
   version: z.string().optional(),
   pid: z.number().int().nonnegative().optional(),
   cwd: z.string().optional(),
   title: z.string().optional(),
+  session: z.string().optional(),
 })
 export type ClientInfo = z.infer<typeof ClientInfoSchema>
 

@@ -11,9 +11,9 @@ import { exitCodeFor } from './exit-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { errorMessage } from '../../shared/describe-error'
 
-const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
+const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT] [--agent NAME]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
-                    [--detail TEXT | --detail-file FILE] [--timeout SECONDS] [--title TEXT]
+                    [--detail TEXT | --detail-file FILE] [--timeout SECONDS] [--title TEXT] [--agent NAME]
 
 Asks the person through the running Ask User Companion and prints the canonical answer JSON,
 {"answers":[{"id":...,"selected":[...],"custom":...}]}, on stdout.
@@ -29,6 +29,8 @@ Asks the person through the running Ask User Companion and prints the canonical 
   --detail-file FILE the same, read from a file (UTF-8)
   --timeout SECONDS  give up after this long (default: wait for the person)
   --title TEXT       a title shown above the questions
+  --agent NAME       who asks, as the inbox names it (default ask-user); asks of one name from
+                     one folder are one group
 
 Exit codes: 0 answered, 2 invalid input, 3 dismissed, 4 no companion (or it went away),
 124 timed out, 130 interrupted. Errors go to stderr as "Error: <message>".
@@ -42,6 +44,8 @@ interface Parsed {
   ask?: ValidatedAsk
   timeoutMs?: number
   title?: string
+  /** `--agent`: the name the inbox shows for this script. */
+  agent?: string
 }
 
 /**
@@ -88,6 +92,7 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
         'detail-file': { type: 'string' },
         timeout: { type: 'string' },
         title: { type: 'string' },
+        agent: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }))
@@ -106,6 +111,10 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     parsed.timeoutMs = Math.max(1, Math.round(seconds * 1000))
   }
   if (values.title !== undefined) parsed.title = values.title
+  if (values.agent !== undefined) {
+    if (values.agent.trim() === '') throw new UsageError('--agent needs a name, e.g. --agent deploy-bot')
+    parsed.agent = values.agent
+  }
   const flagged = ['id', 'header', 'question', 'option', 'multi', 'detail', 'detail-file'].filter(
     (key) => values[key as keyof typeof values] !== undefined,
   )
@@ -152,7 +161,7 @@ export const run: Command = async (args, io) => {
     io.stdout.write(HELP)
     return EXIT.OK
   }
-  const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: 'ask-user', version })
+  const client = new AskUserClient({ env: io.env, cwd: io.cwd, name: parsed.agent ?? 'ask-user', version })
   try {
     const answer = await client.ask(parsed.ask, {
       signal: io.signal,

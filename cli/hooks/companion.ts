@@ -15,7 +15,7 @@ export interface HookCompanion {
 
 /**
  * The companion as `env` finds it (ASK_USER_URL/TOKEN or the discovery file), introduced as `agent`
- * with the harness's process (the hook's parent) as pid. Connecting is bounded by `connectTimeoutMs`,
+ * (its session id included, which groups the session's calls) with the hook's parent as pid. Connecting is bounded by `connectTimeoutMs`,
  * so that a companion that accepts but never greets cannot hold the harness.
  */
 export function hookCompanion(agent: HookAgent, env: NodeJS.ProcessEnv, connectTimeoutMs: number): HookCompanion {
@@ -29,6 +29,7 @@ export function hookCompanion(agent: HookAgent, env: NodeJS.ProcessEnv, connectT
     relay: false,
     ...(agent.cwd !== undefined ? { cwd: agent.cwd } : {}),
     ...(agent.title !== undefined ? { title: agent.title } : {}),
+    ...(agent.session !== undefined ? { session: agent.session } : {}),
   })
   return {
     approve: (request, { signal }) => client.requestApproval(request, { signal }),

@@ -37,8 +37,9 @@ describe('arming', () => {
     const { bridge, user, clock } = await renderArming([approval('A', 'claude-code', 'npm test', now - 5000)])
     await clock.frame()
     await clock.advance(600)
-    // Another agent's approval, which sorts above A, arrives ~50 ms before the click.
-    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', now) })
+    // Another agent's approval, which sorts above A (it has waited longer, e.g. it was held up on the
+    // way), arrives ~50 ms before the click.
+    await bridge.emit({ type: 'ask/added', ask: approval('B', 'codex', 'rm -rf ~', now - 10_000) })
     await clock.advance(50)
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['B', 'A'])
     expect(shownId()).toBe('A')
@@ -102,8 +103,8 @@ describe('arming', () => {
   it('a card the person clicks in the list acts at once; one a notification asks for arms', async () => {
     const now = Date.now()
     const { bridge, user } = await renderArming([
-      approval('A', 'claude-code', 'ls', now - 2000),
-      approval('B', 'codex', 'pwd', now - 1000),
+      approval('A', 'claude-code', 'ls', now - 1000),
+      approval('B', 'codex', 'pwd', now - 2000),
     ])
     await user.click(screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'A')!)
     await user.click(allowOnce())

@@ -53,7 +53,7 @@ describe('a burst of question/added', () => {
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('f25')
   })
 
-  it('the rest of the inbox arriving never changes the card on screen: newer asks sort above it with a cue', async () => {
+  it('the rest of the inbox arriving never changes the card on screen: asks sorting above it get a cue', async () => {
     // This test asserted the opposite until the arming rule (docs/ui.md "The card you see"): the selection
     // used to follow the top of the list until the person picked an ask, so a click meant for the card on
     // screen could land on one that arrived a moment before.
@@ -63,14 +63,14 @@ describe('a burst of question/added', () => {
       makeAsk({ askId: 'old', agent: agent('old-agent'), receivedAt: now - 60_000 }),
     ])
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
-    // The rest of a bounded snapshot: a newer agent's asks, which sort above.
+    // Another agent's asks that have waited longer (the list puts the longest wait first), so they sort above.
     await bridge.emit({
       type: 'ask/added',
-      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }),
+      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 120_000 }),
     })
     await bridge.emit({
       type: 'ask/added',
-      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }),
+      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 119_900 }),
     })
     await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
@@ -98,11 +98,11 @@ describe('a burst of question/added', () => {
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('old')
     await bridge.emit({
       type: 'ask/added',
-      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 1_000 }),
+      ask: makeAsk({ askId: 'new-1', agent: agent('new-agent'), receivedAt: now - 120_000 }),
     })
     await bridge.emit({
       type: 'ask/added',
-      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 900 }),
+      ask: makeAsk({ askId: 'new-2', agent: agent('new-agent'), receivedAt: now - 119_900 }),
     })
     await waitFor(() => expect(store.order).toEqual(['new-1', 'new-2', 'old']))
     await waitFor(() => expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1'))
@@ -117,7 +117,7 @@ describe('a burst of question/added', () => {
       type: 'ask/added',
       ask: makeAsk({ askId: 'newest', agent: agent('newest-agent'), receivedAt: now }),
     })
-    await waitFor(() => expect(store.order[0]).toBe('newest'))
+    await waitFor(() => expect(store.order.at(-1)).toBe('newest'))
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('new-1')
     expect(cues()).toEqual(['newest'])
   })

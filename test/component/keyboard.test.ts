@@ -98,11 +98,11 @@ describe('keyboard', () => {
     const asks = [
       makeAsk({ askId: 'x1', receivedAt: now - 3000 }),
       makeAsk({ askId: 'x2', receivedAt: now - 2000 }),
-      makeAsk({ askId: 'y1', receivedAt: now - 1000, agent: { name: 'codex' } }),
+      makeAsk({ askId: 'y1', receivedAt: now - 4000, agent: { name: 'codex' } }),
     ]
     const { user } = await renderInbox(asks)
     const shown = () => screen.getByTestId('ask-view').dataset.askId
-    // newest agent activity first: codex (y1), then claude-code (x1, x2 oldest first)
+    // the agent that has waited longest first: codex (y1), then claude-code (x1, x2 oldest first)
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['y1', 'x1', 'x2'])
     expect(shown()).toBe('y1')
     await user.keyboard(']')

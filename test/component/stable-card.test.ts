@@ -17,14 +17,14 @@ describe('the card on screen', () => {
       type: 'ask/added',
       ask: makeAsk({
         askId: 'other',
-        receivedAt: now,
+        receivedAt: now - 10_000,
         agent: { name: 'codex' },
         questions: [
           { id: 'db', question: 'Delete the production database?', options: [{ label: 'Yes' }, { label: 'No' }] },
         ],
       }),
     })
-    // the newer agent is listed first, but the card being typed into is still the one shown
+    // the agent that has waited longer is listed first, but the card being typed into is still the one shown
     expect(screen.getAllByTestId('ask-item').map((item) => item.dataset.askId)).toEqual(['other', 'mine'])
     expect(screen.getByTestId('ask-view').dataset.askId).toBe('mine')
     expect(document.activeElement).toBe(screen.getByRole('textbox'))

@@ -16,15 +16,17 @@ function keyOf(agent: AgentInfo): string {
 export interface AgentGroup {
   key: string
   agent: AgentInfo
-  /** Oldest first: the order the agent asked in. */
+  /** Oldest first: the order the agent asked in, and how long each has waited. */
   asks: Ask[]
-  /** `receivedAt` of the agent's newest ask (the group's activity). */
-  latest: number
+  /** `receivedAt` of the agent's oldest ask: how long the agent has waited. */
+  oldest: number
 }
 
 /**
- * Groups asks by agent, newest agent activity first; asks inside a group oldest first.
- * O(n log n); `asks` is not modified.
+ * Groups asks by agent ({@link agentKey}) so that the list answers "who has waited longest?": the
+ * agent whose oldest ask is oldest comes first, and inside a group the asks go oldest first. A new
+ * ask never lifts its agent above one that has waited longer. Ties keep arrival order (the sort is
+ * stable). O(n log n); `asks` is not modified.
  */
 export function groupByAgent(asks: readonly Ask[]): AgentGroup[] {
   const groups = new Map<string, AgentGroup>()
@@ -32,15 +34,15 @@ export function groupByAgent(asks: readonly Ask[]): AgentGroup[] {
     const key = keyOf(ask.agent)
     let group = groups.get(key)
     if (!group) {
-      group = { key, agent: ask.agent, asks: [], latest: ask.receivedAt }
+      group = { key, agent: ask.agent, asks: [], oldest: ask.receivedAt }
       groups.set(key, group)
     }
     group.asks.push(ask)
-    if (ask.receivedAt > group.latest) group.latest = ask.receivedAt
+    if (ask.receivedAt < group.oldest) group.oldest = ask.receivedAt
   }
   const list = [...groups.values()]
   for (const group of list) group.asks.sort((a, b) => a.receivedAt - b.receivedAt)
-  return list.sort((a, b) => b.latest - a.latest)
+  return list.sort((a, b) => a.oldest - b.oldest)
 }
 
 /** The ask ids in the order the inbox shows them (for next/previous navigation). */
@@ -53,4 +55,23 @@ export function askSummary(ask: Ask | HistoryEntry): string {
   if (ask.kind === 'approval') return ask.title ?? (ask.approval ? approvalSummary(ask.approval) : ask.askId)
   const first = ask.questions[0]
   return ask.title ?? first?.header ?? first?.question ?? ask.askId
+}
+
+/**
+ * What a list row says: the words the person reads (the question itself, or what an approval wants
+ * to do), and beside them a short chip (the question's header, or the approval's tool) when there is
+ * one. A batch with a title is named by its title; a question without text by its header or title.
+ */
+export function askRowText(ask: Ask): { chip: string | undefined; text: string } {
+  if (ask.kind === 'approval') return { chip: ask.approval.tool, text: ask.title ?? approvalSummary(ask.approval) }
+  const first = ask.questions[0]
+  const header = nonEmpty(first?.header)
+  const title = nonEmpty(ask.title)
+  const question = nonEmpty(first?.question)
+  const text = (ask.questions.length > 1 ? (title ?? question) : (question ?? title)) ?? header ?? ask.askId
+  return { chip: header !== text ? header : undefined, text }
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text !== undefined && text.trim() !== '' ? text : undefined
 }

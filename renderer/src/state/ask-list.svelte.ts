@@ -1,5 +1,6 @@
 import { untrack } from 'svelte'
-import type { Ask } from '../../../shared/ask'
+import { agentKey } from '../../../shared/agent-key'
+import type { AgentInfo, Ask } from '../../../shared/ask'
 import type { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
 import { buildLayout, type InboxLayout } from '../lib/inbox-layout'
@@ -69,6 +70,13 @@ export class AskList {
   /** `drafts`: where the cards' drafts are kept. */
   constructor(drafts: DraftStorage) {
     this.#drafts = drafts
+  }
+
+  /** The oldest pending ask of `agent` (by the one agent key), if it has one on screen. */
+  oldestPendingOf(agent: AgentInfo): string | undefined {
+    const key = agentKey(agent)
+    const group = this.groups.find((candidate) => candidate.key === key)
+    return group?.asks.find((ask) => !this.settledIds.has(ask.askId))?.askId
   }
 
   /** Whether `askId` is listed (untracked: for rules applied while the list changes). */

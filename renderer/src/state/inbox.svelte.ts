@@ -150,9 +150,34 @@ export class InboxStore {
     this.#send(askId, () => this.#bridge.dismiss(askId))
   }
 
+  /**
+   * Dismisses exactly `askIds` (one agent's "dismiss all", as its confirmation listed them), each with
+   * its own `ask/dismiss`: an ask that arrived after the confirmation opened is not among them and
+   * stays; one already settled or gone is skipped.
+   */
+  dismissAll(askIds: readonly string[]): void {
+    for (const askId of askIds) this.dismiss(askId)
+  }
+
   /** Clears a notice (from every window, once the companion confirms with `notice/removed`). */
   clearNotice(noticeId: string): void {
     if (this.status === 'open') this.#bridge.dismissNotice(noticeId)
+  }
+
+  /** Clears the notices on screen now (each confirmed by its `notice/removed`; later ones stay). */
+  clearAllNotices(): void {
+    for (const notice of this.notices) this.clearNotice(notice.noticeId)
+  }
+
+  /**
+   * Opens what a notice is about: the oldest pending ask of the agent that sent it (the one it waits
+   * on longest), else the history, where what that agent asked has gone.
+   */
+  openNotice(notice: InboxNotice): void {
+    const askId = this.#list.oldestPendingOf(notice.agent)
+    // Like a notification's click: the card arms before it acts (the click was on the notice, not on it).
+    if (askId !== undefined) this.focusAsk(askId)
+    else this.showHistory()
   }
 
   /** Closes a card that was settled elsewhere (and forgets its draft). */

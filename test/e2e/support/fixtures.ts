@@ -17,7 +17,7 @@ export interface TestAgent {
 interface Fixtures {
   companion: TestCompanion
   /** Connects a new agent (its own connection) under `name`. */
-  agent: (name: string, info?: { cwd?: string; title?: string }) => TestAgent
+  agent: (name: string, info?: { cwd?: string; title?: string; session?: string }) => TestAgent
   /** Opens the inbox in `page` (or a new page) and waits for the UI channel to be open. */
   openInbox: (page: Page) => Promise<Page>
 }
@@ -40,6 +40,7 @@ export const test = base.extend<Fixtures>({
         cwd: info.cwd ?? `/home/ada/src/${name}`,
         title: info.title,
         pid: 4000 + clients.length,
+        ...(info.session !== undefined ? { session: info.session } : {}),
       })
       clients.push(client)
       return {

@@ -69,6 +69,22 @@ describe('hello', () => {
     await poll(() => pending().length).toBe(1)
     expect(attachWindow().snapshot.pending[0]?.agent).toEqual({ name: 'bot', pid: 7, cwd: '/work', title: 'Fix' })
   })
+  it('carries the harness session id to windows, and refuses one over 200 characters with LIMIT_EXCEEDED', async () => {
+    const { openAgent, attachWindow, pending } = start()
+    const long = openAgent()
+    long.send({ type: 'hello', protocol: 1, client: { name: 'bot', session: 's'.repeat(201) } })
+    expect(await nextError(long)).toEqual({
+      type: 'error',
+      code: 'LIMIT_EXCEEDED',
+      message: 'limit exceeded: "client.session" is longer than 200 characters',
+    })
+    const agent = openAgent()
+    agent.send({ type: 'hello', protocol: 1, client: { name: 'bot', session: 's'.repeat(200) } })
+    await agent.next((frame) => frame.type === 'welcome')
+    agent.send(askFrame('a1'))
+    await poll(() => pending().length).toBe(1)
+    expect(attachWindow().snapshot.pending[0]?.agent).toEqual({ name: 'bot', session: 's'.repeat(200) })
+  })
   it('refuses an ask before hello with INVALID_FRAME', async () => {
     const agent = start().openAgent()
     agent.send(askFrame('a1'))

@@ -142,11 +142,11 @@ describe('notifications', () => {
     expect(FakeNotification.instances.map((n) => n.options.title)).toEqual(['Claude Code', 'Codex'])
   })
 
-  it('counts two sessions of one tool in different titles as two agents, as the inbox groups them', () => {
+  it('counts two sessions of one tool as two agents, as the inbox groups them', () => {
     start()
-    const first = makeAsk('Claude Code')
+    const first = makeAsk('Claude Code', 'Deploy?', { agent: { name: 'Claude Code', session: 'one' } })
     companion.add(first)
-    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: { ...first.agent, title: 'another session' } }))
+    companion.add(makeAsk('Claude Code', 'Tabs or spaces?', { agent: { ...first.agent, session: 'two' } }))
     vi.advanceTimersByTime(1500)
     expect(FakeNotification.instances[0]!.options.body).toBe('2 questions from 2 agents')
   })

@@ -37,6 +37,13 @@ describe('hook fixtures', () => {
 
 describe('mapping details', () => {
   const base = { session_id: 's1', cwd: '/p', transcript_path: '/t' }
+  it('every hook harness names its session: the id groups the calls, a short label shows it', () => {
+    for (const f of hookFixtures().filter((x) => x.event !== undefined)) {
+      const { agent } = hooksOf(f.harness).map(f.event, 'stdin')
+      expect(agent.session, `${f.harness}/${f.name}`).toMatch(/./)
+      expect(agent.title).toBe(`session ${agent.session!.slice(0, 8)}`)
+    }
+  })
   it('Claude tools: Write, WebFetch, an unknown tool as pretty JSON', () => {
     const plan = (tool_name: string, tool_input: unknown) =>
       hooksOf('claude-code').map({ ...base, hook_event_name: 'PermissionRequest', tool_name, tool_input }, 'stdin').plan

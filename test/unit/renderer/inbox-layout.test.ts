@@ -25,8 +25,8 @@ const plain: AgentInfo = { name: 'plain' }
 const full: AgentInfo = { name: 'full', title: 'Refactor', cwd: '/src/app' }
 
 describe('buildLayout', () => {
-  // full asked last, so its group comes first; inside a group, oldest first.
-  const layout = buildLayout(groupByAgent([ask('p1', plain, 1), ask('p2', plain, 2), ask('f1', full, 3)]))
+  // full has waited longest, so its group comes first; inside a group, oldest first.
+  const layout = buildLayout(groupByAgent([ask('p1', plain, 2), ask('p2', plain, 3), ask('f1', full, 1)]))
 
   it('lays out each header, then its asks, with exact offsets', () => {
     const fullHeader = HEADER_BASE_PX + HEADER_TITLE_PX + HEADER_CWD_PX
