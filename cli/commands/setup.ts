@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { connectInfo, resolveHome } from '../../core'
-import { stepBlock } from '../../integrations/connect-blocks'
+import { planBlocks } from '../../integrations/connect-blocks'
 import { hookCommand } from '../../integrations/hook-command'
 import { HARNESS_IDS, HOOK_HARNESS_IDS, isHarnessId, isHookHarnessId, type HookHarnessId } from '../../integrations/ids'
 import { ASKPASS_HARNESSES, HARNESS_BY_ID, hooksOf } from '../../integrations/index'
@@ -66,11 +66,11 @@ export const run: Command = async (args, io) => {
   if (client === undefined || extra !== undefined || !isHarnessId(client)) {
     const what =
       client === undefined
-        ? 'which client?'
+        ? 'which client? One'
         : extra !== undefined
-          ? `unexpected argument "${extra}"`
-          : `unknown client "${client}"`
-    printError(io, `${what}; one of ${HARNESS_IDS.join(', ')}`)
+          ? `unexpected argument "${extra}"; one`
+          : `unknown client "${client}"; one`
+    printError(io, `${what} of ${HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const info = connectInfo({
@@ -92,14 +92,15 @@ export const run: Command = async (args, io) => {
   const hooks = values.hooks && isHookHarnessId(client) ? hookPlan(client, info) : { steps: [], notes: [] }
   const plan = { steps: [...mcp.steps, ...hooks.steps], notes: [...mcp.notes, ...hooks.notes] }
   if (values.print) {
-    const text = plan.steps
-      .map((step) => stepBlock(step, info))
-      .map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
+    const text = planBlocks(plan.steps, info).map((block) =>
+      block.file ? `# ${block.file}\n${block.text}` : block.text,
+    )
     io.stdout.write(`${[...text, ...plan.notes.map((note) => `# ${note}`)].join('\n\n')}\n`)
     return EXIT.OK
   }
   try {
-    const changes = await applyPlan(plan, values.remove ? 'remove' : 'add', { env: io.env, cwd: io.cwd })
+    const printCommand = `ask-user setup ${client}${values.hooks ? ' --hooks' : ''} --print`
+    const changes = await applyPlan(plan, values.remove ? 'remove' : 'add', { env: io.env, cwd: io.cwd, printCommand })
     io.stdout.write(`${[...changes, ...(values.remove ? [] : plan.notes.map((note) => `note: ${note}`))].join('\n')}\n`)
     return EXIT.OK
   } catch (error) {
