@@ -10,6 +10,7 @@ import { EXIT, printError, readAll } from '../io'
 import { exitCodeFor } from './exit-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { errorMessage } from '../../shared/describe-error'
+import { argumentError } from '../argument-error'
 
 const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
@@ -70,29 +71,26 @@ async function detailText(values: {
   }
 }
 
+const OPTIONS = {
+  json: { type: 'string' },
+  id: { type: 'string' },
+  header: { type: 'string' },
+  question: { type: 'string' },
+  option: { type: 'string', multiple: true },
+  multi: { type: 'boolean' },
+  detail: { type: 'string' },
+  'detail-file': { type: 'string' },
+  timeout: { type: 'string' },
+  title: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function parse(args: string[], io: CliIo): Promise<Parsed> {
   let values
   try {
-    ;({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        json: { type: 'string' },
-        id: { type: 'string' },
-        header: { type: 'string' },
-        question: { type: 'string' },
-        option: { type: 'string', multiple: true },
-        multi: { type: 'boolean' },
-        detail: { type: 'string' },
-        'detail-file': { type: 'string' },
-        timeout: { type: 'string' },
-        title: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }))
+    ;({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS }))
   } catch (error) {
-    throw new UsageError(`${errorMessage(error)}; run \`ask-user ask --help\``)
+    throw new UsageError(argumentError(error, Object.keys(OPTIONS), 'ask'))
   }
   if (values.help) return { help: true }
   const parsed: Parsed = { help: false }

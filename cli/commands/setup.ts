@@ -10,6 +10,7 @@ import { errorMessage } from '../../shared/describe-error'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { applyPlan } from '../setup/apply'
+import { argumentError } from '../argument-error'
 import { installedScript } from './serve'
 import { runAskpassSetup } from './setup-askpass'
 
@@ -35,25 +36,22 @@ absolute path of this install, never npx. Running it again changes nothing; it s
             writes it only with --write
 `
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  print: { type: 'boolean' },
+  remove: { type: 'boolean' },
+  hooks: { type: 'boolean' },
+  askpass: { type: 'boolean' },
+  write: { type: 'boolean' },
+} as const
+
 /** `ask-user setup <client>`: writes (or with `--remove` removes, with `--print` shows) a client's set-up. */
 export const run: Command = async (args, io) => {
   let parsed
   try {
-    parsed = parseArgs({
-      args,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        print: { type: 'boolean' },
-        remove: { type: 'boolean' },
-        hooks: { type: 'boolean' },
-        askpass: { type: 'boolean' },
-        write: { type: 'boolean' },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    printError(io, `${errorMessage(error)}; run \`ask-user setup --help\``)
+    printError(io, argumentError(error, Object.keys(OPTIONS), 'setup'))
     return EXIT.INVALID_INPUT
   }
   const { values, positionals } = parsed

@@ -1,4 +1,3 @@
-import { START_HINT } from '../../agent/errors'
 import { fetchStatus } from '../../agent/status'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
@@ -42,8 +41,8 @@ export const run: Command = async (args, io) => {
       printError(io, 'interrupted')
       return EXIT.INTERRUPTED
     }
-    const message = errorMessage(error)
-    printError(io, message.includes(START_HINT) ? message : `${message}; ${START_HINT}`)
+    // The client's message already says the next step (how to start a companion only when none runs).
+    printError(io, errorMessage(error))
     const code = exitCodeFor(error)
     return code === 1 ? EXIT.NO_COMPANION : code
   }
