@@ -26,7 +26,11 @@ export const en = {
   viewConnect: 'Connect an agent',
   connectTitle: 'Connect an agent',
   connectIntro:
-    'Each line below is for this machine: the ask-user of this install, the companion’s folder and the timeouts each agent needs are filled in. Run the command, or merge the snippet into the file named above it.',
+    'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
+  connectJump: 'Agents',
+  connectHooks: 'Also answer permission prompts here',
+  connectByHand: 'Or apply by hand',
+  connectByHandNote: 'What the line above does, step by step: use these instead of it, not as well.',
   connectUnknown:
     'This companion does not say where its ask-user command is. Put it on your PATH (npm install -g . in the checkout, or Install Command Line Tool… in the tray), then use ask-user mcp as the MCP server command.',
   connectFile: 'In {file}',
@@ -201,7 +205,11 @@ export const zh: Messages = {
   viewConnect: '连接智能体',
   connectTitle: '连接智能体',
   connectIntro:
-    '下面每一行都针对这台机器：已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。运行命令，或把片段合并到其上方所写的文件中。',
+    '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',
+  connectJump: '智能体',
+  connectHooks: '也在这里回答权限请求',
+  connectByHand: '或者手动应用',
+  connectByHandNote: '上面那一行所做的事，逐步列出：用它们代替那一行，而不是两者都用。',
   connectUnknown:
     '这个助手没有报告它的 ask-user 命令所在位置。请先把它加入 PATH（在仓库目录中执行 npm install -g .，或使用托盘中的“安装命令行工具…”），然后把 ask-user mcp 用作 MCP 服务器命令。',
   connectFile: '写入 {file}',
