@@ -40,3 +40,41 @@ test('loads with no console errors or warnings, a favicon, and frame-ancestors o
   expect(noise).toEqual([])
   expect(failed).toEqual([])
 })
+
+test('Chinese question text and option labels render bold with the fonts of this machine', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
+  await openInbox(page)
+  void agent('通义灵码').ask([
+    { id: 'pay', question: '支付回调需要重试机制', options: [{ label: '消息队列' }, { label: '定时任务' }] },
+  ])
+  await expect(page.getByTestId('question')).toBeVisible()
+  /** Dark pixels of `text` drawn in the font of `selector` at its own weight and at 400 (canvas text takes the page's fonts). */
+  const ink = (selector: string) =>
+    page.evaluate(
+      ([selector, text]) => {
+        const style = getComputedStyle(document.querySelector(selector)!)
+        const count = (weight: string): number => {
+          const canvas = document.createElement('canvas')
+          canvas.width = 400
+          canvas.height = 60
+          const context = canvas.getContext('2d')!
+          context.font = `${weight} ${style.fontSize} ${style.fontFamily}`
+          context.fillText(text, 4, 40)
+          const pixels = context.getImageData(0, 0, 400, 60).data
+          let dark = 0
+          for (let at = 3; at < pixels.length; at += 4) if (pixels[at]! > 128) dark++
+          return dark
+        }
+        return { weight: style.fontWeight, own: count(style.fontWeight), regular: count('400') }
+      },
+      [selector, '支付回调需要重试机制'] as const,
+    )
+  for (const selector of ['[data-testid="question"] .text', '[data-testid="option-label"]']) {
+    const measured = await ink(selector)
+    expect(Number(measured.weight), selector).toBeGreaterThanOrEqual(600)
+    expect(measured.own, `${selector} draws bolder than regular`).toBeGreaterThan(measured.regular * 1.1)
+  }
+})
