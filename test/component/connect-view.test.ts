@@ -108,6 +108,8 @@ describe('Connect an agent', () => {
     await Promise.resolve()
     expect(screen.getAllByText('或者手动应用').length).toBe(HARNESSES.length)
     expect(screen.getByRole('navigation', { name: '智能体' })).toBeTruthy()
+    // the flag in full-width parentheses, like the rest of the Chinese UI's punctuation
+    expect(screen.getAllByTestId('connect-hooks')[0]!.textContent).toContain('也在这里回答权限请求（--hooks）')
   })
 
   it('lists the registry’s harnesses by their one display name, then the shell and passwords', async () => {

@@ -28,7 +28,7 @@ export const en = {
   connectIntro:
     'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
   connectJump: 'Agents',
-  connectHooks: 'Also answer permission prompts here',
+  connectHooks: 'Also answer permission prompts here (--hooks)',
   connectByHand: 'Or apply by hand',
   connectByHandNote: 'What the line above does, step by step: use these instead of it, not as well.',
   connectUnknown:
@@ -206,7 +206,7 @@ export const zh: Messages = {
   connectIntro:
     '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',
   connectJump: '智能体',
-  connectHooks: '也在这里回答权限请求',
+  connectHooks: '也在这里回答权限请求（--hooks）',
   connectByHand: '或者手动应用',
   connectByHandNote: '上面那一行所做的事，逐步列出：用它们代替那一行，而不是两者都用。',
   connectUnknown:
