@@ -46,11 +46,11 @@ export const en = {
     'Trusted, so questions are not confirmed first, with a one-day timeout (the default cuts a call after 10 minutes). Gemini CLI starts no MCP server in a folder you have not trusted.',
   noteQwen: 'Qwen Code takes the same flags as Gemini CLI.',
   noteOpencode:
-    'Merge into the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
+    'Adds the server to the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
   noteCopilot:
     "Adds the server for every project (in ~/.copilot/mcp-config.json) with a one-day timeout. Copilot CLI has no saved allow rule for one tool: start it with --allow-tool='ask-user(ask_user_question)' to let questions through without a prompt.",
   noteCursor:
-    'Merge into mcpServers. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
+    'Adds the server to mcpServers in ~/.cursor/mcp.json. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
   noteShell: 'Any program can ask through the command line; the answer JSON is printed on stdout.',
   language: 'Language',
   inboxLabel: 'Pending questions',
@@ -222,10 +222,11 @@ export const zh: Messages = {
   noteGemini:
     '设为受信任，提问前不再确认；超时设为一天（默认 10 分钟后中止调用）。在你未信任的文件夹中，Gemini CLI 不会启动任何 MCP 服务器。',
   noteQwen: 'Qwen Code 与 Gemini CLI 使用相同的参数。',
-  noteOpencode: '合并到 opencode 配置的 mcp 部分；timeout 以毫秒计（默认 60 秒后中止调用）。',
+  noteOpencode: '把该服务器加入 opencode 配置的 mcp 部分；timeout 以毫秒计（默认 60 秒后中止调用）。',
   noteCopilot:
     "为所有项目添加该服务器（写入 ~/.copilot/mcp-config.json），超时为一天。Copilot CLI 无法保存单个工具的允许规则：用 --allow-tool='ask-user(ask_user_question)' 启动它，提问就不会先弹出确认。",
-  noteCursor: '合并到 mcpServers。Cursor 可能在 5 分钟后中止工具调用，届时仍在等待的问题会被撤回。',
+  noteCursor:
+    '把该服务器加入 ~/.cursor/mcp.json 的 mcpServers。Cursor 可能在 5 分钟后中止工具调用，届时仍在等待的问题会被撤回。',
   noteShell: '任何程序都可以通过命令行提问；回答的 JSON 打印在标准输出上。',
   language: '语言',
   inboxLabel: '待回答的问题',
