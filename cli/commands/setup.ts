@@ -28,7 +28,7 @@ absolute path of this install, never npx. Running it again changes nothing; it s
   --hooks   also answer the client's permission prompts and native questions from the inbox
             (${HOOK_HARNESS_IDS.join(', ')}): adds \`ask-user hook <client>\` to its hooks, beside any
             hooks of yours, or for opencode writes a plugin file
-  --print   show the commands and file entries, change nothing
+  --print   show the commands and file entries (one block per file), change nothing
   --remove  take the entries out again (with --hooks, the hooks too)
   --askpass route sudo's, ssh's and git's password prompts of the agent's commands to the inbox
             (SUDO_ASKPASS, SSH_ASKPASS, GIT_ASKPASS = ask-user-askpass) in the harness's environment
