@@ -4,6 +4,7 @@ import { AGENT_PROOF_SUBPROTOCOL, NONCE_SUBPROTOCOL_PREFIX, answerProof, newNonc
 import type { Endpoint } from './discovery'
 import { noCompanion } from './errors'
 import { errorMessage } from '../shared/describe-error'
+import { AskUserError } from '../shared/error-codes'
 
 /**
  * Why a protocol handshake over a transport failed (no `welcome`, an `error` frame first, a close):
@@ -11,6 +12,19 @@ import { errorMessage } from '../shared/describe-error'
  */
 export class HandshakeError extends Error {
   override readonly name = 'HandshakeError'
+}
+
+/**
+ * `NO_PROVIDER` for a token the endpoint does not take. With `ASK_USER_URL` something runs there, so the
+ * fix is the token, never "start a companion"; a discovery file's token is the one its companion wrote,
+ * so a mismatch there means the file outlived its companion, and starting one is the fix.
+ */
+function staleTokenError(message: string, endpoint: Endpoint): AskUserError {
+  if (endpoint.source !== 'env') return noCompanion(message)
+  return new AskUserError(
+    'NO_PROVIDER',
+    `${message}; set ASK_USER_TOKEN_FILE (or ASK_USER_TOKEN) to the running companion's current token, or unset ASK_USER_URL`,
+  )
 }
 
 /**
@@ -44,16 +58,17 @@ export function dialCompanion<T>(
       socket.off('unexpected-response', onResponse).off('error', onError).off('close', onClose).off('open', onOpen)
       return true
     }
-    const fail = (why: string, cause?: unknown): void => {
+    const fail = (why: string, cause?: unknown, staleToken = false): void => {
       if (!settle()) return
       socket.removeAllListeners()
       socket.on('error', () => undefined)
       socket.terminate()
-      reject(noCompanion(`cannot reach the Ask User Companion at ${endpoint.url} (${why})`, cause))
+      const message = `cannot reach the Ask User Companion at ${endpoint.url} (${why})`
+      reject(staleToken ? staleTokenError(message, endpoint) : noCompanion(message, cause))
     }
     const onResponse = (_req: unknown, res: { statusCode?: number }): void => {
-      const hint = res.statusCode === 401 ? '; the token may be stale' : ''
-      fail(`it answered HTTP ${res.statusCode ?? '?'}${hint}`)
+      const stale = res.statusCode === 401
+      fail(`it answered HTTP ${res.statusCode ?? '?'}${stale ? '; the token is stale' : ''}`, undefined, stale)
     }
     const onError = (error: NodeJS.ErrnoException): void => fail(error.code ?? error.message, error)
     const onClose = (code: number): void => fail(`connection closed with code ${code} before the welcome`)
@@ -68,7 +83,9 @@ export function dialCompanion<T>(
             proven
               ? greetOn()
               : fail(
-                  'cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale, or another program has the port',
+                  'cannot verify the companion on this port: it did not prove that it holds the token; the token is stale, or another program has the port',
+                  undefined,
+                  true,
                 ),
           (error: unknown) => fail(errorMessage(error), error),
         )

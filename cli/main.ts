@@ -4,6 +4,7 @@ import { EXIT, printError } from './io'
 import { version } from '../package.json'
 import { HARNESS_IDS, HOOK_HARNESS_IDS } from '../integrations/ids'
 import { runWithProcess, type ProcessHost } from './process-host'
+import { closestName } from './closest-name'
 
 interface Entry {
   summary: string
@@ -12,7 +13,7 @@ interface Entry {
 
 const COMMANDS: Record<string, Entry> = {
   schema: {
-    summary: 'print the ask_user_question tool definition {name, description, inputSchema} as JSON',
+    summary: 'print the ask_user_question tool definition {name, title, description, inputSchema, annotations} as JSON',
     load: async () => (await import('./commands/schema')).run,
   },
   ask: {
@@ -24,7 +25,7 @@ const COMMANDS: Record<string, Entry> = {
     load: async () => (await import('./commands/mcp')).run,
   },
   setup: {
-    summary: `add ask-user to an MCP client (${HARNESS_IDS.join(', ')}); --print, --remove`,
+    summary: `add ask-user to an MCP client (${HARNESS_IDS.join(', ')}); --hooks, --askpass, --print, --remove`,
     load: async () => (await import('./commands/setup')).run,
   },
   hook: {
@@ -88,7 +89,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const entry = COMMANDS[name] ?? HIDDEN[name]
   if (!entry) {
-    printError(io, `unknown command "${name}"; run \`ask-user --help\` for the list`)
+    const guess = closestName(name, Object.keys(COMMANDS))
+    printError(
+      io,
+      guess !== undefined
+        ? `unknown command "${name}"; did you mean ${guess}?`
+        : `unknown command "${name}"; run \`ask-user --help\` for the list`,
+    )
     return EXIT.INVALID_INPUT
   }
   return (await entry.load())(rest, io)

@@ -19,7 +19,7 @@ const TYPES: Record<string, string> = {
 
 /** On every response: the browser build's CSP (with `frame-ancestors 'none'`), no referrer, no framing. */
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': pageCsp('web'),
+  'Content-Security-Policy': pageCsp('web', 'header'),
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',

@@ -1,5 +1,6 @@
 // "Connect an agent" and `ask-user setup --print`: each set-up step as a block a person can copy.
 import type { ConnectInfo } from '../shared/connect'
+import { isRecord } from '../shared/is-record'
 import { askUserLine, quote, withCompanionEnv } from './command-line'
 import type { Harness } from './harness'
 import { ASKPASS_HARNESSES } from './index'
@@ -24,7 +25,16 @@ export function connectBlocks(harness: Harness, info: ConnectInfo): ConnectBlock
     kind: 'command',
     text: withCompanionEnv(askUserLine(info, ['setup', harness.id]), info),
   }
-  return [setup, ...harness.mcp(info).steps.map((step) => stepBlock(step, info))]
+  return [setup, ...planBlocks(harness.mcp(info).steps, info)]
+}
+
+/**
+ * The `ask-user setup <id> --hooks` line of a harness whose hooks ask-user answers (its registry record
+ * has `hooks`), so that its permission prompts come to the inbox too; undefined for the others.
+ */
+export function hooksBlock(harness: Harness, info: ConnectInfo): ConnectBlock | undefined {
+  if (harness.hooks === undefined) return undefined
+  return { kind: 'command', text: withCompanionEnv(askUserLine(info, ['setup', harness.id, '--hooks']), info) }
 }
 
 /** The panel's catch-all entry, any program or shell script: an `ask-user ask` line. */
@@ -70,6 +80,42 @@ export function stepBlock(step: SetupStep, info: ConnectInfo): ConnectBlock {
     case 'file':
       return { kind: 'file', file: step.file, text: step.text }
   }
+}
+
+/**
+ * The steps as blocks a person applies by hand, one block per file: the JSON entries of one file merged
+ * into one object (objects merged key by key, arrays joined), the TOML tables of one file in one block,
+ * each where its file first comes; commands and whole files as they are.
+ */
+export function planBlocks(steps: readonly SetupStep[], info: ConnectInfo): ConnectBlock[] {
+  const blocks: ConnectBlock[] = []
+  const values = new Map<ConnectBlock, unknown>()
+  for (const step of steps) {
+    const block = stepBlock(step, info)
+    const same = blocks.find((seen) => seen.file === block.file && seen.kind === block.kind && block.kind !== 'file')
+    if (same === undefined || block.file === undefined) {
+      blocks.push(block)
+      if (block.kind === 'json') values.set(block, JSON.parse(block.text))
+    } else if (block.kind === 'json') {
+      const value = merged(values.get(same), JSON.parse(block.text))
+      values.set(same, value)
+      same.text = json(value)
+    } else {
+      same.text = `${same.text}\n\n${block.text}`
+    }
+  }
+  return blocks
+}
+
+/** `b` merged into `a`: objects key by key, arrays joined, anything else `b`. Pure. */
+function merged(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...(b as unknown[])]
+  if (isRecord(a) && isRecord(b)) {
+    const out: Record<string, unknown> = { ...a }
+    for (const [key, value] of Object.entries(b)) out[key] = key in out ? merged(out[key], value) : value
+    return out
+  }
+  return b
 }
 
 /** `["a", "b"], v` → `{a: {b: v}}`. */

@@ -21,14 +21,17 @@ export function pageCspPlugin(): Plugin {
     },
     transformIndexHtml(html) {
       if (dev) return html.replace(/(?<!\s)\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
-      return html.replace(CSP_PLACEHOLDER, pageCsp('electron'))
+      return html.replace(CSP_PLACEHOLDER, pageCsp('electron', 'meta'))
     },
     async writeBundle(options, bundle) {
       const page = bundle[PAGE_FILES.electron]
       if (page?.type !== 'asset' || options.dir === undefined) return
       const html = typeof page.source === 'string' ? page.source : new TextDecoder().decode(page.source)
-      if (!html.includes(pageCsp('electron'))) this.error('the built index.html has no Electron CSP to replace')
-      await writeFile(join(options.dir, PAGE_FILES.web), html.replace(pageCsp('electron'), pageCsp('web')))
+      if (!html.includes(pageCsp('electron', 'meta'))) this.error('the built index.html has no Electron CSP to replace')
+      await writeFile(
+        join(options.dir, PAGE_FILES.web),
+        html.replace(pageCsp('electron', 'meta'), pageCsp('web', 'meta')),
+      )
     },
   }
 }

@@ -10,6 +10,8 @@ import { EXIT, printError, readAll } from '../io'
 import { exitCodeFor } from './exit-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { errorMessage } from '../../shared/describe-error'
+import { argumentError } from '../argument-error'
+import { droppedFieldsWarning, unmeantAsk, type AskSource } from '../ask-checks'
 
 const HELP = `Usage: ask-user ask --json FILE|-  [--timeout SECONDS] [--title TEXT] [--agent NAME]
        ask-user ask [--id ID] [--header TEXT] --question TEXT [--option LABEL]... [--multi]
@@ -32,6 +34,9 @@ Asks the person through the running Ask User Companion and prints the canonical 
   --agent NAME       who asks, as the inbox names it (default ask-user); asks of one name from
                      one folder are one group
 
+An empty question, or one option label given twice, is refused (exit 2) before any companion is
+asked; fields --json drops are named in a warning on stderr.
+
 Exit codes: 0 answered, 2 invalid input, 3 dismissed, 4 no companion (or it went away),
 124 timed out, 130 interrupted. Errors go to stderr as "Error: <message>".
 `
@@ -51,11 +56,14 @@ interface Parsed {
 /**
  * Validates the arguments once; the companion owns the caps (its settings may raise them). `--json`
  * takes tool arguments (the tool boundary: `detail` and `intent` are dropped); the flags are ours, so
- * `--detail` passes.
+ * `--detail` passes. Then refuses what a person cannot have meant (cli/ask-checks.ts), which the tool
+ * itself accepts.
  */
-function validated(args: unknown, from: 'tool' | 'flags'): ValidatedAsk {
-  const check = from === 'tool' ? validateToolInput(args, UNCAPPED_LIMITS) : validateAskInput(args, UNCAPPED_LIMITS)
+function validated(args: unknown, from: AskSource): ValidatedAsk {
+  const check = from === 'json' ? validateToolInput(args, UNCAPPED_LIMITS) : validateAskInput(args, UNCAPPED_LIMITS)
   if (!check.ok) throw new UsageError(check.message)
+  const unmeant = unmeantAsk(check.value, from)
+  if (unmeant !== undefined) throw new UsageError(unmeant)
   return check.value
 }
 
@@ -74,30 +82,27 @@ async function detailText(values: {
   }
 }
 
+const OPTIONS = {
+  json: { type: 'string' },
+  id: { type: 'string' },
+  header: { type: 'string' },
+  question: { type: 'string' },
+  option: { type: 'string', multiple: true },
+  multi: { type: 'boolean' },
+  detail: { type: 'string' },
+  'detail-file': { type: 'string' },
+  timeout: { type: 'string' },
+  title: { type: 'string' },
+  agent: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function parse(args: string[], io: CliIo): Promise<Parsed> {
   let values
   try {
-    ;({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        json: { type: 'string' },
-        id: { type: 'string' },
-        header: { type: 'string' },
-        question: { type: 'string' },
-        option: { type: 'string', multiple: true },
-        multi: { type: 'boolean' },
-        detail: { type: 'string' },
-        'detail-file': { type: 'string' },
-        timeout: { type: 'string' },
-        title: { type: 'string' },
-        agent: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }))
+    ;({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: OPTIONS }))
   } catch (error) {
-    throw new UsageError(`${errorMessage(error)}; run \`ask-user ask --help\``)
+    throw new UsageError(argumentError(error, Object.keys(OPTIONS), 'ask'))
   }
   if (values.help) return { help: true }
   const parsed: Parsed = { help: false }
@@ -133,7 +138,9 @@ async function parse(args: string[], io: CliIo): Promise<Parsed> {
     } catch (error) {
       throw new UsageError(`${source} is not valid JSON: ${errorMessage(error)}`)
     }
-    parsed.ask = validated(json, 'tool')
+    parsed.ask = validated(json, 'json')
+    const warning = droppedFieldsWarning(json)
+    if (warning !== undefined) io.stderr.write(`Warning: ${warning}\n`)
     return parsed
   }
   if (values.question === undefined)

@@ -6,8 +6,29 @@ import { EXIT, printError, type Command } from '../io'
 import { errorMessage } from '../../shared/describe-error'
 import { newAskLine } from '../window/new-ask-line'
 import { openBrowser } from '../window/open-browser'
+import { unknownOption } from '../argument-error'
 
 const USAGE = 'Usage: ask-user serve [--port N] [--open]\n'
+
+const HELP = `${USAGE}
+Runs the Ask User Companion without Electron: the same core as the desktop app, with the question
+window served to a browser. It binds 127.0.0.1 only, writes endpoint.json (mode 0600) so that agents
+find it, and runs until Ctrl-C (or SIGTERM), then closes gracefully: pending asks end as "the
+companion is shutting down", never as answers.
+
+On start it prints one line on stdout, a one-time link http://127.0.0.1:<port>/#code=<code> that
+signs in one browser window within 60 s; run \`ask-user open\` for another window later.
+
+  --port N   listen on port N (0 to 65535; 0, the default, picks a free port at each start);
+             the "port" in settings.json does the same
+  --open     also open a signed-in window in the default browser
+
+The companion's folder is ASK_USER_HOME, else the desktop app's folder: endpoint.json, settings.json
+(port, history, language, limits) and the history. Only one companion runs per folder.
+
+Exit codes: 0 after Ctrl-C, 1 could not start (port taken, another companion running), 2 invalid
+input. Errors go to stderr as "Error: <message>".
+`
 
 interface ServeArgs {
   port?: number
@@ -26,7 +47,7 @@ export function parseServeArgs(args: string[]): ServeArgs | string {
         return `--port needs a number from 0 to 65535${value === undefined ? '' : `, got "${value}"`}`
       }
       out.port = Number(value)
-    } else return `unknown option "${arg}" for serve`
+    } else return unknownOption(arg, ['port', 'open', 'help'], 'serve')
   }
   return out
 }
@@ -63,7 +84,7 @@ export function installedScript(): string | undefined {
  */
 export const run: Command = async (args, io) => {
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(USAGE)
+    io.stdout.write(HELP)
     return EXIT.OK
   }
   const parsed = parseServeArgs(args)

@@ -32,11 +32,11 @@ export async function runAskpassSetup(
       client === undefined
         ? 'which client?'
         : extra !== undefined
-          ? `unexpected argument "${extra}"`
-          : `"${client}" has no environment setting for its agent's commands`
+          ? `unexpected argument "${extra}";`
+          : `"${client}" has no environment setting for its agent's commands;`
     printError(
       io,
-      `${what}; --askpass works with ${targets.join(', ')} (use \`ask-user setup shell --askpass\` for any other)`,
+      `${what} --askpass works with ${targets.join(', ')} (use \`ask-user setup shell --askpass\` for any other)`,
     )
     return EXIT.INVALID_INPUT
   }
@@ -87,7 +87,11 @@ export async function runAskpassSetup(
       io.stdout.write(`${[...lines, ...plan.notes.map((note) => `# ${note}`)].join('\n')}\n`)
       return EXIT.OK
     }
-    const changes = await applyPlan(plan, flags.remove ? 'remove' : 'add', { env: io.env, cwd: io.cwd })
+    const changes = await applyPlan(plan, flags.remove ? 'remove' : 'add', {
+      env: io.env,
+      cwd: io.cwd,
+      printCommand: `ask-user setup ${client} --askpass --print`,
+    })
     return done(io, [...changes, ...(flags.remove ? [] : plan.notes.map((note) => `note: ${note}`))])
   } catch (error) {
     printError(io, errorMessage(error))

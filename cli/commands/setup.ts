@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { connectInfo, resolveHome } from '../../core'
-import { stepBlock } from '../../integrations/connect-blocks'
+import { planBlocks } from '../../integrations/connect-blocks'
 import { hookCommand } from '../../integrations/hook-command'
 import { HARNESS_IDS, HOOK_HARNESS_IDS, isHarnessId, isHookHarnessId, type HookHarnessId } from '../../integrations/ids'
 import { ASKPASS_HARNESSES, HARNESS_BY_ID, hooksOf } from '../../integrations/index'
@@ -10,6 +10,7 @@ import { errorMessage } from '../../shared/describe-error'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
 import { applyPlan } from '../setup/apply'
+import { argumentError } from '../argument-error'
 import { installedScript } from './serve'
 import { runAskpassSetup } from './setup-askpass'
 
@@ -27,7 +28,7 @@ absolute path of this install, never npx. Running it again changes nothing; it s
   --hooks   also answer the client's permission prompts and native questions from the inbox
             (${HOOK_HARNESS_IDS.join(', ')}): adds \`ask-user hook <client>\` to its hooks, beside any
             hooks of yours, or for opencode writes a plugin file
-  --print   show the commands and file entries, change nothing
+  --print   show the commands and file entries (one block per file), change nothing
   --remove  take the entries out again (with --hooks, the hooks too)
   --askpass route sudo's, ssh's and git's password prompts of the agent's commands to the inbox
             (SUDO_ASKPASS, SSH_ASKPASS, GIT_ASKPASS = ask-user-askpass) in the harness's environment
@@ -35,25 +36,22 @@ absolute path of this install, never npx. Running it again changes nothing; it s
             writes it only with --write
 `
 
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  print: { type: 'boolean' },
+  remove: { type: 'boolean' },
+  hooks: { type: 'boolean' },
+  askpass: { type: 'boolean' },
+  write: { type: 'boolean' },
+} as const
+
 /** `ask-user setup <client>`: writes (or with `--remove` removes, with `--print` shows) a client's set-up. */
 export const run: Command = async (args, io) => {
   let parsed
   try {
-    parsed = parseArgs({
-      args,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        print: { type: 'boolean' },
-        remove: { type: 'boolean' },
-        hooks: { type: 'boolean' },
-        askpass: { type: 'boolean' },
-        write: { type: 'boolean' },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    printError(io, `${errorMessage(error)}; run \`ask-user setup --help\``)
+    printError(io, argumentError(error, Object.keys(OPTIONS), 'setup'))
     return EXIT.INVALID_INPUT
   }
   const { values, positionals } = parsed
@@ -66,11 +64,11 @@ export const run: Command = async (args, io) => {
   if (client === undefined || extra !== undefined || !isHarnessId(client)) {
     const what =
       client === undefined
-        ? 'which client?'
+        ? 'which client? One'
         : extra !== undefined
-          ? `unexpected argument "${extra}"`
-          : `unknown client "${client}"`
-    printError(io, `${what}; one of ${HARNESS_IDS.join(', ')}`)
+          ? `unexpected argument "${extra}"; one`
+          : `unknown client "${client}"; one`
+    printError(io, `${what} of ${HARNESS_IDS.join(', ')}`)
     return EXIT.INVALID_INPUT
   }
   const info = connectInfo({
@@ -92,14 +90,15 @@ export const run: Command = async (args, io) => {
   const hooks = values.hooks && isHookHarnessId(client) ? hookPlan(client, info) : { steps: [], notes: [] }
   const plan = { steps: [...mcp.steps, ...hooks.steps], notes: [...mcp.notes, ...hooks.notes] }
   if (values.print) {
-    const text = plan.steps
-      .map((step) => stepBlock(step, info))
-      .map((block) => (block.file ? `# ${block.file}\n${block.text}` : block.text))
+    const text = planBlocks(plan.steps, info).map((block) =>
+      block.file ? `# ${block.file}\n${block.text}` : block.text,
+    )
     io.stdout.write(`${[...text, ...plan.notes.map((note) => `# ${note}`)].join('\n\n')}\n`)
     return EXIT.OK
   }
   try {
-    const changes = await applyPlan(plan, values.remove ? 'remove' : 'add', { env: io.env, cwd: io.cwd })
+    const printCommand = `ask-user setup ${client}${values.hooks ? ' --hooks' : ''} --print`
+    const changes = await applyPlan(plan, values.remove ? 'remove' : 'add', { env: io.env, cwd: io.cwd, printCommand })
     io.stdout.write(`${[...changes, ...(values.remove ? [] : plan.notes.map((note) => `note: ${note}`))].join('\n')}\n`)
     return EXIT.OK
   } catch (error) {

@@ -1,4 +1,3 @@
-import { START_HINT } from '../../agent/errors'
 import { fetchStatus } from '../../agent/status'
 import type { Command } from '../io'
 import { EXIT, printError } from '../io'
@@ -45,10 +44,9 @@ export const run: Command = async (args, io) => {
       printError(io, 'interrupted')
       return EXIT.INTERRUPTED
     }
-    // A dead pid in endpoint.json is the whole story: say so rather than how the dial failed.
-    const stale = await staleEndpointNote(io.env)
-    const message = stale ?? errorMessage(error)
-    printError(io, message.includes(START_HINT) ? message : `${message}; ${START_HINT}`)
+    // A dead pid in endpoint.json is the whole story: say so rather than how the dial failed. Otherwise the
+    // client's message already says the next step (how to start a companion only when none runs).
+    printError(io, (await staleEndpointNote(io.env)) ?? errorMessage(error))
     const code = exitCodeFor(error)
     return code === 1 ? EXIT.NO_COMPANION : code
   }

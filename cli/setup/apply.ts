@@ -184,7 +184,7 @@ async function runClient(argv: readonly string[], ctx: SetupContext): Promise<st
   const command = findOnPath(name, ctx.env)
   if (command === undefined)
     throw new SetupError(
-      `${name} is not on PATH; install it first, or run \`ask-user setup --print\` for the lines to apply by hand`,
+      `${name} is not on PATH; install it first, or run \`${ctx.printCommand}\` for the lines to apply by hand`,
     )
   const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const child = spawn(command, args, {

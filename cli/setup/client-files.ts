@@ -8,6 +8,8 @@ import { copyFileAtomic, ensureFolder, writeFileAtomic } from '../../core/privat
 export interface SetupContext {
   env: NodeJS.ProcessEnv
   cwd: string
+  /** The command that prints this very set-up by hand (`ask-user setup claude-code --print`), for error hints. */
+  printCommand: string
 }
 
 /** The person's home folder: `HOME` (`USERPROFILE` on Windows), else the OS's. */

@@ -4,12 +4,12 @@ import type { RendererSource } from './content'
 
 /**
  * The window's Content-Security-Policy, sent as a header on every response of its session: the
- * Electron build's (shared/csp.ts, the same as the meta tag of the built index.html), which allows no
+ * Electron build's (shared/csp.ts, the meta tag of the built index.html plus `frame-ancestors`), which allows no
  * loopback WebSocket (the window talks to the companion over IPC only); in dev, the dev server's
  * hot-reload socket is allowed.
  */
 export function contentSecurityPolicy(source: RendererSource): string {
-  return pageCsp('electron', source.kind === 'dev' ? new URL(source.url).host : undefined)
+  return pageCsp('electron', 'header', source.kind === 'dev' ? new URL(source.url).host : undefined)
 }
 
 /** The window's web preferences: isolated, sandboxed, no Node, web security on, no <webview>. */

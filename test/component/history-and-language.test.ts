@@ -51,7 +51,19 @@ describe('history', () => {
     expect(within(items[0]!).getByText('tests, docs, “release notes”')).toBeTruthy()
     expect(within(items[0]!).getByText('skipped')).toBeTruthy()
     expect(within(items[1]!).getByText('Dismissed')).toBeTruthy()
+    // a dismissed ask lists its questions, with no lone "—" for the answer it never had
+    expect(items[1]!.textContent).not.toContain('—')
+    expect(within(items[1]!).getByTestId('history-unanswered').textContent).toBe('What should I update?Notes?')
     await bridge.emit({ type: 'ask/settled', askId: 'elsewhere', outcome: 'answered' })
+    expect(bridge.historyRequests).toEqual([200, 200])
+  })
+
+  it('has no Refresh button: it follows the companion live', async () => {
+    const { bridge, user } = await renderInbox([])
+    await user.click(screen.getByRole('button', { name: 'History' }))
+    await bridge.emit({ type: 'history', entries: [] })
+    expect(within(screen.getByTestId('history-view')).queryAllByRole('button')).toEqual([])
+    await bridge.emit({ type: 'ask/settled', askId: 'elsewhere', outcome: 'cancelled' })
     expect(bridge.historyRequests).toEqual([200, 200])
   })
 })

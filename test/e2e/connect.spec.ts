@@ -10,11 +10,6 @@ import { ensureRendererBuilt, ROOT } from './support/build'
 import { waitArmed } from './support/fixtures'
 
 const BIN = join(ROOT, 'bin', 'ask-user.js')
-// Like screenshots.spec.ts: into test-results, or over the committed PNG with UPDATE_SCREENSHOTS=1.
-const SHOTS_DIR =
-  process.env['UPDATE_SCREENSHOTS'] === '1'
-    ? join(ROOT, 'docs', 'screenshots')
-    : join(ROOT, 'test-results', 'screenshots')
 
 let serve: ChildProcess
 let home: string
@@ -58,9 +53,6 @@ test('the panel gives this machine’s lines, copies them, and the copied script
   await page.goto(pageUrl)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
   await page.getByRole('button', { name: 'Connect an agent' }).click()
-
-  await page.setViewportSize({ width: 1100, height: 900 })
-  await page.screenshot({ path: join(SHOTS_DIR, 'connect.png') })
 
   const claude = page.locator('[data-harness="claude-code"]')
   await expect(claude.getByTestId('connect-block').first()).toHaveText(`ASK_USER_HOME=${home} ${BIN} setup claude-code`)

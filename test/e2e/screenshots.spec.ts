@@ -1,25 +1,42 @@
-// Screenshots of the main states. Every run takes them (into test-results/screenshots); with
-// UPDATE_SCREENSHOTS=1 they replace the committed PNGs in docs/screenshots.
+// Every window picture the docs embed, taken from the real `ask-user serve` in Chromium: every run takes
+// them (into test-results/screenshots); with UPDATE_SCREENSHOTS=1 they replace the committed PNGs in
+// docs/screenshots. States are found by data-testid, so that the pictures follow the window as it changes.
+// (The tray and the native notifications are drawn by the OS; the docs mark their pictures as illustrations.)
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { ROOT } from './support/build'
-import { expect, pendingCount, test, type TestAgent } from './support/fixtures'
+import { armed, expect, test } from './support/fixtures'
+import type { ScreenshotName } from './support/screenshot-names'
+import { startServe, type Served } from './support/serve'
 
 const SHOTS_DIR =
   process.env['UPDATE_SCREENSHOTS'] === '1'
     ? join(ROOT, 'docs', 'screenshots')
     : join(ROOT, 'test-results', 'screenshots')
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`) })
+const shot = (page: Page, name: ScreenshotName) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`) })
 
 test.use({ viewport: { width: 1280, height: 800 } })
 
-async function fillInbox(
-  agent: (name: string, info?: { cwd?: string; title?: string }) => TestAgent,
-  companion: Parameters<typeof pendingCount>[0],
-) {
-  const claude = agent('claude-code', { cwd: '/home/ada/src/shop-api', title: 'Migrate the orders service' })
-  const codex = agent('codex', { cwd: '/home/ada/src/docs-site' })
-  const gemini = agent('gemini-cli', { cwd: '/home/ada/src/infra', title: 'Nightly cleanup' })
+let served: Served
+test.beforeEach(async () => {
+  served = await startServe()
+})
+test.afterEach(async () => served.cleanup())
+
+const items = (page: Page) => page.getByTestId('ask-item')
+const row = (page: Page, text: string) => items(page).filter({ hasText: text })
+
+/** Opens the window through `serve`'s one-time link and waits until it is connected. */
+async function open(page: Page): Promise<void> {
+  await page.goto(served.link)
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+}
+
+/** Four asks from three agents, as in the docs' inbox; resolves once the list shows them all. */
+async function fillInbox(page: Page): Promise<void> {
+  const claude = served.agent('claude-code', { cwd: '/home/ada/src/shop-api', title: 'Migrate the orders service' })
+  const codex = served.agent('codex', { cwd: '/home/ada/src/docs-site' })
+  const gemini = served.agent('gemini-cli', { cwd: '/home/ada/src/infra', title: 'Nightly cleanup' })
   void gemini.ask([
     {
       id: 'prune',
@@ -28,7 +45,7 @@ async function fillInbox(
       options: [{ label: 'Delete all (Recommended)' }, { label: 'Keep the last 3' }],
     },
   ])
-  await pendingCount(companion, 1)
+  await expect(items(page)).toHaveCount(1)
   void codex.ask(
     [
       {
@@ -46,7 +63,7 @@ async function fillInbox(
     ],
     { title: 'Docs release 4.2' },
   )
-  await pendingCount(companion, 2)
+  await expect(items(page)).toHaveCount(2)
   void claude.ask([
     {
       id: 'tests',
@@ -54,7 +71,7 @@ async function fillInbox(
       options: [{ label: 'yes' }, { label: 'no' }],
     },
   ])
-  await pendingCount(companion, 3)
+  await expect(items(page)).toHaveCount(3)
   void claude.ask(
     [
       {
@@ -80,16 +97,15 @@ async function fillInbox(
     ],
     { title: 'Orders table migration' },
   )
-  await pendingCount(companion, 4)
+  await expect(items(page)).toHaveCount(4)
 }
 
-test('inbox, light and dark; a multi-select question', async ({ page, agent, openInbox, companion }) => {
-  await fillInbox(agent, companion)
+test('inbox, light and dark; a multi-select question', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' })
-  await openInbox(page)
-  await expect(page.getByTestId('ask-item')).toHaveCount(4)
-  await page.locator('[data-testid="ask-item"]', { hasText: 'Orders table migration' }).click()
-  await page.getByRole('radio', { name: /Online copy/ }).check()
+  await open(page)
+  await fillInbox(page)
+  await row(page, 'Orders table migration').click()
+  await page.getByTestId('option').filter({ hasText: 'Online copy' }).first().click()
   await shot(page, 'inbox-light')
 
   await page.emulateMedia({ colorScheme: 'dark' })
@@ -97,33 +113,59 @@ test('inbox, light and dark; a multi-select question', async ({ page, agent, ope
   await shot(page, 'inbox-dark')
 
   await page.emulateMedia({ colorScheme: 'light' })
-  await page.locator('[data-testid="ask-item"]', { hasText: 'Docs release 4.2' }).click()
-  await page.getByRole('checkbox', { name: /API reference/ }).check()
-  await page.getByRole('checkbox', { name: 'Changelog' }).check()
-  await page.getByRole('textbox').fill('Also mention the new CLI flags.')
+  await row(page, 'Docs release 4.2').click()
+  await page.getByTestId('option').filter({ hasText: 'API reference' }).click()
+  await page.getByTestId('option').filter({ hasText: 'Changelog' }).click()
+  await page.getByTestId('ask-view').getByRole('textbox').first().fill('Also mention the new CLI flags.')
   await shot(page, 'multi-select')
 })
 
-test('history and the Chinese UI', async ({ page, agent, openInbox, companion }) => {
-  await fillInbox(agent, companion)
-  await openInbox(page)
-  // Settle a few asks three ways to fill the history.
-  await page.locator('[data-testid="ask-item"]', { hasText: 'Docs release 4.2' }).click()
-  await page.getByRole('checkbox', { name: 'Tutorials' }).check()
-  await page.getByRole('textbox').fill('Keep the old screenshots for v3.')
-  await page.getByRole('button', { name: 'Send answer' }).click()
-  await expect(page.getByTestId('ask-item')).toHaveCount(3)
-  await page.locator('[data-testid="ask-item"]', { hasText: 'Cleanup' }).click()
-  await page.getByRole('button', { name: 'Dismiss' }).click()
-  await page.getByRole('button', { name: 'Yes, dismiss' }).click()
-  await expect(page.getByTestId('ask-item')).toHaveCount(2)
+test('history with answers, a dismissal and decisions; the Chinese UI', async ({ page }) => {
+  await open(page)
+  await fillInbox(page)
+  // An answer, a dismissal, a denial with its reason and an approval allowed once fill the history.
+  await row(page, 'Docs release 4.2').click()
+  await page.getByTestId('option').filter({ hasText: 'Tutorials' }).click()
+  await page.getByTestId('ask-view').getByRole('textbox').first().fill('Keep the old screenshots for v3.')
+  await page.getByTestId('ask-view').getByRole('button', { name: /^Send/ }).click()
+  await expect(items(page)).toHaveCount(3)
+  await row(page, 'Cleanup').click()
+  await page.getByTestId('ask-view').getByRole('button', { name: 'Dismiss' }).click()
+  await page
+    .getByTestId('dismiss-confirm')
+    .getByRole('button', { name: /dismiss/i })
+    .click()
+  await expect(items(page)).toHaveCount(2)
+
+  const agent = served.agent('Claude Code', { cwd: '/home/ada/src/shop-api' })
+  const denied = agent.approve({
+    tool: 'Bash',
+    harness: 'claude-code',
+    action: { kind: 'command', command: 'rm -rf build/ node_modules/', cwd: '/home/ada/src/shop-api' },
+  })
+  await expect(items(page)).toHaveCount(3)
+  await row(page, 'rm -rf').click()
+  const card = await armed(page.getByTestId('approval-card'))
+  await card.getByRole('button', { name: /^Deny/ }).click()
+  await card.getByRole('textbox').fill('Keep node_modules; clean build/ only.')
+  await card.getByRole('button', { name: /^Deny/ }).last().click()
+  expect(await denied).toMatchObject({ behavior: 'deny' })
+  const allowed = agent.approve({
+    tool: 'Bash',
+    harness: 'claude-code',
+    action: { kind: 'command', command: 'npm test', cwd: '/home/ada/src/shop-api' },
+  })
+  await expect(items(page)).toHaveCount(3)
+  await row(page, 'npm test').click()
+  await (await armed(page.getByTestId('approval-card'))).getByRole('button', { name: 'Allow once' }).click()
+  expect(await allowed).toMatchObject({ behavior: 'allow' })
+
   await page.getByRole('button', { name: 'History' }).click()
-  await expect(page.getByTestId('history-entry')).toHaveCount(2)
+  await expect(page.getByTestId('history-entry')).toHaveCount(4)
   await shot(page, 'history')
 
   await page.getByRole('button', { name: 'Inbox' }).click()
-  const zh = agent('通义灵码', { cwd: '/home/ada/src/商城', title: '重构支付模块' })
-  void zh.ask([
+  void served.agent('通义灵码', { cwd: '/home/ada/src/商城', title: '重构支付模块' }).ask([
     {
       id: 'pay',
       header: '支付',
@@ -135,9 +177,59 @@ test('history and the Chinese UI', async ({ page, agent, openInbox, companion })
       ],
     },
   ])
-  await pendingCount(companion, 3)
+  await expect(items(page)).toHaveCount(3)
   await page.getByRole('combobox', { name: 'Language' }).selectOption('zh')
-  await page.locator('[data-testid="ask-item"]', { hasText: '支付' }).click()
-  await expect(page.getByTestId('pending-count')).toHaveText('3 个待回答')
+  await row(page, '支付').click()
+  await expect(page.getByTestId('question').filter({ hasText: '支付回调' })).toBeVisible()
   await shot(page, 'chinese')
+})
+
+test('Connect an agent, with this machine’s lines', async ({ page }) => {
+  await page.setViewportSize({ width: 1100, height: 900 })
+  await open(page)
+  await page.getByRole('button', { name: 'Connect an agent' }).click()
+  await expect(page.locator('[data-harness="claude-code"]').getByTestId('connect-primary')).toContainText(
+    'setup claude-code',
+  )
+  await shot(page, 'connect')
+})
+
+test('an approval on a phone-sized window (390 × 844)', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await open(page)
+  void served.agent('Claude Code', { cwd: '/home/ada/src/shop-api' }).approve({
+    tool: 'Bash',
+    harness: 'claude-code',
+    action: {
+      kind: 'command',
+      command: 'git push --force-with-lease origin main',
+      cwd: '/home/ada/src/shop-api',
+      description: 'Push the rebased branch',
+    },
+  })
+  await expect(items(page)).toHaveCount(1)
+  await row(page, 'git push').click()
+  await armed(page.getByTestId('approval-card'))
+  await shot(page, 'approval-narrow')
+})
+
+test('a tab that is not signed in, and a window whose companion stopped', async ({ page, browser }) => {
+  // A tab opened on the address without its one-time code (or reloaded): it says what to run.
+  await page.goto(`${served.origin}/`)
+  await expect(page.getByTestId('sign-in')).toBeVisible()
+  await shot(page, 'not-signed-in')
+
+  const signedIn = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  try {
+    await open(signedIn)
+    void served
+      .agent('codex', { cwd: '/home/ada/src/docs-site' })
+      .ask([{ id: 'go', question: 'Publish the docs now?', options: [{ label: 'Yes' }, { label: 'No' }] }])
+    await expect(items(signedIn)).toHaveCount(1)
+    await served.stop('SIGKILL') // a companion that crashed: the window keeps what it last knew
+    await expect(signedIn.getByTestId('connection-status')).not.toHaveAttribute('data-status', 'open')
+    await shot(signedIn, 'disconnected')
+  } finally {
+    await signedIn.close()
+  }
 })

@@ -36,7 +36,11 @@ export const en = {
   viewConnect: 'Connect an agent',
   connectTitle: 'Connect an agent',
   connectIntro:
-    'Each line below is for this machine: the ask-user of this install, the companion’s folder and the timeouts each agent needs are filled in. Run the command, or merge the snippet into the file named above it.',
+    'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
+  connectJump: 'Agents',
+  connectHooks: 'Also answer permission prompts here (--hooks)',
+  connectByHand: 'Or apply by hand',
+  connectByHandNote: 'What the line above does, step by step: use these instead of it, not as well.',
   connectUnknown:
     'This companion does not say where its ask-user command is. Put it on your PATH (npm install -g . in the checkout, or Install Command Line Tool… in the tray), then use ask-user mcp as the MCP server command.',
   connectFile: 'In {file}',
@@ -52,11 +56,11 @@ export const en = {
     'Trusted, so questions are not confirmed first, with a one-day timeout (the default cuts a call after 10 minutes). Gemini CLI starts no MCP server in a folder you have not trusted.',
   noteQwen: 'Qwen Code takes the same flags as Gemini CLI.',
   noteOpencode:
-    'Merge into the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
+    'Adds the server to the mcp section of your opencode config; timeout is in milliseconds (the default cuts a call after 60 s).',
   noteCopilot:
     "Adds the server for every project (in ~/.copilot/mcp-config.json) with a one-day timeout. Copilot CLI has no saved allow rule for one tool: start it with --allow-tool='ask-user(ask_user_question)' to let questions through without a prompt.",
   noteCursor:
-    'Merge into mcpServers. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
+    'Adds the server to mcpServers in ~/.cursor/mcp.json. Cursor may cut a tool call after 5 minutes; a question still waiting then is withdrawn.',
   noteShell: 'Any program can ask through the command line; the answer JSON is printed on stdout.',
   language: 'Language',
   inboxLabel: 'Pending questions',
@@ -142,7 +146,6 @@ export const en = {
   historyLoading: 'Loading history…',
   historyShowOlder: 'Show older',
   historyTruncated: 'Shortened in history: it was too long to keep whole.',
-  refresh: 'Refresh',
   outcomeAnswered: 'Answered',
   outcomeDecided: 'Decided',
   outcomeCancelled: 'Dismissed',
@@ -243,7 +246,11 @@ export const zh: Messages = {
   viewConnect: '连接智能体',
   connectTitle: '连接智能体',
   connectIntro:
-    '下面每一行都针对这台机器：已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。运行命令，或把片段合并到其上方所写的文件中。',
+    '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',
+  connectJump: '智能体',
+  connectHooks: '也在这里回答权限请求（--hooks）',
+  connectByHand: '或者手动应用',
+  connectByHandNote: '上面那一行所做的事，逐步列出：用它们代替那一行，而不是两者都用。',
   connectUnknown:
     '这个助手没有报告它的 ask-user 命令所在位置。请先把它加入 PATH（在仓库目录中执行 npm install -g .，或使用托盘中的“安装命令行工具…”），然后把 ask-user mcp 用作 MCP 服务器命令。',
   connectFile: '写入 {file}',
@@ -257,10 +264,11 @@ export const zh: Messages = {
   noteGemini:
     '设为受信任，提问前不再确认；超时设为一天（默认 10 分钟后中止调用）。在你未信任的文件夹中，Gemini CLI 不会启动任何 MCP 服务器。',
   noteQwen: 'Qwen Code 与 Gemini CLI 使用相同的参数。',
-  noteOpencode: '合并到 opencode 配置的 mcp 部分；timeout 以毫秒计（默认 60 秒后中止调用）。',
+  noteOpencode: '把该服务器加入 opencode 配置的 mcp 部分；timeout 以毫秒计（默认 60 秒后中止调用）。',
   noteCopilot:
     "为所有项目添加该服务器（写入 ~/.copilot/mcp-config.json），超时为一天。Copilot CLI 无法保存单个工具的允许规则：用 --allow-tool='ask-user(ask_user_question)' 启动它，提问就不会先弹出确认。",
-  noteCursor: '合并到 mcpServers。Cursor 可能在 5 分钟后中止工具调用，届时仍在等待的问题会被撤回。',
+  noteCursor:
+    '把该服务器加入 ~/.cursor/mcp.json 的 mcpServers。Cursor 可能在 5 分钟后中止工具调用，届时仍在等待的问题会被撤回。',
   noteShell: '任何程序都可以通过命令行提问；回答的 JSON 打印在标准输出上。',
   language: '语言',
   inboxLabel: '待回答的问题',
@@ -344,7 +352,6 @@ export const zh: Messages = {
   historyLoading: '正在加载历史…',
   historyShowOlder: '显示更早的',
   historyTruncated: '历史中已截短：内容太长，未完整保存。',
-  refresh: '刷新',
   outcomeAnswered: '已回答',
   outcomeDecided: '已决定',
   outcomeCancelled: '已忽略',

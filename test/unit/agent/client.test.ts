@@ -202,9 +202,12 @@ describe('no companion', () => {
     const env = { ASK_USER_URL: tc.companion.agentUrl, ASK_USER_TOKEN: 'wrong' }
     const error = await rejection(new AskUserClient({ env }).ask(pkg))
     expect(error.code).toBe('NO_PROVIDER')
-    expect(error.message).toContain(
-      'cannot verify the companion on this port: it did not prove that it holds the token; the token may be stale',
+    expect(error.message).toBe(
+      `cannot reach the Ask User Companion at ${tc.companion.agentUrl} (cannot verify the companion on this port: ` +
+        'it did not prove that it holds the token; the token is stale, or another program has the port); ' +
+        "set ASK_USER_TOKEN_FILE (or ASK_USER_TOKEN) to the running companion's current token, or unset ASK_USER_URL",
     )
+    expect(error.message).not.toContain(START_HINT)
   })
 
   it.skipIf(process.platform === 'win32')('refuses a discovery file that others may read', async () => {

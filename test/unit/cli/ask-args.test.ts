@@ -38,10 +38,47 @@ describe('ask-user ask: input checks (exit 2, nothing on stdout)', () => {
       'Error: --timeout must be a positive number of seconds, at most 2147483, got "3000000"\n',
     ],
     [['--json', '-', '--question', 'Q'], 'Error: --json cannot be combined with --question\n'],
-    [['--question', 'Q', 'stray'], expect.stringMatching(/^Error: .*stray.*; run `ask-user ask --help`\n$/)],
-    [['--bogus'], expect.stringMatching(/^Error: Unknown option '--bogus'.*\n$/)],
+    [['--question', 'Q', 'stray'], 'Error: unexpected argument "stray"; run `ask-user ask --help`\n'],
+    [['--bogus'], "Error: unknown option '--bogus'; run `ask-user ask --help`\n"],
+    [['--questoin', 'Q'], "Error: unknown option '--questoin'; did you mean --question?\n"],
+    [['--optoin=a'], "Error: unknown option '--optoin'; did you mean --option?\n"],
+    [['--question'], "Error: option '--question <value>' argument missing; run `ask-user ask --help`\n"],
   ])('%j', async (args, message) => {
     expect(await refused(args)).toEqual(message)
+  })
+
+  it('refuses an empty question and a label given twice, before it looks for a companion (none runs here)', async () => {
+    expect(await refused(['--question', ''])).toBe(
+      'Error: --question is empty; write the question the person should answer\n',
+    )
+    expect(await refused(['--question', '  \n'])).toBe(
+      'Error: --question is empty; write the question the person should answer\n',
+    )
+    expect(await refused(['--question', 'Q', '--option', 'a', '--option', 'b', '--option', 'a'])).toBe(
+      'Error: --option "a" is given twice; give each option its own label (the answer names the label picked)\n',
+    )
+    expect(await refused(['--json', '-'], '{"questions":[{"id":"a","question":"Q"},{"id":"b","question":""}]}')).toBe(
+      'Error: questions[1].question is empty; write the question the person should answer\n',
+    )
+    const twice = '{"questions":[{"id":"a","question":"Q","options":[{"label":"x"},{"label":"x","description":"d"}]}]}'
+    expect(await refused(['--json', '-'], twice)).toBe(
+      'Error: questions[0].options label "x" is given twice; give each option its own label (the answer names the label picked)\n',
+    )
+  })
+
+  it('warns on stderr for each --json field it drops, then goes on to ask', async () => {
+    const io = memoryIo(
+      { ASK_USER_HOME: home },
+      '{"questions":[{"id":"a","question":"Q","detail":"# Plan","intent":{"kind":"x"}}]}',
+    )
+    expect(await main(['ask', '--json', '-'], io)).toBe(4)
+    expect(io.out()).toBe('')
+    expect(io.err()).toMatch(
+      new RegExp(
+        "^Warning: --json takes the tool's arguments, which have no questions\\[0\\]\\.detail, questions\\[0\\]\\.intent: " +
+          'dropped; to show detail, ask one question with --question and --detail\nError: no Ask User Companion is running',
+      ),
+    )
   })
 
   it('refuses bad JSON from stdin or a file, and bad tool arguments with upstream wording', async () => {

@@ -38,6 +38,21 @@ describe('ask-user setup (in-process)', () => {
     await expect(readFile(join(home, '.cursor', 'mcp.json'), 'utf8')).rejects.toThrow('ENOENT')
   })
 
+  it('--print gives one block per file, merged, for the hooks too (nothing to merge by hand)', async () => {
+    const printed = await setup('claude-code', '--hooks', '--print')
+    expect(printed.code).toBe(0)
+    const blocks = printed.out.split('\n\n').filter((block) => block.startsWith('# ~/'))
+    expect(blocks.map((block) => block.split('\n')[0])).toEqual(['# ~/.claude/settings.json'])
+    const settings = JSON.parse(blocks[0]!.slice(blocks[0]!.indexOf('\n') + 1)) as Record<
+      string,
+      Record<string, unknown>
+    >
+    expect(Object.keys(settings)).toEqual(['permissions', 'hooks'])
+    expect(Object.keys(settings['hooks']!)).toEqual(['PermissionRequest', 'PreToolUse', 'Notification', 'Stop'])
+    const opencode = await setup('opencode', '--print')
+    expect(opencode.out.match(/^# ~\//gm)).toEqual(['# ~/'])
+  })
+
   it("keeps the user's other entries, and copies a JSONC file whose comments it cannot keep", async () => {
     const file = join(home, '.config', 'opencode', 'opencode.jsonc')
     await mkdir(join(home, '.config', 'opencode'), { recursive: true })
@@ -75,14 +90,17 @@ describe('ask-user setup (in-process)', () => {
     expect(await setup('claude-code')).toEqual({
       code: 1,
       out: '',
-      err: 'Error: claude is not on PATH; install it first, or run `ask-user setup --print` for the lines to apply by hand\n',
+      err: 'Error: claude is not on PATH; install it first, or run `ask-user setup claude-code --print` for the lines to apply by hand\n',
     })
+    expect((await setup('claude-code', '--hooks')).err).toBe(
+      'Error: claude is not on PATH; install it first, or run `ask-user setup claude-code --hooks --print` for the lines to apply by hand\n',
+    )
   })
 
   it('refuses an unknown or missing client and extra arguments with exit 2', async () => {
     const list = 'claude-code, codex, gemini, qwen, opencode, copilot, cursor'
     expect(await setup('vim')).toEqual({ code: 2, out: '', err: `Error: unknown client "vim"; one of ${list}\n` })
-    expect(await setup()).toEqual({ code: 2, out: '', err: `Error: which client?; one of ${list}\n` })
+    expect(await setup()).toEqual({ code: 2, out: '', err: `Error: which client? One of ${list}\n` })
     expect(await setup('codex', 'more')).toEqual({
       code: 2,
       out: '',

@@ -132,7 +132,7 @@ describe('HTTP', () => {
       await writeFile(join(dir, 'web.html'), '<!doctype html><title>Web</title>')
       const web = await get(`${base}/`)
       expect(await web.text()).toContain('<title>Web</title>')
-      expect(web.headers.get('content-security-policy')).toBe(pageCsp('web'))
+      expect(web.headers.get('content-security-policy')).toBe(pageCsp('web', 'header'))
       expect(web.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
       expect(web.headers.get('content-security-policy')).toContain("img-src 'self';")
       expect(web.headers.get('content-security-policy')).toContain('ws://127.0.0.1:*')

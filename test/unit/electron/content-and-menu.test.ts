@@ -43,7 +43,7 @@ describe('renderer source', () => {
         "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; " +
         "require-trusted-types-for 'script'; trusted-types svelte-trusted-html",
     )
-    expect(built).toBe(pageCsp('electron'))
+    expect(built).toBe(pageCsp('electron', 'header'))
     expect(built).not.toContain('ws:')
     expect(contentSecurityPolicy({ kind: 'dev', url: 'http://localhost:5173' })).toContain(
       "connect-src 'self' ws://localhost:5173;",

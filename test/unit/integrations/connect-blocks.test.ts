@@ -3,7 +3,8 @@
 // see docs/integrations.md).
 import { describe, expect, it } from 'vitest'
 import { quote } from '../../../integrations/command-line'
-import { connectBlocks, shellBlocks } from '../../../integrations/connect-blocks'
+import { connectBlocks, hooksBlock, planBlocks, shellBlocks } from '../../../integrations/connect-blocks'
+import type { SetupStep } from '../../../integrations/setup-steps'
 import { HARNESS_BY_ID, HARNESSES } from '../../../integrations/index'
 import type { ConnectInfo } from '../../../shared/connect'
 
@@ -46,12 +47,9 @@ describe('connectBlocks', () => {
       {
         kind: 'toml',
         file: '~/.codex/config.toml',
-        text: '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400',
-      },
-      {
-        kind: 'toml',
-        file: '~/.codex/config.toml',
-        text: '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"',
+        text:
+          '[mcp_servers.ask-user]\nenv_vars = ["ASK_USER_URL", "ASK_USER_TOKEN_FILE", "ASK_USER_TOKEN"]\ntool_timeout_sec = 86400\n\n' +
+          '[mcp_servers.ask-user.tools.ask_user_question]\napproval_mode = "approve"',
       },
     ])
   })
@@ -70,8 +68,9 @@ describe('connectBlocks', () => {
   })
 
   it('opencode and Cursor: JSON entries with the command, its environment and (opencode) the timeout and permission', () => {
-    const [setup, opencode, permission] = connectBlocks(HARNESS_BY_ID['opencode'], linux)
+    const [setup, opencode, ...rest] = connectBlocks(HARNESS_BY_ID['opencode'], linux)
     expect(setup).toEqual(setupLine('opencode'))
+    expect(rest).toEqual([])
     expect(opencode?.file).toBe('~/.config/opencode/opencode.jsonc')
     expect(JSON.parse(opencode!.text)).toEqual({
       mcp: {
@@ -83,8 +82,8 @@ describe('connectBlocks', () => {
           timeout: 86400000,
         },
       },
+      permission: { 'ask-user_*': 'allow' },
     })
-    expect(JSON.parse(permission!.text)).toEqual({ permission: { 'ask-user_*': 'allow' } })
     const [, cursor] = connectBlocks(HARNESS_BY_ID['cursor'], linux)
     expect(cursor?.file).toBe('~/.cursor/mcp.json')
     expect(JSON.parse(cursor!.text)).toEqual({
@@ -118,6 +117,48 @@ describe('connectBlocks', () => {
     expect(shellBlocks(linux)[0]!.text).toBe(
       'ASK_USER_HOME=/home/ann/.config/ask-user-companion /home/ann/.local/bin/ask-user ask --question "Deploy now?" --option Yes --option No',
     )
+  })
+
+  it('applies by hand in one block per file: JSON entries of one file merged, arrays joined, in first-seen order', () => {
+    const steps: SetupStep[] = [
+      { kind: 'json-item', file: '~/a.json', path: ['permissions', 'allow'], item: 'x' },
+      { kind: 'run', argv: ['tool', 'add'], remove: ['tool', 'rm'], entry: { file: '~/b.json', path: [], value: {} } },
+      { kind: 'json-item', file: '~/a.json', path: ['permissions', 'allow'], item: 'y' },
+      { kind: 'json-item', file: '~/a.json', path: ['permissions', 'deny'], item: 'z' },
+      { kind: 'hook', file: '~/a.json', event: 'Stop', handler: { type: 'command', command: 'h', timeout: 30 } },
+      { kind: 'hook', file: '~/a.json', event: 'Stop', handler: { type: 'command', command: 'i', timeout: 30 } },
+      { kind: 'json', file: '~/c.json', path: ['k'], value: 1 },
+    ]
+    const blocks = planBlocks(steps, linux)
+    expect(blocks.map((block) => [block.kind, block.file])).toEqual([
+      ['json', '~/a.json'],
+      ['command', undefined],
+      ['json', '~/c.json'],
+    ])
+    expect(JSON.parse(blocks[0]!.text)).toEqual({
+      permissions: { allow: ['x', 'y'], deny: ['z'] },
+      hooks: {
+        Stop: [
+          { hooks: [{ type: 'command', command: 'h', timeout: 30 }] },
+          { hooks: [{ type: 'command', command: 'i', timeout: 30 }] },
+        ],
+      },
+    })
+  })
+
+  it('offers the --hooks line exactly for the harnesses whose record has hooks', () => {
+    for (const harness of HARNESSES) {
+      expect(hooksBlock(harness, linux)).toEqual(
+        harness.hooks === undefined
+          ? undefined
+          : {
+              kind: 'command',
+              text: `ASK_USER_HOME=/home/ann/.config/ask-user-companion /home/ann/.local/bin/ask-user setup ${harness.id} --hooks`,
+            },
+      )
+    }
+    expect(hooksBlock(HARNESS_BY_ID.cursor, linux)).toBeUndefined()
+    expect(hooksBlock(HARNESS_BY_ID['claude-code'], linux)).toBeDefined()
   })
 
   it('has blocks for every harness the panel lists', () => {

@@ -102,6 +102,10 @@ describe('mapping details', () => {
   it('refuses events of the wrong shape with a reason', () => {
     expect(() => hooksOf('claude-code').map({ hook_event_name: 'PermissionRequest' }, 'stdin')).toThrow(HookInputError)
     expect(() => hooksOf('claude-code').map('hello', 'stdin')).toThrow(/not a Claude Code hook event/)
+    // the field is named, never zod's "expected string, received undefined" (newcomer review L2)
+    expect(() => hooksOf('claude-code').map({}, 'stdin')).toThrow(
+      'not a Claude Code hook event: missing required property "hook_event_name"',
+    )
     expect(() => hooksOf('codex').map({ type: 1 }, 'argument')).toThrow(/not a Codex notify event/)
     expect(() => hooksOf('opencode').map({ type: 'session.idle' }, 'stdin')).toThrow(/not an opencode/)
   })
