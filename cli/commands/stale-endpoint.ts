@@ -3,11 +3,12 @@ import { readlinkSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { companionHome } from '../../agent/discovery'
+import { START_HINT } from '../../agent/start-hint'
 import { ENDPOINT_FILE } from '../../shared/endpoint'
 import { EndpointFileSchema } from '../../shared/wire'
 
 /**
- * `stale <path to endpoint.json>: pid N is not running` when the discovery file names a process that
+ * `stale <path to endpoint.json>: pid N is not running; <how to start one>` when the discovery file names a process that
  * does not exist in this pid namespace (the companion that wrote it crashed or was killed), else
  * `undefined` (no file, `ASK_USER_URL` set, a live pid, or a pid of another namespace, which cannot be
  * checked from here). Reads only the pid: the token in the file is never part of the sentence.
@@ -25,7 +26,7 @@ export async function staleEndpointNote(env: NodeJS.ProcessEnv): Promise<string 
   if (!parsed.success) return undefined
   const { pid, pidNamespace } = parsed.data
   if (pidNamespace !== undefined && pidNamespace !== ownPidNamespace()) return undefined
-  return isRunning(pid) ? undefined : `stale ${file}: pid ${pid} is not running`
+  return isRunning(pid) ? undefined : `stale ${file}: pid ${pid} is not running; ${START_HINT}`
 }
 
 function isRunning(pid: number): boolean {
