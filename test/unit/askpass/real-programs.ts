@@ -26,22 +26,26 @@ export interface Inbox {
   close(): Promise<void>
 }
 
-/** How agents run this checkout's `ask-user`: the companion derives its askpass helper from it. */
-export const CHECKOUT_CONNECT = connectInfo({
-  platform: process.platform,
-  home: '/nonexistent',
-  env: {},
-  script: join(__dirname, '..', '..', '..', 'bin', 'ask-user.js'),
-})
+/** How agents run the `ask-user` at `script`: the companion derives its askpass helper from it. */
+const connectFor = (script: string) =>
+  connectInfo({ platform: process.platform, home: '/nonexistent', env: {}, script })
 
-export async function openInbox(): Promise<Inbox> {
+/** How agents run this checkout's `ask-user`. */
+export const CHECKOUT_CONNECT = connectFor(join(__dirname, '..', '..', '..', 'bin', 'ask-user.js'))
+
+/**
+ * A companion whose askpass helper is the one beside `cli` (default: this checkout's `bin/ask-user.js`;
+ * tests that run the helper as another user pass their copy's, see test/helpers/other-user-cli.ts).
+ */
+export async function openInbox(cli?: string): Promise<Inbox> {
   const warnings: string[] = []
+  const connect = cli === undefined ? CHECKOUT_CONNECT : connectFor(cli)
   // The companion runs as root here and the helper as the test user; on a person's machine both are the
   // same user. So the gate that closes other users' sockets at accept is off for this arrangement only.
   const test = await startTestCompanion({
     onWarning: (message) => void warnings.push(message),
     preAuth: { dropOtherUsers: false },
-    ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}),
+    ...(connect ? { connect } : {}),
   })
   const { companion } = test
   const masked = await connectUi({
