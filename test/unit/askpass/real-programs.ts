@@ -10,6 +10,7 @@ import { SECRETS_MASKED_QUERY } from '../../../shared/ui'
 import { connectInfo } from '../../../core/connect-info'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
+import { REAL_PROGRAM_WAIT_MS } from '../../helpers/waits'
 
 /** The `ask-user-askpass` bin of this checkout (needs `npm run build`). */
 export const HELPER = join(__dirname, '..', '..', '..', 'bin', 'ask-user-askpass.js')
@@ -98,7 +99,7 @@ export function runDetached(
 }
 
 /** The next askpass card in the masking window (the helper's hello name only picks it out here). */
-export function nextCard(inbox: Inbox, timeoutMs = 15_000): Promise<Ask> {
+export function nextCard(inbox: Inbox, timeoutMs = REAL_PROGRAM_WAIT_MS): Promise<Ask> {
   return inbox.masked.nextAsk((ask) => ask.agent.name === 'ask-user-askpass', timeoutMs)
 }
 
