@@ -61,9 +61,12 @@ export async function openInbox(cli?: string): Promise<Inbox> {
     warnings,
     env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token },
     close: async () => {
-      await masked.close()
-      await plain.close()
-      await test.cleanup()
+      try {
+        await masked.close()
+        await plain.close()
+      } finally {
+        await test.cleanup() // the companion and its temp home, even when a window failed to close
+      }
     },
   }
 }

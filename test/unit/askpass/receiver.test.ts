@@ -4,7 +4,7 @@ import { mkdirSync, symlinkSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { judgeReceiver, type ProcessFacts } from '../../../core/askpass-receiver'
 import { attackerSkipReason, createAttacker, type Attacker } from '../../helpers/attacker-user'
-import { copyCliForOtherUsers, otherUserCliSkipReason, type OtherUserCli } from '../../helpers/other-user-cli'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
 import { nextCard, openInbox, type Inbox } from './real-programs'
 
 const USER = 1000
@@ -82,7 +82,7 @@ describe('judging the receiver from the kernel facts', () => {
   })
 })
 
-const skip = attackerSkipReason() ?? otherUserCliSkipReason()
+const skip = attackerSkipReason()
 if (skip) console.log(`skipping the real "sudo" impostors: ${skip}`)
 
 describe.skipIf(skip !== undefined)(

@@ -9,10 +9,11 @@ import { LABELS } from '../../../cli/askpass/card'
 import { startSshd, type LocalSshd } from './local-sshd'
 import { expectSecretKept, nextCard, openInbox, pick, runDetached, typeAnswer, type Inbox } from './real-programs'
 import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
-import { copyCliForOtherUsers, otherUserCliSkipReason, type OtherUserCli } from '../../helpers/other-user-cli'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
+import { tempFolderClosedReason } from '../../helpers/temp-reach'
 
 const skip =
-  rootSkipReason(['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? otherUserCliSkipReason()
+  rootSkipReason(['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? tempFolderClosedReason()
 if (skip) console.log(`skipping ssh askpass tests: ${skip}`)
 
 describe.skipIf(skip !== undefined)(

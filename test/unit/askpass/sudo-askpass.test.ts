@@ -1,11 +1,12 @@
 // sudo asks for the test user's password through the inbox, with no terminal: with SUDO_ASKPASS and
 // DISPLAY and no -A (sudo 1.9.13 then uses the helper), and with -A. A wrong answer brings a repeat card.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyCliForOtherUsers, otherUserCliSkipReason, type OtherUserCli } from '../../helpers/other-user-cli'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
+import { tempFolderClosedReason } from '../../helpers/temp-reach'
 import { expectSecretKept, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
 import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
 
-const skip = rootSkipReason(['/usr/bin/sudo', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? otherUserCliSkipReason()
+const skip = rootSkipReason(['/usr/bin/sudo', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? tempFolderClosedReason()
 if (skip) console.log(`skipping sudo askpass tests: ${skip}`)
 
 describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no terminal', () => {
