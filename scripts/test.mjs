@@ -2,7 +2,8 @@
 // `npm test`: every check the project has, in order, then one closing line `N passed, N failed`
 // with the totals of every test runner (vitest and Playwright). Exits non-zero if anything failed.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium as playwrightChromium } from '@playwright/test'
 import { chromiumPath } from './chromium-path.mjs'
@@ -50,6 +51,19 @@ function readJson(path) {
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
+// The test runners get a temp folder of this run, removed at the end: nothing a test forgets piles up in
+// the real one, and what was left is named. The harness CLIs' cache (the suite's one deliberate cache,
+// see the README's "Tests") stays in the real temp folder so later runs reuse it.
+const realTmp = tmpdir()
+const runTmp = mkdtempSync(join(realTmp, 'ask-user-npm-test-'))
+chmodSync(runTmp, 0o755) // the askpass and attacker tests' second Unix user must enter it
+const testEnv = {
+  TMPDIR: runTmp,
+  TMP: runTmp,
+  TEMP: runTmp,
+  ASK_USER_CLIENT_CACHE: process.env.ASK_USER_CLIENT_CACHE ?? join(realTmp, 'ask-user-clients'),
+}
+
 const withArgs = ([command, args], more) => [command, [...args, ...more]]
 const gates = [
   ['lint', ...withArgs(tool('eslint'), ['.', '--max-warnings', '0'])],
@@ -75,6 +89,7 @@ const vitestJson = join(results, 'vitest.json')
 const vitestOk = stage(
   'unit and component tests (vitest)',
   ...withArgs(tool('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+  testEnv,
 )
 const vitest = readJson(vitestJson)
 if (vitest) {
@@ -89,6 +104,7 @@ const playwrightOk = stage(
   'browser tests (Playwright, ' + chromium + ')',
   ...withArgs(tool('@playwright/test', 'playwright'), ['test']),
   {
+    ...testEnv,
     PW_JSON_OUTPUT: playwrightJson,
   },
 )
@@ -99,6 +115,12 @@ if (playwright?.stats) {
   skipped += playwright.stats.skipped ?? 0
 }
 if (!playwrightOk && (playwright?.stats?.unexpected ?? 0) === 0) failed += 1 // a crash outside any test
+
+// Playwright keeps its own transform cache there; anything else is a test that did not clean up.
+const left = readdirSync(runTmp).filter((name) => !name.startsWith('playwright-transform-cache'))
+if (left.length > 0)
+  console.log(`\nNote: the tests left ${left.length} entries in their temp folder (now removed): ${left.join(', ')}`)
+rmSync(runTmp, { recursive: true, force: true })
 
 const ok = gatesOk && vitestOk && playwrightOk && failed === 0
 if (!gatesOk) console.log('\nlint, format, typecheck, build or the security audit failed (see above)')
