@@ -25,6 +25,7 @@ export default defineConfig({
           name: 'component',
           environment: 'jsdom',
           include: ['test/component/**/*.test.ts'],
+          setupFiles: ['test/helpers/component-setup.ts'],
           testTimeout: 60_000,
         },
       },
