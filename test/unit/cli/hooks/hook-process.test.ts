@@ -102,6 +102,17 @@ describe('with a companion', () => {
   })
 })
 
+/**
+ * How long the built CLI takes to start and exit here and now (`--version`): the floor under any
+ * command. "At once" is measured above it, so a busy machine (slow process starts) does not fail a
+ * promise about waiting, while a hook that waited for a connect timeout still would.
+ */
+async function startUpMs(env: Record<string, string>): Promise<number> {
+  const started = performance.now()
+  expect((await runCli(['--version'], env).done).code).toBe(0)
+  return performance.now() - started
+}
+
 describe('without a companion', () => {
   let home: string
   beforeAll(async () => {
@@ -110,7 +121,8 @@ describe('without a companion', () => {
   afterAll(() => rm(home, { recursive: true, force: true }))
 
   for (const f of fixtures) {
-    it(`${f.harness}/${f.name}: prints nothing, exits 0, in under a second`, async () => {
+    it(`${f.harness}/${f.name}: prints nothing, exits 0, within a second of the CLI's own start-up`, async () => {
+      const floor = await startUpMs({ ASK_USER_HOME: home })
       const started = performance.now()
       const done = await runCli(
         hookArgs(f),
@@ -122,7 +134,7 @@ describe('without a companion', () => {
       expect(done.stdout).toBe('')
       expect(done.stderr).toMatch(/nothing printed\n$/)
       // The one timing assertion the issue asks for: the harness falls back to its prompt at once.
-      expect(ms).toBeLessThan(1000)
+      expect(ms).toBeLessThan(floor + 1000)
     })
   }
 
@@ -132,6 +144,7 @@ describe('without a companion', () => {
       const tc = await startTestCompanion({ home: stale })
       await tc.companion.close()
       const f = fixtures.find((x) => x.name === 'ask-user-question')!
+      const floor = await startUpMs({ ASK_USER_HOME: stale })
       const started = performance.now()
       const done = await runCli(
         hookArgs(f),
@@ -139,7 +152,7 @@ describe('without a companion', () => {
         JSON.stringify(f.event),
       ).done
       expect(done).toMatchObject({ code: 0, stdout: '' })
-      expect(performance.now() - started).toBeLessThan(1000)
+      expect(performance.now() - started).toBeLessThan(floor + 1000)
     } finally {
       await rm(stale, { recursive: true, force: true })
     }
