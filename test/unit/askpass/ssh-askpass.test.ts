@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LABELS } from '../../../cli/askpass/card'
 import { startSshd, type LocalSshd } from './local-sshd'
 import { expectSecretKept, nextCard, openInbox, pick, runDetached, typeAnswer, type Inbox } from './real-programs'
-import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
+import { createTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
 import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
 import { tempFolderClosedReason } from '../../helpers/temp-reach'
 
@@ -27,7 +27,7 @@ describe.skipIf(skip !== undefined)(
     let env: Record<string, string>
 
     beforeAll(async () => {
-      user = ensureTestUser()
+      user = createTestUser()
       cli = await copyCliForOtherUsers() // the test user may not enter the checkout's folders
       dir = await mkdtemp(join(tmpdir(), 'askpass-ssh-'))
       chmodSync(dir, 0o755)
@@ -48,6 +48,7 @@ describe.skipIf(skip !== undefined)(
       sshd?.stop()
       await inbox?.close()
       cli?.remove()
+      user?.remove()
       await rm(dir, { recursive: true, force: true })
       for (const file of knownHostsFiles) await rm(file, { force: true })
     })

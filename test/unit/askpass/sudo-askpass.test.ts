@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
 import { tempFolderClosedReason } from '../../helpers/temp-reach'
 import { expectSecretKept, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
-import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
+import { createTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
 
 const skip = rootSkipReason(['/usr/bin/sudo', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? tempFolderClosedReason()
 if (skip) console.log(`skipping sudo askpass tests: ${skip}`)
@@ -16,7 +16,7 @@ describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no
   let env: Record<string, string>
 
   beforeAll(async () => {
-    user = ensureTestUser()
+    user = createTestUser()
     cli = await copyCliForOtherUsers() // the test user may not enter the checkout's folders
     inbox = await openInbox(cli.cli)
     env = {
@@ -32,6 +32,7 @@ describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no
   afterAll(async () => {
     await inbox?.close()
     cli?.remove()
+    user?.remove()
   })
 
   const sudo = (args: string[]) => runDetached(['sudo', ...args, '-k', 'id', '-u'], env, { asUser: user })
