@@ -2,12 +2,13 @@
 // `npm test`: every check the project has, in order, then one closing line `N passed, N failed`
 // with the totals of every test runner (vitest and Playwright). Exits non-zero if anything failed.
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium as playwrightChromium } from '@playwright/test'
 import { chromiumPath } from './chromium-path.mjs'
 import { packageBin } from './package-bin.mjs'
+import { closeRunTemp, openRunTemp } from './run-temp.mjs'
 
 const root = join(import.meta.dirname, '..')
 const results = join(root, 'test-results')
@@ -51,18 +52,9 @@ function readJson(path) {
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
-// The test runners get a temp folder of this run, removed at the end: nothing a test forgets piles up in
-// the real one, and what was left is named. The harness CLIs' cache (the suite's one deliberate cache,
-// see the README's "Tests") stays in the real temp folder so later runs reuse it.
-const realTmp = tmpdir()
-const runTmp = mkdtempSync(join(realTmp, 'ask-user-npm-test-'))
-chmodSync(runTmp, 0o755) // the askpass and attacker tests' second Unix user must enter it
-const testEnv = {
-  TMPDIR: runTmp,
-  TMP: runTmp,
-  TEMP: runTmp,
-  ASK_USER_CLIENT_CACHE: process.env.ASK_USER_CLIENT_CACHE ?? join(realTmp, 'ask-user-clients'),
-}
+// The test runners get a temp folder of this run, removed at the end, and what a test left there is named.
+const runTemp = openRunTemp(tmpdir())
+const testEnv = runTemp.env
 
 const withArgs = ([command, args], more) => [command, [...args, ...more]]
 const gates = [
@@ -116,11 +108,9 @@ if (playwright?.stats) {
 }
 if (!playwrightOk && (playwright?.stats?.unexpected ?? 0) === 0) failed += 1 // a crash outside any test
 
-// Playwright keeps its own transform cache there; anything else is a test that did not clean up.
-const left = readdirSync(runTmp).filter((name) => !name.startsWith('playwright-transform-cache'))
+const left = closeRunTemp(runTemp.dir)
 if (left.length > 0)
   console.log(`\nNote: the tests left ${left.length} entries in their temp folder (now removed): ${left.join(', ')}`)
-rmSync(runTmp, { recursive: true, force: true })
 
 const ok = gatesOk && vitestOk && playwrightOk && failed === 0
 if (!gatesOk) console.log('\nlint, format, typecheck, build or the security audit failed (see above)')
