@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HOOK_HARNESS_IDS } from '../../../../integrations/ids'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
-import { ensureBuilt, runCli } from '../built-cli'
+import { cliStartUpMs, ensureBuilt, runCli } from '../built-cli'
 import { hookFixtures, type HookFixture } from './fixtures'
 
 const fixtures = hookFixtures()
@@ -102,17 +102,6 @@ describe('with a companion', () => {
   })
 })
 
-/**
- * How long the built CLI takes to start and exit here and now (`--version`): the floor under any
- * command. "At once" is measured above it, so a busy machine (slow process starts) does not fail a
- * promise about waiting, while a hook that waited for a connect timeout still would.
- */
-async function startUpMs(env: Record<string, string>): Promise<number> {
-  const started = performance.now()
-  expect((await runCli(['--version'], env).done).code).toBe(0)
-  return performance.now() - started
-}
-
 describe('without a companion', () => {
   let home: string
   beforeAll(async () => {
@@ -122,7 +111,7 @@ describe('without a companion', () => {
 
   for (const f of fixtures) {
     it(`${f.harness}/${f.name}: prints nothing, exits 0, within a second of the CLI's own start-up`, async () => {
-      const floor = await startUpMs({ ASK_USER_HOME: home })
+      const floor = await cliStartUpMs({ ASK_USER_HOME: home })
       const started = performance.now()
       const done = await runCli(
         hookArgs(f),
@@ -144,7 +133,7 @@ describe('without a companion', () => {
       const tc = await startTestCompanion({ home: stale })
       await tc.companion.close()
       const f = fixtures.find((x) => x.name === 'ask-user-question')!
-      const floor = await startUpMs({ ASK_USER_HOME: stale })
+      const floor = await cliStartUpMs({ ASK_USER_HOME: stale })
       const started = performance.now()
       const done = await runCli(
         hookArgs(f),
