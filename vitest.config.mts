@@ -4,7 +4,8 @@ import { svelteTesting } from '@testing-library/svelte/vite'
 
 /**
  * Two projects: `unit` (plain Node: shared, core, agent, cli, electron wiring with a mocked electron)
- * and `component` (Svelte components in jsdom).
+ * and `component` (Svelte components in jsdom). The time limits are generous on purpose: the suite must
+ * pass on a busy machine (test/helpers/waits.ts); they only bound how long a real failure takes to show.
  */
 export default defineConfig({
   test: {
@@ -14,8 +15,8 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['test/unit/**/*.test.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -24,7 +25,8 @@ export default defineConfig({
           name: 'component',
           environment: 'jsdom',
           include: ['test/component/**/*.test.ts'],
-          testTimeout: 20_000,
+          setupFiles: ['test/helpers/component-setup.ts'],
+          testTimeout: 60_000,
         },
       },
     ],

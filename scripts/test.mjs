@@ -3,10 +3,12 @@
 // with the totals of every test runner (vitest and Playwright). Exits non-zero if anything failed.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium as playwrightChromium } from '@playwright/test'
 import { chromiumPath } from './chromium-path.mjs'
 import { packageBin } from './package-bin.mjs'
+import { closeRunTemp, openRunTemp } from './run-temp.mjs'
 
 const root = join(import.meta.dirname, '..')
 const results = join(root, 'test-results')
@@ -50,6 +52,10 @@ function readJson(path) {
 rmSync(results, { recursive: true, force: true })
 mkdirSync(results, { recursive: true })
 
+// The test runners get a temp folder of this run, removed at the end, and what a test left there is named.
+const runTemp = openRunTemp(tmpdir())
+const testEnv = runTemp.env
+
 const withArgs = ([command, args], more) => [command, [...args, ...more]]
 const gates = [
   ['lint', ...withArgs(tool('eslint'), ['.', '--max-warnings', '0'])],
@@ -75,6 +81,7 @@ const vitestJson = join(results, 'vitest.json')
 const vitestOk = stage(
   'unit and component tests (vitest)',
   ...withArgs(tool('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+  testEnv,
 )
 const vitest = readJson(vitestJson)
 if (vitest) {
@@ -89,6 +96,7 @@ const playwrightOk = stage(
   'browser tests (Playwright, ' + chromium + ')',
   ...withArgs(tool('@playwright/test', 'playwright'), ['test']),
   {
+    ...testEnv,
     PW_JSON_OUTPUT: playwrightJson,
   },
 )
@@ -99,6 +107,10 @@ if (playwright?.stats) {
   skipped += playwright.stats.skipped ?? 0
 }
 if (!playwrightOk && (playwright?.stats?.unexpected ?? 0) === 0) failed += 1 // a crash outside any test
+
+const left = closeRunTemp(runTemp.dir)
+if (left.length > 0)
+  console.log(`\nNote: the tests left ${left.length} entries in their temp folder (now removed): ${left.join(', ')}`)
 
 const ok = gatesOk && vitestOk && playwrightOk && failed === 0
 if (!gatesOk) console.log('\nlint, format, typecheck, build or the security audit failed (see above)')

@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:
 import { randomBytes } from 'node:crypto'
 import { chmodSync, chownSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tempFolderClosedReason } from './temp-reach'
 
 export interface Attacker {
   name: string
@@ -27,11 +28,14 @@ export interface Attacker {
   remove(): void
 }
 
-/** Why the tests with an attacker cannot run here, or undefined when they can (they need root). */
+/**
+ * Why the tests with an attacker cannot run here, or undefined when they can: they need root, and a
+ * temp folder the attacker can enter (what it runs or plants goes there, never in the checkout).
+ */
 export function attackerSkipReason(): string | undefined {
   if (process.platform !== 'linux') return 'an attacker user is made with useradd on Linux only'
   if (process.getuid?.() !== 0) return 'making a second Unix user needs root'
-  return undefined
+  return tempFolderClosedReason()
 }
 
 /** Creates a fresh attacker user; call {@link Attacker.remove} in `afterAll`. Needs root (see above). */

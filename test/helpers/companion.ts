@@ -35,8 +35,11 @@ export async function startTestCompanion(options: CompanionOptions = {}): Promis
   let done: Promise<void> | undefined
   const cleanup = (): Promise<void> =>
     (done ??= (async () => {
-      await companion.close()
-      if (ownHome) await rm(home, { recursive: true, force: true })
+      try {
+        await companion.close()
+      } finally {
+        if (ownHome) await rm(home, { recursive: true, force: true }) // even when closing failed
+      }
     })())
   return { companion, home, cleanup }
 }

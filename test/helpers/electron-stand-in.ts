@@ -114,9 +114,18 @@ export function scratchProject(): ScratchProject {
   return { root, electronDir, remove: () => rmSync(root, { recursive: true, force: true }) }
 }
 
-/** A fresh temporary folder (for caches and logs). */
+const scratchDirs: string[] = []
+
+/** A fresh temporary folder (for caches and logs); a test file removes it with {@link removeScratchDirs}. */
 export function scratchDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `ask-user-${label}-`))
+  const dir = mkdtempSync(join(tmpdir(), `ask-user-${label}-`))
+  scratchDirs.push(dir)
+  return dir
+}
+
+/** Removes every folder {@link scratchDir} made in this test file so far (call it in `afterEach` or `afterAll`). */
+export function removeScratchDirs(): void {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 }
 
 /** The JSON lines the stand-in executable wrote. */

@@ -1,4 +1,5 @@
 // Test helper: frames received by a test peer, awaited by predicate (never by sleeping).
+import { WAIT_MS } from './waits'
 
 /** Frames as they arrive, and a way to wait for the next one that matches. */
 export interface FrameQueue<F> {
@@ -36,7 +37,7 @@ export function createFrameQueue<F>(label: string): FrameQueue<F> {
       ended = true
       wakeAll()
     },
-    next: <T extends F>(predicate: (frame: F) => boolean = () => true, timeoutMs = 5_000) =>
+    next: <T extends F>(predicate: (frame: F) => boolean = () => true, timeoutMs = WAIT_MS) =>
       new Promise<T>((resolve, reject) => {
         const done = (): void => {
           clearTimeout(timer)

@@ -20,6 +20,22 @@ export function registryUnreachable(reason: string): boolean {
   return /ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|network|timed out/i.test(reason)
 }
 
+/**
+ * Set to `1` for a quick local run: every test that installs and runs a real harness CLI (Claude Code,
+ * Codex, Gemini CLI, Qwen Code, opencode, Copilot CLI, the MCP Inspector) is skipped with this reason,
+ * cached or not. `.ci/run` never sets it; the README's "Tests" section documents it.
+ */
+export const SKIP_HARNESSES = 'ASK_USER_TEST_SKIP_HARNESSES'
+
+/** Why the real harness CLIs are not installed or run in this process, or undefined when they are. */
+export function harnessSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env[SKIP_HARNESSES] === '1'
+    ? `${SKIP_HARNESSES}=1 is set: the real harness CLIs are neither downloaded nor run`
+    : undefined
+}
+
+let skipPrinted = false
+
 /** The cache folder: `$TMPDIR/ask-user-clients/<pkg>@<version>` (ASK_USER_CLIENT_CACHE overrides the parent). */
 export function cacheFolder(client: PublishedClient): string {
   const parent = process.env['ASK_USER_CLIENT_CACHE'] ?? join(tmpdir(), 'ask-user-clients')
@@ -30,13 +46,20 @@ export function cacheFolder(client: PublishedClient): string {
  * The client installed in its cache folder (`npm install` into a temporary folder, renamed into place
  * when complete, so an interrupted install is never taken for a cached one). Resolves `ok: false`
  * with npm's last line when the install fails (no registry, no network) or takes over `timeoutMs`;
- * given `unreachable` (an earlier failure's reason), a client not cached yet is not tried again.
+ * given `unreachable` (an earlier failure's reason), a client not cached yet is not tried again; with
+ * ASK_USER_TEST_SKIP_HARNESSES=1 ({@link harnessSkipReason}) nothing is installed and every client is not ok.
  */
 export async function installPublished(
   client: PublishedClient,
   timeoutMs = 300_000,
   unreachable?: string,
 ): Promise<Installed> {
+  const skipped = harnessSkipReason()
+  if (skipped !== undefined) {
+    if (!skipPrinted) console.log(`skipping the real-binary tests: ${skipped}`)
+    skipPrinted = true
+    return { ok: false, reason: skipped }
+  }
   const folder = cacheFolder(client)
   const binDir = join(folder, 'node_modules', '.bin')
   const done = join(folder, '.installed')

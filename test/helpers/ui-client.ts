@@ -3,6 +3,7 @@
 import { WebSocket } from 'ws'
 import type { Answer } from '../../shared/answer'
 import type { V1Ask as Ask } from '../../core/ask-v1'
+import { WAIT_MS } from './waits'
 import {
   UI_V1_SUBPROTOCOL as UI_SUBPROTOCOL,
   V1ServerFrameSchema as UiServerFrameSchema,
@@ -20,7 +21,7 @@ export interface UiClient {
   frames: UiServerFrame[]
   /**
    * The first not-yet-consumed frame that matches `predicate` (frames already received count), consumed
-   * on return; rejects after `timeoutMs` (default 5,000) with the frames seen so far in the message.
+   * on return; rejects after `timeoutMs` (default {@link WAIT_MS}) with the frames seen so far in the message.
    */
   nextFrame<T extends UiServerFrame = UiServerFrame>(
     predicate: (frame: UiServerFrame) => boolean,
@@ -61,7 +62,7 @@ export type UiTarget = { uiUrl: string; windowCredential: () => string } | { uiU
 
 /** Connects a window to `target.uiUrl` with its window credential and waits for the snapshot. */
 export async function connectUi(target: UiTarget, options: UiClientOptions = {}): Promise<UiClient> {
-  const timeoutMs = options.timeoutMs ?? 5_000
+  const timeoutMs = options.timeoutMs ?? WAIT_MS
   const bearer = options.auth === 'bearer'
   const credential = 'windowCredential' in target ? target.windowCredential() : target.token
   const socket = new WebSocket(target.uiUrl, bearer ? [UI_SUBPROTOCOL] : [UI_SUBPROTOCOL, `token.${credential}`], {

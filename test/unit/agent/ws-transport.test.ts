@@ -5,6 +5,7 @@ import { AskUserClient } from '../../../agent/client'
 import { Connection } from '../../../agent/connection'
 import { validateAsk } from '../../../agent/validated-ask'
 import { failure } from '../../helpers/errors'
+import { WAIT_MS } from '../../helpers/waits'
 import { newNonce, offeredNonce, proofMac } from '../../../shared/proof'
 
 const servers: WebSocketServer[] = []
@@ -139,7 +140,7 @@ describe('dialing the companion', () => {
 
   it('Connection.open dials without a client', async () => {
     const { url } = await fakeCompanion()
-    const connection = await Connection.open({ url, token: 'secret', source: 'env' }, { name: 'bare' }, 2_000)
+    const connection = await Connection.open({ url, token: 'secret', source: 'env' }, { name: 'bare' }, WAIT_MS)
     await connection.close()
   })
 })

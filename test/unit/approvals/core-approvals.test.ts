@@ -11,6 +11,7 @@ import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { asApproval } from '../../helpers/ask-kinds'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
 import { askFrame, helloAgent, type RawAgent } from '../core/raw-agent'
+import { WAIT_MS } from '../../helpers/waits'
 
 const npmTest: ApprovalRequest = {
   tool: 'Bash',
@@ -263,7 +264,7 @@ describe('notices', () => {
     for (let i = 0; i < NOTICES_PER_AGENT + 3; i++)
       chatty.send({ type: 'notice', notice: { kind: 'info', text: `n${i}` } })
     await expect
-      .poll(() => tc.companion.notices().map((n) => n.notice.text), { timeout: 5_000 })
+      .poll(() => tc.companion.notices().map((n) => n.notice.text), { timeout: WAIT_MS })
       .toHaveLength(NOTICES_PER_AGENT)
     expect(tc.companion.notices()[0]?.notice.text).toBe('n3')
     expect(chatty.frames.filter((f) => f.type === 'error')).toEqual([]) // fire-and-forget: no reply

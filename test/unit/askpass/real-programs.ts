@@ -10,6 +10,7 @@ import { SECRETS_MASKED_QUERY } from '../../../shared/ui'
 import { connectInfo } from '../../../core/connect-info'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { connectUi, type UiClient } from '../../helpers/ui-client'
+import { REAL_PROGRAM_WAIT_MS } from '../../helpers/waits'
 
 /** The `ask-user-askpass` bin of this checkout (needs `npm run build`). */
 export const HELPER = join(__dirname, '..', '..', '..', 'bin', 'ask-user-askpass.js')
@@ -26,22 +27,26 @@ export interface Inbox {
   close(): Promise<void>
 }
 
-/** How agents run this checkout's `ask-user`: the companion derives its askpass helper from it. */
-export const CHECKOUT_CONNECT = connectInfo({
-  platform: process.platform,
-  home: '/nonexistent',
-  env: {},
-  script: join(__dirname, '..', '..', '..', 'bin', 'ask-user.js'),
-})
+/** How agents run the `ask-user` at `script`: the companion derives its askpass helper from it. */
+const connectFor = (script: string) =>
+  connectInfo({ platform: process.platform, home: '/nonexistent', env: {}, script })
 
-export async function openInbox(): Promise<Inbox> {
+/** How agents run this checkout's `ask-user`. */
+export const CHECKOUT_CONNECT = connectFor(join(__dirname, '..', '..', '..', 'bin', 'ask-user.js'))
+
+/**
+ * A companion whose askpass helper is the one beside `cli` (default: this checkout's `bin/ask-user.js`;
+ * tests that run the helper as another user pass their copy's, see test/helpers/other-user-cli.ts).
+ */
+export async function openInbox(cli?: string): Promise<Inbox> {
   const warnings: string[] = []
+  const connect = cli === undefined ? CHECKOUT_CONNECT : connectFor(cli)
   // The companion runs as root here and the helper as the test user; on a person's machine both are the
   // same user. So the gate that closes other users' sockets at accept is off for this arrangement only.
   const test = await startTestCompanion({
     onWarning: (message) => void warnings.push(message),
     preAuth: { dropOtherUsers: false },
-    ...(CHECKOUT_CONNECT ? { connect: CHECKOUT_CONNECT } : {}),
+    ...(connect ? { connect } : {}),
   })
   const { companion } = test
   const masked = await connectUi({
@@ -56,9 +61,12 @@ export async function openInbox(): Promise<Inbox> {
     warnings,
     env: { ASK_USER_URL: companion.agentUrl, ASK_USER_TOKEN: companion.token },
     close: async () => {
-      await masked.close()
-      await plain.close()
-      await test.cleanup()
+      try {
+        await masked.close()
+        await plain.close()
+      } finally {
+        await test.cleanup() // the companion and its temp home, even when a window failed to close
+      }
     },
   }
 }
@@ -94,7 +102,7 @@ export function runDetached(
 }
 
 /** The next askpass card in the masking window (the helper's hello name only picks it out here). */
-export function nextCard(inbox: Inbox, timeoutMs = 15_000): Promise<Ask> {
+export function nextCard(inbox: Inbox, timeoutMs = REAL_PROGRAM_WAIT_MS): Promise<Ask> {
   return inbox.masked.nextAsk((ask) => ask.agent.name === 'ask-user-askpass', timeoutMs)
 }
 

@@ -4,7 +4,8 @@ import { mkdirSync, symlinkSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { judgeReceiver, type ProcessFacts } from '../../../core/askpass-receiver'
 import { attackerSkipReason, createAttacker, type Attacker } from '../../helpers/attacker-user'
-import { HELPER, nextCard, openInbox, type Inbox } from './real-programs'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
+import { nextCard, openInbox, type Inbox } from './real-programs'
 
 const USER = 1000
 const systemExe = (path: string) => ({
@@ -89,13 +90,16 @@ describe.skipIf(skip !== undefined)(
   () => {
     let inbox: Inbox
     let attacker: Attacker
+    let cli: OtherUserCli
     beforeAll(async () => {
-      inbox = await openInbox()
+      cli = await copyCliForOtherUsers() // the attacker may not enter the checkout's folders
+      inbox = await openInbox(cli.cli)
       attacker = createAttacker()
     })
     afterAll(async () => {
       attacker?.remove()
       await inbox?.close()
+      cli?.remove()
     })
 
     /** Runs `command args` as the attacker with the companion's address; resolves with the card it brought. */
@@ -124,12 +128,15 @@ describe.skipIf(skip !== undefined)(
       mkdirSync(`${attacker.home}/link`)
       const sudo = `${attacker.home}/link/sudo`
       symlinkSync(process.execPath, sudo)
-      expectNotSudo(await cardFrom(sudo, [script, process.execPath, HELPER]), 'node')
+      expectNotSudo(await cardFrom(sudo, [script, process.execPath, cli.askpass]), 'node')
     })
 
     it('a shell script run with argv[0] "sudo" (exec -a): the receiver is the shell', async () => {
       const script = attacker.writeFile('sudo', `#!/bin/bash\n"$1" "$2" '[sudo] password for you: '\n`)
-      const card = await cardFrom('/bin/bash', ['-c', `exec -a sudo /bin/bash ${script} ${process.execPath} ${HELPER}`])
+      const card = await cardFrom('/bin/bash', [
+        '-c',
+        `exec -a sudo /bin/bash ${script} ${process.execPath} ${cli.askpass}`,
+      ])
       expectNotSudo(card, 'bash')
     })
   },

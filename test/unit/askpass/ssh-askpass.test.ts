@@ -7,19 +7,13 @@ import { chmodSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LABELS } from '../../../cli/askpass/card'
 import { startSshd, type LocalSshd } from './local-sshd'
-import {
-  expectSecretKept,
-  HELPER,
-  nextCard,
-  openInbox,
-  pick,
-  runDetached,
-  typeAnswer,
-  type Inbox,
-} from './real-programs'
-import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
+import { expectSecretKept, nextCard, openInbox, pick, runDetached, typeAnswer, type Inbox } from './real-programs'
+import { createTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
+import { tempFolderClosedReason } from '../../helpers/temp-reach'
 
-const skip = rootSkipReason(['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/setpriv', '/usr/bin/setsid'])
+const skip =
+  rootSkipReason(['/usr/sbin/sshd', '/usr/bin/ssh', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? tempFolderClosedReason()
 if (skip) console.log(`skipping ssh askpass tests: ${skip}`)
 
 describe.skipIf(skip !== undefined)(
@@ -29,20 +23,22 @@ describe.skipIf(skip !== undefined)(
     let sshd: LocalSshd
     let inbox: Inbox
     let user: TestUser
+    let cli: OtherUserCli
     let env: Record<string, string>
 
     beforeAll(async () => {
-      user = ensureTestUser()
+      user = createTestUser()
+      cli = await copyCliForOtherUsers() // the test user may not enter the checkout's folders
       dir = await mkdtemp(join(tmpdir(), 'askpass-ssh-'))
       chmodSync(dir, 0o755)
       sshd = await startSshd(dir)
-      inbox = await openInbox()
+      inbox = await openInbox(cli.cli)
       env = {
         PATH: '/usr/bin:/bin',
         HOME: user.home,
         USER: user.name,
         LOGNAME: user.name,
-        SSH_ASKPASS: HELPER,
+        SSH_ASKPASS: cli.askpass,
         SSH_ASKPASS_REQUIRE: 'force',
         DISPLAY: ':0',
         ...inbox.env,
@@ -51,6 +47,8 @@ describe.skipIf(skip !== undefined)(
     afterAll(async () => {
       sshd?.stop()
       await inbox?.close()
+      cli?.remove()
+      user?.remove()
       await rm(dir, { recursive: true, force: true })
       for (const file of knownHostsFiles) await rm(file, { force: true })
     })

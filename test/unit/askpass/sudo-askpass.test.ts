@@ -1,32 +1,38 @@
 // sudo asks for the test user's password through the inbox, with no terminal: with SUDO_ASKPASS and
 // DISPLAY and no -A (sudo 1.9.13 then uses the helper), and with -A. A wrong answer brings a repeat card.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectSecretKept, HELPER, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
-import { ensureTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
+import { copyCliForOtherUsers, type OtherUserCli } from '../../helpers/other-user-cli'
+import { tempFolderClosedReason } from '../../helpers/temp-reach'
+import { expectSecretKept, nextCard, openInbox, runDetached, typeAnswer, type Inbox } from './real-programs'
+import { createTestUser, rootSkipReason, TEST_PASSWORD, type TestUser } from './test-user'
 
-const skip = rootSkipReason(['/usr/bin/sudo', '/usr/bin/setpriv', '/usr/bin/setsid'])
+const skip = rootSkipReason(['/usr/bin/sudo', '/usr/bin/setpriv', '/usr/bin/setsid']) ?? tempFolderClosedReason()
 if (skip) console.log(`skipping sudo askpass tests: ${skip}`)
 
 describe.skipIf(skip !== undefined)('sudo with SUDO_ASKPASS=ask-user-askpass, no terminal', () => {
   let inbox: Inbox
   let user: TestUser
+  let cli: OtherUserCli
   let env: Record<string, string>
 
   beforeAll(async () => {
-    user = ensureTestUser()
-    inbox = await openInbox()
+    user = createTestUser()
+    cli = await copyCliForOtherUsers() // the test user may not enter the checkout's folders
+    inbox = await openInbox(cli.cli)
     env = {
       PATH: '/usr/bin:/bin:/usr/sbin:/sbin',
       HOME: user.home,
       USER: user.name,
       LOGNAME: user.name,
-      SUDO_ASKPASS: HELPER,
+      SUDO_ASKPASS: cli.askpass,
       DISPLAY: ':0',
       ...inbox.env,
     }
   })
   afterAll(async () => {
     await inbox?.close()
+    cli?.remove()
+    user?.remove()
   })
 
   const sudo = (args: string[]) => runDetached(['sudo', ...args, '-k', 'id', '-u'], env, { asUser: user })

@@ -63,6 +63,18 @@ export async function ensureBuilt(timeoutMs = 120_000): Promise<void> {
   }
 }
 
+/**
+ * How long the built CLI takes to start and exit here and now (`ask-user --version` with `env`): the
+ * floor under any command. "At once" is asserted above it, so a busy machine (slow process starts)
+ * does not fail a promise about waiting, while a command that waited for a timeout still would.
+ */
+export async function cliStartUpMs(env: Record<string, string>): Promise<number> {
+  const started = performance.now()
+  const { code, stderr } = await runCli(['--version'], env).done
+  if (code !== 0) throw new Error(`ask-user --version exited ${code}: ${stderr}`)
+  return performance.now() - started
+}
+
 export interface CliRun {
   child: ChildProcess
   /** Resolves when the process has exited, with everything it wrote. */

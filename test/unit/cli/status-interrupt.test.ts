@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { run } from '../../../cli/commands/status'
 import { EXIT } from '../../../cli/io'
 import { memoryIo } from './memory-io'
+import { WAIT_MS } from '../../helpers/waits'
 
 const sockets: Socket[] = []
 const server = createServer((socket) => void sockets.push(socket)) // accepts and never answers
@@ -17,7 +18,7 @@ describe('ask-user status', () => {
     const { port } = server.address() as { port: number }
     const io = memoryIo({ ASK_USER_URL: `ws://127.0.0.1:${port}/v1/agent`, ASK_USER_TOKEN: 't' })
     const exit = run([], io)
-    await expect.poll(() => sockets.length, { timeout: 5_000 }).toBe(1)
+    await expect.poll(() => sockets.length, { timeout: WAIT_MS }).toBe(1)
     io.abort()
     expect(await exit).toBe(EXIT.INTERRUPTED)
     expect(io.err()).toBe('Error: interrupted\n')

@@ -90,7 +90,7 @@ describe.skipIf(skip !== undefined)('who gets the askpass mark', () => {
         },
       ],
     })
-    const forged = await inbox.masked.nextAsk((ask) => ask.title === 'sudo -k id -u', 10_000)
+    const forged = await inbox.masked.nextAsk((ask) => ask.title === 'sudo -k id -u')
     expect(forged.agent.name).toBe('ask-user-askpass')
     expect(forged.askpass).toBeUndefined()
     expect(JSON.stringify(forged.questions)).not.toContain('verified')

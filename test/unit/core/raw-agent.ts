@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http'
 import { WebSocket } from 'ws'
 import { AGENT_SUBPROTOCOL, CompanionFrameSchema, type CompanionFrame } from '../../../shared/wire'
 import { createFrameQueue } from '../../helpers/frame-queue'
+import { WAIT_MS } from '../../helpers/waits'
 
 export interface RawAgent {
   socket: WebSocket
@@ -92,6 +93,6 @@ export function askFrame(id: string, extra: Record<string, unknown> = {}): Recor
   }
 }
 
-/** `expect.poll` with a deadline that survives a loaded CI machine (5 s instead of 1 s). */
+/** `expect.poll` with a deadline that survives a loaded machine ({@link WAIT_MS} instead of 1 s). */
 export const poll = <T>(fn: () => T | Promise<T>): ReturnType<typeof expect.poll<T>> =>
-  expect.poll(fn, { timeout: 5_000 })
+  expect.poll(fn, { timeout: WAIT_MS })

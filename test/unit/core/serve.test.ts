@@ -7,6 +7,7 @@ import { parseServeArgs, run } from '../../../cli/commands/serve'
 import type { CliIo } from '../../../cli/io'
 import { readEndpointFile } from '../../../core/discovery'
 import { connectUi } from '../../helpers/ui-client'
+import { WAIT_MS } from '../../helpers/waits'
 
 let home: string
 beforeEach(async () => {
@@ -48,7 +49,7 @@ describe('ask-user serve', () => {
     const controller = new AbortController()
     const io = fakeIo(controller.signal)
     const exit = run(['--port', '0'], io)
-    await expect.poll(() => io.out(), { timeout: 5000 }).toMatch(/\n$/)
+    await expect.poll(() => io.out(), { timeout: WAIT_MS }).toMatch(/\n$/)
     const match = /^http:\/\/127\.0\.0\.1:(\d+)\/#code=([A-Za-z0-9_-]{32})\n$/.exec(io.out())
     expect(match).not.toBeNull()
     const [, port, code] = match!

@@ -8,6 +8,7 @@ import type { Ask, HistoryEntry } from '../../../shared/ask'
 import { UI_SUBPROTOCOL } from '../../../shared/ui'
 import { connectUi } from '../../helpers/ui-client'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import { WAIT_MS } from '../../helpers/waits'
 
 const approval: Ask = {
   askId: 'k1',
@@ -120,7 +121,7 @@ describe('v1 and v2 on the socket', () => {
     expect(v1.snapshot.notices).toBeUndefined() // a script sends no Origin: no reload notice
     v2.send(JSON.stringify({ type: 'answer', askId: 'x', answers: [] }))
     await expect
-      .poll(() => v2Frames.at(-1), { timeout: 5_000 })
+      .poll(() => v2Frames.at(-1), { timeout: WAIT_MS })
       .toEqual({ type: 'ask/rejected', askId: 'x', code: 'INVALID_FRAME', reason: 'unknown frame type "answer"' })
     v2.close()
     await v1.close()

@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from '../../../shared/limits'
 import { startTestCompanion } from '../../helpers/companion'
 import { connectUi } from '../../helpers/ui-client'
 import { askFrame, helloAgent } from './raw-agent'
+import { WAIT_MS } from '../../helpers/waits'
 
 let server: WebSocketServer | undefined
 const clients: WebSocket[] = []
@@ -73,7 +74,7 @@ describe('WindowQueues', () => {
     expect(small!.peer.bufferedAmount).toBeLessThanOrEqual(maxBytes)
     // A window that reads is never cut, and gets what is sent to it.
     expect(sendText(reader!.peer, 'hello', queues)).toBe(true)
-    await expect.poll(() => received, { timeout: 5_000 }).toContain('hello')
+    await expect.poll(() => received, { timeout: WAIT_MS }).toContain('hello')
     expect(reader!.peer.readyState).toBe(WebSocket.OPEN)
   })
 })

@@ -536,7 +536,7 @@ describe('attention', () => {
     win().focus = () => void win().calls.push('focus') // the OS refused focus (another app is frontmost)
     const a = await agent('Gemini CLI')
     a.send(askFrame('w1', { questions: [{ id: 'q1', header: 'Tests', question: 'Run the slow tests too?' }] }))
-    await until(() => FakeNotification.instances.length === 1, 'notification', 4_000)
+    await until(() => FakeNotification.instances.length === 1, 'notification')
     const note = FakeNotification.instances[0]!
     expect(note.options).toMatchObject({ title: 'Gemini CLI', body: 'Tests: Run the slow tests too?', silent: false })
     expect(note.shown).toBe(true)
@@ -551,21 +551,21 @@ describe('attention', () => {
     a.send(askFrame('a1'))
     await until(() => win().focused, 'window focused')
     // focused, but the window has not reported what it shows yet: the first ask still notifies
-    await until(() => FakeNotification.instances.length === 1, 'notification before the first companion:shown', 4_000)
+    await until(() => FakeNotification.instances.length === 1, 'notification before the first companion:shown')
     expect(FakeNotification.instances[0]!.options).toMatchObject({ title: 'Claude Code' })
     fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
     const shown = desktop!.companion.pending()[0]!.askId
     fake.ipcMain.emit(IPC_CHANNELS.shown, ipcEvent(win().webContents), { askId: shown })
     const b = await agent('Codex')
     b.send(askFrame('b1'))
-    await until(() => FakeNotification.instances.length === 2, 'notification for the other agent', 4_000)
+    await until(() => FakeNotification.instances.length === 2, 'notification for the other agent')
     expect(FakeNotification.instances[1]!.options).toMatchObject({ title: 'Codex' })
     a.send(askFrame('a2'))
     await until(() => desktop!.companion.pending().length === 3, 'third ask')
     // a report from a foreign frame is refused and changes nothing
     fake.ipcMain.emit(IPC_CHANNELS.shown, ipcEvent(win().webContents, null), { askId: null })
     b.send(askFrame('b2'))
-    await until(() => FakeNotification.instances.length === 3, 'second notification for the other agent', 4_000)
+    await until(() => FakeNotification.instances.length === 3, 'second notification for the other agent')
     expect(FakeNotification.instances.map((n) => n.options['title'])).toEqual(['Claude Code', 'Codex', 'Codex'])
   })
 

@@ -6,9 +6,10 @@ import type { Ask, InboxNotice, Outcome, QuestionAsk, UiServerFrame } from '../.
 import type { WindowHandle } from '../../../core'
 import type { DesktopCompanion } from '../../../electron/main/companion'
 import type { TrayIconPaths } from '../../../electron/main/icon-paths'
+import { WAIT_MS } from '../../helpers/waits'
 
 /** Polls `check` until it returns true; rejects after `timeoutMs` with `what` in the message. */
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+export async function until(check: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)

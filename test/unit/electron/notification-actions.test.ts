@@ -300,7 +300,7 @@ describe('which notifications get controls, and when', () => {
     expect(lone.options.actions).toHaveLength(2)
     agent.send(askFrame('b2', YES_NO))
     agent.send(askFrame('b3', FREE))
-    await until(() => FakeNotification.instances.length === 2, 'the grouped notification', 4_000)
+    await until(() => FakeNotification.instances.length === 2, 'the grouped notification')
     const grouped = FakeNotification.instances[1]!
     expect(grouped.options).toMatchObject({ title: 'Ask User Companion', body: '2 questions from 1 agent' })
     expect(grouped.options.actions).toBeUndefined()
@@ -310,7 +310,7 @@ describe('which notifications get controls, and when', () => {
   it('on Linux offers a click only, which opens the window at that ask', async () => {
     start('linux')
     agent.send(askFrame('l1', YES_NO))
-    await until(() => FakeNotification.instances.length === 1, 'notification', 4_000)
+    await until(() => FakeNotification.instances.length === 1, 'notification')
     const note = FakeNotification.instances[0]!
     expect(note.options).toEqual({ title: 'Claude Code', body: 'Deploy: Proceed with prod?', silent: false })
     expect(() => note.pressButton(0)).toThrow('libnotify gives a click only')

@@ -8,6 +8,7 @@ import {
   ELECTRON_VERSION,
   EXECUTABLE,
   RELEASE_FILE,
+  removeScratchDirs,
   scratchDir,
   scratchProject,
   shasums,
@@ -38,6 +39,7 @@ afterEach(async () => {
   await mirror?.close()
   mirror = undefined
   project.remove()
+  removeScratchDirs() // the Electron cache, and any override folder the test made
 })
 
 /** Runs `npm start`'s script in the scratch project with exactly `env` (plus PATH). */

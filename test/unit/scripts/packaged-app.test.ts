@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   RELEASE_FILE,
   ROOT,
+  removeScratchDirs,
   scratchDir,
   scratchProject,
   shasums,
@@ -64,7 +65,10 @@ describe.runIf(process.platform === 'linux')('the packaged app (electron-builder
     unpacked = join(project.root, 'release', 'linux-unpacked')
   }, 120_000)
 
-  afterAll(() => project?.remove())
+  afterAll(() => {
+    project?.remove()
+    removeScratchDirs() // the home folder and the folders the tests made
+  })
 
   it('installs Electron through the same path as npm start, then packs it without downloading it again', () => {
     expect(dist.stderr + dist.stdout).toContain('Electron 45.5.0 installed.')

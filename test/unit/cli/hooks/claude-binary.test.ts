@@ -18,6 +18,7 @@ import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { installPublished } from '../../../helpers/published-client'
 import { runProcess } from '../../../helpers/run-process'
+import { removeScratchHome } from '../../../helpers/scratch-home'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 
@@ -233,8 +234,8 @@ describe.skipIf(skip !== undefined)(
       await ui?.close()
       await tc?.cleanup()
       api?.server.close()
-      // Claude's processes may still be writing into HOME as the kill lands: retry on ENOTEMPTY.
-      await rm(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+      // Claude's hooks and `ask-user mcp` outlive the group kill and write into HOME as they exit.
+      if (home) await removeScratchHome(home)
       await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
     })
 

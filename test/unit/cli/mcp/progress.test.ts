@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAskUserMcpServer } from '../../../../cli/mcp/mcp-server'
 import { startWaitingProgress, waitingMessage, type ProgressClock } from '../../../../cli/mcp/progress'
 import type { CheckedAnswer } from '../../../../shared/answer-rules'
@@ -36,6 +36,7 @@ function pendingAsk(): {
 
 const closers: (() => Promise<void>)[] = []
 afterEach(async () => {
+  vi.useRealTimers()
   for (const close of closers.splice(0)) await close()
 })
 
@@ -55,10 +56,14 @@ async function connected(progressIntervalMs: number | undefined, stub: ReturnTyp
   return client
 }
 
+// The server's progress interval and the SDK client's request timeout both run on vitest's fake timers
+// here: which comes first is then decided by the numbers under test, never by how busy the machine is
+// (with real timers, a 100 ms client timeout failed under load when a 20 ms tick came late).
 describe('ask-user mcp: progress while the person has not answered', () => {
   it('keeps a call alive past the client timeout when the client resets it on progress', async () => {
     const stub = pendingAsk()
     const client = await connected(20, stub)
+    vi.useFakeTimers()
     const messages: string[] = []
     const progress: number[] = []
     const call = client.callTool({ name: 'ask_user_question', arguments: args }, undefined, {
@@ -67,10 +72,12 @@ describe('ask-user mcp: progress while the person has not answered', () => {
       onprogress: (p) => {
         progress.push(p.progress)
         messages.push(p.message ?? '')
-        // Answer only once the call has outlived its 100 ms timeout several times over.
-        if (progress.length === 20) stub.answer()
       },
     })
+    // 400 ms: the call outlives its 100 ms timeout four times over, kept alive by 20 ticks.
+    await vi.advanceTimersByTimeAsync(400)
+    expect(progress).toHaveLength(20)
+    stub.answer()
     expect(await call).toEqual({
       isError: false,
       content: [{ type: 'text', text: '{"answers":[{"id":"pkg","selected":["pnpm"]}]}' }],
@@ -83,12 +90,22 @@ describe('ask-user mcp: progress while the person has not answered', () => {
   it('without reset on progress the same client cuts the call at its timeout (what progress prevents)', async () => {
     const stub = pendingAsk()
     const client = await connected(20, stub)
+    vi.useFakeTimers()
     const call = client.callTool({ name: 'ask_user_question', arguments: args }, undefined, {
       timeout: 100,
       onprogress: () => {},
     })
-    await expect(call).rejects.toBeInstanceOf(McpError)
-    await expect(call).rejects.toThrow('MCP error -32001: Request timed out')
+    let settled = false
+    const outcome = call.then(
+      () => ((settled = true), 'answered'),
+      (error: unknown) => ((settled = true), error),
+    )
+    await vi.advanceTimersByTimeAsync(99)
+    expect(settled).toBe(false) // progress alone does not extend it
+    await vi.advanceTimersByTimeAsync(1)
+    const error = await outcome
+    expect(error).toBeInstanceOf(McpError)
+    expect((error as McpError).message).toBe('MCP error -32001: Request timed out')
     stub.answer()
   })
 

@@ -1,0 +1,7 @@
+// Setup of the component tests (vitest.config.mts): Testing Library's `waitFor` and `findBy…` give up
+// after 1 s by default, which a busy machine can spend on one Svelte render in jsdom. They wait as
+// long as every other helper wait instead (test/helpers/waits.ts).
+import { configure } from '@testing-library/svelte'
+import { WAIT_MS } from './waits'
+
+configure({ asyncUtilTimeout: WAIT_MS })
