@@ -113,7 +113,7 @@ test('inbox, light and dark; a multi-select question', async ({ page }) => {
   await shot(page, 'inbox-dark')
 
   await page.emulateMedia({ colorScheme: 'light' })
-  await row(page, 'Docs release 4.2').click()
+  await row(page, 'What should this release update?').click()
   await page.getByTestId('option').filter({ hasText: 'API reference' }).click()
   await page.getByTestId('option').filter({ hasText: 'Changelog' }).click()
   await page.getByTestId('ask-view').getByRole('textbox').first().fill('Also mention the new CLI flags.')
@@ -124,7 +124,7 @@ test('history with answers, a dismissal and decisions; the Chinese UI', async ({
   await open(page)
   await fillInbox(page)
   // An answer, a dismissal, a denial with its reason and an approval allowed once fill the history.
-  await row(page, 'Docs release 4.2').click()
+  await row(page, 'What should this release update?').click()
   await page.getByTestId('option').filter({ hasText: 'Tutorials' }).click()
   await page.getByTestId('ask-view').getByRole('textbox').first().fill('Keep the old screenshots for v3.')
   await page.getByTestId('ask-view').getByRole('button', { name: /^Send/ }).click()
