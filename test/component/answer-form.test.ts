@@ -31,7 +31,7 @@ describe('submit payloads', () => {
     const { bridge, user } = await renderInbox([{ ...targets, askId: 'm1' }])
     await user.click(screen.getByRole('checkbox', { name: 'docs' }))
     await user.click(screen.getByRole('checkbox', { name: 'tests' }))
-    await user.type(screen.getByRole('textbox', { name: 'Your own answer' }), 'release notes')
+    await user.type(screen.getByRole('textbox', { name: 'Add your own words' }), 'release notes')
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
     expect(JSON.stringify(bridge.answered[0]!.answers)).toBe(
       '[{"id":"targets","selected":["tests","docs"],"custom":"release notes"}]',
@@ -76,13 +76,14 @@ describe('submit payloads', () => {
     const ask = makeAsk({ askId: 'u1', questions: [makeAsk().questions[0]!, { id: 'why', question: 'Why?' }] })
     const { bridge, user } = await renderInbox([ask])
     await user.click(screen.getByRole('radio', { name: /yarn/ }))
-    await user.click(screen.getByRole('button', { name: 'Send answer' }))
+    // The pale button says how far the batch is (the review's "2 of 3 answered").
+    await user.click(screen.getByRole('button', { name: 'Send answer · 1 of 2 answered' }))
     expect(bridge.answered).toEqual([])
     const problems = screen.getAllByTestId('question-problems')
     expect(problems).toHaveLength(1)
     expect(problems[0]!.textContent).toBe('Answer this question or skip it.')
     expect(screen.getAllByTestId('question')[1]!.getAttribute('aria-describedby')).toBe(problems[0]!.id)
-    await user.type(screen.getByRole('textbox', { name: 'Your own answer' }), 'because')
+    await user.type(screen.getByRole('textbox', { name: 'Answer in your own words' }), 'because')
     await user.click(screen.getByRole('button', { name: 'Send answer' }))
     expect(bridge.answered).toHaveLength(1)
   })

@@ -68,15 +68,20 @@ describe('keyboard', () => {
     expect(bridge.answered).toEqual([{ askId: 'ime', answers: [{ id: 'name', selected: [], custom: '你好' }] }])
   })
 
-  it('Esc asks to confirm; Esc again keeps the ask; confirming sends dismiss', async () => {
+  it('Esc asks to confirm with "Keep it" focused; Esc again or Enter keeps the ask; Tab to "Yes, dismiss" dismisses', async () => {
     const { bridge, user } = await renderInbox([makeAsk({ askId: 'esc' })])
     await user.keyboard('{Escape}')
     const confirm = screen.getByTestId('dismiss-confirm')
-    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Yes, dismiss' }))
+    expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Keep it' }))
     await user.keyboard('{Escape}')
+    expect(screen.queryByTestId('dismiss-confirm')).toBeNull()
+    // A stray Enter right after the confirmation opened keeps the ask (the review's L9).
+    await user.keyboard('{Escape}')
+    await user.keyboard('{Enter}')
     expect(screen.queryByTestId('dismiss-confirm')).toBeNull()
     expect(bridge.dismissed).toEqual([])
     await user.keyboard('{Escape}')
+    await user.keyboard('{Tab}')
     await user.keyboard('{Enter}')
     expect(bridge.dismissed).toEqual(['esc'])
     expect(bridge.answered).toEqual([])
