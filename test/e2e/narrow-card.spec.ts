@@ -77,3 +77,31 @@ for (const size of [
     expect(allowBox.width).toBeGreaterThan(size.width * 0.6)
   })
 }
+
+test('1280 × 800: a long Markdown detail reads in full in the page, not in a nested scroll box', async ({
+  page,
+  agent,
+  openInbox,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await openInbox(page)
+  const plan = Array.from({ length: 40 }, (_, n) => `- step ${n + 1}: migrate table ${n + 1}`).join('\n')
+  void agent('Claude Code')
+    .client.ask({
+      questions: [
+        {
+          id: 'go',
+          question: 'Run this migration?',
+          detail: `${plan}\n\n**Risk**: last line`,
+          options: [{ label: 'yes' }, { label: 'no' }],
+        },
+      ],
+    })
+    .catch(() => undefined)
+  const detail = page.getByTestId('question-detail')
+  await expect(detail).toContainText('Risk')
+  const sizes = await detail.evaluate((element) => ({ scroll: element.scrollHeight, client: element.clientHeight }))
+  expect(sizes.scroll).toBeLessThanOrEqual(sizes.client)
+  await detail.getByText('last line').scrollIntoViewIfNeeded()
+  await expect(detail.getByText('last line')).toBeInViewport()
+})
