@@ -54,6 +54,8 @@ export const APPROVAL_WARNING_CODES = [
   'RUNS_IN_BACKGROUND',
   /** The edit replaces every match in the file, not one (Claude `replace_all`, Gemini `allow_multiple` / `expected_replacements` > 1). */
   'REPLACES_EVERY_MATCH',
+  /** The model itself called the Claude Code hook tool: no prompt of the harness stands behind it, and the answer goes back to the model only. */
+  'ASKED_BY_MODEL',
 ] as const
 export type ApprovalWarningCode = (typeof APPROVAL_WARNING_CODES)[number]
 

@@ -4,6 +4,7 @@
 // text, an absent field as ""), so the input below names every field of the events we answer and the
 // tool puts the event back together before the one mapping (claude-code.ts) reads it.
 import { z } from 'zod'
+import type { ApprovalWarningCode } from '../../shared/approval'
 import type { HookWork } from '../hook-work'
 
 /**
@@ -75,14 +76,14 @@ export function calledByModel(meta: Record<string, unknown> | undefined): boolea
 
 /**
  * `work` marked as the model's: the agent's title says {@link ASKED_BY_MODEL}, and an approval carries
- * an `ASKED_BY_MODEL` warning (a window shows the message of a code it does not know), since what
+ * an `ASKED_BY_MODEL` warning (registered in shared/approval.ts: windows show their own words), since what
  * the person allows there is only the model's say-so, not a prompt of Claude Code's.
  */
 export function markAskedByModel(work: HookWork): HookWork {
   const agent = { ...work.agent, title: ASKED_BY_MODEL }
   if (work.plan.kind !== 'approve') return { agent, plan: work.plan }
   const warning = {
-    code: 'ASKED_BY_MODEL',
+    code: 'ASKED_BY_MODEL' satisfies ApprovalWarningCode,
     message:
       'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
   }

@@ -5,6 +5,9 @@ import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import ApprovalBody from '../../renderer/src/components/ApprovalBody.svelte'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import { en, zh } from '../../renderer/src/i18n/messages'
+import { markAskedByModel } from '../../integrations/claude-code/hook-tool'
+import { tick } from 'svelte'
 import type { ApprovalRequest } from '../../shared/approval'
 import { claude, requestOf, TOOL_CASES, withKey } from '../unit/cli/hooks/tool-cases'
 import { makeApproval } from './fake-bridge'
@@ -41,6 +44,25 @@ describe('any extra key of tool_input shows on the card (property, per harness a
 })
 
 describe('the approval card in the inbox', () => {
+  it('"asked by the model" (the Claude Code hook tool called by the model) shows in the window’s own words', async () => {
+    const work = markAskedByModel({
+      agent: { name: 'Claude Code' },
+      plan: {
+        kind: 'approve',
+        request: { tool: 'Bash', harness: 'claude-code', action: { kind: 'command', command: 'ls' } },
+        output: () => undefined,
+      },
+    })
+    if (work.plan.kind !== 'approve') throw new Error('expected an approval')
+    await renderInbox([makeApproval(work.plan.request, { askId: 'model' })])
+    const warning = within(screen.getByTestId('approval-card')).getByTestId('approval-warning')
+    expect(warning.dataset.code).toBe('ASKED_BY_MODEL')
+    expect(warning.textContent).toBe(en.warnAskedByModel)
+    i18n.lang = 'zh'
+    await tick()
+    expect(warning.textContent).toBe(zh.warnAskedByModel)
+  })
+
   it('shows the warnings above the command and the other fields below it', async () => {
     const approval = requestOf(
       claude('Bash')({

@@ -40,9 +40,7 @@ for (const size of [
     // Other asks wait too, so the list sits above the card, as in the review's screenshot.
     const others = agent('Codex')
     for (const n of [1, 2, 3, 4]) {
-      void others.client
-        .ask({ questions: [{ id: `q${n}`, question: `Question ${n}?`, options: [{ label: 'yes' }, { label: 'no' }] }] })
-        .catch(() => undefined)
+      void others.ask([{ id: `q${n}`, question: `Question ${n}?`, options: [{ label: 'yes' }, { label: 'no' }] }])
     }
     await expect(page.getByTestId('ask-item')).toHaveCount(4)
     void agent('Claude Code')
@@ -86,18 +84,14 @@ test('1280 × 800: a long Markdown detail reads in full in the page, not in a ne
   await page.setViewportSize({ width: 1280, height: 800 })
   await openInbox(page)
   const plan = Array.from({ length: 40 }, (_, n) => `- step ${n + 1}: migrate table ${n + 1}`).join('\n')
-  void agent('Claude Code')
-    .client.ask({
-      questions: [
-        {
-          id: 'go',
-          question: 'Run this migration?',
-          detail: `${plan}\n\n**Risk**: last line`,
-          options: [{ label: 'yes' }, { label: 'no' }],
-        },
-      ],
-    })
-    .catch(() => undefined)
+  void agent('Claude Code').ask([
+    {
+      id: 'go',
+      question: 'Run this migration?',
+      detail: `${plan}\n\n**Risk**: last line`,
+      options: [{ label: 'yes' }, { label: 'no' }],
+    },
+  ])
   const detail = page.getByTestId('question-detail')
   await expect(detail).toContainText('Risk')
   const sizes = await detail.evaluate((element) => ({ scroll: element.scrollHeight, client: element.clientHeight }))
