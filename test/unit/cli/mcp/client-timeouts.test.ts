@@ -13,27 +13,8 @@ import { installPublished, type Installed } from '../../../helpers/published-cli
 import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
+import { ANSWER_AFTER_MS, answerText, CLIENT_TIMEOUT_S, outlive, question } from './long-wait'
 import { startMessagesStandIn, type MessagesStandIn } from './messages-stand-in'
-
-/** The client's per-call timeout, in seconds. */
-const CLIENT_TIMEOUT_S = 3
-
-const question = { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
-const answerText = '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
-/** How long the person takes: well past the client's timeout. */
-const ANSWER_AFTER_MS = CLIENT_TIMEOUT_S * 1000 * 2 + 500
-
-/** Resolves after `ms`, or rejects at once if `run` ends first (the client gave up early). */
-function outlive(run: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    // The wait under test is the passing of time itself: the client's timeout must elapse.
-    const timer = setTimeout(resolve, ms)
-    run.then(
-      (value) => (clearTimeout(timer), reject(new Error(`ended before the answer: ${JSON.stringify(value)}`))),
-      (error: unknown) => (clearTimeout(timer), reject(error instanceof Error ? error : new Error(String(error)))),
-    )
-  })
-}
 
 const codexPublished = HARNESS_BY_ID.codex.published!
 const codex: Installed = await installPublished(codexPublished)
