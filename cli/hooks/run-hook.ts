@@ -1,10 +1,9 @@
+import type { ApprovalDecision } from '../../shared/approval'
 import { AskUserError } from '../../shared/error-codes'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { validateAskInput } from '../../shared/validate-input'
 import type { HookCompanion } from './companion'
 import type { HookPlan } from '../../integrations/hook-work'
-
-const DISMISSED = Symbol('dismissed')
 
 function isDismissal(error: unknown): boolean {
   return error instanceof AskUserError && error.code === 'ASK_CANCELLED'
@@ -36,12 +35,14 @@ export async function runHookPlan(
         await open.notify(plan.notice)
         return {}
       case 'approve': {
-        const decision = await open.approve(plan.request, { signal }).catch((error: unknown) => {
+        let decision: ApprovalDecision
+        try {
+          decision = await open.approve(plan.request, { signal })
+        } catch (error) {
           // A dismissal means "let the terminal decide"; some harnesses need to be told so.
-          if (plan.dismissed !== undefined && isDismissal(error)) return DISMISSED
+          if (plan.dismissed !== undefined && isDismissal(error)) return { stdout: plan.dismissed }
           throw error
-        })
-        if (decision === DISMISSED) return { stdout: plan.dismissed! }
+        }
         const stdout = plan.output(decision)
         return stdout === undefined
           ? { note: `the person chose ${decision.behavior}; nothing to print for this harness` }
