@@ -54,6 +54,8 @@ export const APPROVAL_WARNING_CODES = [
   'RUNS_IN_BACKGROUND',
   /** The edit replaces every match in the file, not one (Claude `replace_all`, Gemini `allow_multiple` / `expected_replacements` > 1). */
   'REPLACES_EVERY_MATCH',
+  /** The model, not the harness, sent this approval (Claude Code's hook tool called by the model): allowing it reaches only the model. */
+  'ASKED_BY_MODEL',
 ] as const
 export type ApprovalWarningCode = (typeof APPROVAL_WARNING_CODES)[number]
 

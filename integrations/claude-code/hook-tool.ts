@@ -5,6 +5,7 @@
 // tool puts the event back together before the one mapping (claude-code.ts) reads it.
 import { z } from 'zod'
 import type { HookWork } from '../hook-work'
+import { warning } from '../input-notes'
 
 /**
  * The fields of Claude's PermissionRequest and PreToolUse events (2.1.332) and how each arrives:
@@ -75,17 +76,16 @@ export function calledByModel(meta: Record<string, unknown> | undefined): boolea
 
 /**
  * `work` marked as the model's: the agent's title says {@link ASKED_BY_MODEL}, and an approval carries
- * an `ASKED_BY_MODEL` warning (a window shows the message of a code it does not know), since what
+ * the registered `ASKED_BY_MODEL` warning (shown in the person's language), since what
  * the person allows there is only the model's say-so, not a prompt of Claude Code's.
  */
 export function markAskedByModel(work: HookWork): HookWork {
   const agent = { ...work.agent, title: ASKED_BY_MODEL }
   if (work.plan.kind !== 'approve') return { agent, plan: work.plan }
-  const warning = {
-    code: 'ASKED_BY_MODEL',
-    message:
-      'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
-  }
-  const request = { ...work.plan.request, warnings: [...(work.plan.request.warnings ?? []), warning] }
+  const byModel = warning(
+    'ASKED_BY_MODEL',
+    'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
+  )
+  const request = { ...work.plan.request, warnings: [...(work.plan.request.warnings ?? []), byModel] }
   return { agent, plan: { ...work.plan, request } }
 }

@@ -5,6 +5,8 @@ import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import ApprovalBody from '../../renderer/src/components/ApprovalBody.svelte'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
+import { markAskedByModel } from '../../integrations/claude-code/hook-tool'
+import { en } from '../../renderer/src/i18n/messages'
 import type { ApprovalRequest } from '../../shared/approval'
 import { claude, requestOf, TOOL_CASES, withKey } from '../unit/cli/hooks/tool-cases'
 import { makeApproval } from './fake-bridge'
@@ -78,6 +80,26 @@ describe('the approval card in the inbox', () => {
     await Promise.resolve()
     const texts = () => screen.getAllByTestId('approval-warning').map((w) => w.textContent)
     await expect.poll(texts).toEqual(['替换文件中所有匹配之处，而不只是显示的这一处。', 'A flag from a newer hook.'])
+  })
+})
+
+describe('an approval the model sent through the hook tool', () => {
+  it('shows the registered ASKED_BY_MODEL warning in the person’s language, not the hook’s English sentence', async () => {
+    const work = markAskedByModel({
+      agent: { name: 'Claude Code' },
+      plan: {
+        kind: 'approve',
+        request: { tool: 'Bash', action: { kind: 'command', command: 'rm -rf build' } },
+        output: () => undefined,
+      },
+    })
+    if (work.plan.kind !== 'approve') throw new Error('expected an approval')
+    await renderInbox([makeApproval(work.plan.request, { askId: 'by-model' })])
+    const texts = () => screen.getAllByTestId('approval-warning').map((w) => w.textContent)
+    await expect.poll(texts).toEqual([en.warnAskedByModel])
+    expect(screen.getByTestId('approval-warning').dataset['code']).toBe('ASKED_BY_MODEL')
+    i18n.lang = 'zh'
+    await expect.poll(texts).toEqual(['这是模型发来的，不是 Claude Code：Claude 并未请求它，你的回答只会交给模型。'])
   })
 })
 

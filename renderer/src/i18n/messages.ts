@@ -160,6 +160,8 @@ export const en = {
   warnRunsInBackground:
     'Keeps running in the background after it starts; the agent goes on without waiting for it to end.',
   warnReplacesEveryMatch: 'Replaces every match in the file, not only the one shown.',
+  warnAskedByModel:
+    'The model sent this, not Claude Code: Claude did not ask for it, and your answer goes back to the model only.',
   warnUrlUserName: 'The address carries a user name ("{user}"): it goes to {host}, not to the name before the @.',
   warnUrlNotWeb: 'Not a web address: it uses "{scheme}:".',
   warnUrlUnreadable: 'The address cannot be parsed, so its host cannot be shown.',
@@ -330,6 +332,7 @@ export const zh: Messages = {
   warnOutsideSandbox: '在沙箱之外运行：它能访问沙箱本会阻止的文件和网络。',
   warnRunsInBackground: '启动后在后台持续运行；智能体不等它结束就继续。',
   warnReplacesEveryMatch: '替换文件中所有匹配之处，而不只是显示的这一处。',
+  warnAskedByModel: '这是模型发来的，不是 Claude Code：Claude 并未请求它，你的回答只会交给模型。',
   warnUrlUserName: '该地址带有用户名（"{user}"）：它指向 {host}，而不是 @ 前面的名字。',
   warnUrlNotWeb: '这不是网页地址：它使用 "{scheme}:"。',
   warnUrlUnreadable: '无法解析该地址，因此无法显示其主机。',
