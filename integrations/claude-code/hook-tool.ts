@@ -68,7 +68,9 @@ export const ASKED_BY_MODEL = 'asked by the model'
 
 /**
  * True when a call of the hook tool came from the model: Claude's calls for the model carry
- * `_meta["claudecode/toolUseId"]` (and a progress token); its hook calls carry no `_meta` at all.
+ * `_meta["claudecode/toolUseId"]` and a progress token; its hook calls carry neither. On MCP 2026-07-28
+ * both carry the revision's own `_meta` (protocol version, client info and capabilities), so only
+ * these two keys tell them apart (recorded from Claude Code 2.1.332 by claude-binary.test.ts).
  */
 export function calledByModel(meta: Record<string, unknown> | undefined): boolean {
   return meta !== undefined && (meta['claudecode/toolUseId'] !== undefined || meta['progressToken'] !== undefined)

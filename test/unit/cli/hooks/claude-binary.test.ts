@@ -4,7 +4,8 @@
 // own AskUserQuestion, which the PreToolUse hook brings to the companion; then Bash, whose permission
 // prompt the PermissionRequest hook brings as an approval; then the hook tool itself, which the deny
 // rule setup wrote must keep from the model. Both hooks are `mcp_tool` hooks: Claude calls the hook
-// tool of the `ask-user mcp` it runs, no process per event.
+// tool of the `ask-user mcp` it runs, no process per event. A `tee` in front of that server keeps what
+// Claude sent it, so the last test reads the `_meta` of the model's call and of the hooks' calls.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { calledByModel } from '../../../../integrations/claude-code/hook-tool'
 import { HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
 import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
@@ -173,6 +175,7 @@ describe.skipIf(skip !== undefined)(
     let ui: UiClient
     let api: Awaited<ReturnType<typeof fakeApi>>
     let session: ChildProcess | undefined
+    let mcpLog: string
     const result = async (id: string): Promise<ToolResult> => {
       await api.results.get(id)!.seen
       return api.results.get(id)!.result
@@ -182,6 +185,7 @@ describe.skipIf(skip !== undefined)(
       if (!claude.ok) throw new Error(claude.reason)
       home = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-home-'))
       project = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-project-'))
+      mcpLog = join(home, 'mcp-in.jsonl')
       tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
       ui = await connectUi(tc.companion)
       api = await fakeApi()
@@ -201,6 +205,14 @@ describe.skipIf(skip !== undefined)(
         theme: 'dark',
         customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
         projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+      }
+      // What Claude sends its MCP server is kept, line for line, by a `tee` in front of `ask-user mcp`.
+      const servers = seeded['mcpServers'] as Record<string, { command: string; args: string[] }>
+      const entry = servers['ask-user']!
+      servers['ask-user'] = {
+        ...entry,
+        command: '/bin/sh',
+        args: ['-c', 'tee -a "$0" | "$@"', mcpLog, entry.command, ...entry.args],
       }
       await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
       const port = (api.server.address() as AddressInfo).port
@@ -297,6 +309,34 @@ describe.skipIf(skip !== undefined)(
       expect(api.toolLists.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
       // Nothing reached the inbox from that call.
       expect(ui.frames.filter((frame) => frame.type === 'question/added')).toHaveLength(3)
+    })
+
+    it('on the wire (MCP 2026-07-28): the model’s call carries claudecode/toolUseId and a progress token, the hooks’ calls only the revision’s _meta, so only the model’s counts as “asked by the model”', async () => {
+      await api.ended
+      type Sent = { method?: string; params?: { name?: string; _meta?: Record<string, unknown> } }
+      const sent = (await readFile(mcpLog, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Sent)
+      // No initialize: Claude Code 2.1.332 speaks the 2026-07-28 revision, each request naming it and the client.
+      expect(sent.some((m) => m.method === 'initialize')).toBe(false)
+      const calls = sent.filter((m) => m.method === 'tools/call').map((m) => m.params!)
+      expect(calls.map((call) => call.name)).toEqual(['ask_user_question', HOOK_TOOL_NAME, HOOK_TOOL_NAME])
+      const revision = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': expect.objectContaining({
+          name: 'claude-code',
+          version: published.version,
+        }),
+        'io.modelcontextprotocol/clientCapabilities': expect.any(Object),
+      }
+      const [model, ...hooks] = calls
+      expect(model!._meta).toEqual({ ...revision, 'claudecode/toolUseId': 'toolu_1', progressToken: expect.anything() })
+      expect(calledByModel(model!._meta)).toBe(true)
+      for (const hook of hooks) {
+        expect(hook._meta).toEqual(revision)
+        expect(calledByModel(hook._meta)).toBe(false)
+      }
     })
   },
 )
