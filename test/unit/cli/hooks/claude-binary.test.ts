@@ -207,7 +207,7 @@ describe.skipIf(skip !== undefined)(
         projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
       }
       // What Claude sends its MCP server is kept, line for line, by a `tee` in front of `ask-user mcp`.
-      const servers = seeded['mcpServers'] as Record<string, { command: string; args: string[] }>
+      const servers = state['mcpServers'] as Record<string, { command: string; args: string[] }>
       const entry = servers['ask-user']!
       servers['ask-user'] = {
         ...entry,
