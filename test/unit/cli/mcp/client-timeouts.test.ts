@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HARNESS_BY_ID } from '../../../../integrations'
 import { startCodexAppServer, type CodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
+import { startMessagesStandIn, type MessagesStandIn } from '../../../helpers/model-stand-in'
 import { installPublished, type Installed } from '../../../helpers/published-client'
 import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { BIN, ensureBuilt } from '../built-cli'
 import { ANSWER_AFTER_MS, answerText, CLIENT_TIMEOUT_S, outlive, question } from './long-wait'
-import { startMessagesStandIn, type MessagesStandIn } from './messages-stand-in'
 
 const codexPublished = HARNESS_BY_ID.codex.published!
 const codex: Installed = await installPublished(codexPublished)
@@ -115,11 +115,17 @@ describe.skipIf(!opencode.ok)(
       project = await mkdtemp(join(tmpdir(), 'ask-user-opencode-timeout-project-'))
       tc = await startTestCompanion()
       ui = await connectUi(tc.companion)
-      api = await startMessagesStandIn({ questions: [question] })
+      // The model calls ask_user_question (under opencode's name for it) once, then ends its turn.
+      api = await startMessagesStandIn((results, offered) => {
+        const name = offered.find((tool) => tool.endsWith('ask_user_question'))
+        return results.length === 0 && name !== undefined
+          ? { id: 'toolu_1', name, input: { questions: [question] } }
+          : undefined
+      })
       await mkdir(join(home, '.config', 'opencode'), { recursive: true })
       const config = {
         model: 'anthropic/claude-sonnet-4-5',
-        provider: { anthropic: { options: { baseURL: api.baseUrl, apiKey: 'stand-in' } } },
+        provider: { anthropic: { options: { baseURL: `${api.url}/v1`, apiKey: 'stand-in' } } },
         mcp: {
           'ask-user': {
             type: 'local',
@@ -160,7 +166,7 @@ describe.skipIf(!opencode.ok)(
       expect(ask.questions).toEqual([question])
       await outlive(run, ANSWER_AFTER_MS)
       await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm'] }])
-      const result = await api.toolResult
+      const result = await api.resultOf('toolu_1')
       expect(result).toMatchObject({ type: 'tool_result', content: answerText })
       expect(result.is_error).not.toBe(true)
       expect((await run).code).toBe(0)
