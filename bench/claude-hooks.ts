@@ -12,8 +12,6 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -22,6 +20,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { hookToolInput } from '../integrations/claude-code/hook-tool'
 import { HOOK_TOOL_FLAG, HOOK_TOOL_NAME } from '../integrations/claude-code/hook-tool-names'
 import { HARNESS_BY_ID } from '../integrations/index'
+import { startMessagesStandIn, type MessagesStandIn } from '../test/helpers/model-stand-in'
 import { installPublished } from '../test/helpers/published-client'
 import { BASH_PERMISSION_REQUEST } from './startup'
 import { closeSocket, openWindow, parse, type ServerChild } from './util'
@@ -36,70 +35,22 @@ export interface ClaudeHooksResult {
 }
 
 /** The stand-in model: `calls` Bash calls, then the end of the turn; resolves the wall time first call → last result. */
-function standInModel(calls: number): { server: Server; perCall: Promise<number> } {
+async function standInModel(calls: number): Promise<{ model: MessagesStandIn; perCall: Promise<number> }> {
   let first = 0
   let done: (ms: number) => void = () => undefined
   const perCall = new Promise<number>((resolve) => (done = resolve))
-  const sse = (events: [string, object][]): string =>
-    events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      const parsed = body
-        ? (JSON.parse(body) as { stream?: boolean; model?: string; messages?: { content?: unknown }[] })
-        : {}
-      if (!req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens') || !parsed.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(
-          JSON.stringify({
-            id: 'msg_x',
-            type: 'message',
-            role: 'assistant',
-            content: [{ type: 'text', text: 'ok' }],
-            stop_reason: 'end_turn',
-            usage: { input_tokens: 1, output_tokens: 1 },
-            input_tokens: 1,
-          }),
-        )
-        return
-      }
-      const results = (parsed.messages ?? []).flatMap((m) =>
-        Array.isArray(m.content) ? (m.content as { type?: string }[]).filter((b) => b.type === 'tool_result') : [],
-      ).length
-      if (results === 0 && first === 0) first = performance.now()
-      if (results === calls) done((performance.now() - first) / calls)
-      const more = results < calls
-      const message = {
-        id: `msg_${results}`,
-        type: 'message',
-        role: 'assistant',
-        model: parsed.model,
-        content: [],
-        stop_reason: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      }
-      const input = { command: `sh -c 'echo ${results} > call-${results}'`, description: `Call ${results}` }
-      const block = more
-        ? { type: 'tool_use', id: `toolu_${results}`, name: 'Bash', input: {} }
-        : { type: 'text', text: '' }
-      const delta = more
-        ? { type: 'input_json_delta', partial_json: JSON.stringify(input) }
-        : { type: 'text_delta', text: 'done' }
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.end(
-        sse([
-          ['message_start', { message }],
-          ['content_block_start', { index: 0, content_block: block }],
-          ['content_block_delta', { index: 0, delta }],
-          ['content_block_stop', { index: 0 }],
-          ['message_delta', { delta: { stop_reason: more ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 1 } }],
-          ['message_stop', {}],
-        ]),
-      )
-    })
+  const model = await startMessagesStandIn((results) => {
+    const n = results.length
+    if (n === 0 && first === 0) first = performance.now()
+    if (n === calls) done((performance.now() - first) / calls)
+    if (n >= calls) return undefined
+    return {
+      id: `toolu_${n}`,
+      name: 'Bash',
+      input: { command: `sh -c 'echo ${n} > call-${n}'`, description: `Call ${n}` },
+    }
   })
-  return { server, perCall }
+  return { model, perCall }
 }
 
 type Variant = 'floor' | 'mcpTool' | 'command'
@@ -120,8 +71,7 @@ async function claudeRun(
     PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
     LANG: 'C.UTF-8',
   }
-  const model = standInModel(calls)
-  await new Promise<void>((resolve) => model.server.listen(0, '127.0.0.1', resolve))
+  const { model, perCall } = await standInModel(calls)
   const { ws: window } = await openWindow(core.info.uiUrl, core.info.windowToken)
   window.on('message', (data) => {
     const f = parse(data)
@@ -166,7 +116,6 @@ async function claudeRun(
         projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
       }),
     )
-    const port = (model.server.address() as AddressInfo).port
     session = spawn('/usr/bin/script', ['-qfec', `${claude.command} --permission-mode default 'go'`, '/dev/null'], {
       cwd: project,
       detached: true,
@@ -174,7 +123,7 @@ async function claudeRun(
       env: {
         ...base,
         TERM: 'xterm',
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ANTHROPIC_BASE_URL: model.url,
         ANTHROPIC_API_KEY: key,
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_TELEMETRY: '1',
@@ -185,7 +134,7 @@ async function claudeRun(
     const limit = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error(`${variant}: ${calls} calls not done in 180 s`)), 180_000).unref(),
     )
-    return await Promise.race([model.perCall, limit])
+    return await Promise.race([perCall, limit])
   } finally {
     if (session?.pid !== undefined) {
       try {
@@ -194,7 +143,7 @@ async function claudeRun(
         /* already gone */
       }
     }
-    model.server.close()
+    await model.close()
     await closeSocket(window)
     // Claude's processes may still be writing there as the kill lands: a folder left behind is no failure.
     for (const folder of [home, project])

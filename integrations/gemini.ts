@@ -94,12 +94,22 @@ export function geminiToolApproval(
  * Gemini CLI's BeforeTool can block a tool or let it go on to Gemini's own checks; it cannot approve.
  * Deny → `{"decision":"deny","reason":…}` (Gemini blocks the call and tells the model the reason);
  * Allow → nothing printed: Gemini goes on as without the hook (its policy runs the tool, or it asks
- * in the terminal as usual).
+ * in the terminal as usual). A dismissal prints {@link BEFORE_TOOL_DISMISSED}.
  */
 function beforeToolOutput(decision: ApprovalDecision): string | undefined {
   if (decision.behavior === 'allow') return undefined
   return JSON.stringify({ decision: 'deny', reason: decision.message?.trim() || DEFAULT_DENY_MESSAGE })
 }
+
+/**
+ * A dismissed card means "decide in the terminal". Printing nothing would hand the call to Gemini's
+ * policy, which under `--yolo` or an allow rule runs it unasked; `ask` (Gemini CLI 0.61) forces its
+ * own confirmation prompt instead, with this message above it.
+ */
+const BEFORE_TOOL_DISMISSED = JSON.stringify({
+  decision: 'ask',
+  systemMessage: 'Dismissed in Ask User Companion: decide here.',
+})
 
 /**
  * Maps a Gemini CLI hook event: `BeforeTool` → an approval (deny or go on), `Notification` → a notice.
@@ -117,6 +127,7 @@ function geminiEvent(event: unknown): HookWork {
           kind: 'approve',
           request: { tool: e.tool_name, harness: 'gemini', ...geminiToolApproval(e.tool_name, e.tool_input, e.cwd) },
           output: beforeToolOutput,
+          dismissed: BEFORE_TOOL_DISMISSED,
         },
       }
     }
@@ -197,7 +208,7 @@ export const gemini = {
       hookStep(SETTINGS, 'Notification', command, NOTICE_HOOK_TIMEOUT_SECONDS * 1000),
     ],
     notes: [
-      'Gemini CLI hooks can deny a tool but not approve it: Allow in the inbox lets Gemini ask (or its policy decide) as usual.',
+      'Gemini CLI hooks can deny a tool but not approve it: Allow in the inbox lets Gemini ask (or its policy decide) as usual; Dismiss makes Gemini ask in the terminal, even under --yolo.',
     ],
     map: (event) => geminiEvent(event),
   },

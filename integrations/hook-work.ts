@@ -17,13 +17,20 @@ export interface HookAgent {
 /**
  * What one harness event asks of the companion, and how the answer becomes the harness's stdout:
  * - `approve`: an approval card; `output` turns the decision into the exact stdout text, or
- *   undefined for "print nothing" (the harness then asks in its own way);
+ *   undefined for "print nothing" (the harness then asks in its own way); `dismissed`, when set, is
+ *   the exact stdout for a card the person dismissed ("let the terminal decide") where printing
+ *   nothing would not send the call to the terminal (Gemini CLI under `--yolo` would run it);
  * - `ask`: a question card (tool questions); `output` turns the answers into stdout text;
  * - `notice`: a fire-and-forget notice, nothing printed;
  * - `pass`: nothing to do for this event (nothing printed), with the reason for stderr.
  */
 export type HookPlan =
-  | { kind: 'approve'; request: ApprovalRequest; output: (decision: ApprovalDecision) => string | undefined }
+  | {
+      kind: 'approve'
+      request: ApprovalRequest
+      output: (decision: ApprovalDecision) => string | undefined
+      dismissed?: string
+    }
   | { kind: 'ask'; questions: Question[]; output: (answers: Answer[]) => string | undefined }
   | { kind: 'notice'; notice: Notice }
   | { kind: 'pass'; reason: string }

@@ -4,8 +4,8 @@
 // text, an absent field as ""), so the input below names every field of the events we answer and the
 // tool puts the event back together before the one mapping (claude-code.ts) reads it.
 import { z } from 'zod'
-import type { ApprovalWarningCode } from '../../shared/approval'
 import type { HookWork } from '../hook-work'
+import { warning } from '../input-notes'
 
 /**
  * The fields of Claude's PermissionRequest and PreToolUse events (2.1.332) and how each arrives:
@@ -68,7 +68,9 @@ export const ASKED_BY_MODEL = 'asked by the model'
 
 /**
  * True when a call of the hook tool came from the model: Claude's calls for the model carry
- * `_meta["claudecode/toolUseId"]` (and a progress token); its hook calls carry no `_meta` at all.
+ * `_meta["claudecode/toolUseId"]` and a progress token; its hook calls carry neither. On MCP 2026-07-28
+ * both carry the revision's own `_meta` (protocol version, client info and capabilities), so only
+ * these two keys tell them apart (recorded from Claude Code 2.1.332 by claude-binary.test.ts).
  */
 export function calledByModel(meta: Record<string, unknown> | undefined): boolean {
   return meta !== undefined && (meta['claudecode/toolUseId'] !== undefined || meta['progressToken'] !== undefined)
@@ -82,11 +84,10 @@ export function calledByModel(meta: Record<string, unknown> | undefined): boolea
 export function markAskedByModel(work: HookWork): HookWork {
   const agent = { ...work.agent, title: ASKED_BY_MODEL }
   if (work.plan.kind !== 'approve') return { agent, plan: work.plan }
-  const warning = {
-    code: 'ASKED_BY_MODEL' satisfies ApprovalWarningCode,
-    message:
-      'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
-  }
-  const request = { ...work.plan.request, warnings: [...(work.plan.request.warnings ?? []), warning] }
+  const byModel = warning(
+    'ASKED_BY_MODEL',
+    'The model sent this through the hook tool: Claude Code did not ask it, and your answer goes back to the model only.',
+  )
+  const request = { ...work.plan.request, warnings: [...(work.plan.request.warnings ?? []), byModel] }
   return { agent, plan: { ...work.plan, request } }
 }

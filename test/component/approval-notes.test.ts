@@ -102,36 +102,3 @@ describe('the approval card in the inbox', () => {
     await expect.poll(texts).toEqual(['替换文件中所有匹配之处，而不只是显示的这一处。', 'A flag from a newer hook.'])
   })
 })
-
-describe('a URL leads with its real host', () => {
-  it.each([
-    ['a user name that looks like a host', 'https://github.com@evil.example/login', 'evil.example', ['URL_USER_NAME']],
-    [
-      'a user name padded to push the host out of sight',
-      `https://github.com${'%2F'.repeat(60)}@evil.example/`,
-      'evil.example',
-      ['URL_USER_NAME'],
-    ],
-    ['a Cyrillic look-alike host', 'https://аpple.com/login', 'xn--pple-43d.com', []],
-    ['a scheme that is not the web', 'file:///etc/passwd', '(none)', ['URL_NOT_WEB']],
-    ['text the parser refuses', 'http://[::1', '(none)', ['URL_UNREADABLE']],
-  ])('%s', (_name, url, host, codes) => {
-    renderBody({ tool: 'WebFetch', action: { kind: 'url', url } })
-    const section = screen.getByTestId('approval-url')
-    expect(within(section).getByTestId('approval-url-host').textContent).toBe(host)
-    // the host comes before the URL as sent
-    expect(
-      within(section)
-        .getByTestId('approval-url-host')
-        .compareDocumentPosition(within(section).getByTestId('approval-code')) & Node.DOCUMENT_POSITION_FOLLOWING,
-    ).toBeTruthy()
-    expect(screen.queryAllByTestId('approval-warning').map((w) => w.dataset.code)).toEqual(codes)
-  })
-
-  it('the user-name warning names the user name and the real host', () => {
-    renderBody({ tool: 'WebFetch', action: { kind: 'url', url: 'https://paypal.com@evil.example/' } })
-    expect(screen.getByTestId('approval-warning').textContent).toBe(
-      'The address carries a user name ("paypal.com"): it goes to evil.example, not to the name before the @.',
-    )
-  })
-})

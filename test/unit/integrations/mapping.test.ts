@@ -22,6 +22,9 @@ describe('hook fixtures', () => {
         if (plan.kind !== 'approve') throw new Error(`expected an approval, got ${plan.kind}`)
         if (f.expect) expect(plan.request).toEqual(f.expect)
         stdout = plan.output(f.decision)
+      } else if (f.dismissed) {
+        if (plan.kind !== 'approve') throw new Error(`expected an approval, got ${plan.kind}`)
+        stdout = plan.dismissed
       } else if (f.answers) {
         if (plan.kind !== 'ask') throw new Error(`expected an ask, got ${plan.kind}`)
         expect(plan.questions).toEqual(f.questions)

@@ -4,18 +4,19 @@
 // own AskUserQuestion, which the PreToolUse hook brings to the companion; then Bash, whose permission
 // prompt the PermissionRequest hook brings as an approval; then the hook tool itself, which the deny
 // rule setup wrote must keep from the model. Both hooks are `mcp_tool` hooks: Claude calls the hook
-// tool of the `ask-user mcp` it runs, no process per event.
+// tool of the `ask-user mcp` it runs, no process per event. A `tee` in front of that server keeps what
+// Claude sent it, so the last test reads the `_meta` of the model's call and of the hooks' calls.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { calledByModel } from '../../../../integrations/claude-code/hook-tool'
 import { HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
 import { HARNESS_BY_ID } from '../../../../integrations/index'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
+import { startMessagesStandIn, type MessagesStandIn, type MessagesToolResult } from '../../../helpers/model-stand-in'
 import { installPublished } from '../../../helpers/published-client'
 import { runProcess } from '../../../helpers/run-process'
 import { removeScratchHome } from '../../../helpers/scratch-home'
@@ -63,105 +64,6 @@ const TURNS: [id: string, tool: string, input: object][] = [
   ],
 ]
 
-interface ToolResult {
-  tool_use_id: string
-  is_error?: boolean
-  content: unknown
-}
-
-/** A stand-in for the Messages API playing {@link TURNS}; it records every tool result and every tool list it was sent. */
-function fakeApi(): Promise<{
-  server: Server
-  results: Map<string, { result: ToolResult; seen: Promise<void> }>
-  toolLists: string[][]
-  ended: Promise<void>
-}> {
-  const results = new Map<string, { result: ToolResult; seen: Promise<void> }>()
-  const waiting = new Map<string, () => void>()
-  for (const [id] of TURNS)
-    results.set(id, {
-      result: undefined as unknown as ToolResult,
-      seen: new Promise<void>((resolve) => waiting.set(id, resolve)),
-    })
-  const toolLists: string[][] = []
-  let end: () => void = () => undefined
-  const ended = new Promise<void>((resolve) => (end = resolve))
-  const sse = (events: [string, object][]): string =>
-    events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join('')
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
-    req.on('end', () => {
-      const parsed = body
-        ? (JSON.parse(body) as {
-            stream?: boolean
-            model?: string
-            tools?: { name: string }[]
-            messages?: { content?: unknown }[]
-          })
-        : {}
-      if (!req.url?.startsWith('/v1/messages') || req.url.includes('count_tokens') || !parsed.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' })
-        res.end(
-          JSON.stringify({
-            id: 'msg_x',
-            type: 'message',
-            role: 'assistant',
-            content: [{ type: 'text', text: 'ok' }],
-            stop_reason: 'end_turn',
-            usage: { input_tokens: 1, output_tokens: 1 },
-            input_tokens: 1,
-          }),
-        )
-        return
-      }
-      toolLists.push((parsed.tools ?? []).map((tool) => tool.name))
-      // Claude may append system messages after the user's: the tool results are found anywhere.
-      const sent = (parsed.messages ?? []).flatMap((m) =>
-        Array.isArray(m.content)
-          ? (m.content as ToolResult[]).filter((b) => (b as { type?: string }).type === 'tool_result')
-          : [],
-      )
-      for (const result of sent) {
-        const entry = results.get(result.tool_use_id)
-        if (entry && entry.result === undefined) {
-          entry.result = result
-          waiting.get(result.tool_use_id)?.()
-        }
-      }
-      const next = TURNS[sent.length]
-      const message = {
-        id: `msg_${sent.length}`,
-        type: 'message',
-        role: 'assistant',
-        model: parsed.model,
-        content: [],
-        stop_reason: null,
-        usage: { input_tokens: 1, output_tokens: 1 },
-      }
-      const block: object = next
-        ? { type: 'tool_use', id: next[0], name: next[1], input: {} }
-        : { type: 'text', text: '' }
-      const delta: object = next
-        ? { type: 'input_json_delta', partial_json: JSON.stringify(next[2]) }
-        : { type: 'text_delta', text: 'done' }
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.end(
-        sse([
-          ['message_start', { message }],
-          ['content_block_start', { index: 0, content_block: block }],
-          ['content_block_delta', { index: 0, delta }],
-          ['content_block_stop', { index: 0 }],
-          ['message_delta', { delta: { stop_reason: next ? 'tool_use' : 'end_turn' }, usage: { output_tokens: 1 } }],
-          ['message_stop', {}],
-        ]),
-      )
-      if (!next) end()
-    })
-  })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, results, toolLists, ended })))
-}
-
 beforeAll(() => ensureBuilt(), 120_000)
 
 describe.skipIf(skip !== undefined)(
@@ -172,20 +74,23 @@ describe.skipIf(skip !== undefined)(
     let project: string
     let tc: TestCompanion
     let ui: UiClient
-    let api: Awaited<ReturnType<typeof fakeApi>>
+    let api: MessagesStandIn
     let session: ChildProcess | undefined
-    const result = async (id: string): Promise<ToolResult> => {
-      await api.results.get(id)!.seen
-      return api.results.get(id)!.result
-    }
+    let mcpLog: string
+    const result = (id: string): Promise<MessagesToolResult> => api.resultOf(id)
 
     beforeAll(async () => {
       if (!claude.ok) throw new Error(claude.reason)
       home = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-home-'))
       project = await mkdtemp(join(tmpdir(), 'ask-user-claude-pty-project-'))
+      mcpLog = join(home, 'mcp-in.jsonl')
       tc = await startTestCompanion({ home: join(home, '.config', 'ask-user-companion') })
       ui = await connectUi(tc.companion)
-      api = await fakeApi()
+      // The model plays TURNS, one tool call per turn, and ends after the last tool's result.
+      api = await startMessagesStandIn((results) => {
+        const turn = TURNS[results.length]
+        return turn && { id: turn[0], name: turn[1], input: turn[2] }
+      })
       const env = {
         HOME: home,
         PATH: [claude.binDir, dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
@@ -203,8 +108,15 @@ describe.skipIf(skip !== undefined)(
         customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
         projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
       }
+      // What Claude sends its MCP server is kept, line for line, by a `tee` in front of `ask-user mcp`.
+      const servers = state['mcpServers'] as Record<string, { command: string; args: string[] }>
+      const entry = servers['ask-user']!
+      servers['ask-user'] = {
+        ...entry,
+        command: '/bin/sh',
+        args: ['-c', 'tee -a "$0" | "$@"', mcpLog, entry.command, ...entry.args],
+      }
       await writeFile(join(home, '.claude.json'), JSON.stringify(seeded))
-      const port = (api.server.address() as AddressInfo).port
       // `--permission-mode default`: 2.1.332 starts in auto mode, whose check runs on Anthropic's side
       // and cannot reach a stand-in. ENABLE_TOOL_SEARCH=false: MCP tools are sent with the others, not
       // deferred behind ToolSearch, so the stand-in can call one straight away.
@@ -215,7 +127,7 @@ describe.skipIf(skip !== undefined)(
         env: {
           ...env,
           TERM: 'xterm',
-          ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+          ANTHROPIC_BASE_URL: api.url,
           ANTHROPIC_API_KEY: key,
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_TELEMETRY: '1',
@@ -233,7 +145,7 @@ describe.skipIf(skip !== undefined)(
       }
       await ui?.close()
       await tc?.cleanup()
-      api?.server.close()
+      await api?.close()
       // Claude's hooks and `ask-user mcp` outlive the group kill and write into HOME as they exit.
       if (home) await removeScratchHome(home)
       await rm(project, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
@@ -292,12 +204,40 @@ describe.skipIf(skip !== undefined)(
       expect(JSON.stringify(got.content)).toContain(`No such tool available: mcp__ask-user__${HOOK_TOOL_NAME}`)
       await api.ended
       // The server's tools were sent (the first request may go out before it connected), never the hook tool.
-      expect(
-        api.toolLists.filter((tools) => tools.includes('mcp__ask-user__ask_user_question')).length,
-      ).toBeGreaterThan(0)
-      expect(api.toolLists.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
+      expect(api.offered.filter((tools) => tools.includes('mcp__ask-user__ask_user_question')).length).toBeGreaterThan(
+        0,
+      )
+      expect(api.offered.filter((tools) => tools.includes(`mcp__ask-user__${HOOK_TOOL_NAME}`))).toEqual([])
       // Nothing reached the inbox from that call.
       expect(ui.frames.filter((frame) => frame.type === 'question/added')).toHaveLength(3)
+    })
+
+    it('on the wire (MCP 2026-07-28): the model’s call carries claudecode/toolUseId and a progress token, the hooks’ calls only the revision’s _meta, so only the model’s counts as “asked by the model”', async () => {
+      await api.ended
+      type Sent = { method?: string; params?: { name?: string; _meta?: Record<string, unknown> } }
+      const sent = (await readFile(mcpLog, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Sent)
+      // No initialize: Claude Code 2.1.332 speaks the 2026-07-28 revision, each request naming it and the client.
+      expect(sent.some((m) => m.method === 'initialize')).toBe(false)
+      const calls = sent.filter((m) => m.method === 'tools/call').map((m) => m.params!)
+      expect(calls.map((call) => call.name)).toEqual(['ask_user_question', HOOK_TOOL_NAME, HOOK_TOOL_NAME])
+      const revision = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': expect.objectContaining({
+          name: 'claude-code',
+          version: published.version,
+        }),
+        'io.modelcontextprotocol/clientCapabilities': expect.any(Object),
+      }
+      const [model, ...hooks] = calls
+      expect(model!._meta).toEqual({ ...revision, 'claudecode/toolUseId': 'toolu_1', progressToken: expect.anything() })
+      expect(calledByModel(model!._meta)).toBe(true)
+      for (const hook of hooks) {
+        expect(hook._meta).toEqual(revision)
+        expect(calledByModel(hook._meta)).toBe(false)
+      }
     })
   },
 )

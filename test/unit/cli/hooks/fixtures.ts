@@ -16,6 +16,8 @@ export interface HookFixture {
   /** The approval request the companion must get. */
   expect?: unknown
   decision?: ApprovalDecision
+  /** The person dismissed the approval card ("let the terminal decide"). */
+  dismissed?: true
   questions?: unknown
   answers?: Answer[]
   notice?: unknown

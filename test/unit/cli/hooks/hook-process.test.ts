@@ -14,6 +14,7 @@ const fixtures = hookFixtures()
 const asks = fixtures.filter((f) => f.answers !== undefined)
 const approvals = fixtures.filter((f) => f.decision !== undefined)
 const notices = fixtures.filter((f) => f.notice !== undefined)
+const dismissals = fixtures.filter((f) => f.dismissed === true)
 
 function hookArgs(f: HookFixture): string[] {
   return f.argument !== undefined ? ['hook', f.harness, JSON.stringify(f.argument)] : ['hook', f.harness]
@@ -55,6 +56,14 @@ describe('with a companion', () => {
       const done = await run.done
       expect(done.code).toBe(0)
       expect(done.stdout).toBe(f.stdout)
+    })
+  }
+
+  for (const f of dismissals) {
+    it(`${f.harness}/${f.name}: a dismissed card comes out as the harness's exact JSON`, async () => {
+      const run = runCli(hookArgs(f), { ASK_USER_HOME: tc.home }, JSON.stringify(f.event))
+      await ui.dismiss((await ui.nextAsk(undefined, 15_000)).askId)
+      expect(await run.done).toEqual({ code: 0, signal: null, stdout: f.stdout, stderr: '' })
     })
   }
 

@@ -2,10 +2,9 @@
 // harness's real CLI from the published-client cache (its own `mcp add` runs first). Codex's own
 // app-server must list the hooks it wrote; the opencode plugin is loaded and driven with a real
 // companion. No login, no model. Where npm cannot install a client, its tests are skipped.
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -19,6 +18,7 @@ import {
 } from '../../../../integrations/claude-code/hook-tool-names'
 import { startCodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion } from '../../../helpers/companion'
+import { startModelStandIn, type ModelApi } from '../../../helpers/model-stand-in'
 import { installPublished, type Installed } from '../../../helpers/published-client'
 import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi } from '../../../helpers/ui-client'
@@ -74,15 +74,20 @@ const mine = { hooks: [{ type: 'command', command: 'notify-send agent' }] }
 /** How a harness's binary runs one session against a stand-in model, with no login: its shell tool and what its model is told on a deny. */
 interface LiveSession {
   tool: string
-  /** The model API the stand-in speaks (default: OpenAI-style chat completions). */
-  api?: 'gemini'
+  /** The model API the stand-in speaks. */
+  api: ModelApi
   run(command: string, w: World, apiUrl: string): Promise<ProcessResult>
+  /** Where a test starts the binary itself: the settings to write first, its arguments and its environment. */
+  prepare?(w: World): Promise<void>
+  args?: string[]
+  env?(apiUrl: string): Record<string, string>
   deniedResult(message: string): string
 }
 const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
   // Bring-your-own-model mode; `-p` alone has no one to ask, so only the hook can allow.
   copilot: {
     tool: 'bash',
+    api: 'chat-completions',
     run: (command, w, apiUrl) =>
       runProcess(command, ['-p', 'make the marker', '--no-auto-update'], w.project, {
         ...w.env,
@@ -96,23 +101,28 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
   gemini: {
     tool: 'run_shell_command',
     api: 'gemini',
-    run: async (command, w, apiUrl) => {
+    prepare: async (w) => {
       const file = join(w.home, '.gemini', 'settings.json')
       const settings = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
       await writeFile(file, JSON.stringify({ ...settings, security: { auth: { selectedType: 'gemini-api-key' } } }))
-      const env = {
-        ...w.env,
-        GEMINI_API_KEY: 'stand-in',
-        GOOGLE_GEMINI_BASE_URL: apiUrl,
-        GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      }
-      return runProcess(command, ['-p', 'make the marker', '--yolo', '-m', 'gemini-2.5-pro'], w.project, env)
+    },
+    args: ['-p', 'make the marker', '--yolo', '-m', 'gemini-2.5-pro'],
+    env: (apiUrl) => ({
+      GEMINI_API_KEY: 'stand-in',
+      GOOGLE_GEMINI_BASE_URL: apiUrl,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    }),
+    run: async (command, w, apiUrl) => {
+      const gemini = LIVE.gemini!
+      await gemini.prepare!(w)
+      return runProcess(command, gemini.args!, w.project, { ...w.env, ...gemini.env!(apiUrl) })
     },
     deniedResult: (message) => `Tool execution blocked: ${message}`,
   },
   // An OpenAI-compatible model; stream-json input, since with -p alone Qwen declines before any hook runs.
   qwen: {
     tool: 'run_shell_command',
+    api: 'chat-completions',
     run: (command, w, apiUrl) =>
       runProcess(
         '/bin/sh',
@@ -130,88 +140,6 @@ const LIVE: Partial<Record<SettingsHarness, LiveSession>> = {
 }
 
 beforeAll(() => ensureBuilt(), 120_000)
-
-/**
- * A stand-in for an OpenAI-style chat completions API on 127.0.0.1: each turn without a tool result
- * calls the harness's shell tool `tool` with `command`; the tool results it sends back are kept as text.
- */
-async function chatCompletionsStandIn(
-  tool: string,
-): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
-  const state = { command: 'true', toolResults: [] as string[] }
-  const chunk = (delta: object, finish: string | null = null): string =>
-    `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (part: Buffer) => (body += part.toString()))
-    req.on('end', () => {
-      if (!req.url?.endsWith('/chat/completions')) {
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ data: [{ id: 'gpt-4.1', object: 'model' }] }))
-        return
-      }
-      const last = (JSON.parse(body) as { messages: { role: string; content?: unknown }[] }).messages.at(-1)
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      if (last?.role === 'tool') {
-        const content = last.content
-        state.toolResults.push(
-          Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : String(content),
-        )
-        res.end(`${chunk({ role: 'assistant', content: 'done' })}${chunk({}, 'stop')}data: [DONE]\n\n`)
-        return
-      }
-      const call = {
-        index: 0,
-        id: 'call_1',
-        type: 'function',
-        function: { name: tool, arguments: JSON.stringify({ command: state.command }) },
-      }
-      res.end(
-        `${chunk({ role: 'assistant', content: null, tool_calls: [call] })}${chunk({}, 'tool_calls')}data: [DONE]\n\n`,
-      )
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(state, { url: `http://127.0.0.1:${port}/v1`, server })
-}
-
-/** The same for the Gemini API (`…:streamGenerateContent?alt=sse`); a request for JSON (its model router) gets a routing answer. */
-async function geminiApiStandIn(
-  tool: string,
-): Promise<{ url: string; server: Server; command: string; toolResults: string[] }> {
-  const state = { command: 'true', toolResults: [] as string[] }
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (part: Buffer) => (body += part.toString()))
-    req.on('end', () => {
-      type Part = { functionResponse?: { response?: unknown } }
-      const request = (body ? JSON.parse(body) : {}) as {
-        contents?: { parts?: Part[] }[]
-        generationConfig?: { responseMimeType?: string }
-      }
-      const answered = request.contents?.at(-1)?.parts?.find((part) => part.functionResponse)
-      if (answered) state.toolResults.push(JSON.stringify(answered.functionResponse?.response))
-      const part =
-        request.generationConfig?.responseMimeType === 'application/json'
-          ? { text: JSON.stringify({ complexity_reasoning: 'stand-in', complexity_score: 1 }) }
-          : answered
-            ? { text: 'done' }
-            : { functionCall: { name: tool, args: { command: state.command } } }
-      const payload = JSON.stringify({
-        candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
-      })
-      if (req.url?.includes('alt=sse'))
-        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`data: ${payload}\n\n`)
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(payload)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return Object.assign(state, { url: `http://127.0.0.1:${port}`, server })
-}
 
 interface World {
   home: string
@@ -332,12 +260,11 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
           if (!got.ok) throw new Error(got.reason)
           const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
           const ui = await connectUi(tc.companion)
-          const api =
-            live.api === 'gemini' ? await geminiApiStandIn(live.tool) : await chatCompletionsStandIn(live.tool)
+          const api = await startModelStandIn(live.api, live.tool)
           const marker = join(w.project, 'allowed')
           const session = (): Promise<ProcessResult> => live.run(got.command, w, api.url)
           try {
-            api.command = `touch ${marker}`
+            api.input = { command: `touch ${marker}` }
             const denied = session()
             const first = await ui.nextAsk(undefined, 60_000)
             expect(first.agent).toMatchObject({ name: HARNESS_BY_ID[name].name, cwd: w.project })
@@ -357,7 +284,45 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
             expect((await allowed).code).toBe(0)
             expect(existsSync(marker)).toBe(true)
           } finally {
-            api.server.close()
+            await api.close()
+            await ui.close()
+            await tc.cleanup()
+          }
+        })
+      }
+
+      if (name === 'gemini') {
+        it("the window's Dismiss prints `ask`: even under --yolo Gemini then waits for its own confirmation (headless, for good) and does not run the command", async () => {
+          if (!got.ok) throw new Error(got.reason)
+          const tc = await startTestCompanion({ home: join(w.home, '.config', 'ask-user-companion') })
+          const ui = await connectUi(tc.companion)
+          const api = await startModelStandIn('gemini', 'run_shell_command')
+          const marker = join(w.project, 'dismissed')
+          api.input = { command: `touch ${marker}` }
+          await LIVE.gemini!.prepare!(w)
+          // Spawned here rather than run to its end: with no one at a terminal, Gemini never ends.
+          const gemini = spawn(got.command, LIVE.gemini!.args!, {
+            cwd: w.project,
+            env: { ...w.env, ...LIVE.gemini!.env!(api.url) },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
+          let stderr = ''
+          gemini.stderr.setEncoding('utf8').on('data', (part: string) => (stderr += part))
+          try {
+            await ui.dismiss((await ui.nextAsk(undefined, 60_000)).askId)
+            // Its confirmation prompt fires its Notification hook: the window hears that Gemini waits.
+            const added = (await ui.nextFrame((f) => f.type === 'notice/added', 60_000)) as {
+              notice: { agent: { name: string }; notice: { kind: string } }
+            }
+            expect(added.notice.agent.name).toBe('Gemini CLI')
+            expect(added.notice.notice.kind).toBe('needs-input')
+            expect(stderr).toContain('Hook system message: Dismissed in Ask User Companion: decide here.')
+            expect(gemini.exitCode).toBe(null)
+            expect(api.toolResults).toEqual([])
+            expect(existsSync(marker)).toBe(false)
+          } finally {
+            gemini.kill()
+            await api.close()
             await ui.close()
             await tc.cleanup()
           }

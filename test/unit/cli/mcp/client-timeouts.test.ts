@@ -9,32 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HARNESS_BY_ID } from '../../../../integrations'
 import { startCodexAppServer, type CodexAppServer } from '../../../helpers/codex-app-server'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
+import { startMessagesStandIn, type MessagesStandIn } from '../../../helpers/model-stand-in'
 import { installPublished, type Installed } from '../../../helpers/published-client'
 import { runProcess, type ProcessResult } from '../../../helpers/run-process'
 import { connectUi, type UiClient } from '../../../helpers/ui-client'
 import { WAIT_MS } from '../../../helpers/waits'
 import { BIN, ensureBuilt } from '../built-cli'
-import { startMessagesStandIn, type MessagesStandIn } from './messages-stand-in'
-
-/** The client's per-call timeout, in seconds. */
-const CLIENT_TIMEOUT_S = 3
-
-const question = { id: 'pkg', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
-const answerText = '{"answers":[{"id":"pkg","selected":["pnpm"]}]}'
-/** How long the person takes: well past the client's timeout. */
-const ANSWER_AFTER_MS = CLIENT_TIMEOUT_S * 1000 * 2 + 500
-
-/** Resolves after `ms`, or rejects at once if `run` ends first (the client gave up early). */
-function outlive(run: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    // The wait under test is the passing of time itself: the client's timeout must elapse.
-    const timer = setTimeout(resolve, ms)
-    run.then(
-      (value) => (clearTimeout(timer), reject(new Error(`ended before the answer: ${JSON.stringify(value)}`))),
-      (error: unknown) => (clearTimeout(timer), reject(error instanceof Error ? error : new Error(String(error)))),
-    )
-  })
-}
+import { ANSWER_AFTER_MS, answerText, CLIENT_TIMEOUT_S, outlive, question } from './long-wait'
 
 const codexPublished = HARNESS_BY_ID.codex.published!
 const codex: Installed = await installPublished(codexPublished)
@@ -138,11 +119,17 @@ describe.skipIf(!opencode.ok)(
       project = await mkdtemp(join(tmpdir(), 'ask-user-opencode-timeout-project-'))
       tc = await startTestCompanion()
       ui = await connectUi(tc.companion)
-      api = await startMessagesStandIn({ questions: [question] })
+      // The model calls ask_user_question (under opencode's name for it) once, then ends its turn.
+      api = await startMessagesStandIn((results, offered) => {
+        const name = offered.find((tool) => tool.endsWith('ask_user_question'))
+        return results.length === 0 && name !== undefined
+          ? { id: 'toolu_1', name, input: { questions: [question] } }
+          : undefined
+      })
       await mkdir(join(home, '.config', 'opencode'), { recursive: true })
       const config = {
         model: 'anthropic/claude-sonnet-4-5',
-        provider: { anthropic: { options: { baseURL: api.baseUrl, apiKey: 'stand-in' } } },
+        provider: { anthropic: { options: { baseURL: `${api.url}/v1`, apiKey: 'stand-in' } } },
         mcp: {
           'ask-user': {
             type: 'local',
@@ -183,7 +170,7 @@ describe.skipIf(!opencode.ok)(
       expect(ask.questions).toEqual([question])
       await outlive(run, ANSWER_AFTER_MS)
       await ui.answer(ask.askId, [{ id: 'pkg', selected: ['pnpm'] }])
-      const result = await api.toolResult
+      const result = await api.resultOf('toolu_1')
       expect(result).toMatchObject({ type: 'tool_result', content: answerText })
       expect(result.is_error).not.toBe(true)
       expect((await run).code).toBe(0)
