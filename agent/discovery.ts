@@ -1,4 +1,4 @@
-import { constants, readlinkSync } from 'node:fs'
+import { constants } from 'node:fs'
 // A read-only open (O_RDONLY | O_NOFOLLOW), so the owner and mode checked are those of the file read.
 // eslint-disable-next-line no-restricted-imports -- agent/ cannot import core/private-files.ts; nothing is written
 import { open } from 'node:fs/promises'
@@ -9,6 +9,7 @@ import { AskUserError } from '../shared/error-codes'
 import { companionHome as sharedCompanionHome } from '../shared/home-folder'
 import { EndpointFileSchema } from '../shared/wire'
 import { noCompanion } from './errors'
+import { knownGone } from './process-check'
 
 export { APP_FOLDER } from '../shared/home-folder'
 export { ENDPOINT_FILE } from '../shared/endpoint'
@@ -80,7 +81,7 @@ export async function discoverEndpoint(
   }
   const parsed = EndpointFileSchema.safeParse(json)
   if (!parsed.success) throw noCompanion(`the discovery file ${file} is not valid`)
-  if (!mayBeAlive(parsed.data.pid, parsed.data.pidNamespace)) {
+  if (knownGone(parsed.data.pid, parsed.data.pidNamespace)) {
     throw noCompanion(`no Ask User Companion is running (${file} names pid ${parsed.data.pid}, which has exited)`)
   }
   return { url: checkUrl(parsed.data.url, file), token: parsed.data.token, source: { file } }
@@ -146,28 +147,6 @@ export function statusUrl(agentUrl: string): string {
   url.search = ''
   url.hash = ''
   return url.toString()
-}
-
-/**
- * False only when the companion's process is known to be gone: `pid` is checked from the same pid
- * namespace only (a client in a container cannot see the host's pids); EPERM means alive.
- */
-function mayBeAlive(pid: number, namespace: string | undefined): boolean {
-  if (namespace === undefined || namespace !== ownPidNamespace()) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-function ownPidNamespace(): string | undefined {
-  try {
-    return process.platform === 'linux' ? readlinkSync('/proc/self/ns/pid') : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**

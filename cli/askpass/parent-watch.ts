@@ -1,3 +1,4 @@
+import { pidExists } from '../../agent/process-check'
 import { serverClosedConnection } from './peer-closed'
 
 /**
@@ -8,20 +9,10 @@ import { serverClosedConnection } from './peer-closed'
  */
 export function watchParent(ppid: number, onGone: () => void, watchConnection = false, intervalMs = 500): () => void {
   const timer = setInterval(() => {
-    if (isAlive(ppid) && process.ppid === ppid && !(watchConnection && serverClosedConnection(ppid))) return
+    if (pidExists(ppid) && process.ppid === ppid && !(watchConnection && serverClosedConnection(ppid))) return
     clearInterval(timer)
     onGone()
   }, intervalMs)
   timer.unref()
   return () => clearInterval(timer)
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists but belongs to another user (sudo runs as root): alive
-    return error instanceof Error && 'code' in error && error.code === 'EPERM'
-  }
 }

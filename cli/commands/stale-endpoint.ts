@@ -1,8 +1,8 @@
 // Why `ask-user status` found no companion when endpoint.json is there: the pid it names has exited.
-import { readlinkSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { companionHome } from '../../agent/discovery'
+import { ownPidNamespace, pidExists } from '../../agent/process-check'
 import { START_HINT } from '../../agent/start-hint'
 import { ENDPOINT_FILE } from '../../shared/endpoint'
 import { EndpointFileSchema } from '../../shared/wire'
@@ -25,24 +25,8 @@ export async function staleEndpointNote(env: NodeJS.ProcessEnv): Promise<string 
   const parsed = EndpointFileSchema.safeParse(json)
   if (!parsed.success) return undefined
   const { pid, pidNamespace } = parsed.data
-  if (pidNamespace !== undefined && pidNamespace !== ownPidNamespace()) return undefined
-  return isRunning(pid) ? undefined : `stale ${file}: pid ${pid} is not running; ${START_HINT}`
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-function ownPidNamespace(): string | undefined {
-  try {
-    return process.platform === 'linux' ? readlinkSync('/proc/self/ns/pid') : undefined
-  } catch {
-    return undefined
-  }
+  // Called after the dial failed, so a file that records no namespace (an older companion wrote it) is
+  // checked too; discovery itself (knownGone) gives such a file the benefit of the doubt.
+  const checkable = pidNamespace === undefined || pidNamespace === ownPidNamespace()
+  return checkable && !pidExists(pid) ? `stale ${file}: pid ${pid} is not running; ${START_HINT}` : undefined
 }
