@@ -1,4 +1,5 @@
-import { IPC_CHANNELS, type FocusAskRequest } from '../../shared/ipc'
+import { IPC_CHANNELS } from '../../shared/ipc-channels'
+import type { FocusAskRequest } from '../../shared/ipc'
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
 import { Listeners } from '../../shared/listeners'
 import type { UiClientFrame, UiServerFrame } from '../../shared/ui'

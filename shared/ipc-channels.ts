@@ -1,0 +1,23 @@
+// The IPC channel names alone, without the payload schemas: the preload imports only this, so zod stays
+// out of the preload bundle (shared/ipc.ts has the schemas main parses with).
+
+/**
+ * IPC channels between the Electron main process and the question window's preload. Main listens only
+ * on the renderer → main channels below (it drops every other channel and every foreign sender); the
+ * payload of `send` is a `UiClientFrame` (ui.ts), parsed once in main (the renderer is less privileged);
+ * `uiFrame` payloads come from main and are not parsed again in the preload.
+ */
+export const IPC_CHANNELS = {
+  /** renderer → main, no payload: attach this window to the companion; a `snapshot` frame follows. */
+  subscribe: 'companion:subscribe',
+  /** renderer → main: one `UiClientFrame` (`ask/answer`, `ask/decide`, `ask/dismiss`, `notice/dismiss`, `history/get`). */
+  send: 'companion:send',
+  /** main → renderer: one `UiServerFrame`. */
+  uiFrame: 'companion:ui-frame',
+  /** main → renderer: a `FocusAskRequest`; the person clicked an ask in the tray or a notification. */
+  focusAsk: 'companion:focus-ask',
+  /** renderer → main: a `ShownAskReport`; which ask the window shows now (for notification rules). */
+  shown: 'companion:shown',
+  /** renderer → main: an `OpenLinkRequest`; the person clicked a link in agent text. */
+  openLink: 'companion:open-link',
+} as const
