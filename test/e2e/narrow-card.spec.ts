@@ -47,7 +47,13 @@ for (const size of [
       .client.requestApproval(longCommand)
       .catch(() => undefined)
     await expect(page.getByTestId('ask-item')).toHaveCount(5)
+    // The list folds into one line above the card; opening it and picking a row folds it again.
+    const strip = page.getByTestId('list-strip')
+    await expect(strip).toHaveText('5 pending · show the list ▾')
+    await expect(page.getByTestId('ask-list')).toBeHidden()
+    await strip.click()
     await page.getByTestId('ask-item').filter({ hasText: 'Bash' }).click()
+    await expect(page.getByTestId('ask-list')).toBeHidden()
     const card = page.getByTestId('approval-card')
     const command = card.getByTestId('approval-code')
     const allow = card.getByRole('button', { name: 'Allow once' })

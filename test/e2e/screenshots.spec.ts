@@ -208,7 +208,7 @@ test('an approval on a phone-sized window (390 × 844)', async ({ page }) => {
     },
   })
   await expect(items(page)).toHaveCount(1)
-  await row(page, 'git push').click()
+  // A phone folds the list into one line above the card; the only ask is on screen already.
   await armed(page.getByTestId('approval-card'))
   await shot(page, 'approval-narrow')
 })

@@ -5,6 +5,8 @@
 export const en = {
   appTitle: 'Ask User Companion',
   pendingCount: '{n} pending',
+  listShow: '{n} pending · show the list ▾',
+  listHide: 'Hide the list ▴',
   pendingUnknown: '? pending',
   pendingUnknownHint: 'Not connected: what is pending is not known',
   statusConnecting: 'Connecting…',
@@ -230,6 +232,8 @@ export type Messages = Record<MessageKey, string>
 export const zh: Messages = {
   appTitle: '提问助手',
   pendingCount: '{n} 个待回答',
+  listShow: '{n} 个待回答 · 显示列表 ▾',
+  listHide: '隐藏列表 ▴',
   pendingUnknown: '? 个待回答',
   pendingUnknownHint: '未连接：不知道有多少待回答',
   statusConnecting: '正在连接…',

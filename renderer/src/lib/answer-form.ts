@@ -6,14 +6,15 @@ import { EMPTY_QUESTION_DRAFT, questionTouched, type AskDraft, type QuestionDraf
 /**
  * The answer to one question from its draft:
  * - skipped → `{id, selected: []}`;
- * - picked labels in option order (labels not offered any more follow, so the rules can name them);
+ * - picked labels in option order, each once even when two options share it (labels not offered any more follow, so the rules can name them);
  * - custom text trimmed; blank custom omitted;
  * - single-select with custom text → `selected: []` (the person's own words replace the pick);
  * - multi-select keeps labels and custom together.
  */
 export function buildAnswer(question: Question, draft: QuestionDraft = EMPTY_QUESTION_DRAFT): Answer {
   if (draft.skipped) return { id: question.id, selected: [] }
-  const labels = (question.options ?? []).map((option) => option.label)
+  // Two options may carry one label (the tool accepts it): the label is the answer, so it counts once.
+  const labels = [...new Set((question.options ?? []).map((option) => option.label))]
   const picked = new Set(draft.selected)
   let selected = labels.filter((label) => picked.has(label))
   const offered = new Set(labels)
