@@ -39,6 +39,7 @@ export const en = {
   viewInbox: 'Inbox',
   viewHistory: 'History',
   viewConnect: 'Connect an agent',
+  viewConnectShort: 'Connect',
   connectTitle: 'Connect an agent',
   connectIntro:
     'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
@@ -266,6 +267,7 @@ export const zh: Messages = {
   viewInbox: '收件箱',
   viewHistory: '历史',
   viewConnect: '连接智能体',
+  viewConnectShort: '连接',
   connectTitle: '连接智能体',
   connectIntro:
     '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',
