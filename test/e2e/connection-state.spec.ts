@@ -3,7 +3,7 @@
 // with a new credential makes it say "The companion restarted: run `ask-user open`", and another
 // program on its port makes it say so, with the next step.
 import { createServer, type Server } from 'node:http'
-import type { Page } from '@playwright/test'
+import type { Page, Response } from '@playwright/test'
 import { AskUserClient } from '../../agent'
 import { startTestCompanion, type TestCompanion } from '../helpers/companion'
 import { ensureRendererBuilt, RENDERER_DIR } from './support/build'
@@ -122,6 +122,11 @@ test('another program on the port: the page says the port is taken, not that the
     await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unverified', {
       timeout: 15_000,
     })
+    // Each failed proof is followed by a probe; once two more have had the companion's 401, the words stand.
+    const companionRefusal = (response: Response) => response.url().endsWith('/v1/status') && response.status() === 401
+    await page.waitForResponse(companionRefusal, { timeout: 15_000 })
+    await page.waitForResponse(companionRefusal, { timeout: 15_000 })
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'unverified')
     await expect(page.getByTestId('sign-in')).toHaveText(
       'The companion restarted: run `ask-user open` for a new window. (Nothing from what answers now is shown until then.)',
     )
