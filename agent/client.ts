@@ -92,7 +92,7 @@ export class AskUserClient {
   }
 
   /** Changes how the client introduces itself; applies from the next connection on. */
-  setClientInfo(info: Partial<Pick<ClientInfo, 'name' | 'version' | 'title'>>): void {
+  setClientInfo(info: Partial<Pick<ClientInfo, 'name' | 'version' | 'title' | 'session'>>): void {
     this.#info = { ...this.#info, ...info }
   }
 
@@ -108,7 +108,8 @@ export class AskUserClient {
     const title = this.#info.title ?? o.title
     if (version !== undefined) info.version = version
     if (title !== undefined) info.title = title
-    if (o.session !== undefined) info.session = o.session
+    const session = this.#info.session ?? o.session
+    if (session !== undefined) info.session = session
     return info
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { STATUS_PATH } from '../shared/endpoint'
-import type { CompanionStatus } from '../shared/endpoint'
+import { COMPANION_SERVICE, type CompanionStatus, type StatusRefusal } from '../shared/endpoint'
 import { AGENT_PATH, PROTOCOL_VERSION } from '../shared/wire'
 import { UI_PATH } from '../shared/ui'
 import { bearerToken, isLoopbackHost, isOwnOrigin, requestPath } from './handshake'
@@ -18,10 +18,19 @@ export interface HttpContext {
 }
 
 const TEXT = 'text/plain; charset=utf-8'
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** The 401 of `GET /v1/status`: it says who refused, which a page's probe reads (shared/endpoint.ts). */
+const STATUS_REFUSAL: StatusRefusal = {
+  code: 'UNAUTHORIZED',
+  message: 'missing or wrong bearer token',
+  service: COMPANION_SERVICE,
+}
 
 /**
  * Plain HTTP requests: `Host` must be loopback (403), a foreign `Origin` is refused (403);
- * `GET /v1/status` needs `Authorization: Bearer <token>` (401); the WebSocket paths answer 426 to a
+ * `GET /v1/status` needs `Authorization: Bearer <token>` (else 401 with a JSON `StatusRefusal` naming the
+ * service, so a page can tell the companion from another program on its port); the WebSocket paths answer 426 to a
  * request that is not an upgrade; anything else is the built renderer when `staticDir` is set, else 404.
  */
 export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): void {
@@ -32,8 +41,8 @@ export function handleRequest(ctx: HttpContext, req: IncomingMessage, res: Serve
   if (origin !== undefined && !isOwnOrigin(origin, ctx.port())) return send(res, req, 403, TEXT, 'foreign Origin\n')
   if (path === STATUS_PATH) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, req, 405, TEXT, 'method not allowed\n')
-    if (!ctx.tokenMatches(bearerToken(req))) return send(res, req, 401, TEXT, 'missing or wrong bearer token\n')
-    return send(res, req, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.status()))
+    if (!ctx.tokenMatches(bearerToken(req))) return send(res, req, 401, JSON_TYPE, JSON.stringify(STATUS_REFUSAL))
+    return send(res, req, 200, JSON_TYPE, JSON.stringify(ctx.status()))
   }
   if (ctx.windows !== undefined && WINDOW_PATHS.has(path)) return handleWindowRoute(ctx.windows, path, req, res)
   if (path === AGENT_PATH || path === UI_PATH) return send(res, req, 426, TEXT, 'WebSocket upgrade required\n')

@@ -8,9 +8,11 @@ import type { UiClientFrame, UiServerFrame } from './ui'
  * answer HTTP either: it is retrying), `signed-out` (it holds no window credential: a reload, an
  * expired link; run `ask-user open`), `unverified` (what answers on the port does not hold this page's
  * credential: the companion restarted with a new one, or something else took the port; nothing it sent
- * is shown) and `alarm` (a page link was opened twice, so every window was signed out).
+ * is shown), `other-program` (the port answers HTTP, but not as the companion: another program took
+ * it) and `alarm` (a page link was opened twice, so every window was signed out).
  */
-export type BridgeStatus = 'connecting' | 'open' | 'closed' | 'unreachable' | 'signed-out' | 'unverified' | 'alarm'
+export type BridgeStatus =
+  'connecting' | 'open' | 'closed' | 'unreachable' | 'signed-out' | 'unverified' | 'other-program' | 'alarm'
 
 /** How the served page is getting its window credential (shown until it has one). */
 export type PageAccessState =

@@ -5,12 +5,15 @@ import { MCP_INSTRUCTIONS, MCP_SERVER_NAME, mcpServerCapabilities } from './mcp-
 import { TOOL_NAME, createAskUserQuestionTool, runAskUserQuestion } from '../../agent/tool-definition'
 import { UNCAPPED_LIMITS } from '../../shared/limits'
 import { answerHookTool, HOOK_TOOL_DEFINITION } from './hook-tool'
+import { mcpClientInfo } from './harness-session'
 
 /** What the MCP server needs: the companion client it asks through, and its own version. */
 export interface McpServerOptions {
   client: Pick<AskUserClient, 'ask' | 'setClientInfo'>
   /** Reported as the server's version (`serverInfo`; default `0.0.0`). */
   version?: string
+  /** The server's environment: a harness's session id may be in it (cli/mcp/harness-session.ts). Default none. */
+  env?: NodeJS.ProcessEnv
   /**
    * Milliseconds between two `notifications/progress` while a call that carries a `progressToken`
    * waits (default {@link DEFAULT_PROGRESS_INTERVAL_MS}); 0 sends none.
@@ -34,7 +37,8 @@ export interface McpServerOptions {
  * `progressToken` waits, a progress notification goes out every `progressIntervalMs`, so clients that
  * reset their timeout on progress wait as long as the person takes. The MCP client's name (and
  * version), from `initialize` or from the call's own `_meta` envelope, is what the companion shows as
- * the asking agent.
+ * the asking agent; for Claude Code with a known session, the name and session its hooks send
+ * (cli/mcp/harness-session.ts), so one session is one agent.
  */
 export function createAskUserMcpServer(options: McpServerOptions): Server {
   const { client, claudeCodeHooks: hooks } = options
@@ -43,12 +47,13 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     { name: MCP_SERVER_NAME, version: options.version ?? '0.0.0' },
     { capabilities: mcpServerCapabilities(), instructions: MCP_INSTRUCTIONS },
   )
-  const tellClientInfo = (peer: { name?: unknown; version?: unknown } | undefined): void => {
+  const tellClientInfo = (
+    peer: { name?: unknown; version?: unknown } | undefined,
+    meta?: Record<string, unknown>,
+  ): void => {
     if (typeof peer?.name !== 'string' || peer.name === '') return
-    client.setClientInfo({
-      name: peer.name,
-      ...(typeof peer.version === 'string' && peer.version ? { version: peer.version } : {}),
-    })
+    const version = typeof peer.version === 'string' && peer.version ? peer.version : undefined
+    client.setClientInfo(mcpClientInfo({ name: peer.name, ...(version ? { version } : {}) }, options.env ?? {}, meta))
   }
   // A 2025 connection names its client once, in `initialize`.
   server.oninitialized = () => tellClientInfo(server.getClientVersion())
@@ -65,7 +70,7 @@ export function createAskUserMcpServer(options: McpServerOptions): Server {
     ],
   }))
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    tellClientInfo(envelopeClientInfo(ctx))
+    tellClientInfo(envelopeClientInfo(ctx) ?? server.getClientVersion(), request.params._meta)
     if (hooks && request.params.name === HOOK_TOOL_DEFINITION.name) {
       const { content, note } = await answerHookTool(
         request.params.arguments,

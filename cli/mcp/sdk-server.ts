@@ -41,7 +41,14 @@ export async function serveMcp(
     if (io.signal.aborted) stop()
   })
   const connection = serveStdio(
-    () => createAskUserMcpServer({ client, version, progressIntervalMs, ...(hooks ? { claudeCodeHooks: hooks } : {}) }),
+    () =>
+      createAskUserMcpServer({
+        client,
+        version,
+        env: io.env,
+        progressIntervalMs,
+        ...(hooks ? { claudeCodeHooks: hooks } : {}),
+      }),
     { transport },
   )
   await stopped

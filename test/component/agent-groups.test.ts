@@ -45,6 +45,17 @@ describe('the list', () => {
     expect(item('batch').textContent).toContain('2 questions')
   })
 
+  it('a row whose question has no text and no header says "(no question text)", as the card does', async () => {
+    await renderInbox([
+      makeAsk({ askId: 'blank', agent: cursor, questions: question('') }),
+      makeAsk({ askId: 'spaces', agent: cursor, questions: question('  ') }),
+    ])
+    for (const row of screen.getAllByTestId('ask-item')) {
+      expect(within(row).getByTestId('ask-text').textContent).toBe('(no question text)')
+      expect(within(row).queryByTestId('ask-chip')).toBeNull()
+    }
+  })
+
   // Their size against the rows is measured in Chromium (test/e2e/agent-groups.spec.ts).
   it('agent names are headings that say they are self-declared', async () => {
     await renderInbox([makeAsk({ agent: cursor })])

@@ -58,6 +58,14 @@ describe('history', () => {
     expect(bridge.historyRequests).toEqual([200, 200])
   })
 
+  it('an empty question with no header reads "(no question text)" in its heading, not a blank line', async () => {
+    const { bridge, user } = await renderInbox([])
+    await user.click(screen.getByRole('button', { name: 'History' }))
+    const blank = makeAsk({ questions: [{ id: 'q', question: '' }] })
+    await bridge.emit({ type: 'history', entries: [{ ...blank, outcome: 'aborted', settledAt: Date.now() }] })
+    expect(screen.getByTestId('history-summary').textContent).toBe('(no question text)')
+  })
+
   it('has no Refresh button: it follows the companion live', async () => {
     const { bridge, user } = await renderInbox([])
     await user.click(screen.getByRole('button', { name: 'History' }))

@@ -3,6 +3,7 @@ import { getBridge } from '../../renderer/src/bridge'
 import { codeFromHash } from '../../renderer/src/bridge/page-access'
 import { newNonce, proofMac } from '../../shared/proof'
 import { createWebSocketBridge } from '../../renderer/src/bridge/websocket-bridge'
+import type { PortAnswer } from '../../renderer/src/bridge/status-probe'
 import type { BridgeStatus } from '../../shared/bridge'
 import type { UiServerFrame } from '../../shared/ui'
 
@@ -60,7 +61,7 @@ function connect() {
 describe('WebSocket bridge', () => {
   it('a failed socket asks the probe: a port that does not answer is unreachable until one does', async () => {
     vi.useFakeTimers()
-    let answers = false
+    let answer: PortAnswer = 'nothing'
     let probes = 0
     const bridge = createWebSocketBridge({
       url: 'ws://127.0.0.1:1234/v1/ui',
@@ -68,7 +69,7 @@ describe('WebSocket bridge', () => {
       WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
       probe: () => {
         probes += 1
-        return Promise.resolve(answers)
+        return Promise.resolve(answer)
       },
     })
     const statuses: BridgeStatus[] = []
@@ -84,13 +85,50 @@ describe('WebSocket bridge', () => {
     await vi.advanceTimersByTimeAsync(0)
     expect(statuses).toEqual(['connecting', 'open', 'closed', 'unreachable'])
     // The port answers again (the socket may still fail, say while the companion starts): only closed.
-    answers = true
+    answer = 'companion'
     await vi.advanceTimersByTimeAsync(500)
     FakeSocket.sockets[2]!.drop()
     await vi.waitFor(() => expect(statuses.at(-1)).toBe('closed'))
     await vi.advanceTimersByTimeAsync(1000)
     FakeSocket.sockets[3]!.open()
     expect(statuses.at(-1)).toBe('open')
+  })
+
+  it('a port that answers, but not as the companion, is another program’s; a proof that failed there stays "restarted" only while the companion answers', async () => {
+    vi.useFakeTimers()
+    let answer: PortAnswer = 'other-program'
+    const bridge = createWebSocketBridge({
+      url: 'ws://127.0.0.1:1234/v1/ui',
+      credential: () => 'C'.repeat(43),
+      WebSocketImpl: FakeSocket as unknown as typeof WebSocket,
+      probe: () => Promise.resolve(answer),
+    })
+    const statuses: BridgeStatus[] = []
+    bridge.onStatus((status) => statuses.push(status))
+    bridge.onFrame(() => undefined)
+    FakeSocket.sockets[0]!.drop()
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('other-program'))
+    // Retrying keeps the words while the port stays taken.
+    await vi.advanceTimersByTimeAsync(250)
+    FakeSocket.sockets[1]!.drop()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(statuses).toEqual(['connecting', 'closed', 'other-program'])
+    // The companion is back with a new credential: its proof fails, and the probe keeps "restarted".
+    answer = 'companion'
+    await vi.advanceTimersByTimeAsync(500)
+    const restarted = FakeSocket.sockets[2]!
+    restarted.open()
+    restarted.message(JSON.stringify({ type: 'proof', nonce: newNonce(), mac: newNonce() }))
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('unverified'))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(statuses.at(-1)).toBe('unverified')
+    // Something else answers the socket with a proof that fails, and its HTTP is not the companion's.
+    answer = 'other-program'
+    await vi.advanceTimersByTimeAsync(1000)
+    const impostor = FakeSocket.sockets[3]!
+    impostor.open()
+    impostor.message(JSON.stringify({ type: 'proof', nonce: newNonce(), mac: newNonce() }))
+    await vi.waitFor(() => expect(statuses.at(-1)).toBe('other-program'))
   })
 
   it('reads a one-time code from the fragment (never a token)', () => {

@@ -1,7 +1,7 @@
 import type { CompanionBridge } from '../../../shared/bridge'
 import { SECRETS_MASKED_QUERY, UI_PATH } from '../../../shared/ui'
 import { codeFromHash, PageAccess } from './page-access'
-import { companionAnswers } from './status-probe'
+import { whoAnswers } from './status-probe'
 import { createWebSocketBridge } from './websocket-bridge'
 
 declare global {
@@ -32,7 +32,7 @@ function servedPageBridge(): CompanionBridge {
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${UI_PATH}?${SECRETS_MASKED_QUERY}`,
     credential: () => access.current(),
     onSignedOut: () => access.forget(),
-    probe: () => companionAnswers(),
+    probe: () => whoAnswers(),
   })
   const started = access.start(location.hash)
   // A new link opened in this same tab (only its fragment changes, so the page does not load again).

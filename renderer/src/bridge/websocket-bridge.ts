@@ -1,6 +1,7 @@
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../../shared/bridge'
 import { Listeners } from '../../../shared/listeners'
 import { UiServerFrameSchema, type UiClientFrame, type UiServerFrame } from '../../../shared/ui'
+import type { PortAnswer } from './status-probe'
 import {
   answerProof,
   newNonce,
@@ -27,11 +28,12 @@ export interface WebSocketBridgeOptions {
   /** Told when the companion signed this window out (4401: credential rotated, or 4403: proof refused). */
   onSignedOut?: () => void
   /**
-   * Asked after the socket failed: does the companion's port answer at all (bridge/status-probe.ts)?
-   * `false` makes the status `unreachable` until a probe or a socket says otherwise. Without it a
-   * failed socket is only `closed`.
+   * Asked after the socket failed: who answers on the companion's port (bridge/status-probe.ts)?
+   * `nothing` makes the status `unreachable`, `other-program` makes it `other-program`, until a probe
+   * or a socket says otherwise; `companion` leaves `closed` (or `unverified`: the companion restarted).
+   * Without it a failed socket is only `closed`.
    */
-  probe?: () => Promise<boolean>
+  probe?: () => Promise<PortAnswer>
   /** First reconnect delay in ms (default 250); doubles up to `maxDelayMs`. */
   initialDelayMs?: number
   /** Longest reconnect delay in ms (default 5000). */
@@ -80,8 +82,8 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   const connect = (): void => {
     const secret = options.credential?.()
     if (options.credential !== undefined && secret === undefined) return setStatus('signed-out')
-    // An unverified or unreachable companion stays so while retrying: only news changes the words.
-    if (status !== 'unverified' && status !== 'unreachable') setStatus('connecting')
+    // An unverified, unreachable or taken port stays so while retrying: only news changes the words.
+    if (!retryingQuietly(status)) setStatus('connecting')
     const nonce = secret === undefined ? undefined : newNonce()
     let ws: WebSocket
     try {
@@ -131,12 +133,12 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
   }
 
   const scheduleReconnect = (): void => {
-    if (status !== 'unverified' && status !== 'unreachable') setStatus('closed')
-    if (status !== 'unverified' && options.probe !== undefined) {
-      void options.probe().then((answers) => {
-        // A socket under way, or news it brought (open, unverified, signed out), knows better than the probe.
-        if (socket !== undefined || (status !== 'closed' && status !== 'unreachable')) return
-        setStatus(answers ? 'closed' : 'unreachable')
+    if (!retryingQuietly(status)) setStatus('closed')
+    if (options.probe !== undefined) {
+      void options.probe().then((answer) => {
+        // A socket under way, or news it brought (open, signed out), knows better than the probe.
+        if (socket !== undefined || (status !== 'closed' && !retryingQuietly(status))) return
+        setStatus(statusAfterProbe(status, answer))
       })
     }
     const wait = delay
@@ -171,6 +173,21 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): Companio
       return off
     },
   }
+}
+
+/** The states a failed socket keeps while it retries, so the words do not flicker through "connecting". */
+function retryingQuietly(status: BridgeStatus): boolean {
+  return status === 'unreachable' || status === 'unverified' || status === 'other-program'
+}
+
+/**
+ * The status once the probe said who answers the port. A page that saw a proof fail (`unverified`)
+ * stays so while the companion answers: it restarted with a new credential.
+ */
+function statusAfterProbe(status: BridgeStatus, answer: PortAnswer): BridgeStatus {
+  if (answer === 'nothing') return 'unreachable'
+  if (answer === 'other-program') return 'other-program'
+  return status === 'unverified' ? 'unverified' : 'closed'
 }
 
 /** A window's listener threw: the bridge goes on for the others; the console keeps the error. */

@@ -21,6 +21,7 @@ export const en = {
   alertSound: 'Sound',
   statusSignedOut: 'Signed out',
   statusUnverified: 'Companion restarted',
+  statusOtherProgram: 'Port used by another program',
   statusAlarm: 'Signed out: link opened twice',
   signInNeeded:
     'This page is not signed in. Run `ask-user open` in a terminal to open a signed-in window (a reload signs a page out).',
@@ -28,7 +29,9 @@ export const en = {
   signInConfirm: 'Type these digits where `ask-user open` runs, to confirm that this page is yours:',
   signInRefused: 'This page could not sign in: {message}',
   signInUnverified:
-    'The companion restarted: run `ask-user open` for a new window. (If it did not restart, something else answers on its port, and nothing from it is shown.)',
+    'The companion restarted: run `ask-user open` for a new window. (Nothing from what answers now is shown until then.)',
+  signInOtherProgram:
+    'Port {port} is used by another program, not the companion: nothing from it is shown. Stop that program, or start the companion on a free port (`ask-user serve --port 0`), then run `ask-user open`.',
   signInUnreachable: 'Not connected to the companion on port {port}; retrying. If it restarted, run `ask-user open`.',
   signInAlarm:
     "This page's link was opened a second time, perhaps by someone else, so every window was signed out. Run `ask-user open` for a new link.",
@@ -36,6 +39,7 @@ export const en = {
   viewInbox: 'Inbox',
   viewHistory: 'History',
   viewConnect: 'Connect an agent',
+  viewConnectShort: 'Connect',
   connectTitle: 'Connect an agent',
   connectIntro:
     'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
@@ -248,19 +252,22 @@ export const zh: Messages = {
   alertSound: '提示音',
   statusSignedOut: '未登录',
   statusUnverified: '助手已重启',
+  statusOtherProgram: '端口被其他程序占用',
   statusAlarm: '已登出：链接被打开了两次',
   signInNeeded: '此页面尚未登录。请在终端运行 `ask-user open` 打开一个已登录的窗口（刷新页面会登出）。',
   signInRedeeming: '正在登录…',
   signInConfirm: '请在运行 `ask-user open` 的终端输入以下数字，确认此页面属于你：',
   signInRefused: '此页面无法登录：{message}',
-  signInUnverified:
-    '助手已重启：请运行 `ask-user open` 打开新窗口。（如果它没有重启，则是别的程序在它的端口上应答，不显示它发来的任何内容。）',
+  signInUnverified: '助手已重启：请运行 `ask-user open` 打开新窗口。（在此之前，不显示现在应答的一方发来的任何内容。）',
+  signInOtherProgram:
+    '端口 {port} 被另一个程序占用，不是助手：不显示它发来的任何内容。请停止那个程序，或在空闲端口上启动助手（`ask-user serve --port 0`），然后运行 `ask-user open`。',
   signInUnreachable: '未连接到端口 {port} 上的助手，正在重试。如果它已重启，请运行 `ask-user open`。',
   signInAlarm: '此页面的链接被第二次打开（可能是别人），因此所有窗口都已登出。请运行 `ask-user open` 获取新链接。',
   offline: '未连接到助手；你的回答已保留，连接恢复后请再次发送。',
   viewInbox: '收件箱',
   viewHistory: '历史',
   viewConnect: '连接智能体',
+  viewConnectShort: '连接',
   connectTitle: '连接智能体',
   connectIntro:
     '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',

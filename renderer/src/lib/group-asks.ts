@@ -50,25 +50,30 @@ export function displayOrder(groups: readonly AgentGroup[]): string[] {
   return groups.flatMap((group) => group.asks.map((ask) => ask.askId))
 }
 
-/** A one-line summary of an ask for the list: its title, else the first question's header or text. */
-export function askSummary(ask: Ask | HistoryEntry): string {
+/**
+ * A one-line summary of an ask (a history entry's heading): its title, else the first question's
+ * header or text. `undefined` when the ask has none of these words (an empty question, which the tool
+ * accepts): the caller shows "(no question text)" as the card does, never a blank line or an id.
+ */
+export function askSummary(ask: Ask | HistoryEntry): string | undefined {
   if (ask.kind === 'approval') return ask.title ?? (ask.approval ? approvalSummary(ask.approval) : ask.askId)
   const first = ask.questions[0]
-  return ask.title ?? first?.header ?? first?.question ?? ask.askId
+  return nonEmpty(ask.title) ?? nonEmpty(first?.header) ?? nonEmpty(first?.question)
 }
 
 /**
  * What a list row says: the words the person reads (the question itself, or what an approval wants
  * to do), and beside them a short chip (the question's header, or the approval's tool) when there is
  * one. A batch with a title is named by its title; a question without text by its header or title.
+ * `text` is `undefined` when there are no words at all: the row says "(no question text)".
  */
-export function askRowText(ask: Ask): { chip: string | undefined; text: string } {
+export function askRowText(ask: Ask): { chip: string | undefined; text: string | undefined } {
   if (ask.kind === 'approval') return { chip: ask.approval.tool, text: ask.title ?? approvalSummary(ask.approval) }
   const first = ask.questions[0]
   const header = nonEmpty(first?.header)
   const title = nonEmpty(ask.title)
   const question = nonEmpty(first?.question)
-  const text = (ask.questions.length > 1 ? (title ?? question) : (question ?? title)) ?? header ?? ask.askId
+  const text = (ask.questions.length > 1 ? (title ?? question) : (question ?? title)) ?? header
   return { chip: header !== text ? header : undefined, text }
 }
 

@@ -92,7 +92,14 @@ describe('HTTP', () => {
   it('GET /v1/status needs the bearer token and counts pending, agents and windows', async () => {
     t = await startTestCompanion({ serverInfo: { name: 'c', version: '1.2.3' } })
     const url = `http://127.0.0.1:${t.companion.port}/v1/status`
-    expect((await get(url)).status).toBe(401)
+    const refused = await get(url)
+    expect(refused.status).toBe(401)
+    // The refusal names the service: a page whose socket failed tells the companion from another program by it.
+    expect(await refused.json()).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'missing or wrong bearer token',
+      service: 'ask-user-companion',
+    })
     expect((await get(url, { Authorization: 'Bearer nope' })).status).toBe(401)
     const ui = await connectUi(t.companion)
     const agent = await helloAgent(t.companion)

@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { calledByModel } from '../../../../integrations/claude-code/hook-tool'
 import { HOOK_TOOL_NAME } from '../../../../integrations/claude-code/hook-tool-names'
 import { HARNESS_BY_ID } from '../../../../integrations/index'
+import type { V1Ask as Ask } from '../../../../core/ask-v1'
+import { agentKey } from '../../../../shared/agent-key'
 import { startTestCompanion, type TestCompanion } from '../../../helpers/companion'
 import { startMessagesStandIn, type MessagesStandIn, type MessagesToolResult } from '../../../helpers/model-stand-in'
 import { installPublished } from '../../../helpers/published-client'
@@ -77,6 +79,8 @@ describe.skipIf(skip !== undefined)(
     let api: MessagesStandIn
     let session: ChildProcess | undefined
     let mcpLog: string
+    /** The agent of the model's ask_user_question: the hooks' asks must be the same agent (one group). */
+    let modelAgent: Ask['agent'] | undefined
     const result = (id: string): Promise<MessagesToolResult> => api.resultOf(id)
 
     beforeAll(async () => {
@@ -154,6 +158,9 @@ describe.skipIf(skip !== undefined)(
     it('the model’s ask_user_question goes through ask-user mcp and gets the answer', async () => {
       const ask = await ui.nextAsk(undefined, 60_000)
       expect(ask.questions).toEqual(MCP_QUESTION.questions)
+      // Claude starts its MCP servers with CLAUDE_CODE_SESSION_ID: the ask names the session as the hooks do.
+      expect(ask.agent).toMatchObject({ name: 'Claude Code', session: expect.any(String) })
+      modelAgent = ask.agent
       await ui.answer(ask.askId, [{ id: 'db', selected: ['SQLite'] }])
       const got = await result('toolu_1')
       expect(got.is_error).toBeFalsy()
@@ -165,6 +172,7 @@ describe.skipIf(skip !== undefined)(
     it('the question card answers Claude’s AskUserQuestion, through the PreToolUse hook', async () => {
       const ask = await ui.nextAsk(undefined, 60_000)
       expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project })
+      expect(agentKey(ask.agent)).toBe(agentKey(modelAgent!))
       expect(ask.questions).toEqual([
         {
           id: 'q1',
@@ -186,6 +194,7 @@ describe.skipIf(skip !== undefined)(
     it('Bash’s permission prompt is an approval card; Allow runs the command', async () => {
       const ask = await ui.nextAsk(undefined, 60_000)
       expect(ask.agent).toMatchObject({ name: 'Claude Code', cwd: project, title: expect.stringMatching(/^session /) })
+      expect(agentKey(ask.agent)).toBe(agentKey(modelAgent!))
       // Every field the card needs came through the hook's input, the permission suggestions (Always allow) too.
       expect(ask.approval).toMatchObject({
         tool: 'Bash',
