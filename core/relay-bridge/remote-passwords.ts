@@ -29,15 +29,20 @@ export class RemotePasswords {
   static async start(home: string, onChange: () => void, warn: (message: string) => void): Promise<RemotePasswords> {
     const passwords = new RemotePasswords(home, warn)
     await passwords.#read()
-    passwords.#watcher = watch(home, { persistent: false }, (_event, name) => {
-      if (name !== REMOTE_PASSWORDS_FILE) return
-      // One read at a time, in order: the last change always wins.
-      passwords.#reading = passwords.#reading
-        .then(() => passwords.#read())
-        .then(onChange)
-        .catch((error: unknown) => warn(`applying the remote-passwords setting failed: ${String(error)}`))
-    })
-    passwords.#watcher.on('error', (error) => warn(`watching the remote-passwords setting failed: ${String(error)}`))
+    try {
+      passwords.#watcher = watch(home, { persistent: false }, (_event, name) => {
+        if (name !== REMOTE_PASSWORDS_FILE) return
+        // One read at a time, in order: the last change always wins.
+        passwords.#reading = passwords.#reading
+          .then(() => passwords.#read())
+          .then(onChange)
+          .catch((error: unknown) => warn(`applying the remote-passwords setting failed: ${String(error)}`))
+      })
+      passwords.#watcher.on('error', (error) => warn(`watching the remote-passwords setting failed: ${String(error)}`))
+    } catch (error) {
+      // No watch (the system's limit of watches, say): the bridge still runs, with the setting read at start.
+      warn(`changes to remote passwords apply at the next start: the home cannot be watched (${String(error)})`)
+    }
     return passwords
   }
 
