@@ -69,7 +69,7 @@ export async function setRemotePasswords(
   if (agent === undefined)
     throw new RelayHomeError(
       'RELAY_NO_SUCH_AGENT',
-      `The roster lists no agent called "${name}"; run \`ask-user relay devices\` for the names.`,
+      `The roster lists no agent called "${name}"; run \`ask-user relay devices\` for the names (on a paired device, \`ask-user relay renew\` first fetches the newest roster).`,
     )
   const current = await loadRemotePasswords(home)
   const others = current.agents.filter((entry) => entry.id !== agent.id)

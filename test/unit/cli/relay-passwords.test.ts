@@ -63,7 +63,7 @@ describe('ask-user relay passwords', () => {
     expect(await run('allow', 'nobody')).toEqual({
       code: 1,
       out: '',
-      err: 'Error: RELAY_NO_SUCH_AGENT: The roster lists no agent called "nobody"; run `ask-user relay devices` for the names.\n',
+      err: 'Error: RELAY_NO_SUCH_AGENT: The roster lists no agent called "nobody"; run `ask-user relay devices` for the names (on a paired device, `ask-user relay renew` first fetches the newest roster).\n',
     })
     const devices = memoryIo({ ASK_USER_HOME: home })
     expect(await main(['relay', 'devices'], devices)).toBe(0)

@@ -143,7 +143,7 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
     expect(await relay(homeA, 'allow', 'nobody')).toEqual({
       code: 1,
       out: '',
-      err: 'Error: RELAY_NO_SUCH_AGENT: The roster lists no agent called "nobody"; run `ask-user relay devices` for the names.\n',
+      err: 'Error: RELAY_NO_SUCH_AGENT: The roster lists no agent called "nobody"; run `ask-user relay devices` for the names (on a paired device, `ask-user relay renew` first fetches the newest roster).\n',
     })
     // A device is a member, but not an agent: it asks nothing.
     expect((await relay(homeA, 'allow', 'laptop-b')).err).toContain('RELAY_NO_SUCH_AGENT')
