@@ -119,8 +119,10 @@ export class AskUserClient {
    * rules by the connection it came in on.
    */
   async ask(ask: ValidatedAsk, options: AskOptions = {}): Promise<CheckedAnswer> {
-    // A secret question never leaves the machine (the relay's sealed secret asks come later).
-    const relayable = this.#options.relay !== false && !ask.questions.some((question) => question.secret === true)
+    // A secret question may go through the relay too: a desk answers it only where the person allowed
+    // remote passwords for this agent, sealed to this ask's one-time reply key, in the short-lived `secret`
+    // bucket. The askpass helper opts out (`relay: false`): its prompts stay on this machine.
+    const relayable = this.#options.relay !== false
     return this.#wait<CheckedAnswer>(
       options,
       (open, id, title, pending) => open.ask(id, ask, title, pending),

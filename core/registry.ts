@@ -107,6 +107,7 @@ export class Registry {
   private readonly added: Listeners<[ask: Ask]>
   private readonly resolved: Listeners<Parameters<ResolvedListener>>
   private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
+  private readonly revised: Listeners<[ask: Ask]>
   /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
   private readonly gone = new Map<string, { ask: Ask; at: number }>()
 
@@ -120,6 +121,7 @@ export class Registry {
     this.added = new Listeners(report)
     this.resolved = new Listeners(report)
     this.undelivered = new Listeners(report)
+    this.revised = new Listeners(report)
   }
 
   /** Number of pending asks. */
@@ -153,6 +155,24 @@ export class Registry {
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     this.added.emit(ask)
     return ask
+  }
+
+  /**
+   * Replaces the `origin` of the pending remote ask `askId` (whether this desk may answer it changed: the
+   * person allowed or denied remote passwords for its agent) and tells the `revised` listeners with the
+   * new ask, same `askId`. False when no such question ask is pending.
+   */
+  reviseOrigin(askId: string, origin: AskOrigin): boolean {
+    const entry = this.entries.get(askId)
+    if (entry?.ask.kind !== 'question' || entry.ask.origin === undefined) return false
+    entry.ask = { ...entry.ask, origin }
+    this.revised.emit(entry.ask)
+    return true
+  }
+
+  /** Subscribes to revised asks ({@link reviseOrigin}); returns the unsubscribe function. */
+  onRevised(listener: (ask: Ask) => void): () => void {
+    return this.revised.add(listener)
   }
 
   /**

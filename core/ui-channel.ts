@@ -88,6 +88,8 @@ export class WindowHub {
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
       ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
+      // A pending ask whose answerability changed comes again under its askId: windows replace it.
+      ctx.registry.onRevised((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
       ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
         this.broadcast(settledFrame(ask.askId, settlement), hasSecret(ask), undefined, ask.askId),
       ),

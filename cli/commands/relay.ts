@@ -1,4 +1,4 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove|renew`: set up a self-hosted relay, give agents
+// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords`: set up a self-hosted relay, give agents
 // their relay file, pair more devices, manage the roster and renew it.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -10,6 +10,7 @@ import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
 import { pairDevice } from '../relay/pair'
+import { runPasswords } from '../relay/passwords'
 import { renewRelay } from '../relay/renew'
 import { listRoster, removeMember } from '../relay/roster-commands'
 import { lineReader } from '../relay/stdin-lines'
@@ -24,6 +25,7 @@ const HELP = `Usage:
   ask-user relay devices
   ask-user relay remove NAME
   ask-user relay renew                (what the companion does at every start)
+  ask-user relay passwords allow NAME | deny NAME | list
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
@@ -44,6 +46,10 @@ devices lists the roster after checking its signature; remove NAME takes a membe
 renew, on the first desktop, re-signs the roster for 60 more days, publishes it and renews every paired
 device's 7-day credential that is due; on a paired device it picks up a newer roster and its renewed
 credential. The companion does the same at every start.
+
+passwords allow NAME lets this desk answer the remote agent NAME's password (secret) questions; the
+answer is sealed to a one-time key of that ask and kept on the relay 10 minutes at most. deny NAME
+takes it back; list shows the agents allowed here. Other desks decide for themselves.
 `
 
 /** Dispatches `relay init` and `relay add-agent`; errors print `Error: CODE: message` on stderr. */
@@ -61,6 +67,7 @@ export const run: Command = async (args, io) => {
     if (sub === 'devices') return await runDevices(rest, io)
     if (sub === 'remove') return await runRemove(rest, io)
     if (sub === 'renew') return await runRenew(rest, io)
+    if (sub === 'passwords') return await runPasswords(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')

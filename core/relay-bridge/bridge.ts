@@ -14,6 +14,7 @@ import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
 import { RelayNotices } from './relay-notices'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
+import { RemotePasswords, reviseRemoteSecretAsks } from './remote-passwords'
 import type { RelayBridgeContext } from './start'
 
 /** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
@@ -45,6 +46,8 @@ export class RelayBridge {
   /** This desk's current credential; the link asks for it at every (re)connect. */
   #creds = ''
   #renewals: NodeJS.Timeout | undefined
+  /** Which agents this desk answers secret asks for (`ask-user relay passwords`). */
+  #passwords: RemotePasswords | undefined
 
   private constructor(ctx: RelayBridgeContext) {
     this.#ctx = ctx
@@ -70,6 +73,7 @@ export class RelayBridge {
   async close(): Promise<void> {
     this.#closed.abort()
     clearInterval(this.#renewals)
+    this.#passwords?.close()
     this.#desk?.close()
     await this.#link?.close().catch(() => undefined)
   }
@@ -81,7 +85,13 @@ export class RelayBridge {
     const identity = await loadDeskIdentity(home, renewal.role, now)
     this.#self = identity.device.member.id
     this.#creds = identity.creds
-    if (this.#closed.signal.aborted) return
+    const passwords = await RemotePasswords.start(
+      home,
+      () => reviseRemoteSecretAsks(this.#ctx.registry, this.#listed.values(), passwords),
+      warn,
+    )
+    this.#passwords = passwords
+    if (this.#closed.signal.aborted) return passwords.close()
     this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
     this.#renewals.unref()
     const link = await this.#reach(identity)
@@ -162,7 +172,7 @@ export class RelayBridge {
 
   #add(remote: RemoteAsk): void {
     if (this.#listed.has(remote.key)) return
-    const input = remoteNewAsk(remote, this.#ctx.limits)
+    const input = remoteNewAsk(remote, this.#ctx.limits, this.#passwords?.allows(remote.agent.id) === true)
     const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
     if (!('kind' in input) || full) {
       // Not listed, and nothing is answered for the person: the agent's ask waits on the relay until it expires.

@@ -9,9 +9,13 @@ import type { Answer } from '../../shared/answer'
 import type { AnswerResult, RemoteAsk, RemoteAskSettled } from '../../relay/exchange'
 import type { NewAsk, Refusal, Settlement } from '../registry'
 
-/** Why no window answers a remote secret ask (yet): shown in place of the form, and the refusal's message. */
-export const REMOTE_SECRET_REFUSED =
-  'Remote passwords are not allowed for this agent: answer it where the agent runs. (Allowing them on this desktop is a later step.)'
+/**
+ * Why no window of this desk answers a remote secret ask of `agent` (remote passwords are not allowed for
+ * it here): shown in place of the form, and the refusal's message. It names the command that allows them.
+ */
+export function remoteSecretRefused(agent: string): string {
+  return `Remote passwords are not allowed for "${agent}" on this desk. To answer it here, run: ask-user relay passwords allow ${agent}`
+}
 
 /** A remote ask as the registry takes it, without its owner (the bridge adds that). */
 export type RemoteNewAsk = Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'>
@@ -20,9 +24,10 @@ export type RemoteNewAsk = Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'>
  * The registry's new ask for a remote ask, checked as a local agent's ask is (`validateAskInput` and
  * the title's cap, with this companion's `limits`): the roster's agent name (never one the agent
  * declared), the questions with the fields windows know, and `origin` marking it remote. A secret
- * question makes the whole ask unanswerable here ({@link REMOTE_SECRET_REFUSED}).
+ * question makes the whole ask unanswerable here ({@link remoteSecretRefused}) unless `passwordsAllowed`
+ * (the person allowed remote passwords for this agent on this desk).
  */
-export function remoteNewAsk(remote: RemoteAsk, limits: Limits): RemoteNewAsk | InputRefusal {
+export function remoteNewAsk(remote: RemoteAsk, limits: Limits, passwordsAllowed = false): RemoteNewAsk | InputRefusal {
   const input = validateAskInput({ questions: remote.questions }, limits)
   if (!input.ok) return input
   if (remote.title !== undefined && remote.title.length > limits.textChars)
@@ -32,11 +37,7 @@ export function remoteNewAsk(remote: RemoteAsk, limits: Limits): RemoteNewAsk | 
       message: limitExceededMessage([overCap('title', remote.title.length, limits.textChars)]),
     }
   const questions = input.value.questions.map(askQuestionFields)
-  const origin: AskOrigin = {
-    kind: 'relay',
-    agentId: remote.agent.id,
-    ...(hasSecret({ questions }) ? { unanswerable: REMOTE_SECRET_REFUSED } : {}),
-  }
+  const origin = remoteOrigin(remote.agent, hasSecret({ questions }), passwordsAllowed)
   return {
     kind: 'question',
     agent: { name: remote.agent.name },
@@ -44,6 +45,19 @@ export function remoteNewAsk(remote: RemoteAsk, limits: Limits): RemoteNewAsk | 
     questions,
     origin,
     wireId: remote.key,
+  }
+}
+
+/** The `origin` of a remote ask: unanswerable here when it asks for a secret its agent may not get from this desk. */
+export function remoteOrigin(
+  agent: { readonly name: string; readonly id: string },
+  secret: boolean,
+  passwordsAllowed: boolean,
+): AskOrigin {
+  return {
+    kind: 'relay',
+    agentId: agent.id,
+    ...(secret && !passwordsAllowed ? { unanswerable: remoteSecretRefused(agent.name) } : {}),
   }
 }
 

@@ -17,6 +17,8 @@ import {
 import type { Answer } from '../../shared/answer'
 import { checkAnswer } from '../../shared/answer-rules'
 import type { Question } from '../../shared/tool-input'
+import { BUCKETS } from '../nats/templates'
+import { answerBucketFor } from './answer-bucket'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
 import { openOnThisThread, type QuestionOpener } from './question-opener'
@@ -102,6 +104,8 @@ export class RelayDesk {
   readonly #closed = new AbortController()
   readonly #watches: RenewingWatch[] = []
   #inbox!: KV
+  /** Where the answers to password asks go (answer-bucket.ts); devices may write and read there. */
+  #secret!: KV
   #reader!: QuestionReader
 
   private constructor(options: RelayDeskOptions) {
@@ -129,6 +133,7 @@ export class RelayDesk {
     const desk = new RelayDesk(options)
     const nc = desk.#link.nc
     desk.#inbox = await openBucket(nc, INBOX_BUCKET)
+    desk.#secret = await openBucket(nc, BUCKETS.secret)
     const rosterBucket = await openBucket(nc, ROSTER_BUCKET)
     desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
     await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
@@ -168,7 +173,9 @@ export class RelayDesk {
 
   /**
    * Answers the pending ask `key` with `answers` (checked against its questions first: `EXCHANGE_INVALID`
-   * with the broken rules). Writes the sealed answer with create(): first answer wins. Resolves `won`, or
+   * with the broken rules). Writes the sealed answer with create(): first answer wins. An ask with a
+   * secret question is answered in the `secret` bucket (see answer-bucket.ts); whether this desk may
+   * answer one at all is its caller's decision (the bridge's remote-passwords setting). Resolves `won`, or
    * who won as verified from the stored answer, or an alarm when the stored answer does not verify.
    * Throws `ASK_NOT_PENDING`, `RELAY_DENIED`, or the signal's reason when the write could not land in time.
    */
@@ -191,6 +198,7 @@ export class RelayDesk {
       )
     }
     const answerKey = inboxKey('a', entry.ask.agent.name, entry.ask.askId)
+    const bucket = answerBucketFor(entry.ask.questions)
     const bytes = await sealAnswer({
       device: this.#device,
       replyKey: entry.header.replyKey,
@@ -201,7 +209,7 @@ export class RelayDesk {
     })
     const written = await createEntryRetrying(
       this.#link.nc,
-      { name: INBOX_BUCKET, kv: this.#inbox },
+      { name: bucket, kv: bucket === BUCKETS.secret ? this.#secret : this.#inbox },
       answerKey,
       bytes,
       signal,

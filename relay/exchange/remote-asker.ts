@@ -17,6 +17,7 @@ import {
 import { acceptAnswer as checkAgainstQuestions, type CheckedAnswer } from '../../shared/answer-rules'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
+import { answerBucketFor } from './answer-bucket'
 import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
@@ -70,7 +71,7 @@ export class RemoteAsker {
   readonly #agent: MemberKeys
   readonly #pin: RosterPin
   readonly #now: () => number
-  #buckets: Promise<{ inbox: KV; roster: KV }> | undefined
+  #buckets: Promise<{ inbox: KV; roster: KV; secret: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
     this.#link = options.link
@@ -143,11 +144,12 @@ export class RemoteAsker {
         )
   }
 
-  #openBuckets(): Promise<{ inbox: KV; roster: KV }> {
+  #openBuckets(): Promise<{ inbox: KV; roster: KV; secret: KV }> {
     this.#buckets ??= Promise.all([
       openBucket(this.#link.nc, INBOX_BUCKET),
       openBucket(this.#link.nc, BUCKETS.roster),
-    ]).then(([inbox, roster]) => ({ inbox, roster }))
+      openBucket(this.#link.nc, BUCKETS.secret),
+    ]).then(([inbox, roster, secret]) => ({ inbox, roster, secret }))
     return this.#buckets
   }
 
@@ -162,7 +164,9 @@ export class RemoteAsker {
     signal: AbortSignal,
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<RoundOutcome> {
-    const { inbox, roster: rosterKv } = await this.#openBuckets()
+    const { inbox, roster: rosterKv, secret } = await this.#openBuckets()
+    // A password's answer waits in the short-lived `secret` bucket, never in `inbox` (answer-bucket.ts).
+    const answerBucket = answerBucketFor(ask.questions) === BUCKETS.secret ? secret : inbox
     const name = this.#agent.member.name
     const questionKey = inboxKey('q', name, ask.askId)
     const answerKey = inboxKey('a', name, ask.askId)
@@ -170,6 +174,8 @@ export class RemoteAsker {
     let watch: RenewingWatch | undefined
     try {
       const roster = await retryUntilDone(() => this.#pin.fetch(rosterKv), signal)
+      // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
+      // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
       const replyKey = await newReplyKey()
       const body = RemoteQuestionBodySchema.parse({
         v: 1,
@@ -187,7 +193,7 @@ export class RemoteAsker {
         body: new TextEncoder().encode(JSON.stringify(body)),
       })
       // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
-      watch = await RenewingWatch.start(this.#link, inbox, answerKey, (entry) => answers.push(entry), signal)
+      watch = await RenewingWatch.start(this.#link, answerBucket, answerKey, (entry) => answers.push(entry), signal)
       const written = await createEntryRetrying(
         this.#link.nc,
         { name: INBOX_BUCKET, kv: inbox },

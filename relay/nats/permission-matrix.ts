@@ -53,7 +53,9 @@ export function probesFor(self: string, other: string): Probe[] {
     kvCreate(inbox, `r.${self}.ask1`),
     kvCreate(inbox, `a.${self}.ask1`),
     kvCreate(inbox, `a.${other}.ask1`),
+    kvCreate(secret, `a.${self}.ask1`),
     kvCreate(secret, `a.${other}.ask1`),
+    kvCreate(secret, `q.${self}.ask1`),
     kvCreate(presence, self),
     kvCreate(roster, 'current'),
     kvCreate(roster, `cred.${other}`),
@@ -71,6 +73,8 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(inbox, `a.${self}.>`),
     kvWatch(inbox, `a.${other}.>`),
     kvWatch(inbox, 'q.>'),
+    kvWatch(secret, `a.${self}.>`),
+    kvWatch(secret, `a.${other}.>`),
     kvWatch(roster, 'current'),
     {
       op: 'legacy-consumer-create',

@@ -76,6 +76,8 @@ const DEVICE: RoleTemplate = {
   pub: [
     `$KV.inbox.a.*.*`,
     `$KV.secret.a.*.*`,
+    // Read back only when a create() found the key taken (who answered first); the value is sealed to the agent.
+    `${JS}.DIRECT.GET.KV_secret.$KV.secret.a.*.*`,
     ...readKeys('inbox', '>'),
     ...readKeys('roster', 'current'),
     // Its renewed credential, written by the desktop and sealed to it: only this device reads it.

@@ -34,13 +34,32 @@ describe('remote asks in the window', () => {
     await renderInbox([
       makeAsk({
         askId: 'r2',
+        agent: { name: 'ci-job' },
         questions: [{ id: 'pw', question: 'Password?', secret: true }],
         origin: { ...REMOTE, unanswerable: 'from the core' },
       }),
     ])
     expect(screen.getByTestId('remote-refused').textContent).toBe(
-      'Remote passwords are not allowed for this agent: answer it where the agent runs.',
+      'Remote passwords are not allowed for ci-job on this desk. To answer it here, run: ask-user relay passwords allow ci-job',
     )
+  })
+
+  it('a remote secret ask sent again once allowed here becomes answerable in place, and refused again once denied', async () => {
+    const refused = makeAsk({
+      askId: 'r5',
+      agent: { name: 'ci-job' },
+      questions: [{ id: 'pw', question: 'Password?', secret: true }],
+      origin: { ...REMOTE, unanswerable: 'from the core' },
+    })
+    const { bridge } = await renderInbox([refused])
+    expect(screen.getByTestId('remote-refused')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /send/i })).toBeNull()
+    await bridge.emit({ type: 'ask/added', ask: { ...refused, origin: REMOTE } })
+    expect(screen.queryByTestId('remote-refused')).toBeNull()
+    expect(screen.getByRole('button', { name: /send/i })).toBeTruthy()
+    expect(screen.getAllByTestId('ask-item')).toHaveLength(1)
+    await bridge.emit({ type: 'ask/added', ask: refused })
+    expect(screen.getByTestId('remote-refused')).toBeTruthy()
   })
 
   it('a remote ask answered on another desk says which one', async () => {

@@ -4,6 +4,7 @@
 // header, under the name add-agent gave it, and the person's answer reaches the agent.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import type { Page } from '@playwright/test'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AgentRelayFileSchema } from '../../cli/relay/agent-file'
@@ -20,6 +21,8 @@ let server: RunningNatsServer | undefined
 let serve: ChildProcess | undefined
 let pageUrl: string
 let agentLink: RelayLink | undefined
+/** One page for the file: serve's printed link signs in one page, once. */
+let page: Page
 
 const cli = (args: string[]): string =>
   execFileSync(process.execPath, [BIN, ...args], {
@@ -27,7 +30,7 @@ const cli = (args: string[]): string =>
     encoding: 'utf8',
   })
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(120_000)
   ensureRendererBuilt()
@@ -60,9 +63,13 @@ test.beforeAll(async () => {
     })
     serve!.once('exit', (code) => reject(new Error(`ask-user serve exited with ${code}`)))
   })
+  page = await browser.newPage()
+  await page.goto(pageUrl)
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
 })
 
 test.afterAll(async () => {
+  await page?.close()
   await agentLink?.close()
   if (serve && serve.exitCode === null) {
     const exited = new Promise((resolve) => serve!.once('exit', resolve))
@@ -73,9 +80,7 @@ test.afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true })
 })
 
-test('a remote ask is marked Remote in the list and the card; the answer reaches the agent', async ({ page }) => {
-  await page.goto(pageUrl)
-  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
+test('a remote ask is marked Remote in the list and the card; the answer reaches the agent', async () => {
   const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'nightly.json'), 'utf8')))
   const opened = await openRemoteAsker(file, { allowOutdatedLoopback: true })
   agentLink = opened.link
@@ -97,4 +102,36 @@ test('a remote ask is marked Remote in the list and the card; the answer reaches
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'ship', selected: ['yes'] }] })
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test('a remote password question says how to allow it; once allowed in the terminal the card takes the password', async () => {
+  const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'nightly.json'), 'utf8')))
+  const opened = await openRemoteAsker(file, { allowOutdatedLoopback: true })
+  const link = opened.link
+  try {
+    const answer = opened.asker.ask([{ id: 'pw', question: 'Signing key passphrase?', secret: true } as never], {
+      title: 'Release signing',
+    })
+    const card = askView(page)
+    await expect(card.getByText('Signing key passphrase?')).toBeVisible({ timeout: 30_000 })
+    await expect(card.getByTestId('remote-refused')).toHaveText(
+      'Remote passwords are not allowed for nightly on this desk. To answer it here, run: ask-user relay passwords allow nightly',
+    )
+    await expect(page.getByRole('button', { name: 'Send answer' })).toHaveCount(0)
+    // Never the askpass look: that belongs to this machine's askpass helper.
+    await expect(card.locator('.askpass')).toHaveCount(0)
+    await expect(card.getByTestId('receiver-line')).toHaveAttribute('data-kind', 'unverified')
+    cli(['relay', 'passwords', 'allow', 'nightly'])
+    await expect(card.getByTestId('remote-refused')).toHaveCount(0)
+    await waitArmed(page)
+    const input = card.getByTestId('secret-input')
+    await expect(input).toHaveAttribute('type', 'password')
+    await input.fill('correct horse battery')
+    await page.getByRole('button', { name: 'Send answer' }).click()
+    expect(await answer).toEqual({ answers: [{ id: 'pw', selected: [], custom: 'correct horse battery' }] })
+    await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  } finally {
+    cli(['relay', 'passwords', 'deny', 'nightly'])
+    await link.close()
+  }
 })

@@ -89,7 +89,8 @@ export const en = {
   askFrom: 'Question from {name}',
   remoteMark: 'Remote',
   remoteMarkTitle: 'Asked through the relay by an agent on another machine, under the name the relay gave it.',
-  remoteSecretRefused: 'Remote passwords are not allowed for this agent: answer it where the agent runs.',
+  remoteSecretRefused:
+    'Remote passwords are not allowed for {name} on this desk. To answer it here, run: ask-user relay passwords allow {name}',
   agentSelfDeclared: 'The agent gives this name itself; it is not verified',
   recommended: 'Recommended',
   multiHint: 'Pick any that apply',
@@ -314,7 +315,7 @@ export const zh: Messages = {
   askFrom: '来自 {name} 的问题',
   remoteMark: '远程',
   remoteMarkTitle: '由另一台机器上的智能体通过中继提出，名称由中继指定。',
-  remoteSecretRefused: '此智能体不允许远程密码：请在智能体所在之处回答。',
+  remoteSecretRefused: '此桌面不允许 {name} 的远程密码。要在此回答，请运行：ask-user relay passwords allow {name}',
   agentSelfDeclared: '名称由智能体自报，未经验证',
   recommended: '推荐',
   multiHint: '可多选',

@@ -105,7 +105,9 @@ export class AskList {
   /**
    * Adds asks, as one change however many there are. An ask listed as `gone` (a snapshot did not carry
    * it, but its card held a draft) is pending again: it was only in the rest of a bounded snapshot
-   * (docs/protocol.md §9), so it is answerable again, draft and all.
+   * (docs/protocol.md §9), so it is answerable again, draft and all. An ask already listed takes the
+   * copy just received (`ask/added` again for the same askId carries a change, such as a remote secret
+   * ask becoming answerable on this desk); its card and draft stay.
    */
   add(asks: readonly Ask[], restUntil: number | undefined): Added {
     const added: Added = { arrived: [], restOfSnapshot: false }
@@ -116,7 +118,12 @@ export class AskList {
       if (!listed) {
         this.#listed.set(ask.askId, { ask, card: undefined })
         if (!ofSnapshot) added.arrived.push(ask.askId)
-      } else if (listed.card?.settlement === 'gone') listed.card.settlement = undefined
+      } else {
+        if (listed.card?.settlement === 'gone') listed.card.settlement = undefined
+        // Sent again while pending: the companion changed it (a remote ask became answerable here or not).
+        listed.ask = ask
+        listed.card?.revise(ask)
+      }
     }
     this.#version++
     return added

@@ -15,7 +15,8 @@ export type Settlement = Outcome | 'gone'
  * ask, so forgetting an ask forgets all of it at once.
  */
 export class CardState {
-  readonly ask: Ask
+  /** The ask; replaced only when the companion sends it again (a remote ask became answerable here or not). */
+  ask: Ask = $state.raw<Ask>() as Ask
   /** Set once the ask is no longer pending while still on screen (to say how it ended). */
   settlement = $state<Settlement | undefined>()
   /** A remote ask answered on another desk of the person: that device's name (with `settlement` answered). */
@@ -53,6 +54,11 @@ export class CardState {
     // A secret ask's draft lives in memory only: never mirrored to (nor read from) sessionStorage.
     this.#secret = hasSecret(ask)
     this.draft = this.#secret ? [] : (storage.load(ask.askId) ?? [])
+  }
+
+  /** Takes the companion's newer copy of this very ask (same `askId`); the draft stays. */
+  revise(ask: Ask): void {
+    if (ask.askId === this.ask.askId) this.ask = ask
   }
 
   /** The ask's id, the card's key in the inbox. */

@@ -9,7 +9,7 @@ import {
   answerSettlement,
   relaySettlement,
   remoteNewAsk,
-  REMOTE_SECRET_REFUSED,
+  remoteSecretRefused,
 } from '../../../core/relay-bridge/remote-asks'
 import type { Member } from '../../../relay/crypto'
 import type { Answer } from '../../../shared/answer'
@@ -82,8 +82,21 @@ describe('a remote ask as the registry lists it', () => {
   it('a secret question makes it unanswerable here, with the reason', () => {
     const input = remoteNewAsk(remote([{ id: 'pw', question: 'Password?', secret: true }]), DEFAULT_LIMITS)
     if (!('kind' in input)) throw new Error(input.message)
-    expect(input.origin).toEqual({ kind: 'relay', agentId: 'agent-id-1', unanswerable: REMOTE_SECRET_REFUSED })
+    expect(input.origin).toEqual({
+      kind: 'relay',
+      agentId: 'agent-id-1',
+      unanswerable: remoteSecretRefused(input.agent.name),
+    })
     expect(input.questions).toEqual([{ id: 'pw', question: 'Password?', secret: true }])
+  })
+
+  it('the reason names the exact command that allows it; allowed for the agent, the secret ask is answerable', () => {
+    expect(remoteSecretRefused('ci-job')).toBe(
+      'Remote passwords are not allowed for "ci-job" on this desk. To answer it here, run: ask-user relay passwords allow ci-job',
+    )
+    const input = remoteNewAsk(remote([{ id: 'pw', question: 'Password?', secret: true }]), DEFAULT_LIMITS, true)
+    if (!('kind' in input)) throw new Error(input.message)
+    expect(input.origin).toEqual({ kind: 'relay', agentId: 'agent-id-1' })
   })
 })
 

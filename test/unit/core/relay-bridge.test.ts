@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { AgentRelayFileSchema } from '../../../cli/relay/agent-file'
 import { RELAY_SETTINGS_FILE } from '../../../core/relay-bridge/start'
-import { REMOTE_SECRET_REFUSED } from '../../../core/relay-bridge/remote-asks'
+import { remoteSecretRefused } from '../../../core/relay-bridge/remote-asks'
 import { REMOTE_DISMISS_REASON } from '../../../core/registry'
 import { openRemoteAsker, type RemoteAsker, type RelayLink } from '../../../relay/exchange'
 import { INBOX_BUCKET } from '../../../relay/exchange/inbox-keys'
@@ -206,14 +206,14 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
       .ask([{ id: 'pw', question: 'Passphrase?', secret: true } as never], { title: 'Deploy key', signal: stop.signal })
       .catch((error: unknown) => error)
     const ask = await seen
-    expect(ask).toMatchObject({ origin: { kind: 'relay', unanswerable: REMOTE_SECRET_REFUSED } })
+    expect(ask).toMatchObject({ origin: { kind: 'relay', unanswerable: remoteSecretRefused('ci-job') } })
     expect(ask).not.toHaveProperty('askpass')
     windowA.send({ type: 'ask/answer', askId: ask.askId, answers: [{ id: 'pw', selected: [], custom: 'hunter2' }] })
     expect(await reply(windowA, ask.askId)).toEqual({
       type: 'ask/rejected',
       askId: ask.askId,
       code: 'FORBIDDEN',
-      reason: REMOTE_SECRET_REFUSED,
+      reason: remoteSecretRefused('ci-job'),
     })
     windowA.send({ type: 'ask/dismiss', askId: ask.askId })
     expect(await reply(windowA, ask.askId)).toEqual({

@@ -107,21 +107,26 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     const rows = permissionMatrix(NAMES)
     const allowed = (role: Role, op: Probe['op'], subject: RegExp): boolean[] =>
       rows.filter((r) => r.role === role && r.probe.op === op && subject.test(r.probe.subject)).map((r) => r.allowed)
-    expect(allowed('agent', 'kv-create', /q\.agent1\./)).toEqual([true])
-    expect(allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ])
+    expect(allowed('agent', 'kv-create', /inbox\.q\.agent1\./)).toEqual([true])
+    expect(
+      allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/).every((a) => !a),
+    ).toBe(true)
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
     expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false])
-    expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false])
+    expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false, false])
     expect(allowed('device', 'kv-create', /a\.agent2\./)).toEqual([true, true])
-    expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false, false])
+    expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false, false, false])
+    // Answers to passwords (bucket `secret`): any device writes one (and may read back who took the key
+    // first: the value is sealed to the agent); an agent reads and watches only its own, and writes none.
+    for (const role of ['device', 'desktop'] as const) {
+      expect(allowed(role, 'kv-create', /\$KV\.secret\./)).toEqual([true, true, false])
+      expect(allowed(role, 'kv-get', /KV_secret/)).toEqual([true, true])
+      expect(allowed(role, 'kv-watch', /KV_secret/)).toEqual([false, false])
+    }
+    expect(allowed('agent', 'kv-create', /\$KV\.secret\./)).toEqual([false, false, false])
+    expect(allowed('agent', 'kv-get', /KV_secret/)).toEqual([true, false])
+    expect(allowed('agent', 'kv-watch', /KV_secret/)).toEqual([true, false])
+    expect(rows.filter((r) => r.role === 'pair' && /secret/.test(r.probe.subject) && r.allowed)).toEqual([])
     expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
     // A renewed credential: the desktop writes any device's, a device reads only its own, nobody else either.
     expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])

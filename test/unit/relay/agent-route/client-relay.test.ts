@@ -10,6 +10,8 @@ import { AskUserClient } from '../../../../agent/client'
 import { AskAbortedError, START_HINT } from '../../../../agent/errors'
 import { validateAsk } from '../../../../agent/validated-ask'
 import { RelayDesk, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
+import { openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
+import { BUCKETS } from '../../../../relay/nats/templates'
 import { AskUserError } from '../../../../shared/error-codes'
 import { startTestCompanion } from '../../../helpers/companion'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
@@ -145,21 +147,31 @@ describe.skipIf(skip)('AskUserClient through the relay (real nats-server, a desk
     }
   }, 60_000)
 
-  it('never sends a secret question through the relay, nor any ask of a client made with relay: false', async () => {
-    const file = await writeAgentRelayFile(dir, 'local-only.json', agentRelayFile(world, 'ci-job'))
+  it('sends a secret question through the relay, answered in the secret bucket; never any ask of a client made with relay: false', async () => {
+    const file = await writeAgentRelayFile(dir, 'local-only.json', agentRelayFile(world, 'local-job'))
     const secret = validateAsk({ questions: [{ id: 'pw', question: 'Password for deploy@prod:', secret: true }] })
+    const seen = added('local-job')
+    const viaSecret = client({ ASK_USER_RELAY_FILE: file }).ask(secret)
+    const ask = await seen
+    expect(ask.questions).toEqual([{ id: 'pw', question: 'Password for deploy@prod:', secret: true }])
+    const password = [{ id: 'pw', selected: [], custom: 'correct horse' }]
+    expect(await desk.answer(ask.key, password)).toEqual({ won: true })
+    expect(await viaSecret).toEqual({ answers: password })
+    const link = await world.link('laptop')
+    const answerKey = ask.key.replace(/^q\./, 'a.')
+    expect(await readEntry(await openBucket(link.nc, BUCKETS.inbox), answerKey)).toBeUndefined()
+    expect(await readEntry(await openBucket(link.nc, BUCKETS.secret), answerKey)).toBeDefined()
+
     const onRelay: RemoteAsk[] = []
     const stopWatching = desk.onAdded((ask) => void onRelay.push(ask))
     const noCompanion = `no Ask User Companion is running (no endpoint.json in ${emptyHome}); ${START_HINT}`
-    const viaSecret = await refusal(client({ ASK_USER_RELAY_FILE: file }).ask(secret))
-    expect([viaSecret.code, viaSecret.message]).toEqual(['NO_PROVIDER', noCompanion])
     const localOnly = new AskUserClient({ env: { ASK_USER_HOME: emptyHome, ASK_USER_RELAY_FILE: file }, relay: false })
     clients.push(localOnly)
     const viaOptOut = await refusal(localOnly.ask(GO))
     expect([viaOptOut.code, viaOptOut.message]).toEqual(['NO_PROVIDER', noCompanion])
     stopWatching()
     expect(onRelay).toEqual([])
-  })
+  }, 60_000)
 
   it('refuses a relay file others may read, before connecting (NO_PROVIDER, says what to do)', async () => {
     const file = await writeAgentRelayFile(dir, 'open.json', agentRelayFile(world, 'ci-job'), 0o644)

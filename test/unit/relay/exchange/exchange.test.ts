@@ -11,6 +11,7 @@ import {
   type RemoteAskSettled,
 } from '../../../../relay/exchange'
 import { inboxKey } from '../../../../relay/exchange/inbox-keys'
+import { BUCKETS } from '../../../../relay/nats/templates'
 import { isPermissionViolation, openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
 import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
@@ -158,6 +159,28 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const winner = world.members.get(winners[0]!)!.keys.member
     for (const r of results) if (!r.won) expect(r).toEqual({ won: false, winner })
     expect(await answer).toEqual({ answers: [{ id: 'go', selected: [winners[0]] }] })
+  }, 30_000)
+
+  it('a password question: three devices answer at once in the secret bucket, one wins, the others read who; inbox holds none', async () => {
+    const trio = desks.slice(0, 3)
+    const agent = await asker('devbox')
+    const seen = trio.map((d) => added(d, 'devbox'))
+    const answer = agent.ask([{ id: 'pw', question: 'Passphrase?', secret: true } as never])
+    const asks = await Promise.all(seen)
+    const labels = ['laptop', 'phone', 'tablet']
+    const results = await Promise.all(
+      trio.map((d, i) => d.answer(asks[i]!.key, [{ id: 'pw', selected: [], custom: `pw-of-${labels[i]}` }])),
+    )
+    const winners = results.flatMap((r, i) => (r.won ? [labels[i]!] : []))
+    expect(winners).toHaveLength(1)
+    const winner = world.members.get(winners[0]!)!.keys.member
+    for (const r of results) if (!r.won) expect(r).toEqual({ won: false, winner })
+    expect(await answer).toEqual({ answers: [{ id: 'pw', selected: [], custom: `pw-of-${winners[0]}` }] })
+    const link = await world.link('laptop')
+    const answerKey = asks[0]!.key.replace(/^q\./, 'a.')
+    expect(await readEntry(await openBucket(link.nc, BUCKETS.inbox), answerKey)).toBeUndefined()
+    const stored = await readEntry(await openBucket(link.nc, BUCKETS.secret), answerKey)
+    expect(Buffer.from(stored!.value).includes(`pw-of-${winners[0]}`)).toBe(false)
   }, 30_000)
 
   it('an answer from a removed device is refused; the agent asks again and the right device wins', async () => {
