@@ -104,9 +104,10 @@ export class RelayBridge {
     )
     if (this.#closed.signal.aborted) return desk.close()
     this.#desk = desk
+    // First, so the view's agent contact is current when the registry's change announces the state.
+    followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
-    followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
     for (const remote of desk.pending()) this.#add(remote)
   }
 
