@@ -59,7 +59,11 @@ export function startRelayBridge(ctx: RelayBridgeContext): RelayBridgeHandle {
     const started = RelayBridge.start(ctx)
     bridge = started.bridge
     await started.ready
-  })().catch((error: unknown) => ctx.warn(`the relay bridge could not start: ${String(error)}`))
+  })().catch((error: unknown) => {
+    const message = `the relay bridge could not start: ${String(error)}`
+    ctx.warn(message)
+    ctx.relayState.stopped(message)
+  })
   return {
     ready,
     close: async () => {
