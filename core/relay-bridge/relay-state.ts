@@ -47,6 +47,7 @@ export class RelayStateBoard {
   /** Agent member id → when this desk last saw a question or receipt from it. */
   readonly #lastContact = new Map<string, number>()
   #pendingRemote = 0
+  #publishing = false
 
   constructor(registry: Registry, now: () => number, warn: (message: string) => void) {
     this.#registry = registry
@@ -105,7 +106,7 @@ export class RelayStateBoard {
     }
   }
 
-  /** Calls `listener` with the new state after every change; returns the unsubscribe function. */
+  /** Calls `listener` with the new state after changes (at most once a turn); returns the unsubscribe function. */
   onChange(listener: (state: RelayState) => void): () => void {
     return this.#changes.add(listener)
   }
@@ -157,8 +158,17 @@ export class RelayStateBoard {
     this.#publish()
   }
 
+  /**
+   * Announces the state once per turn of the event loop however many changes it saw: a desk that
+   * connects to a thousand pending remote asks sends the windows one state, not two per ask.
+   */
   #publish(): void {
-    const state = this.current()
-    if (state) this.#changes.emit(state)
+    if (this.#publishing) return
+    this.#publishing = true
+    setImmediate(() => {
+      this.#publishing = false
+      const state = this.current()
+      if (state) this.#changes.emit(state)
+    })
   }
 }
