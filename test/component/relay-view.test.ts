@@ -123,11 +123,16 @@ describe('the Relay view', () => {
     i18n.lang = 'en'
   })
 
-  it('a reconnect to a companion without a relay takes the tab away', async () => {
-    const { bridge } = await renderWindow({ desktop: false })
+  it('a reconnect shows the inbox until the relay state follows; without a relay the tab goes', async () => {
+    const { bridge, user } = await renderWindow({ desktop: false })
     await bridge.emit({ type: 'relay/state', state: STATE })
-    expect(screen.getByTestId('relay-tab')).toBeTruthy()
+    await user.click(screen.getByTestId('relay-tab'))
+    expect(screen.getByTestId('relay-view')).toBeTruthy()
     await bridge.snapshot([])
     expect(screen.queryByTestId('relay-tab')).toBeNull()
+    expect(screen.queryByTestId('relay-view')).toBeNull()
+    expect(screen.getByTestId('empty-inbox')).toBeTruthy()
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    expect(screen.getByTestId('relay-view')).toBeTruthy()
   })
 })
