@@ -17,6 +17,7 @@ import { NoticeBoard } from './notice-board'
 import { createPeerUidGate } from './peer-uid-gate'
 import { DEFAULT_PRE_AUTH, PreAuthBudget, type PreAuthOptions } from './preauth-budget'
 import { Registry } from './registry'
+import { RelayStateBoard } from './relay-bridge/relay-state'
 import { startRelayBridge } from './relay-bridge/start'
 import { loadSettings, mergeSettings } from './settings-store'
 import { SocketEndpoints } from './sockets'
@@ -191,9 +192,11 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   notices.onChange((change) => {
     if ('added' in change) events.notice.emit(change.added)
   })
+  const relayState = new RelayStateBoard(registry, now, warn)
   const hub = new WindowHub({
     registry,
     notices,
+    relayState,
     history: (request) => history.page(request),
     warn,
     ...(options.connect ? { connect: options.connect } : {}),
@@ -279,7 +282,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
   })
   heartbeat.start()
   // Remote asks join the same registry and windows (docs/relay.md "The bridge"); without a relay, nothing loads.
-  const relay = startRelayBridge({ home, registry, notices, limits: settings.limits, warn, now })
+  const relay = startRelayBridge({ home, registry, notices, limits: settings.limits, relayState, warn, now })
 
   let closing: Promise<void> | undefined
   const shutdown = async (): Promise<void> => {

@@ -3,6 +3,7 @@ import type { HistoryPage, HistoryPageRequest } from './history'
 import type { ConnectInfo } from '../shared/connect'
 import type { UiClientFrame, UiServerFrame } from '../shared/ui'
 import type { NoticeBoard } from './notice-board'
+import type { RelayStateBoard } from './relay-bridge/relay-state'
 import type { AnswerOutcome, Registry, Settlement } from './registry'
 import { rejected } from './ui-frames'
 import { errorMessage } from '../shared/describe-error'
@@ -66,6 +67,8 @@ export interface HubContext {
   connect?: ConnectInfo
   /** The inbox's notices (absent: windows get none). */
   notices?: NoticeBoard
+  /** The relay's state for the "Relay" view (sent only once a relay is configured). */
+  relayState?: RelayStateBoard
   /** Bound of one snapshot frame and of each later chunk, in bytes (default {@link SNAPSHOT_BYTES}). */
   snapshotBytes?: number
 }
@@ -75,7 +78,8 @@ export const DEFAULT_HISTORY_PAGE = 100
 
 /**
  * The UI channel (v2 frames; a v1 window's edge translates, see ui-v1.ts): the set of attached windows.
- * Each gets a `snapshot` when it attaches, then every `ask/added`, `ask/settled` and notice change;
+ * Each gets a `snapshot` when it attaches (and `relay/state` when a relay is configured), then every `ask/added`,
+ * `ask/settled`, notice change and relay state change;
  * its `ask/answer`, `ask/decide`, `ask/dismiss`, `notice/dismiss` and `history/get` frames are answered
  * with `ask/accepted` (with the outcome), `ask/rejected` or `history`. State lives in the registry, so
  * a window that reloads loses nothing.
@@ -104,6 +108,9 @@ export class WindowHub {
               ),
             ),
           ]
+        : []),
+      ...(ctx.relayState
+        ? [ctx.relayState.onChange((state) => this.broadcast({ type: 'relay/state', state }, false))]
         : []),
     ]
   }
@@ -143,6 +150,8 @@ export class WindowHub {
     })
     const json = `{"type":"snapshot","pending":[${first.map((item) => item.json).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`
     this.deliver(send, frame, json)
+    const relay = this.ctx.relayState?.current()
+    if (relay) deliver({ type: 'relay/state', state: relay })
     const state: AttachedWindow = { masks }
     if (end < pending.length) state.backlog = new SnapshotBacklog(pending.slice(end))
     this.windows.set(send, state) // only once the snapshot went out: a window that failed it gets nothing else

@@ -3,6 +3,7 @@ import { AnswerSchema } from './answer'
 import { ApprovalDecisionSchema } from './approval'
 import { AskSchema, HistoryEntrySchema, InboxNoticeSchema, OutcomeSchema } from './ask'
 import { ConnectInfoSchema } from './connect'
+import { RelayStateFrameSchema } from './relay-state'
 
 /**
  * UI channel v2 between the companion and a window (`/v1/ui` over WebSocket, or Electron IPC), the
@@ -113,6 +114,7 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
   AcceptedFrameSchema,
   RejectedFrameSchema,
   HistoryFrameSchema,
+  RelayStateFrameSchema,
 ])
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 export type AskAddedFrame = z.infer<typeof AskAddedFrameSchema>

@@ -13,6 +13,7 @@ import { describeRelayError } from '../../relay/home/errors'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
 import { RelayNotices } from './relay-notices'
+import { followAgentContact, followStoredRoster } from './relay-state-feed'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
 import { RemotePasswords, reviseRemoteSecretAsks } from './remote-passwords'
 import type { RelayBridgeContext } from './start'
@@ -65,6 +66,7 @@ export class RelayBridge {
       const message = `the relay bridge stopped: ${describeRelayError(error)}`
       ctx.warn(message)
       bridge.#notices.problem(message)
+      ctx.relayState.stopped(message)
     })
     return { bridge, ready }
   }
@@ -84,6 +86,8 @@ export class RelayBridge {
     if (renewal.role === 'none') return
     const identity = await loadDeskIdentity(home, renewal.role, now)
     this.#self = identity.device.member.id
+    this.#ctx.relayState.desk({ id: this.#self, name: identity.device.member.name, role: renewal.role })
+    followStoredRoster(home, this.#ctx.relayState, this.#closed.signal, warn)
     this.#creds = identity.creds
     const passwords = await RemotePasswords.start(
       home,
@@ -110,6 +114,8 @@ export class RelayBridge {
     )
     if (this.#closed.signal.aborted) return desk.close()
     this.#desk = desk
+    // First, so the view's agent contact is current when the registry's change announces the state.
+    followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     for (const remote of desk.pending()) this.#add(remote)
@@ -153,10 +159,12 @@ export class RelayBridge {
           return undefined
         }
         this.#notices.reachable()
+        this.#ctx.relayState.connected()
         return link
       } catch (error) {
         if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) throw error
         this.#notices.unreachable(identity.url)
+        this.#ctx.relayState.unreachable()
         await delay(1_000, undefined, { signal: this.#closed.signal }).catch(() => undefined)
       }
     }
@@ -165,8 +173,14 @@ export class RelayBridge {
 
   async #followLink(link: RelayLink, url: string): Promise<void> {
     for await (const status of link.nc.status()) {
-      if (status.type === 'disconnect') this.#notices.unreachable(url)
-      if (status.type === 'reconnect') this.#notices.reachable()
+      if (status.type === 'disconnect') {
+        this.#notices.unreachable(url)
+        this.#ctx.relayState.unreachable()
+      }
+      if (status.type === 'reconnect') {
+        this.#notices.reachable()
+        this.#ctx.relayState.connected()
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { Limits } from '../../shared/limits'
 import type { NoticeBoard } from '../notice-board'
 import type { Registry } from '../registry'
+import type { RelayStateBoard } from './relay-state'
 
 /**
  * The file every relay home holds (relay/home/state.ts `RELAY_FILES.settings`; a test keeps the two
@@ -20,6 +21,8 @@ export interface RelayBridgeContext {
   notices: NoticeBoard
   /** The companion's caps: a remote ask is held to them as a local agent's is. */
   limits: Limits
+  /** What the windows' "Relay" view shows; the bridge feeds it. */
+  relayState: RelayStateBoard
   warn: (message: string) => void
   now: () => number
 }
@@ -50,12 +53,17 @@ export function startRelayBridge(ctx: RelayBridgeContext): RelayBridgeHandle {
   let closed = false
   const ready = (async () => {
     if (!(await relayConfigured(ctx.home))) return
+    ctx.relayState.configured()
     const { RelayBridge } = await import('./bridge')
     if (closed) return
     const started = RelayBridge.start(ctx)
     bridge = started.bridge
     await started.ready
-  })().catch((error: unknown) => ctx.warn(`the relay bridge could not start: ${String(error)}`))
+  })().catch((error: unknown) => {
+    const message = `the relay bridge could not start: ${String(error)}`
+    ctx.warn(message)
+    ctx.relayState.stopped(message)
+  })
   return {
     ready,
     close: async () => {

@@ -28,4 +28,7 @@ links.use(bridge)
 const store = new InboxStore(bridge, { storage: sessionStore() })
 const alerts = window.companion ? undefined : new BrowserAlerts(pageAlertHost())
 alerts?.listen(bridge, (askId) => store.focusAsk(askId))
-export default mount(App, { target, props: { store, ...(alerts ? { alerts } : {}) } })
+export default mount(App, {
+  target,
+  props: { store, desktop: window.companion !== undefined, ...(alerts ? { alerts } : {}) },
+})

@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge, PageAccessState } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
+import type { RelayState } from '../../../shared/relay-state'
 import type { UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
 import type { CheckedAnswers } from '../lib/answer-form'
@@ -34,7 +35,9 @@ export class InboxStore {
   status = $state<BridgeStatus>('connecting')
   /** The served page's sign-in (always `none` in the desktop window). */
   access = $state<PageAccessState>({ kind: 'none' })
-  view = $state<'inbox' | 'history' | 'connect'>('inbox')
+  view = $state<'inbox' | 'history' | 'connect' | 'relay'>('inbox')
+  /** The relay's state for the "Relay" view; undefined when the companion has no relay configured. */
+  relay = $state.raw<RelayState | undefined>()
   /** How agents on this machine reach this companion (from the snapshot), for "Connect an agent". */
   connect = $state.raw<ConnectInfo | undefined>()
   /** Agents' notices (nothing to answer), oldest first; not counted as pending. */
@@ -200,6 +203,11 @@ export class InboxStore {
     this.view = 'inbox'
   }
 
+  /** Switches to the "Relay" view (shown only with a relay configured). */
+  showRelay(): void {
+    this.view = 'relay'
+  }
+
   /** Switches to "Connect an agent". */
   showConnect(): void {
     this.view = 'connect'
@@ -214,6 +222,8 @@ export class InboxStore {
       case 'snapshot':
         if (frame.connect) this.connect = frame.connect
         this.notices = frame.notices ?? []
+        // A companion with a relay sends `relay/state` right after its snapshot; one without sends none.
+        this.relay = undefined
         this.#history.reconnected()
         if (this.view === 'history') this.#history.refresh()
         this.#restUntil = frame.restUntil
@@ -234,6 +244,9 @@ export class InboxStore {
         return this.#announce(this.#outcomes.rejected(frame.askId, frame.code, frame.reason))
       case 'history':
         return this.#history.receive(frame.entries, frame.more ?? false)
+      case 'relay/state':
+        this.relay = frame.state
+        return
     }
   }
 

@@ -1,0 +1,63 @@
+// What the bridge tells the relay state (relay-state.ts) beyond its link changes: the roster this home holds,
+// followed as `relay pair`, `relay remove` and renewals rewrite it, and each agent's last contact as the desk
+// sees its questions and receipts. Loaded with the bridge, only when a relay is configured.
+import { watch } from 'node:fs'
+import { describeRelayError } from '../../relay/home/errors'
+import { loadStoredRoster, STORED_ROSTER_FILE } from '../../relay/home/stored-roster'
+import type { RelayDesk, RemoteAsk } from '../../relay/exchange'
+import type { RelayStateBoard } from './relay-state'
+
+/**
+ * Shows the stored roster now and again after every rewrite of its file, until `signal` aborts. A roster
+ * that cannot be read is a warning; the last one shown stays.
+ */
+export function followStoredRoster(
+  home: string,
+  board: RelayStateBoard,
+  signal: AbortSignal,
+  warn: (message: string) => void,
+): void {
+  let reading = Promise.resolve()
+  const reload = (): void => {
+    reading = reading
+      .then(() => loadStoredRoster(home))
+      .then(
+        (roster) => board.roster(roster),
+        (error: unknown) => warn(`the relay view could not read the roster: ${describeRelayError(error)}`),
+      )
+  }
+  reload()
+  try {
+    // The roster is replaced by an atomic rename, so the home folder is watched, not the file.
+    const watcher = watch(home, { signal, persistent: false }, (_event, name) => {
+      if (name === STORED_ROSTER_FILE) reload()
+    })
+    watcher.on('error', (error) => warn(`the relay view stopped following the roster: ${String(error)}`))
+  } catch (error) {
+    warn(`the relay view will not follow roster changes until the next start: ${String(error)}`)
+  }
+}
+
+/**
+ * Records each agent's last contact: every question the desk lists and the receipt that settles it. (A key's
+ * agent token is the agent's credential name, not its roster id, so a receipt is matched through its question.)
+ */
+export function followAgentContact(desk: RelayDesk, board: RelayStateBoard, signal: AbortSignal): void {
+  const askedBy = new Map<string, string>()
+  const asked = (remote: RemoteAsk): void => {
+    askedBy.set(remote.key, remote.agent.id)
+    board.contact(remote.agent.id)
+  }
+  for (const remote of desk.pending()) asked(remote)
+  const offAdded = desk.onAdded(asked)
+  const offSettled = desk.onSettled((settled) => {
+    const agentId = askedBy.get(settled.key)
+    askedBy.delete(settled.key)
+    // `expired` may be this desk's own clock passing the ask's expiry: not a sign of the agent.
+    if (agentId !== undefined && settled.outcome !== 'expired') board.contact(agentId)
+  })
+  signal.addEventListener('abort', () => {
+    offAdded()
+    offSettled()
+  })
+}

@@ -1,0 +1,80 @@
+// The relay state's own rules, with a real registry and an injected clock: nothing before a relay is
+// configured, one announcement per turn however many changes, `unreachable since` kept from the first
+// loss, an older roster ignored, and the 7-day warning.
+import { describe, expect, it } from 'vitest'
+import { RelayStateBoard } from '../../../core/relay-bridge/relay-state'
+import { Registry } from '../../../core/registry'
+import type { RelayState } from '../../../shared/relay-state'
+
+const DAY = 24 * 3_600_000
+const member = (id: string, role: 'desktop' | 'device' | 'agent') => ({ id, name: id, role, suite: 'x25519-ed25519' })
+
+function board(start = 1_000_000) {
+  let now = start
+  const registry = new Registry(
+    () => now,
+    () => undefined,
+    10_000,
+  )
+  const relay = new RelayStateBoard(
+    registry,
+    () => now,
+    () => undefined,
+  )
+  const seen: RelayState[] = []
+  relay.onChange((state) => seen.push(state))
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+  return { relay, seen, turn, tick: (ms: number) => (now += ms) }
+}
+
+describe('the relay state board', () => {
+  it('says nothing until a relay is configured', async () => {
+    const { relay, seen, turn } = board()
+    relay.connected()
+    relay.desk({ id: 'me', name: 'me', role: 'desktop' })
+    await turn()
+    expect(relay.current()).toBeUndefined()
+    expect(seen).toEqual([])
+  })
+
+  it('announces once per turn, with every change of that turn', async () => {
+    const { relay, seen, turn } = board()
+    relay.configured()
+    relay.desk({ id: 'me', name: 'me', role: 'desktop' })
+    relay.roster({
+      version: 2,
+      expiresAt: 1_000_000 + 60 * DAY,
+      members: [member('me', 'desktop'), member('ci', 'agent')],
+    })
+    relay.contact('ci')
+    relay.connected()
+    await turn()
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({
+      link: { state: 'connected', since: 1_000_000 },
+      desk: { name: 'me', role: 'desktop' },
+      devices: [{ name: 'me', self: true }],
+      agents: [{ name: 'ci', lastContactAt: 1_000_000 }],
+      roster: { version: 2, expiresSoon: false },
+    })
+  })
+
+  it('keeps unreachable since the first loss, ignores an older roster, warns under 7 days', async () => {
+    const { relay, seen, turn, tick } = board()
+    relay.configured()
+    relay.roster({ version: 3, expiresAt: 1_000_000 + 8 * DAY, members: [member('me', 'desktop')] })
+    relay.unreachable()
+    await turn()
+    tick(5_000)
+    relay.unreachable()
+    relay.roster({ version: 2, expiresAt: 1_000_000 + 60 * DAY, members: [] })
+    await turn()
+    expect(relay.current()!.link).toEqual({ state: 'unreachable', since: 1_000_000 })
+    expect(relay.current()!.roster).toEqual({ version: 3, expiresAt: 1_000_000 + 8 * DAY, expiresSoon: false })
+    tick(DAY)
+    expect(relay.current()!.roster!.expiresSoon).toBe(true)
+    relay.stopped('the credential was refused')
+    await turn()
+    expect(seen.at(-1)!.link).toEqual({ state: 'stopped', reason: 'the credential was refused' })
+  })
+})
