@@ -12,6 +12,7 @@ import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-ident
 import { describeRelayError } from '../../relay/home/errors'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
+import { startLocalAskMirror, type LocalAskMirror } from './mirror'
 import { RelayNotices } from './relay-notices'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
 import type { RelayBridgeContext } from './start'
@@ -41,6 +42,7 @@ export class RelayBridge {
   readonly #answering = new Map<string, boolean>()
   #link: RelayLink | undefined
   #desk: RelayDesk | undefined
+  #mirror: LocalAskMirror | undefined
   #self = ''
   /** This desk's current credential; the link asks for it at every (re)connect. */
   #creds = ''
@@ -70,6 +72,7 @@ export class RelayBridge {
   async close(): Promise<void> {
     this.#closed.abort()
     clearInterval(this.#renewals)
+    this.#mirror?.close()
     this.#desk?.close()
     await this.#link?.close().catch(() => undefined)
   }
@@ -103,6 +106,7 @@ export class RelayBridge {
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     for (const remote of desk.pending()) this.#add(remote)
+    if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
   }
 
   /** renewRelayAtStart, its warnings shown as notices. */
@@ -161,7 +165,8 @@ export class RelayBridge {
   }
 
   #add(remote: RemoteAsk): void {
-    if (this.#listed.has(remote.key)) return
+    // This desk's own mirrored asks are listed already, as the local asks they are.
+    if (this.#listed.has(remote.key) || remote.agent.id === this.#self) return
     const input = remoteNewAsk(remote, this.#ctx.limits)
     const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
     if (!('kind' in input) || full) {

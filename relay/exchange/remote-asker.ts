@@ -44,6 +44,8 @@ export interface RemoteAskOptions {
   /** Gives up after this long (`ASK_TIMEOUT`, or `RELAY_LOST` when the relay is unreachable then). */
   timeoutMs?: number
   title?: string
+  /** Only for a desktop mirroring a local ask: the local agent's name (see RemoteQuestionBodySchema). */
+  mirroredFor?: string
   onEvent?: (event: RemoteAskEvent) => void
 }
 
@@ -56,6 +58,11 @@ export interface RemoteAskerOptions {
   rootPublicKey: string
   /** The highest roster version this agent has seen before (a rollback below it is refused). */
   highestSeenRosterVersion?: number
+  /**
+   * The token its keys go under: its credential's name. An agent's is `agent.member.name` (the
+   * default); a desktop mirroring local asks writes under its credential's name, its member id.
+   */
+  keyToken?: string
   now?: () => number
 }
 
@@ -70,12 +77,14 @@ export class RemoteAsker {
   readonly #agent: MemberKeys
   readonly #pin: RosterPin
   readonly #now: () => number
+  readonly #token: string
   #buckets: Promise<{ inbox: KV; roster: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
     this.#link = options.link
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
+    this.#token = options.keyToken ?? options.agent.member.name
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
@@ -113,7 +122,7 @@ export class RemoteAsker {
       let previousAskId: string | undefined
       for (let round = 0; round <= MAX_REASKS; round++) {
         const outcome = await this.#askOnce(
-          { askId, previousAskId, questions, title: options.title, expiresAt },
+          { askId, previousAskId, questions, title: options.title, mirroredFor: options.mirroredFor, expiresAt },
           stop.signal,
           options.onEvent,
         )
@@ -157,13 +166,14 @@ export class RemoteAsker {
       previousAskId: string | undefined
       questions: readonly Question[]
       title: string | undefined
+      mirroredFor: string | undefined
       expiresAt: number | undefined
     },
     signal: AbortSignal,
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<RoundOutcome> {
     const { inbox, roster: rosterKv } = await this.#openBuckets()
-    const name = this.#agent.member.name
+    const name = this.#token
     const questionKey = inboxKey('q', name, ask.askId)
     const answerKey = inboxKey('a', name, ask.askId)
     const answers = new EntryQueue<KvEntry>()
@@ -177,6 +187,7 @@ export class RemoteAsker {
         title: ask.title,
         previousAskId: ask.previousAskId,
         expiresAt: ask.expiresAt,
+        mirroredFor: ask.mirroredFor,
       })
       const sealed = await sealQuestion({
         agent: this.#agent,
@@ -255,7 +266,7 @@ export class RemoteAsker {
     result: Pick<Receipt, 'outcome' | 'winner' | 'next'>,
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<void> {
-    const key = inboxKey('r', this.#agent.member.name, askId)
+    const key = inboxKey('r', this.#token, askId)
     try {
       const { inbox } = await this.#openBuckets()
       const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result })

@@ -3,7 +3,12 @@
 
 /** Stable codes of relay/home. */
 export type RelayHomeCode =
-  'RELAY_NOT_INITIALIZED' | 'RELAY_BAD_STATE' | 'RELAY_NO_URL' | 'RELAY_SETUP_EXPIRED' | 'RELAY_ROSTER_CONFLICT'
+  | 'RELAY_NOT_INITIALIZED'
+  | 'RELAY_BAD_STATE'
+  | 'RELAY_NO_URL'
+  | 'RELAY_SETUP_EXPIRED'
+  | 'RELAY_ROSTER_CONFLICT'
+  | 'RELAY_MIRROR_NEEDS_DESKTOP'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
 export class RelayHomeError extends Error {
