@@ -1,5 +1,5 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove|renew`: set up a self-hosted relay, give agents
-// their relay file, pair more devices, manage the roster and renew it.
+// `ask-user relay init|add-agent|pair|join|devices|remove|renew|mirror`: set up a self-hosted relay, give
+// agents their relay file, pair more devices, manage the roster, renew it and mirror local asks.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resolveHome } from '../../core/home'
@@ -9,6 +9,7 @@ import { addAgent } from '../relay/add-agent'
 import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
+import { runMirror } from '../relay/mirror-command'
 import { pairDevice } from '../relay/pair'
 import { renewRelay } from '../relay/renew'
 import { listRoster, removeMember } from '../relay/roster-commands'
@@ -24,6 +25,7 @@ const HELP = `Usage:
   ask-user relay devices
   ask-user relay remove NAME
   ask-user relay renew                (what the companion does at every start)
+  ask-user relay mirror on|off|status (on the first desktop)
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
@@ -44,6 +46,10 @@ devices lists the roster after checking its signature; remove NAME takes a membe
 renew, on the first desktop, re-signs the roster for 60 more days, publishes it and renews every paired
 device's 7-day credential that is due; on a paired device it picks up a newer roster and its renewed
 credential. The companion does the same at every start.
+
+mirror on makes the first desktop's companion write each new question of its local agents (never a
+secret one, never an approval) to the relay, so the other desks can answer it: the first answer, here
+or there, settles it. Off by default; status prints the setting.
 `
 
 /** Dispatches `relay init` and `relay add-agent`; errors print `Error: CODE: message` on stderr. */
@@ -61,6 +67,7 @@ export const run: Command = async (args, io) => {
     if (sub === 'devices') return await runDevices(rest, io)
     if (sub === 'remove') return await runRemove(rest, io)
     if (sub === 'renew') return await runRenew(rest, io)
+    if (sub === 'mirror') return await runMirror(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')

@@ -201,7 +201,8 @@ export class RelayDesk {
         `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
       )
     }
-    const answerKey = inboxKey('a', entry.ask.agent.name, entry.ask.askId)
+    // The asker's key token, not its shown name: a mirrored ask is shown as "<agent> on <desktop>".
+    const answerKey = inboxKey('a', parseInboxKey(key)!.agent, entry.ask.askId)
     const bytes = await sealAnswer({
       device: this.#device,
       replyKey: entry.header.replyKey,
