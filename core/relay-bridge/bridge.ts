@@ -103,10 +103,10 @@ export class RelayBridge {
     )
     if (this.#closed.signal.aborted) return desk.close()
     this.#desk = desk
+    if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     for (const remote of desk.pending()) this.#add(remote)
-    if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
   }
 
   /** renewRelayAtStart, its warnings shown as notices. */
@@ -165,8 +165,9 @@ export class RelayBridge {
   }
 
   #add(remote: RemoteAsk): void {
+    if (this.#listed.has(remote.key)) return
     // This desk's own mirrored asks are listed already, as the local asks they are.
-    if (this.#listed.has(remote.key) || remote.agent.id === this.#self) return
+    if (remote.agent.id === this.#self) return this.#mirror?.withdrawIfStale(remote)
     const input = remoteNewAsk(remote, this.#ctx.limits)
     const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
     if (!('kind' in input) || full) {

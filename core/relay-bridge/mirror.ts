@@ -4,10 +4,11 @@
 // another desk's signed answer read from the relay (the local agent gets exactly that answer, through
 // the registry's window path with its answer-rule checks, and the windows see "answered on <desk>").
 // The agent leaving withdraws it too. Approvals are not mirrored: see mirrorable().
+import { randomBytes } from 'node:crypto'
 import type { Ask, QuestionAsk } from '../../shared/ask'
 import { errorMessage } from '../../shared/describe-error'
 import { hasSecret } from '../../shared/question-extras'
-import { isRelayExchangeError, RemoteAsker, type RelayLink } from '../../relay/exchange'
+import { isRelayExchangeError, RemoteAsker, type RelayLink, type RemoteAsk } from '../../relay/exchange'
 import type { DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
 import { mirrorLocalAsks } from '../../relay/home/mirror-setting'
@@ -39,6 +40,8 @@ export class LocalAskMirror {
   readonly #ctx: MirrorContext
   /** The registry's askId → the withdrawal of its relay question, for the asks mirrored now. */
   readonly #mirrored = new Map<string, AbortController>()
+  /** The relay ask ids this mirror has issued since it started (the first round of each mirrored ask). */
+  readonly #issued = new Set<string>()
   readonly #unsubscribe: Array<() => void>
 
   /**
@@ -74,8 +77,12 @@ export class LocalAskMirror {
       return
     }
     let answeredOn: string | undefined
+    // Known before the question is written, so the desk never takes it for a stale one (isStale).
+    const relayAskId = randomBytes(16).toString('base64url')
+    this.#issued.add(relayAskId)
     try {
       const answer = await this.#ctx.asker.ask(ask.questions, {
+        askId: relayAskId,
         signal: withdrawal.signal,
         ...(ask.title === undefined ? {} : { title: ask.title }),
         mirroredFor: ask.agent.name,
@@ -94,6 +101,22 @@ export class LocalAskMirror {
       // The local ask stays pending and answerable here; only its copy on the relay is gone.
       this.#ctx.warn(`a local ask could not be mirrored to the relay: ${errorMessage(error)}`)
     }
+  }
+
+  /**
+   * Withdraws `remote`, one of this desktop's own questions on the relay, when no mirrored ask of this
+   * run asked it: it was left by an earlier run that ended without a receipt (a crash), and its local
+   * agent is gone with that run. Else the desks would keep offering an ask whose answer reaches no one.
+   */
+  withdrawIfStale(remote: RemoteAsk): void {
+    const ours = (id: string | undefined): boolean => id !== undefined && this.#issued.has(id)
+    // A re-ask (after an unverifiable answer) carries the id it replaces: it belongs to a live ask.
+    if (ours(remote.askId)) return
+    if (ours(remote.previousAskId)) {
+      this.#issued.add(remote.askId)
+      return
+    }
+    void this.#ctx.asker.withdrawStale(remote.askId)
   }
 
   #withdraw(askId: string): void {

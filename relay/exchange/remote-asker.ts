@@ -46,6 +46,8 @@ export interface RemoteAskOptions {
   title?: string
   /** Only for a desktop mirroring a local ask: the local agent's name (see RemoteQuestionBodySchema). */
   mirroredFor?: string
+  /** The ask id of the first round (a fresh random token by default), so the caller knows it before the write. */
+  askId?: string
   onEvent?: (event: RemoteAskEvent) => void
 }
 
@@ -118,7 +120,7 @@ export class RemoteAsker {
           )
     const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
     try {
-      let askId = randomToken()
+      let askId = options.askId ?? randomToken()
       let previousAskId: string | undefined
       for (let round = 0; round <= MAX_REASKS; round++) {
         const outcome = await this.#askOnce(
@@ -140,6 +142,14 @@ export class RemoteAsker {
       if (timer) clearTimeout(timer)
       options.signal?.removeEventListener('abort', withdraw)
     }
+  }
+
+  /**
+   * Withdraws a question of this asker's that nobody waits for any more (its asker ended without a
+   * receipt: a crash): writes its `withdrawn` receipt, so every desk drops it. Best effort, like every receipt.
+   */
+  async withdrawStale(askId: string): Promise<void> {
+    await this.#writeReceipt(askId, { outcome: 'withdrawn' }, undefined)
   }
 
   #timeoutError(timeoutMs: number): RelayExchangeError {

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { MIRROR_STATUS } from '../../../cli/relay/mirror-command'
 import { INBOX_BUCKET, parseInboxKey } from '../../../relay/exchange/inbox-keys'
-import { openBucket } from '../../../relay/exchange/relay-kv'
+import { openBucket, readEntry } from '../../../relay/exchange/relay-kv'
+import { RelayLink, RemoteAsker } from '../../../relay/exchange'
 import { loadDeskIdentity } from '../../../relay/home/desk-identity'
 import { loadOwnMember } from '../../../relay/home/state'
 import { connectRelay, createEntry } from '../../../relay/pairing'
@@ -22,7 +23,7 @@ import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
 import { memoryIo } from '../cli/memory-io'
 import { pipeIo } from '../cli/relay/pipe-io'
-import { askFrame, helloAgent, type RawAgent } from './raw-agent'
+import { askFrame, helloAgent, poll, type RawAgent } from './raw-agent'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the mirror tests: ${skip}`)
@@ -49,6 +50,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
   let deskAName: string
   let deskAId: string
   let relay: NatsConnection
+  let relayUrl: string
   const agents: RawAgent[] = []
 
   const added = (window: V2Window, title: string): Promise<Ask> =>
@@ -98,6 +100,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     const homeB = join(root, 'desk-b')
     const port = await freePort()
     const url = `nats://127.0.0.1:${port}`
+    relayUrl = url
     const io = memoryIo({ ASK_USER_HOME: homeA })
     const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
     const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
@@ -225,6 +228,31 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     const settledOnB = settled(windowB, askB.askId)
     agent.socket.close()
     expect(await settledOnB).toMatchObject({ outcome: 'aborted' })
+  }, 60_000)
+
+  it("a question of the desktop's that no running mirror asked (left by a crash) is withdrawn on every desk", async () => {
+    // What a desktop companion killed mid-ask leaves behind: its question, and no receipt.
+    const identity = await loadDeskIdentity(homeA, 'desktop')
+    const link = await RelayLink.open({
+      url: relayUrl,
+      creds: identity.creds,
+      name: identity.natsName,
+      allowOutdatedLoopback: true,
+    })
+    const crashed = new RemoteAsker({
+      link,
+      agent: identity.device,
+      rootPublicKey: identity.rootPublicKey,
+      keyToken: identity.natsName,
+    })
+    let askId = ''
+    void crashed
+      .ask([QUESTION], { mirroredFor: 'ghost', onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
+      .catch(() => undefined)
+    const inbox = await openBucket(relay, INBOX_BUCKET)
+    await poll(async () => askId !== '' && (await readEntry(inbox, `r.${deskAId}.${askId}`)) !== undefined).toBe(true)
+    await link.close()
+    await poll(() => deskB.companion.pending().map((ask) => ask.agent.name)).not.toContain(`ghost on ${deskAName}`)
   }, 60_000)
 
   it('a secret ask is never written to the relay, with mirroring on', async () => {
