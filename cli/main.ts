@@ -50,7 +50,7 @@ const COMMANDS: Record<string, Entry> = {
   },
   relay: {
     summary:
-      'set up a self-hosted relay (init), give agents their relay file (add-agent), pair devices (pair, join) and manage the roster (devices, remove)',
+      'set up a self-hosted relay (init), give agents their relay file (add-agent), pair devices (pair, join), manage the roster (devices, remove) and mirror local asks (mirror)',
     load: async () => (await import('./commands/relay')).run,
   },
   'window-token': {

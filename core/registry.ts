@@ -183,8 +183,10 @@ export class Registry {
    * ({@link WRONG_KIND_REASON}): the ask stays pending, only the reply was wrong. A remote ask no window
    * may answer here is refused `FORBIDDEN` with its `origin.unanswerable`. When the ask's owner has
    * `submit` (a remote ask), the result is a promise: the ask settles by what the owner resolves with.
+   * `answeredOn` names the desk the answers were given on when another desk answered a local ask this
+   * companion mirrors (core/relay-bridge/mirror.ts): the agent gets them, the windows see where.
    */
-  answer(askId: string, answers: Answer[]): AnswerOutcome | Promise<AnswerOutcome> {
+  answer(askId: string, answers: Answer[], answeredOn?: string): AnswerOutcome | Promise<AnswerOutcome> {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
     if (ask.kind !== 'question') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.answer }
@@ -202,7 +204,12 @@ export class Registry {
       return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     }
     if (entry.owner.submit) return this.submit(entry, entry.owner.submit.bind(entry.owner), canonical)
-    return { ok: true, delivered: this.settle(askId, { outcome: 'answered', answers: canonical }) === 'delivered' }
+    const settlement: Settlement = {
+      outcome: 'answered',
+      answers: canonical,
+      ...(answeredOn === undefined ? {} : { answeredOn }),
+    }
+    return { ok: true, delivered: this.settle(askId, settlement) === 'delivered' }
   }
 
   /**

@@ -1,5 +1,6 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords`: set up a self-hosted relay, give agents
-// their relay file, pair more devices, manage the roster and renew it.
+// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords|mirror`: set up a self-hosted
+// relay, give agents their relay file, pair more devices, manage the roster, renew it, allow remote
+// passwords and mirror local asks.
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { resolveHome } from '../../core/home'
@@ -9,6 +10,7 @@ import { addAgent } from '../relay/add-agent'
 import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
+import { runMirror } from '../relay/mirror-command'
 import { pairDevice } from '../relay/pair'
 import { runPasswords } from '../relay/passwords'
 import { renewRelay } from '../relay/renew'
@@ -26,6 +28,7 @@ const HELP = `Usage:
   ask-user relay remove NAME
   ask-user relay renew                (what the companion does at every start)
   ask-user relay passwords allow NAME | deny NAME | list
+  ask-user relay mirror on|off|status (on the first desktop)
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
@@ -50,6 +53,10 @@ credential. The companion does the same at every start.
 passwords allow NAME lets this desk answer the remote agent NAME's password (secret) questions; the
 answer is sealed to a one-time key of that ask and kept on the relay 10 minutes at most. deny NAME
 takes it back; list shows the agents allowed here. Other desks decide for themselves.
+
+mirror on makes the first desktop's companion write each new question of its local agents (never a
+secret one, never an approval) to the relay, so the other desks can answer it: the first answer, here
+or there, settles it. Off by default; status prints the setting.
 `
 
 /** Dispatches `relay init` and `relay add-agent`; errors print `Error: CODE: message` on stderr. */
@@ -68,6 +75,7 @@ export const run: Command = async (args, io) => {
     if (sub === 'remove') return await runRemove(rest, io)
     if (sub === 'renew') return await runRenew(rest, io)
     if (sub === 'passwords') return await runPasswords(rest, io)
+    if (sub === 'mirror') return await runMirror(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')

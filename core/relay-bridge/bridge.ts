@@ -12,6 +12,7 @@ import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-ident
 import { describeRelayError } from '../../relay/home/errors'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
+import { startLocalAskMirror, type LocalAskMirror } from './mirror'
 import { RelayNotices } from './relay-notices'
 import { followAgentContact, followStoredRoster } from './relay-state-feed'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
@@ -43,6 +44,7 @@ export class RelayBridge {
   readonly #answering = new Map<string, boolean>()
   #link: RelayLink | undefined
   #desk: RelayDesk | undefined
+  #mirror: LocalAskMirror | undefined
   #self = ''
   /** This desk's current credential; the link asks for it at every (re)connect. */
   #creds = ''
@@ -76,6 +78,7 @@ export class RelayBridge {
     this.#closed.abort()
     clearInterval(this.#renewals)
     this.#passwords?.close()
+    this.#mirror?.close()
     this.#desk?.close()
     await this.#link?.close().catch(() => undefined)
   }
@@ -116,6 +119,7 @@ export class RelayBridge {
     this.#desk = desk
     // First, so the view's agent contact is current when the registry's change announces the state.
     followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
+    if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     for (const remote of desk.pending()) this.#add(remote)
@@ -186,6 +190,8 @@ export class RelayBridge {
 
   #add(remote: RemoteAsk): void {
     if (this.#listed.has(remote.key)) return
+    // This desk's own mirrored asks are listed already, as the local asks they are.
+    if (remote.agent.id === this.#self) return this.#mirror?.withdrawIfStale(remote)
     const input = remoteNewAsk(remote, this.#ctx.limits, this.#passwords?.allows(remote.agent.id) === true)
     const full = this.#ctx.registry.size >= this.#ctx.limits.pendingTotal
     if (!('kind' in input) || full) {

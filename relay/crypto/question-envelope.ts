@@ -118,7 +118,8 @@ export async function openQuestion(
     throw new RelayCryptoError('QUESTION_INVALID', 'the stored question is not a question envelope; ignoring it')
   }
   const agent = findMember(options.roster, header.data.agent)
-  if (agent?.role !== 'agent') {
+  // The desktop asks too when it mirrors its local agents' asks; the exchange shows those as mirrored.
+  if (agent?.role !== 'agent' && agent?.role !== 'desktop') {
     throw new RelayCryptoError(
       'QUESTION_UNKNOWN_AGENT',
       'the question comes from an agent the roster does not list; add the agent on the desktop to see its questions',

@@ -50,8 +50,9 @@ export async function readQuestion(
     try {
       const opened = await reader.opener(value, { device: reader.device, roster, kvKey: key.key })
       const agent = findMember(roster, opened.header.agent)!
-      // The key's agent token is the credential that wrote it; the signer must be the roster's agent of that name.
-      if (agent.name !== key.agent || opened.header.askId !== key.askId) {
+      // The key's agent token is the credential that wrote it; the signer must be the roster's member
+      // of that credential name (an agent's name; a desktop's credential is named by its member id).
+      if (askerToken(agent) !== key.agent || opened.header.askId !== key.askId) {
         return {
           code: 'EXCHANGE_INVALID',
           message: `the question is signed by agent "${agent.name}" but stored under "${key.agent}"; ignoring it`,
@@ -60,6 +61,13 @@ export async function readQuestion(
       const body = RemoteQuestionBodySchema.safeParse(parseJson(opened.body))
       if (!body.success)
         return { code: 'EXCHANGE_INVALID', message: 'the question body is not a remote ask; ignoring it' }
+      // Only a desktop mirrors, and everything a desktop asks is mirrored: an agent cannot pass itself
+      // off as a local agent of some desk, nor a desktop's ask go unmarked.
+      if ((agent.role === 'desktop') !== (body.data.mirroredFor !== undefined))
+        return {
+          code: 'EXCHANGE_INVALID',
+          message: `the question from "${agent.name}" is marked mirrored wrongly for its role; ignoring it`,
+        }
       return { header: opened.header, agent, body: body.data, qHash: opened.qHash }
     } catch (error) {
       if (!isRelayCryptoError(error))
@@ -90,4 +98,17 @@ function parseJson(bytes: Uint8Array): unknown {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The token of the inbox keys a member writes under: its credential's name, which the server binds to
+ * what it may write. An agent's credential carries its roster name; the desktop's its member id.
+ */
+export function askerToken(member: Member): string {
+  return member.role === 'agent' ? member.name : member.id
+}
+
+/** How desks name a mirrored local ask's agent: the name it gave on its desktop, then the desktop's roster name. */
+export function mirroredName(localName: string, desktopName: string): string {
+  return `${localName} on ${desktopName}`
 }

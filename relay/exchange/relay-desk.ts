@@ -25,9 +25,20 @@ import { openOnThisThread, type QuestionOpener } from './question-opener'
 import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
-import { isRefusal, readQuestion, type QuestionReader, type QuestionRefusal } from './desk-question'
+import {
+  askerToken,
+  isRefusal,
+  mirroredName,
+  readQuestion,
+  type QuestionReader,
+  type QuestionRefusal,
+} from './desk-question'
 
-/** A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never self-declared. */
+/**
+ * A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never
+ * self-declared; for a local ask a desktop mirrors, "<the local agent's name> on <the desktop's roster
+ * name>" ({@link mirroredName}), with the desktop's member id.
+ */
 export interface RemoteAsk {
   /** `q.<agent>.<askId>`: the ask's identity on every desk. */
   readonly key: string
@@ -197,7 +208,8 @@ export class RelayDesk {
         `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
       )
     }
-    const answerKey = inboxKey('a', entry.ask.agent.name, entry.ask.askId)
+    // The asker's key token, not its shown name: a mirrored ask is shown as "<agent> on <desktop>".
+    const answerKey = inboxKey('a', parseInboxKey(key)!.agent, entry.ask.askId)
     const bucket = answerBucketFor(entry.ask.questions)
     const bytes = await sealAnswer({
       device: this.#device,
@@ -268,7 +280,10 @@ export class RelayDesk {
     const ask: RemoteAsk = {
       key,
       askId: parts.askId,
-      agent: { name: agent.name, id: agent.id },
+      agent: {
+        name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
+        id: agent.id,
+      },
       questions: body.questions,
       ...(body.title === undefined ? {} : { title: body.title }),
       ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
@@ -300,7 +315,7 @@ export class RelayDesk {
       const roster = this.#pin.current!
       const receipt = await openReceipt(entry.value, { roster, kvKey: entry.key })
       const agent = findMember(roster, receipt.agent)
-      if (agent?.name !== parts.agent || receipt.askId !== parts.askId) {
+      if (agent === undefined || askerToken(agent) !== parts.agent || receipt.askId !== parts.askId) {
         this.#onRefused({
           key: entry.key,
           code: 'EXCHANGE_INVALID',

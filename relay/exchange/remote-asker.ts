@@ -45,6 +45,10 @@ export interface RemoteAskOptions {
   /** Gives up after this long (`ASK_TIMEOUT`, or `RELAY_LOST` when the relay is unreachable then). */
   timeoutMs?: number
   title?: string
+  /** Only for a desktop mirroring a local ask: the local agent's name (see RemoteQuestionBodySchema). */
+  mirroredFor?: string
+  /** The ask id of the first round (a fresh random token by default), so the caller knows it before the write. */
+  askId?: string
   onEvent?: (event: RemoteAskEvent) => void
 }
 
@@ -57,6 +61,11 @@ export interface RemoteAskerOptions {
   rootPublicKey: string
   /** The highest roster version this agent has seen before (a rollback below it is refused). */
   highestSeenRosterVersion?: number
+  /**
+   * The token its keys go under: its credential's name. An agent's is `agent.member.name` (the
+   * default); a desktop mirroring local asks writes under its credential's name, its member id.
+   */
+  keyToken?: string
   now?: () => number
 }
 
@@ -71,12 +80,14 @@ export class RemoteAsker {
   readonly #agent: MemberKeys
   readonly #pin: RosterPin
   readonly #now: () => number
+  readonly #token: string
   #buckets: Promise<{ inbox: KV; roster: KV; secret: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
     this.#link = options.link
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
+    this.#token = options.keyToken ?? options.agent.member.name
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
@@ -110,11 +121,11 @@ export class RemoteAsker {
           )
     const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
     try {
-      let askId = randomToken()
+      let askId = options.askId ?? randomToken()
       let previousAskId: string | undefined
       for (let round = 0; round <= MAX_REASKS; round++) {
         const outcome = await this.#askOnce(
-          { askId, previousAskId, questions, title: options.title, expiresAt },
+          { askId, previousAskId, questions, title: options.title, mirroredFor: options.mirroredFor, expiresAt },
           stop.signal,
           options.onEvent,
         )
@@ -132,6 +143,14 @@ export class RemoteAsker {
       if (timer) clearTimeout(timer)
       options.signal?.removeEventListener('abort', withdraw)
     }
+  }
+
+  /**
+   * Withdraws a question of this asker's that nobody waits for any more (its asker ended without a
+   * receipt: a crash): writes its `withdrawn` receipt, so every desk drops it. Best effort, like every receipt.
+   */
+  async withdrawStale(askId: string): Promise<void> {
+    await this.#writeReceipt(askId, { outcome: 'withdrawn' }, undefined)
   }
 
   #timeoutError(timeoutMs: number): RelayExchangeError {
@@ -159,6 +178,7 @@ export class RemoteAsker {
       previousAskId: string | undefined
       questions: readonly Question[]
       title: string | undefined
+      mirroredFor: string | undefined
       expiresAt: number | undefined
     },
     signal: AbortSignal,
@@ -167,7 +187,7 @@ export class RemoteAsker {
     const { inbox, roster: rosterKv, secret } = await this.#openBuckets()
     // A password's answer waits in the short-lived `secret` bucket, never in `inbox` (answer-bucket.ts).
     const answerBucket = answerBucketFor(ask.questions) === BUCKETS.secret ? secret : inbox
-    const name = this.#agent.member.name
+    const name = this.#token
     const questionKey = inboxKey('q', name, ask.askId)
     const answerKey = inboxKey('a', name, ask.askId)
     const answers = new EntryQueue<KvEntry>()
@@ -183,6 +203,7 @@ export class RemoteAsker {
         title: ask.title,
         previousAskId: ask.previousAskId,
         expiresAt: ask.expiresAt,
+        mirroredFor: ask.mirroredFor,
       })
       const sealed = await sealQuestion({
         agent: this.#agent,
@@ -261,7 +282,7 @@ export class RemoteAsker {
     result: Pick<Receipt, 'outcome' | 'winner' | 'next'>,
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<void> {
-    const key = inboxKey('r', this.#agent.member.name, askId)
+    const key = inboxKey('r', this.#token, askId)
     try {
       const { inbox } = await this.#openBuckets()
       const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result })

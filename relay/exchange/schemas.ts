@@ -4,6 +4,9 @@ import { z } from 'zod'
 import { AnswerSchema } from '../../shared/answer'
 import { QuestionSchema } from '../../shared/tool-input'
 
+/** The longest local agent name a mirrored question carries (longer ones are cut to it). */
+export const MIRRORED_NAME_CHARS = 200
+
 /**
  * The question body an agent seals (version 1): the ask's questions as the tool takes them, an
  * optional title, and a link to the ask it replaces (`previousAskId`) when it asks again after an
@@ -16,6 +19,12 @@ export const RemoteQuestionBodySchema = z.strictObject({
   previousAskId: z.string().optional(),
   /** When the agent stops waiting (ms since the epoch): desks drop the ask then even without a receipt. */
   expiresAt: z.int().min(0).optional(),
+  /**
+   * Set only by a desktop mirroring a local agent's ask (core/relay-bridge/mirror.ts): the name that
+   * agent gave on this desktop. Desks show it as "<name> on <desktop>", the desktop's name taken from the
+   * roster; a question signed by an agent that carries it is refused, one signed by a desktop needs it.
+   */
+  mirroredFor: z.string().min(1).max(MIRRORED_NAME_CHARS).optional(),
 })
 export type RemoteQuestionBody = z.infer<typeof RemoteQuestionBodySchema>
 

@@ -9,6 +9,7 @@ export type RelayHomeCode =
   | 'RELAY_SETUP_EXPIRED'
   | 'RELAY_ROSTER_CONFLICT'
   | 'RELAY_NO_SUCH_AGENT'
+  | 'RELAY_MIRROR_NEEDS_DESKTOP'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
 export class RelayHomeError extends Error {

@@ -94,6 +94,10 @@ const DEVICE: RoleTemplate = {
 const DESKTOP: RoleTemplate = {
   pub: [
     ...DEVICE.pub,
+    // "Mirror local asks" (core/relay-bridge/mirror.ts): the desktop asks for its own local agents under
+    // its own name only, as an agent does (its question and receipt keys); it already reads every answer.
+    `$KV.inbox.q.${SELF}.*`,
+    `$KV.inbox.r.${SELF}.*`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
     `$KV.pair.*.*`,

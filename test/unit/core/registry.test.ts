@@ -41,6 +41,22 @@ describe('Registry', () => {
     expect(resolved).toHaveBeenCalledTimes(1)
   })
 
+  it("an answer given on another desk (a mirrored ask) is checked like a window's and settles with where it was given", () => {
+    const { registry, owner, settled } = setup()
+    const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })
+    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['A', 'B'] }], 'laptop-b')).toMatchObject({
+      ok: false,
+      code: 'INVALID_ANSWER',
+    })
+    expect(registry.answer(ask.askId, [{ id: 'q1', selected: ['B'] }], 'laptop-b')).toEqual({
+      ok: true,
+      delivered: true,
+    })
+    expect(settled).toEqual([
+      ['w', { outcome: 'answered', answers: [{ id: 'q1', selected: ['B'] }], answeredOn: 'laptop-b' }],
+    ])
+  })
+
   it('canonicalizes answers (key order, no unused custom)', () => {
     const { registry, owner, settled } = setup()
     const ask = registry.add({ kind: 'question', agent: { name: 'x' }, questions, wireId: 'w', owner })

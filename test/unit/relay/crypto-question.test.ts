@@ -146,6 +146,21 @@ describe('question envelopes', () => {
     await expectRefusal(openQuestion(posing.bytes, { device: devices[0]!, roster, kvKey }), 'QUESTION_UNKNOWN_AGENT')
   })
 
+  it('opens a question the desktop asks itself (it mirrors its local asks); a paired device still cannot ask', async () => {
+    const { devices, roster } = await makeInbox(2)
+    const kvKey = `q.${devices[0]!.member.id}.${randomToken()}`
+    const sealed = await sealQuestion({
+      agent: devices[0]!,
+      roster,
+      askId: randomToken(),
+      kvKey,
+      replyKey: (await newReplyKey()).publicKey,
+      body,
+    })
+    const opened = await openQuestion(sealed.bytes, { device: devices[1]!, roster, kvKey })
+    expect(opened.header.agent).toBe(devices[0]!.member.id)
+  })
+
   it('tells a device added later that the question was not sealed to it (QUESTION_NOT_RECIPIENT)', async () => {
     const { root, sealed, roster, kvKey } = await askOnce(1)
     const late = await makeMember('new laptop', 'device')

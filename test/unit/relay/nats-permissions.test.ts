@@ -128,6 +128,10 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('agent', 'kv-watch', /KV_secret/)).toEqual([true, false])
     expect(rows.filter((r) => r.role === 'pair' && /secret/.test(r.probe.subject) && r.allowed)).toEqual([])
     expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
+    // Mirroring local asks: the desktop writes questions and receipts under its own name only.
+    expect(allowed('desktop', 'kv-create', /q\.desk1\.|r\.desk1\./)).toEqual([true, true])
+    expect(allowed('desktop', 'kv-create', /q\.agent2\./)).toEqual([false])
+    expect(allowed('device', 'kv-create', /q\.laptop1\.|r\.laptop1\./)).toEqual([false, false])
     // A renewed credential: the desktop writes any device's, a device reads only its own, nobody else either.
     expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])
     for (const role of ['agent', 'pair'] as const)

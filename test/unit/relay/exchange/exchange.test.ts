@@ -316,6 +316,38 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     expect(shown).not.toContain(key)
   }, 30_000)
 
+  it('an agent cannot pass its ask off as a local ask mirrored by a desktop: refused, not shown', async () => {
+    const refusals: DeskRefusal[] = []
+    const tablet = world.members.get('tablet')!
+    const watcher = await RelayDesk.start({
+      link: await world.link('tablet'),
+      device: tablet.keys,
+      rootPublicKey: world.rootPublicKey,
+      onRefused: (r) => refusals.push(r),
+    })
+    desks.push(watcher)
+    const shown: string[] = []
+    watcher.onAdded((ask) => shown.push(ask.key))
+    const stop = new AbortController()
+    let askId = ''
+    const asking = (await asker('forger'))
+      .ask(QUESTIONS, {
+        mirroredFor: 'claude',
+        signal: stop.signal,
+        onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)),
+      })
+      .catch(() => undefined)
+    await until(() => askId !== '' && refusals.some((r) => r.key === inboxKey('q', 'forger', askId)), 'the refusal')
+    expect(refusals.find((r) => r.key === inboxKey('q', 'forger', askId))).toEqual({
+      key: inboxKey('q', 'forger', askId),
+      code: 'EXCHANGE_INVALID',
+      message: 'the question from "forger" is marked mirrored wrongly for its role; ignoring it',
+    })
+    expect(shown).not.toContain(inboxKey('q', 'forger', askId))
+    stop.abort()
+    await asking
+  }, 30_000)
+
   it('withdrawing an ask (AbortSignal) takes it off every desk and answers nothing', async () => {
     const laptop = desks[0]!
     const agent = await asker('devbox')
