@@ -21,6 +21,7 @@ import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
 import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
 import { RemoteAnswerBodySchema, RemoteQuestionBodySchema } from './schemas'
@@ -57,6 +58,8 @@ export interface RemoteAskerOptions {
   /** The highest roster version this agent has seen before (a rollback below it is refused). */
   highestSeenRosterVersion?: number
   now?: () => number
+  /** How often a waiting ask refreshes the agent's presence (default 30 s; tests shorten it). */
+  presenceRefreshMs?: number | undefined
 }
 
 type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
@@ -70,12 +73,14 @@ export class RemoteAsker {
   readonly #agent: MemberKeys
   readonly #pin: RosterPin
   readonly #now: () => number
+  readonly #presence: PresenceBeacon
   #buckets: Promise<{ inbox: KV; roster: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
     this.#link = options.link
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
+    this.#presence = new PresenceBeacon(options.link, options.agent.member.name, options.presenceRefreshMs)
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
@@ -108,6 +113,8 @@ export class RemoteAsker {
             Math.min(options.timeoutMs, 2_147_483_647),
           )
     const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
+    // Desks mark the ask "agent unreachable" when these refreshes stop; the ask stays answerable.
+    const releasePresence = this.#presence.hold()
     try {
       let askId = randomToken()
       let previousAskId: string | undefined
@@ -128,6 +135,7 @@ export class RemoteAsker {
         `answers that could not be verified took the answer key ${MAX_REASKS + 1} times; check the devices in the roster`,
       )
     } finally {
+      releasePresence()
       if (timer) clearTimeout(timer)
       options.signal?.removeEventListener('abort', withdraw)
     }

@@ -55,6 +55,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvCreate(inbox, `a.${other}.ask1`),
     kvCreate(secret, `a.${other}.ask1`),
     kvCreate(presence, self),
+    kvCreate(presence, other),
     kvCreate(roster, 'current'),
     kvCreate(roster, `cred.${other}`),
     kvCreate(pair, `req.pair1`),
@@ -72,6 +73,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(inbox, `a.${other}.>`),
     kvWatch(inbox, 'q.>'),
     kvWatch(roster, 'current'),
+    kvWatch(presence, '*'),
     {
       op: 'legacy-consumer-create',
       bucket: inbox,
