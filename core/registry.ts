@@ -107,6 +107,7 @@ export class Registry {
   private readonly added: Listeners<[ask: Ask]>
   private readonly resolved: Listeners<Parameters<ResolvedListener>>
   private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
+  private readonly originChanged: Listeners<[ask: QuestionAsk]>
   /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
   private readonly gone = new Map<string, { ask: Ask; at: number }>()
 
@@ -120,6 +121,7 @@ export class Registry {
     this.added = new Listeners(report)
     this.resolved = new Listeners(report)
     this.undelivered = new Listeners(report)
+    this.originChanged = new Listeners(report)
   }
 
   /** Number of pending asks. */
@@ -286,6 +288,24 @@ export class Registry {
     this.forgetOldGone()
     const entry = this.entries.get(askId)
     return { entry, ask: entry?.ask ?? this.gone.get(askId)?.ask }
+  }
+
+  /**
+   * Replaces the `origin` of the pending remote ask `askId` (the relay bridge's presence marks) and tells
+   * the `originChanged` listeners. False (nothing done) for an ask not pending or not remote.
+   */
+  setOrigin(askId: string, origin: AskOrigin): boolean {
+    const entry = this.entries.get(askId)
+    if (entry?.ask.kind !== 'question' || entry.ask.origin === undefined) return false
+    const ask: QuestionAsk = { ...entry.ask, origin }
+    entry.ask = ask
+    this.originChanged.emit(ask)
+    return true
+  }
+
+  /** Subscribes to origin changes of pending asks ({@link setOrigin}); returns the unsubscribe function. */
+  onOriginChanged(listener: (ask: QuestionAsk) => void): () => void {
+    return this.originChanged.add(listener)
   }
 
   /** Subscribes to late answers (their agent had gone); returns the unsubscribe function. */

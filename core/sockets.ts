@@ -266,7 +266,10 @@ export class SocketEndpoints {
     const v1 = ws.protocol === UI_V1_SUBPROTOCOL || ws.protocol === UI_V1_PROOF_SUBPROTOCOL
     const parse = v1 ? parseV1WindowFrame : parseWindowFrame
     const send: (frame: UiServerFrame, json: string) => void = v1
-      ? (frame) => void transport.send(JSON.stringify(toV1Frame(frame, window.fromPage)))
+      ? (frame) => {
+          const v1Frame = toV1Frame(frame, window.fromPage)
+          if (v1Frame) void transport.send(JSON.stringify(v1Frame))
+        }
       : (_frame, json) => void transport.send(json)
     const session = this.ctx.hub.attach(send, {
       masksSecrets: window.masksSecrets,

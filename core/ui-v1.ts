@@ -109,9 +109,9 @@ const V1_WRONG_KIND_REASONS: ReadonlyMap<string, string> = new Map([
  * The v1 frame a v2 frame stands for: asks in v1's shape (an approval with `questions: []`), v1's names
  * (`question/added`, `question/resolved`, `accepted`, `rejected`), v1's wording for a reply of the wrong
  * kind, and outcome `answered` for a decided approval. `reload`: add {@link RELOAD_NOTICE} to a snapshot
- * (an old tab of our own page).
+ * (an old tab of our own page). `undefined` for a frame v1 has no counterpart of (`ask/origin`): not sent.
  */
-export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame {
+export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame | undefined {
   switch (frame.type) {
     case 'snapshot': {
       const notices = reload ? [RELOAD_NOTICE, ...(frame.notices ?? [])] : frame.notices
@@ -150,5 +150,8 @@ export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame {
     case 'notice/added':
     case 'notice/removed':
       return frame
+    // v1 has no remote asks' marks: nothing to send.
+    case 'ask/origin':
+      return undefined
   }
 }

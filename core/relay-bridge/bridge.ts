@@ -12,6 +12,7 @@ import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-ident
 import { describeRelayError } from '../../relay/home/errors'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
+import { followPresence, withCurrentPresence } from './presence-marks'
 import { RelayNotices } from './relay-notices'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
 import type { RelayBridgeContext } from './start'
@@ -102,6 +103,7 @@ export class RelayBridge {
     this.#desk = desk
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
+    followPresence(desk, this.#ctx.registry, () => this.#listed.values())
     for (const remote of desk.pending()) this.#add(remote)
   }
 
@@ -174,7 +176,7 @@ export class RelayBridge {
     }
     try {
       const ask = this.#ctx.registry.add({
-        ...input,
+        ...withCurrentPresence(input, this.#desk),
         owner: {
           // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
           settled: () => true,

@@ -15,7 +15,8 @@ export type Settlement = Outcome | 'gone'
  * ask, so forgetting an ask forgets all of it at once.
  */
 export class CardState {
-  readonly ask: Ask
+  /** The ask as the companion last sent it (a remote ask's `origin` follows its agent's presence). */
+  ask: Ask = $state.raw() as unknown as Ask
   /** Set once the ask is no longer pending while still on screen (to say how it ended). */
   settlement = $state<Settlement | undefined>()
   /** A remote ask answered on another desk of the person: that device's name (with `settlement` answered). */
