@@ -44,5 +44,10 @@ export function relayRows(outcome: RelayBenchOutcome): Measurement[] {
       measured: ms(inbox.longestLoopBlockMs),
       value: inbox.longestLoopBlockMs,
     },
+    {
+      metric: `relay: the same measure, process idle as long (the machine's share)`,
+      measured: ms(inbox.idleLoopBlockMs),
+      value: inbox.idleLoopBlockMs,
+    },
   ]
 }

@@ -39,7 +39,15 @@ export interface RelayBenchResult {
   answerToAgent: Summary
   /** ms per question sealed, by the number of devices in the roster. */
   sealMs: Record<string, number>
-  inbox: { asks: number; agents: number; firstFiftyMs: number; allMs: number; longestLoopBlockMs: number }
+  inbox: {
+    asks: number
+    agents: number
+    firstFiftyMs: number
+    allMs: number
+    longestLoopBlockMs: number
+    /** The same measure over as long with the process idle: what the machine's load alone adds. */
+    idleLoopBlockMs: number
+  }
 }
 
 export type RelayBenchOutcome = RelayBenchResult | { skipped: string }
@@ -204,11 +212,16 @@ async function lateDesk(
     loop.disable()
     desk?.close()
   })
+  const idle = monitorEventLoopDelay({ resolution: 1 })
+  idle.enable()
+  await new Promise((resolve) => setTimeout(resolve, allMs))
+  idle.disable()
   return {
     asks: total,
     agents: agents.length,
     firstFiftyMs,
     allMs,
     longestLoopBlockMs: loop.max / 1e6,
+    idleLoopBlockMs: idle.max / 1e6,
   }
 }
