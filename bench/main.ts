@@ -11,6 +11,7 @@ import { runBrowser } from './browser'
 import { runClaudeHooks } from './claude-hooks'
 import { runCli } from './cli'
 import { runMarkdown } from './markdown'
+import { runRelay } from './relay'
 import { failed, tableOf, type Results } from './measurements'
 import { formatTable } from './report'
 import { runRoundTrip } from './roundtrip'
@@ -178,6 +179,10 @@ async function main(): Promise<void> {
           }
         },
       )
+    }
+    if (args.only.has('relay')) {
+      const relayOpts = { samples: q ? 30 : 200, pendingAsks: 1000, agents: 50 }
+      results.relay = await section('relay (real nats-server)', () => runRelay(relayOpts))
     }
   }
 

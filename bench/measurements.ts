@@ -7,6 +7,8 @@ import { classifyGrowth, type GrowthPoint } from './growth'
 import type { MarkdownResult } from './markdown'
 import { ms, us, x, type Row } from './report'
 import type { RoundTripResult } from './roundtrip'
+import type { RelayBenchOutcome } from './relay'
+import { relayRows } from './relay-rows'
 import type { ScaleResult } from './scale'
 import type { StartupResult } from './startup'
 
@@ -24,6 +26,7 @@ export interface Results {
   growth?: Outcome<GrowthPoint[]>
   markdown?: Outcome<MarkdownResult>
   claudeHooks?: Outcome<ClaudeHooksResult>
+  relay?: Outcome<RelayBenchOutcome>
 }
 
 /** Whether a section failed. */
@@ -306,5 +309,6 @@ export function tableOf(results: Results): Row[] {
     ...sectionRows(results.growth, 'cost growth (core)', growth),
     ...sectionRows(results.markdown, 'Markdown hostile shapes ours/markdown-it', markdown),
     ...sectionRows(results.claudeHooks, 'Claude Code hooks per tool call', claudeHooks),
+    ...sectionRows(results.relay, 'relay', relayRows),
   ].map(judge)
 }

@@ -107,7 +107,7 @@ export class Registry {
   private readonly added: Listeners<[ask: Ask]>
   private readonly resolved: Listeners<Parameters<ResolvedListener>>
   private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
-  private readonly revised: Listeners<[ask: Ask]>
+  private readonly originChanged: Listeners<[ask: QuestionAsk]>
   /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
   private readonly gone = new Map<string, { ask: Ask; at: number }>()
 
@@ -121,7 +121,7 @@ export class Registry {
     this.added = new Listeners(report)
     this.resolved = new Listeners(report)
     this.undelivered = new Listeners(report)
-    this.revised = new Listeners(report)
+    this.originChanged = new Listeners(report)
   }
 
   /** Number of pending asks. */
@@ -155,24 +155,6 @@ export class Registry {
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     this.added.emit(ask)
     return ask
-  }
-
-  /**
-   * Replaces the `origin` of the pending remote ask `askId` (whether this desk may answer it changed: the
-   * person allowed or denied remote passwords for its agent) and tells the `revised` listeners with the
-   * new ask, same `askId`. False when no such question ask is pending.
-   */
-  reviseOrigin(askId: string, origin: AskOrigin): boolean {
-    const entry = this.entries.get(askId)
-    if (entry?.ask.kind !== 'question' || entry.ask.origin === undefined) return false
-    entry.ask = { ...entry.ask, origin }
-    this.revised.emit(entry.ask)
-    return true
-  }
-
-  /** Subscribes to revised asks ({@link reviseOrigin}); returns the unsubscribe function. */
-  onRevised(listener: (ask: Ask) => void): () => void {
-    return this.revised.add(listener)
   }
 
   /**
@@ -313,6 +295,25 @@ export class Registry {
     this.forgetOldGone()
     const entry = this.entries.get(askId)
     return { entry, ask: entry?.ask ?? this.gone.get(askId)?.ask }
+  }
+
+  /**
+   * Replaces the `origin` of the pending remote ask `askId` (the relay bridge's presence marks, and whether
+   * this desk may answer it: remote passwords allowed or denied) and tells
+   * the `originChanged` listeners. False (nothing done) for an ask not pending or not remote.
+   */
+  setOrigin(askId: string, origin: AskOrigin): boolean {
+    const entry = this.entries.get(askId)
+    if (entry?.ask.kind !== 'question' || entry.ask.origin === undefined) return false
+    const ask: QuestionAsk = { ...entry.ask, origin }
+    entry.ask = ask
+    this.originChanged.emit(ask)
+    return true
+  }
+
+  /** Subscribes to origin changes of pending asks ({@link setOrigin}); returns the unsubscribe function. */
+  onOriginChanged(listener: (ask: QuestionAsk) => void): () => void {
+    return this.originChanged.add(listener)
   }
 
   /** Subscribes to late answers (their agent had gone); returns the unsubscribe function. */

@@ -69,6 +69,15 @@ export class SnapshotBacklog {
     this.unsent.add(ask.askId)
   }
 
+  /** An ask changed while still queued: the queued copy is replaced (true), so the window gets it as it is now. */
+  replace(ask: Ask): boolean {
+    if (!this.unsent.has(ask.askId)) return false
+    const at = this.queue.findIndex((queued, index) => index >= this.at && queued.askId === ask.askId)
+    if (at < 0) return false
+    this.queue[at] = ask
+    return true
+  }
+
   /** An ask resolved: true when it was still queued (dropped; its settlement must not be sent). */
   drop(askId: string): boolean {
     return this.unsent.delete(askId)

@@ -92,8 +92,15 @@ export class WindowHub {
   constructor(private readonly ctx: HubContext) {
     this.unsubscribe = [
       ctx.registry.onAdded((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
-      // A pending ask whose answerability changed comes again under its askId: windows replace it.
-      ctx.registry.onRevised((ask: Ask) => this.broadcast({ type: 'ask/added', ask }, hasSecret(ask), ask)),
+      ctx.registry.onOriginChanged((ask) =>
+        this.broadcast(
+          { type: 'ask/origin', askId: ask.askId, origin: ask.origin! },
+          hasSecret(ask),
+          undefined,
+          undefined,
+          ask,
+        ),
+      ),
       ctx.registry.onResolved((ask: Ask, settlement: Settlement) =>
         this.broadcast(settledFrame(ask.askId, settlement), hasSecret(ask), undefined, ask.askId),
       ),
@@ -202,7 +209,7 @@ export class WindowHub {
   }
 
   /** Sends `frame` to every window; a frame about a secret ask only to windows that mask. */
-  private broadcast(frame: UiServerFrame, secret: boolean, added?: Ask, resolvedId?: string): void {
+  private broadcast(frame: UiServerFrame, secret: boolean, added?: Ask, resolvedId?: string, changed?: Ask): void {
     if (this.windows.size === 0) return
     let json: string | undefined
     for (const [send, state] of this.windows) {
@@ -214,6 +221,8 @@ export class WindowHub {
         continue
       }
       if (state.backlog && resolvedId !== undefined && state.backlog.drop(resolvedId)) continue
+      // A changed ask the window was not sent yet goes out as it is now, with the rest.
+      if (state.backlog && changed && state.backlog.replace(changed)) continue
       this.deliver(send, frame, (json ??= added ? addedJson(askJson(added)) : JSON.stringify(frame)))
     }
   }

@@ -109,7 +109,8 @@ const V1_WRONG_KIND_REASONS: ReadonlyMap<string, string> = new Map([
  * The v1 frame a v2 frame stands for: asks in v1's shape (an approval with `questions: []`), v1's names
  * (`question/added`, `question/resolved`, `accepted`, `rejected`), v1's wording for a reply of the wrong
  * kind, and outcome `answered` for a decided approval. `reload`: add {@link RELOAD_NOTICE} to a snapshot
- * (an old tab of our own page). Undefined for a frame v1 has no counterpart of (`relay/state`): not sent.
+ * (an old tab of our own page). Undefined for a frame v1 has no counterpart of (`relay/state`,
+ * `ask/origin`): not sent.
  */
 export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame | undefined {
   switch (frame.type) {
@@ -150,8 +151,9 @@ export function toV1Frame(frame: UiServerFrame, reload = false): V1ServerFrame |
     case 'notice/added':
     case 'notice/removed':
       return frame
+    // v1 windows predate the relay view and remote asks' marks: they never get these frames.
     case 'relay/state':
-      // v1 windows predate the relay view: they never get its frame.
+    case 'ask/origin':
       return undefined
   }
 }

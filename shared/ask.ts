@@ -32,12 +32,15 @@ export type AskpassMark = z.infer<typeof AskpassMarkSchema>
  * this machine. The agent's name is the roster's (the name `relay add-agent` gave it), never one the
  * agent declared; `agentId` is its roster member id. `unanswerable` says why no window may answer it
  * here (a remote secret ask: remote passwords are not allowed for this agent); windows show it instead
- * of the form. Absent on every local ask.
+ * of the form. `unreachableSince` (epoch ms, the agent's last contact the relay stored) is present while
+ * the agent's presence has lapsed: windows show "agent unreachable"; the ask stays answerable, and the
+ * companion sends `ask/origin` when it changes. Absent on every local ask.
  */
 export const AskOriginSchema = z.object({
   kind: z.literal('relay'),
   agentId: z.string(),
   unanswerable: z.string().optional(),
+  unreachableSince: z.number().optional(),
 })
 export type AskOrigin = z.infer<typeof AskOriginSchema>
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { AnswerSchema } from './answer'
 import { ApprovalDecisionSchema } from './approval'
-import { AskSchema, HistoryEntrySchema, InboxNoticeSchema, OutcomeSchema } from './ask'
+import { AskOriginSchema, AskSchema, HistoryEntrySchema, InboxNoticeSchema, OutcomeSchema } from './ask'
 import { ConnectInfoSchema } from './connect'
 import { RelayStateFrameSchema } from './relay-state'
 
@@ -55,6 +55,15 @@ export const NoticeAddedFrameSchema = z.object({ type: z.literal('notice/added')
 export const NoticeRemovedFrameSchema = z.object({ type: z.literal('notice/removed'), noticeId: z.string() })
 /** A new pending ask (or, after a bounded snapshot, one of the inbox's rest: see `restUntil`). */
 export const AskAddedFrameSchema = z.object({ type: z.literal('ask/added'), ask: AskSchema })
+/**
+ * A pending remote ask's `origin` changed (its agent became unreachable, or reachable again): windows
+ * replace the ask's origin. Nothing else of the ask changes, and it stays pending.
+ */
+export const AskOriginFrameSchema = z.object({
+  type: z.literal('ask/origin'),
+  askId: z.string(),
+  origin: AskOriginSchema,
+})
 /** A pending ask left the inbox, and how; a decided approval carries the person's `decision`. */
 export const AskSettledFrameSchema = z.object({
   type: z.literal('ask/settled'),
@@ -108,6 +117,7 @@ export const HistoryFrameSchema = z.object({
 export const UiServerFrameSchema = z.discriminatedUnion('type', [
   SnapshotFrameSchema,
   AskAddedFrameSchema,
+  AskOriginFrameSchema,
   AskSettledFrameSchema,
   NoticeAddedFrameSchema,
   NoticeRemovedFrameSchema,
@@ -118,6 +128,7 @@ export const UiServerFrameSchema = z.discriminatedUnion('type', [
 ])
 export type SnapshotFrame = z.infer<typeof SnapshotFrameSchema>
 export type AskAddedFrame = z.infer<typeof AskAddedFrameSchema>
+export type AskOriginFrame = z.infer<typeof AskOriginFrameSchema>
 export type AskSettledFrame = z.infer<typeof AskSettledFrameSchema>
 export type NoticeAddedFrame = z.infer<typeof NoticeAddedFrameSchema>
 export type NoticeRemovedFrame = z.infer<typeof NoticeRemovedFrameSchema>

@@ -13,6 +13,7 @@ import { describeRelayError } from '../../relay/home/errors'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
 import { startLocalAskMirror, type LocalAskMirror } from './mirror'
+import { followPresence, withCurrentPresence } from './presence-marks'
 import { RelayNotices } from './relay-notices'
 import { followAgentContact, followStoredRoster } from './relay-state-feed'
 import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
@@ -122,6 +123,7 @@ export class RelayBridge {
     if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
+    followPresence(desk, this.#ctx.registry, () => this.#listed.values())
     for (const remote of desk.pending()) this.#add(remote)
   }
 
@@ -204,7 +206,7 @@ export class RelayBridge {
     }
     try {
       const ask = this.#ctx.registry.add({
-        ...input,
+        ...withCurrentPresence(input, this.#desk),
         owner: {
           // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
           settled: () => true,

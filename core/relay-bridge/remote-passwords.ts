@@ -5,6 +5,7 @@
 import { watch, type FSWatcher } from 'node:fs'
 import { describeRelayError } from '../../relay/home/errors'
 import { loadRemotePasswords, REMOTE_PASSWORDS_FILE } from '../../relay/home/remote-passwords'
+import type { AskOrigin } from '../../shared/ask'
 import { hasSecret } from '../../shared/question-extras'
 import type { Registry } from '../registry'
 import { remoteOrigin } from './remote-asks'
@@ -68,7 +69,7 @@ export class RemotePasswords {
 
 /**
  * Makes each of the listed remote secret asks (`askIds`) answerable or not by `passwords`, telling the
- * windows of each one that changed (`Registry.reviseOrigin`).
+ * windows of each one that changed (`Registry.setOrigin`).
  */
 export function reviseRemoteSecretAsks(registry: Registry, askIds: Iterable<string>, passwords: RemotePasswords): void {
   const listed = new Set(askIds)
@@ -76,6 +77,12 @@ export function reviseRemoteSecretAsks(registry: Registry, askIds: Iterable<stri
     if (!listed.has(ask.askId) || ask.kind !== 'question' || ask.origin === undefined || !hasSecret(ask)) continue
     const agent = { name: ask.agent.name, id: ask.origin.agentId }
     const origin = remoteOrigin(agent, true, passwords.allows(agent.id))
-    if (origin.unanswerable !== ask.origin.unanswerable) registry.reviseOrigin(ask.askId, origin)
+    if (origin.unanswerable !== ask.origin.unanswerable)
+      registry.setOrigin(ask.askId, withPresenceOf(ask.origin, origin))
   }
+}
+
+/** `next`, keeping the presence mark `current` carries (presence-marks.ts owns that field). */
+function withPresenceOf(current: AskOrigin, next: AskOrigin): AskOrigin {
+  return current.unreachableSince === undefined ? next : { ...next, unreachableSince: current.unreachableSince }
 }

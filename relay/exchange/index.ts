@@ -17,6 +17,14 @@ export {
   type AnswerResult,
   type DeskRefusal,
 } from './relay-desk'
+export {
+  PresenceBeacon,
+  PresenceTracker,
+  PRESENCE_BUCKET,
+  PRESENCE_LAPSE_MS,
+  PRESENCE_REFRESH_MS,
+  type PresenceChange,
+} from './presence'
 export { openOnThisThread, type QuestionOpener } from './question-opener'
 export { decodeRosterRecord, ROSTER_BUCKET, ROSTER_KEY } from './roster-source'
 export { inboxKey, parseInboxKey, INBOX_BUCKET, type InboxKind } from './inbox-keys'

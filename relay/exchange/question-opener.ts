@@ -1,7 +1,8 @@
 // The seam where question envelopes are opened. The companion's bridge wants decryption off its event
-// loop (issue 32); in Node, WebCrypto's HPKE, AES-GCM and Ed25519 work already runs on libuv's thread
-// pool, so what stays on the loop per question is JSON parsing, base64 and the schema checks. A bridge
-// that measures those as too slow passes an opener that runs `openQuestion` in a worker thread.
+// loop (issue 32). In Node, WebCrypto's HPKE, AES-GCM and Ed25519 primitives run on libuv's thread pool,
+// but each call's argument checks, key objects and HKDF steps run on the loop, beside JSON, base64 and
+// the schema checks (a CPU profile of the bench's relay rows, docs/performance.md). A bridge that must
+// keep the loop free passes an opener that runs `openQuestion` in a worker thread (not built yet).
 import { openQuestion, type MemberKeys, type OpenedQuestion, type Roster } from '../crypto'
 
 /** Opens one stored question for `device` (the contract and refusals of relay/crypto's `openQuestion`). */

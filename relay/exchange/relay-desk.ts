@@ -21,6 +21,7 @@ import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
+import { PRESENCE_BUCKET, PresenceTracker, type PresenceChange } from './presence'
 import { openOnThisThread, type QuestionOpener } from './question-opener'
 import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
@@ -85,6 +86,8 @@ export interface RelayDeskOptions {
   /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
   opener?: QuestionOpener
   onRefused?: (refusal: DeskRefusal) => void
+  /** How long without contact before an agent is marked unreachable (default 90 s, the bucket's max_age). */
+  presenceLapseMs?: number | undefined
 }
 
 interface PendingEntry {
@@ -112,6 +115,8 @@ export class RelayDesk {
   #questions: Promise<void> = Promise.resolve()
   readonly #added = new Set<(ask: RemoteAsk) => void>()
   readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
+  readonly #presenceListeners = new Set<(change: PresenceChange) => void>()
+  readonly #presence: PresenceTracker
   readonly #closed = new AbortController()
   readonly #watches: RenewingWatch[] = []
   #inbox!: KV
@@ -129,6 +134,13 @@ export class RelayDesk {
     })
     this.#opener = options.opener ?? openOnThisThread
     this.#onRefused = options.onRefused ?? (() => undefined)
+    this.#presence = new PresenceTracker({
+      lapseMs: options.presenceLapseMs,
+      now: this.#now,
+      onChange: (change) => {
+        for (const listener of [...this.#presenceListeners]) listener(change)
+      },
+    })
   }
 
   /**
@@ -146,6 +158,7 @@ export class RelayDesk {
     desk.#inbox = await openBucket(nc, INBOX_BUCKET)
     desk.#secret = await openBucket(nc, BUCKETS.secret)
     const rosterBucket = await openBucket(nc, ROSTER_BUCKET)
+    const presenceBucket = await openBucket(nc, PRESENCE_BUCKET)
     desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
     await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
     try {
@@ -154,6 +167,15 @@ export class RelayDesk {
       )
       desk.#watches.push(
         await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal),
+      )
+      desk.#watches.push(
+        await RenewingWatch.start(
+          desk.#link,
+          presenceBucket,
+          '*',
+          (entry) => desk.#presence.contact(entry.key, entry.created.getTime()),
+          signal,
+        ),
       )
       desk.#watches.push(
         await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal),
@@ -180,6 +202,20 @@ export class RelayDesk {
   onSettled(listener: (settled: RemoteAskSettled) => void): () => void {
     this.#settledListeners.add(listener)
     return () => this.#settledListeners.delete(listener)
+  }
+
+  /**
+   * Calls `listener` when an agent's presence lapses (`unreachableSince`: its last contact) or comes back
+   * (no `unreachableSince`). A lapse settles nothing: the agent's asks stay pending and answerable.
+   */
+  onPresence(listener: (change: PresenceChange) => void): () => void {
+    this.#presenceListeners.add(listener)
+    return () => this.#presenceListeners.delete(listener)
+  }
+
+  /** When `agent` (its roster name) lapsed, or `undefined` while it is in contact. */
+  unreachableSince(agent: string): number | undefined {
+    return this.#presence.unreachableSince(agent)
   }
 
   /**
@@ -245,6 +281,7 @@ export class RelayDesk {
   /** Stops watching and forgets the pending asks (the link stays open: its owner closes it). */
   close(): void {
     this.#closed.abort()
+    this.#presence.close()
     for (const watch of this.#watches) watch.stop()
     for (const entry of this.#pending.values()) clearTimeout(entry.expiry)
     this.#pending.clear()
@@ -265,6 +302,8 @@ export class RelayDesk {
     const key = entry.key
     const parts = parseInboxKey(key)
     if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return
+    // Writing a question is contact too (an agent of an older build never refreshes presence otherwise).
+    this.#presence.contact(parts.agent, entry.created.getTime())
     // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
     const receiptKey = inboxKey('r', parts.agent, parts.askId)
     const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)

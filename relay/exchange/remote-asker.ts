@@ -22,6 +22,7 @@ import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
 import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
 import { RemoteAnswerBodySchema, RemoteQuestionBodySchema } from './schemas'
@@ -67,6 +68,8 @@ export interface RemoteAskerOptions {
    */
   keyToken?: string
   now?: () => number
+  /** How often a waiting ask refreshes the agent's presence (default 30 s; tests shorten it). */
+  presenceRefreshMs?: number | undefined
 }
 
 type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
@@ -81,6 +84,7 @@ export class RemoteAsker {
   readonly #pin: RosterPin
   readonly #now: () => number
   readonly #token: string
+  readonly #presence: PresenceBeacon
   #buckets: Promise<{ inbox: KV; roster: KV; secret: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
@@ -88,6 +92,7 @@ export class RemoteAsker {
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
     this.#token = options.keyToken ?? options.agent.member.name
+    this.#presence = new PresenceBeacon(options.link, this.#token, options.presenceRefreshMs)
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
@@ -120,6 +125,8 @@ export class RemoteAsker {
             Math.min(options.timeoutMs, 2_147_483_647),
           )
     const expiresAt = options.timeoutMs === undefined ? undefined : this.#now() + options.timeoutMs
+    // Desks mark the ask "agent unreachable" when these refreshes stop; the ask stays answerable.
+    const releasePresence = this.#presence.hold()
     try {
       let askId = options.askId ?? randomToken()
       let previousAskId: string | undefined
@@ -140,6 +147,7 @@ export class RemoteAsker {
         `answers that could not be verified took the answer key ${MAX_REASKS + 1} times; check the devices in the roster`,
       )
     } finally {
+      releasePresence()
       if (timer) clearTimeout(timer)
       options.signal?.removeEventListener('abort', withdraw)
     }

@@ -57,6 +57,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvCreate(secret, `a.${other}.ask1`),
     kvCreate(secret, `q.${self}.ask1`),
     kvCreate(presence, self),
+    kvCreate(presence, other),
     kvCreate(roster, 'current'),
     kvCreate(roster, `cred.${other}`),
     kvCreate(pair, `req.pair1`),
@@ -76,6 +77,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(secret, `a.${self}.>`),
     kvWatch(secret, `a.${other}.>`),
     kvWatch(roster, 'current'),
+    kvWatch(presence, '*'),
     {
       op: 'legacy-consumer-create',
       bucket: inbox,

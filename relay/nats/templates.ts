@@ -98,6 +98,8 @@ const DESKTOP: RoleTemplate = {
     // its own name only, as an agent does (its question and receipt keys); it already reads every answer.
     `$KV.inbox.q.${SELF}.*`,
     `$KV.inbox.r.${SELF}.*`,
+    // ... and keeps its presence fresh while they wait, so the other desks do not mark them unreachable.
+    `$KV.presence.${SELF}`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
     `$KV.pair.*.*`,

@@ -75,4 +75,22 @@ describe('remote asks in the window', () => {
     await bridge.emit({ type: 'ask/settled', askId: 'r4', outcome: 'expired' })
     expect(screen.getByTestId('settled-notice').textContent).toContain('This question expired before anyone answered.')
   })
+
+  it('says "agent unreachable since …" in the row and the card while the agent’s presence has lapsed, keeps the form, and drops it when the agent is back', async () => {
+    const since = new Date(2026, 11, 4, 16, 20).getTime()
+    const { bridge } = await renderInbox([makeAsk({ askId: 'r5', origin: { ...REMOTE, unreachableSince: since } })])
+    const time = new Date(since).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' })
+    const row = screen.getAllByTestId('ask-item').find((item) => item.dataset.askId === 'r5')!
+    const card = screen.getByTestId('ask-view')
+    for (const place of [row, card])
+      expect(within(place).getByTestId('agent-unreachable').textContent).toBe(`Agent unreachable since ${time}`)
+    expect(within(card).getByTestId('agent-unreachable').getAttribute('title')).toBe(
+      `Nothing from this agent through the relay since ${time}. The ask stays answerable: your answer waits on the relay until the agent is back.`,
+    )
+    expect(within(card).getByRole('textbox')).toBeTruthy()
+    await bridge.emit({ type: 'ask/origin', askId: 'r5', origin: REMOTE })
+    expect(screen.queryByTestId('agent-unreachable')).toBeNull()
+    await bridge.emit({ type: 'ask/origin', askId: 'r5', origin: { ...REMOTE, unreachableSince: since } })
+    expect(screen.getAllByTestId('agent-unreachable')).toHaveLength(2)
+  })
 })

@@ -119,6 +119,9 @@ export const en = {
   remoteMarkTitle: 'Asked through the relay by an agent on another machine, under the name the relay gave it.',
   remoteSecretRefused:
     'Remote passwords are not allowed for {name} on this desk. To answer it here, run: ask-user relay passwords allow {name}',
+  agentUnreachable: 'Agent unreachable since {time}',
+  agentUnreachableTitle:
+    'Nothing from this agent through the relay since {time}. The ask stays answerable: your answer waits on the relay until the agent is back.',
   agentSelfDeclared: 'The agent gives this name itself; it is not verified',
   recommended: 'Recommended',
   multiHint: 'Pick any that apply',
@@ -371,6 +374,9 @@ export const zh: Messages = {
   remoteMark: '远程',
   remoteMarkTitle: '由另一台机器上的智能体通过中继提出，名称由中继指定。',
   remoteSecretRefused: '此桌面不允许 {name} 的远程密码。要在此回答，请运行：ask-user relay passwords allow {name}',
+  agentUnreachable: '智能体自 {time} 起无法联系',
+  agentUnreachableTitle:
+    '自 {time} 起未经中继收到此智能体的任何消息。此请求仍可回答：你的回答会留在中继上，直到智能体回来。',
   agentSelfDeclared: '名称由智能体自报，未经验证',
   recommended: '推荐',
   multiHint: '可多选',

@@ -1,6 +1,6 @@
 import { untrack } from 'svelte'
 import { agentKey } from '../../../shared/agent-key'
-import type { AgentInfo, Ask } from '../../../shared/ask'
+import type { AgentInfo, Ask, AskOrigin } from '../../../shared/ask'
 import type { DraftStorage } from '../lib/draft-storage'
 import { displayOrder, groupByAgent } from '../lib/group-asks'
 import { buildLayout, type InboxLayout } from '../lib/inbox-layout'
@@ -151,12 +151,32 @@ export class AskList {
       kept.push(listed)
     }
     this.#listed.clear()
-    for (const ask of pending) this.#listed.set(ask.askId, previous.get(ask.askId) ?? { ask, card: undefined })
+    for (const ask of pending) {
+      const listed = previous.get(ask.askId)
+      // A kept card takes the snapshot's copy: the ask's origin may have changed while disconnected.
+      if (listed) {
+        listed.ask = ask
+        if (listed.card) listed.card.ask = ask
+      }
+      this.#listed.set(ask.askId, listed ?? { ask, card: undefined })
+    }
     for (const listed of kept) this.#listed.set(listed.ask.askId, listed)
     this.#version++
     for (const { card } of this.#listed.values()) card?.sendEnded()
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local lookup, never rendered
     this.#drafts.prune(new Set(this.#listed.keys()))
+  }
+
+  /**
+   * A listed remote ask's new `origin` (`ask/origin`: its agent's presence lapsed or came back); the row
+   * and the card show it. Nothing else changes: draft, selection and send state stay.
+   */
+  setOrigin(askId: string, origin: AskOrigin): void {
+    const listed = this.#listed.get(askId)
+    if (listed?.ask.kind !== 'question') return
+    listed.ask = { ...listed.ask, origin }
+    if (listed.card) listed.card.ask = listed.ask
+    this.#version++
   }
 
   /** Marks a card as settled while it stays on screen to say how it ended. */

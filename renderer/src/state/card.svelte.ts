@@ -15,8 +15,8 @@ export type Settlement = Outcome | 'gone'
  * ask, so forgetting an ask forgets all of it at once.
  */
 export class CardState {
-  /** The ask; replaced only when the companion sends it again (a remote ask became answerable here or not). */
-  ask: Ask = $state.raw<Ask>() as Ask
+  /** The ask as the companion last sent it (a remote ask's `origin` follows its agent's presence and this desk's password setting). */
+  ask: Ask = $state.raw() as unknown as Ask
   /** Set once the ask is no longer pending while still on screen (to say how it ended). */
   settlement = $state<Settlement | undefined>()
   /** A remote ask answered on another desk of the person: that device's name (with `settlement` answered). */

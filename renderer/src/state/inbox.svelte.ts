@@ -234,6 +234,8 @@ export class InboxStore {
       case 'notice/removed':
         this.notices = this.notices.filter((notice) => notice.noticeId !== frame.noticeId)
         return
+      case 'ask/origin':
+        return this.#list.setOrigin(frame.askId, frame.origin)
       case 'ask/settled':
         this.#outcomes.resolved(frame.askId, frame.outcome, frame.answeredOn)
         if (this.view === 'history') this.#history.update()

@@ -114,6 +114,15 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
     expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false])
     expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false, false])
+    // Presence: an agent refreshes only its own key; devices and the desktop watch every agent's; a device
+    // writes none, the desktop only its own (its mirrored asks wait as an agent's do).
+    expect(allowed('agent', 'kv-create', /presence\.agent1$/)).toEqual([true])
+    expect(allowed('agent', 'kv-create', /presence\.agent2$/)).toEqual([false])
+    expect(allowed('agent', 'kv-watch', /presence/)).toEqual([false])
+    expect(allowed('device', 'kv-create', /presence/)).toEqual([false, false])
+    expect(allowed('desktop', 'kv-create', /presence\.desk1$/)).toEqual([true])
+    expect(allowed('desktop', 'kv-create', /presence\.(agent|laptop)/)).toEqual([false])
+    for (const role of ['device', 'desktop'] as const) expect(allowed(role, 'kv-watch', /presence/)).toEqual([true])
     expect(allowed('device', 'kv-create', /a\.agent2\./)).toEqual([true, true])
     expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false, false, false])
     // Answers to passwords (bucket `secret`): any device writes one (and may read back who took the key

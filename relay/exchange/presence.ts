@@ -1,0 +1,145 @@
+// Presence (issue 32, "Nothing lost"): a waiting agent refreshes `presence.<agent>` now and then; the
+// bucket keeps a value 90 s. A desk that sees no contact from an agent for longer marks that agent's asks
+// "agent unreachable" and keeps them answerable: a lapse of presence never settles an ask, only the
+// ask's expiry or the agent's withdrawal does. KV max_age expiry sends no delete marker on server 2.9,
+// so the desk keeps its own clock per agent rather than waiting for the value to vanish.
+import { jetstream } from '@nats-io/jetstream'
+import { BUCKETS } from '../nats/templates'
+import type { RelayLink } from './relay-link'
+
+/** The bucket presence values live in (bucket max_age 90 s, relay/nats/buckets.ts). */
+export const PRESENCE_BUCKET = BUCKETS.presence
+/** How often a waiting agent refreshes its presence: three refreshes fit in the bucket's 90 s. */
+export const PRESENCE_REFRESH_MS = 30_000
+/** How long a desk waits without contact before it marks an agent unreachable: the bucket's max_age. */
+export const PRESENCE_LAPSE_MS = 90_000
+
+/**
+ * The agent's end: while at least one ask waits ({@link hold}), writes `presence.<agent>` at once, every
+ * `periodMs`, and right after each reconnect. A failed write is dropped (the link is down; the next
+ * period or the reconnect tries again). The value says nothing but that the agent is there.
+ */
+export class PresenceBeacon {
+  readonly #link: RelayLink
+  readonly #subject: string
+  readonly #periodMs: number
+  #holders = 0
+  #timer: NodeJS.Timeout | undefined
+  #unsubscribe: (() => void) | undefined
+
+  constructor(link: RelayLink, agentName: string, periodMs = PRESENCE_REFRESH_MS) {
+    this.#link = link
+    this.#subject = `$KV.${PRESENCE_BUCKET}.${agentName}`
+    this.#periodMs = periodMs
+  }
+
+  /** Starts refreshing (if not already) for one waiting ask; returns its release, idempotent. */
+  hold(): () => void {
+    this.#holders++
+    if (this.#holders === 1) this.#start()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.#holders--
+      if (this.#holders === 0) this.#stop()
+    }
+  }
+
+  #start(): void {
+    this.#refresh()
+    this.#timer = setInterval(() => this.#refresh(), this.#periodMs)
+    this.#timer.unref()
+    this.#unsubscribe = this.#link.onReconnect(() => this.#refresh())
+  }
+
+  #stop(): void {
+    clearInterval(this.#timer)
+    this.#unsubscribe?.()
+    this.#timer = undefined
+    this.#unsubscribe = undefined
+  }
+
+  #refresh(): void {
+    const value = new TextEncoder().encode(JSON.stringify({ v: 1 }))
+    void jetstream(this.#link.nc, { checkAPI: false })
+      .publish(this.#subject, value, { timeout: Math.min(this.#periodMs, 5_000) })
+      .catch(() => undefined)
+  }
+}
+
+/** An agent's reachability as a desk sees it: `unreachableSince` (its last contact, ms) when it lapsed. */
+export interface PresenceChange {
+  readonly agent: string
+  readonly unreachableSince?: number
+}
+
+/** What a {@link PresenceTracker} needs: the lapse, a clock, and where changes go. */
+export interface PresenceTrackerOptions {
+  lapseMs?: number | undefined
+  now?: () => number
+  onChange: (change: PresenceChange) => void
+}
+
+interface AgentContact {
+  last: number
+  unreachable: boolean
+  timer?: NodeJS.Timeout | undefined
+}
+
+/**
+ * The desk's end: every contact from an agent (a presence refresh, a question it wrote) counts, at the
+ * time the relay stored it (never later than this desk's clock). No contact for `lapseMs` marks the agent
+ * unreachable since its last contact; the next contact clears the mark. Tells `onChange` each flip.
+ */
+export class PresenceTracker {
+  readonly #lapseMs: number
+  readonly #now: () => number
+  readonly #onChange: (change: PresenceChange) => void
+  readonly #agents = new Map<string, AgentContact>()
+
+  constructor(options: PresenceTrackerOptions) {
+    this.#lapseMs = options.lapseMs ?? PRESENCE_LAPSE_MS
+    this.#now = options.now ?? Date.now
+    this.#onChange = options.onChange
+  }
+
+  /** Records a contact from `agent` stored at `at` (ms since the epoch). */
+  contact(agent: string, at: number): void {
+    const now = this.#now()
+    const when = Math.min(at, now)
+    const known = this.#agents.get(agent)
+    if (known && known.last >= when) return
+    const state: AgentContact = known ?? { last: when, unreachable: false }
+    state.last = when
+    clearTimeout(state.timer)
+    this.#agents.set(agent, state)
+    const left = when + this.#lapseMs - now
+    if (left <= 0) return this.#lapse(agent, state)
+    if (state.unreachable) {
+      state.unreachable = false
+      this.#onChange({ agent })
+    }
+    state.timer = setTimeout(() => this.#lapse(agent, state), left)
+    state.timer.unref()
+  }
+
+  /** When `agent` lapsed (its last contact), or `undefined` while it is reachable or unknown. */
+  unreachableSince(agent: string): number | undefined {
+    const state = this.#agents.get(agent)
+    return state?.unreachable ? state.last : undefined
+  }
+
+  /** Stops every timer. */
+  close(): void {
+    for (const state of this.#agents.values()) clearTimeout(state.timer)
+    this.#agents.clear()
+  }
+
+  #lapse(agent: string, state: AgentContact): void {
+    state.timer = undefined
+    if (state.unreachable) return
+    state.unreachable = true
+    this.#onChange({ agent, unreachableSince: state.last })
+  }
+}

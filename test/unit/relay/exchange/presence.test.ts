@@ -1,0 +1,123 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import {
+  PresenceTracker,
+  RelayDesk,
+  RemoteAsker,
+  type PresenceChange,
+  type RemoteAsk,
+} from '../../../../relay/exchange'
+import { natsServerSkipReason } from '../../../helpers/nats-server'
+import { startCuttableProxy, type CuttableProxy } from './cuttable-proxy'
+import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
+
+const skip = natsServerSkipReason()
+if (skip) console.log(`skipping relay presence tests: ${skip}`)
+
+const QUESTIONS = [{ id: 'go', question: 'Go ahead?', options: [{ label: 'Yes' }, { label: 'No' }] }]
+
+describe('PresenceTracker (a desk’s clock per agent)', () => {
+  afterEach(() => void vi.useRealTimers())
+
+  it('marks an agent unreachable since its last contact once the lapse passes, and clears it at the next contact', () => {
+    vi.useFakeTimers({ now: 1_000_000 })
+    const changes: PresenceChange[] = []
+    const tracker = new PresenceTracker({ lapseMs: 90_000, onChange: (c) => changes.push(c) })
+    tracker.contact('devbox', 1_000_000)
+    vi.advanceTimersByTime(30_000)
+    tracker.contact('devbox', 1_030_000)
+    vi.advanceTimersByTime(89_999)
+    expect(changes).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(changes).toEqual([{ agent: 'devbox', unreachableSince: 1_030_000 }])
+    expect(tracker.unreachableSince('devbox')).toBe(1_030_000)
+    // Three minutes cut off: still the one mark, the since unchanged.
+    vi.advanceTimersByTime(90_000)
+    expect(changes).toHaveLength(1)
+    tracker.contact('devbox', Date.now())
+    expect(changes.at(-1)).toEqual({ agent: 'devbox' })
+    expect(tracker.unreachableSince('devbox')).toBeUndefined()
+    tracker.close()
+  })
+
+  it('a contact already older than the lapse (a desk starting late) marks at once; a time from a fast clock counts as now', () => {
+    vi.useFakeTimers({ now: 5_000_000 })
+    const changes: PresenceChange[] = []
+    const tracker = new PresenceTracker({ lapseMs: 90_000, onChange: (c) => changes.push(c) })
+    tracker.contact('ci', 5_000_000 - 120_000)
+    expect(changes).toEqual([{ agent: 'ci', unreachableSince: 5_000_000 - 120_000 }])
+    tracker.contact('fast', 5_000_000 + 60_000)
+    vi.advanceTimersByTime(89_999)
+    expect(tracker.unreachableSince('fast')).toBeUndefined()
+    vi.advanceTimersByTime(1)
+    expect(tracker.unreachableSince('fast')).toBe(5_000_000)
+    tracker.close()
+  })
+})
+
+describe.skipIf(skip)('presence through the relay (real nats-server, the agent’s link cut)', () => {
+  let world: RelayWorld
+  let proxy: CuttableProxy
+  let desk: RelayDesk | undefined
+  // Scaled down: the agent refreshes every 250 ms and a desk marks it after 3 s without contact, as the
+  // product does every 30 s and after 90 s (the bucket's max_age); 12 refreshes per lapse leave room
+  // for a loaded machine.
+  const REFRESH_MS = 250
+  const LAPSE_MS = 3_000
+
+  beforeAll(async () => {
+    world = await startRelayWorld({ devices: ['laptop'], agents: ['devbox'] })
+    proxy = await startCuttableProxy(world.port)
+  }, 60_000)
+  afterAll(async () => {
+    desk?.close()
+    await proxy?.close()
+    await world?.close()
+  })
+
+  it('a cut of twice the lapse (3 minutes against 90 s, scaled down) marks the ask "agent unreachable", keeps it answerable, and the answer reaches the agent once the link returns', async () => {
+    desk = await RelayDesk.start({
+      link: await world.link('laptop'),
+      device: world.members.get('laptop')!.keys,
+      rootPublicKey: world.rootPublicKey,
+      presenceLapseMs: LAPSE_MS,
+    })
+    const agentLink = await world.link('devbox', proxy.url)
+    const agent = new RemoteAsker({
+      link: agentLink,
+      agent: world.members.get('devbox')!.keys,
+      rootPublicKey: world.rootPublicKey,
+      presenceRefreshMs: REFRESH_MS,
+    })
+    const seen = nextEvent<RemoteAsk>((l) => desk!.onAdded(l))
+    const answer = agent.ask(QUESTIONS)
+    const ask = await seen
+    // Refreshes keep it reachable well past one lapse while the link is up.
+    const upSince = Date.now()
+    await until(() => Date.now() - upSince > 1.5 * LAPSE_MS, 'a lapse and a half with the link up')
+    expect(desk.unreachableSince('devbox')).toBeUndefined()
+
+    const lapsed = nextEvent<PresenceChange>(
+      (l) => desk!.onPresence(l),
+      (c) => c.agent === 'devbox' && c.unreachableSince !== undefined,
+    )
+    const cutAt = Date.now()
+    proxy.cut()
+    const mark = await lapsed
+    // Its last contact: a refresh shortly before the cut (it was reachable just then).
+    expect(mark.unreachableSince).toBeGreaterThan(cutAt - LAPSE_MS)
+    expect(mark.unreachableSince).toBeLessThanOrEqual(cutAt + 1_000)
+    await until(() => Date.now() - cutAt > 2 * LAPSE_MS, 'the cut to last twice the lapse')
+    // Nothing settled it: still pending, still marked.
+    expect(desk.pending().map((pending) => pending.key)).toEqual([ask.key])
+    expect(desk.unreachableSince('devbox')).toBe(mark.unreachableSince)
+
+    const back = nextEvent<PresenceChange>(
+      (l) => desk!.onPresence(l),
+      (c) => c.agent === 'devbox' && c.unreachableSince === undefined,
+    )
+    proxy.restore()
+    expect(await back).toEqual({ agent: 'devbox' })
+    expect(await desk.answer(ask.key, [{ id: 'go', selected: ['Yes'] }])).toEqual({ won: true })
+    expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['Yes'] }] })
+  }, 60_000)
+})
