@@ -35,6 +35,7 @@ const SECRET = [{ id: 'pw', question: 'Deploy key passphrase?', secret: true }] 
 const WAIT = 20_000
 
 type AddedFrame = Extract<UiServerFrame, { type: 'ask/added' }>
+type OriginFrame = Extract<UiServerFrame, { type: 'ask/origin' }>
 type ReplyFrame = Extract<UiServerFrame, { type: 'ask/accepted' | 'ask/rejected' }>
 
 /** Polls `check` until it returns something other than undefined, within a generous deadline. */
@@ -76,6 +77,12 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
       .next<AddedFrame>((f) => f.type === 'ask/added' && f.ask.title === title && pick(f.ask), WAIT)
       .then((frame) => frame.ask)
   const answerable = (ask: Ask): boolean => ask.kind === 'question' && ask.origin?.unanswerable === undefined
+  /** The next `ask/origin` of `askId` whose origin makes it answerable here (`true`) or not (`false`). */
+  const revisedOrigin = (window: V2Window, askId: string, answerableNow: boolean): Promise<OriginFrame> =>
+    window.frames.next<OriginFrame>(
+      (f) => f.type === 'ask/origin' && f.askId === askId && (f.origin.unanswerable === undefined) === answerableNow,
+      WAIT,
+    )
   const reply = (window: V2Window, askId: string): Promise<ReplyFrame> =>
     window.frames.next<ReplyFrame>(
       (f) => (f.type === 'ask/accepted' || f.type === 'ask/rejected') && f.askId === askId,
@@ -168,8 +175,8 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
         'Remote passwords are not allowed for "ci-job" on this desk. To answer it here, run: ask-user relay passwords allow ci-job',
     })
 
-    // Allowed on desk A: its windows get the same ask again, answerable; desk B's stays refused.
-    const revised = added(windowA, 'Deploy key', answerable)
+    // Allowed on desk A: its windows get the ask's new origin, answerable; desk B's stays refused.
+    const revised = revisedOrigin(windowA, ask.askId, true)
     const allowed = await relay(homeA, 'allow', 'ci-job')
     expect(allowed.code).toBe(0)
     expect(allowed.err).toContain('may now answer password questions of "ci-job"')
@@ -221,7 +228,7 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
     const seen = added(windowA, 'Sudo', answerable)
     const { result } = await askSecret('Sudo', stop)
     const ask = await seen
-    const revised = added(windowA, 'Sudo', (a) => !answerable(a))
+    const revised = revisedOrigin(windowA, ask.askId, false)
     expect((await relay(homeA, 'deny', 'ci-job')).code).toBe(0)
     expect(await revised).toMatchObject({ askId: ask.askId, origin: { unanswerable: remoteSecretRefused('ci-job') } })
     answer(windowA, ask.askId)

@@ -138,9 +138,9 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(rows.filter((r) => r.role === 'pair' && /secret/.test(r.probe.subject) && r.allowed)).toEqual([])
     expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
     // Mirroring local asks: the desktop writes questions and receipts under its own name only.
-    expect(allowed('desktop', 'kv-create', /q\.desk1\.|r\.desk1\./)).toEqual([true, true])
+    expect(allowed('desktop', 'kv-create', /inbox\.q\.desk1\.|inbox\.r\.desk1\./)).toEqual([true, true])
     expect(allowed('desktop', 'kv-create', /q\.agent2\./)).toEqual([false])
-    expect(allowed('device', 'kv-create', /q\.laptop1\.|r\.laptop1\./)).toEqual([false, false])
+    expect(allowed('device', 'kv-create', /inbox\.q\.laptop1\.|inbox\.r\.laptop1\./)).toEqual([false, false])
     // A renewed credential: the desktop writes any device's, a device reads only its own, nobody else either.
     expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])
     for (const role of ['agent', 'pair'] as const)
