@@ -4,11 +4,9 @@
 // reaches the agent exactly, first answer wins across the two desks, and the relay's outages leave
 // local agents and the remote asks alone.
 import { once } from 'node:events'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
 import { AgentRelayFileSchema } from '../../../cli/relay/agent-file'
 import { RELAY_SETTINGS_FILE } from '../../../core/relay-bridge/start'
 import { remoteSecretRefused } from '../../../core/relay-bridge/remote-asks'
@@ -20,12 +18,11 @@ import { connectRelay, createEntry } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
+import { natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
 import { connectUi } from '../../helpers/ui-client'
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
-import { memoryIo } from '../cli/memory-io'
-import { pipeIo } from '../cli/relay/pipe-io'
 import { askFrame, helloAgent } from './raw-agent'
+import { setUpRelayDesks, type RelayDesks } from './relay-desks'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the relay bridge tests: ${skip}`)
@@ -46,6 +43,7 @@ type ReplyFrame = Extract<UiServerFrame, { type: 'ask/accepted' | 'ask/rejected'
 
 describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats-server, two companions)', () => {
   let root: string
+  let desks: RelayDesks
   let server: RunningNatsServer
   let configPath: string
   let deskA: TestCompanion
@@ -75,35 +73,12 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     )
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'relay-bridge-'))
-    const homeA = join(root, 'desk-a')
-    const homeB = join(root, 'desk-b')
-    const port = await freePort()
-    const url = `nats://127.0.0.1:${port}`
-    relayUrl = url
-    const io = memoryIo({ ASK_USER_HOME: homeA })
-    const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-    const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-    expect(await main([...init, '--loopback', ...ports, '--url', url], io)).toBe(0)
-    configPath = /start: nats-server -c (\S+)/.exec(io.out())![1]!
-    server = await startNatsServer(configPath)
-    expect(
-      await main(
-        ['relay', 'add-agent', 'ci-job', '--out', join(root, 'ci-job.json')],
-        memoryIo({ ASK_USER_HOME: homeA }),
-      ),
-    ).toBe(0)
-    // The second desk: paired as a person does, through the one-time line and the 6-digit code.
-    const desk = pipeIo({ ASK_USER_HOME: homeA })
-    const device = pipeIo({ ASK_USER_HOME: homeB })
-    const pairing = main(['relay', 'pair'], desk)
-    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
-    const joining = main(['relay', 'join', '--name', 'laptop-b'], device)
-    device.stdin.end(`${line}\n`)
-    await desk.waitForOut(/Confirmation code: \d{6}/)
-    desk.stdin.end('yes\n')
-    expect(await pairing).toBe(0)
-    expect(await joining).toBe(0)
+    desks = await setUpRelayDesks('relay-bridge-', ['ci-job'])
+    const { homeA, homeB } = desks
+    root = desks.root
+    relayUrl = desks.relayUrl
+    configPath = desks.configPath
+    server = desks.server
     deskAName = (await loadOwnMember(homeA, 'desktop')).member.name
     deskA = await startTestCompanion({ home: homeA })
     deskB = await startTestCompanion({ home: homeB })
@@ -119,7 +94,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     await deskA?.cleanup()
     await deskB?.cleanup()
     await server?.stop()
-    if (root) await rm(root, { recursive: true, force: true })
+    await desks?.close()
   })
 
   it('the relay-settings file the core looks for is the one relay/home writes', () => {

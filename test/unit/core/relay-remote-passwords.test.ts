@@ -3,8 +3,7 @@
 // Refused until the person runs `ask-user relay passwords allow NAME` on a desk; then that desk (and only
 // that one) answers it, the answer travels sealed to the ask's reply key through the `secret` bucket,
 // never `inbox`, no other agent can read it, history keeps "answered" without the text; `deny` takes it back.
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,10 +21,10 @@ import { connectRelay } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
+import { natsServerSkipReason } from '../../helpers/nats-server'
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
 import { memoryIo } from '../cli/memory-io'
-import { pipeIo } from '../cli/relay/pipe-io'
+import { setUpRelayDesks, type RelayDesks } from './relay-desks'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the remote passwords tests: ${skip}`)
@@ -53,7 +52,7 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
   let root: string
   let homeA: string
   let homeB: string
-  let server: RunningNatsServer
+  let desks: RelayDesks
   let relayUrl: string
   let deskA: TestCompanion
   let deskB: TestCompanion
@@ -102,33 +101,8 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
   }
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'relay-passwords-'))
-    homeA = join(root, 'desk-a')
-    homeB = join(root, 'desk-b')
-    const port = await freePort()
-    relayUrl = `nats://127.0.0.1:${port}`
-    const io = memoryIo({ ASK_USER_HOME: homeA })
-    const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-    const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-    expect(await main([...init, '--loopback', ...ports, '--url', relayUrl], io)).toBe(0)
-    server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
-    for (const name of ['ci-job', 'other-job'])
-      expect(
-        await main(
-          ['relay', 'add-agent', name, '--out', join(root, `${name}.json`)],
-          memoryIo({ ASK_USER_HOME: homeA }),
-        ),
-      ).toBe(0)
-    const desk = pipeIo({ ASK_USER_HOME: homeA })
-    const device = pipeIo({ ASK_USER_HOME: homeB })
-    const pairing = main(['relay', 'pair'], desk)
-    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
-    const joining = main(['relay', 'join', '--name', 'laptop-b'], device)
-    device.stdin.end(`${line}\n`)
-    await desk.waitForOut(/Confirmation code: \d{6}/)
-    desk.stdin.end('yes\n')
-    expect(await pairing).toBe(0)
-    expect(await joining).toBe(0)
+    desks = await setUpRelayDesks('relay-passwords-', ['ci-job', 'other-job'])
+    ;({ root, homeA, homeB, relayUrl } = desks)
     deskA = await startTestCompanion({ home: homeA })
     deskB = await startTestCompanion({ home: homeB })
     await Promise.all([deskA.companion.relayReady, deskB.companion.relayReady])
@@ -142,8 +116,7 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
     for (const link of links) await link.close().catch(() => undefined)
     await deskA?.cleanup()
     await deskB?.cleanup()
-    await server?.stop()
-    if (root) await rm(root, { recursive: true, force: true })
+    await desks?.close()
   })
 
   it('`relay passwords` refuses a name that is not an agent of the roster, and lists nobody at first', async () => {

@@ -4,8 +4,7 @@
 // a device removed while the companion runs; the relay killed. v1 windows and companions without a relay
 // never get the frame, and no credential or key is ever in it.
 import { once } from 'node:events'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
@@ -15,11 +14,11 @@ import { loadDeviceCreds, loadOwnMember } from '../../../relay/home/state'
 import type { RelayState } from '../../../shared/relay-state'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
+import { natsServerSkipReason, type RunningNatsServer } from '../../helpers/nats-server'
 import { connectUi } from '../../helpers/ui-client'
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
 import { memoryIo } from '../cli/memory-io'
-import { pipeIo } from '../cli/relay/pipe-io'
+import { setUpRelayDesks, type RelayDesks } from './relay-desks'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the relay state tests: ${skip}`)
@@ -31,6 +30,7 @@ describe.skipIf(skip)('the relay state in the windows (real nats-server, a real 
   let root: string
   let homeA: string
   let homeB: string
+  let desks: RelayDesks
   let server: RunningNatsServer
   let desk: TestCompanion
   let window: V2Window
@@ -42,28 +42,8 @@ describe.skipIf(skip)('the relay state in the windows (real nats-server, a real 
     target.frames.next<StateFrame>((f) => f.type === 'relay/state' && check(f.state), WAIT).then((f) => f.state)
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'relay-state-'))
-    homeA = join(root, 'desk-a')
-    homeB = join(root, 'desk-b')
-    const port = await freePort()
-    const url = `nats://127.0.0.1:${port}`
-    const io = memoryIo({ ASK_USER_HOME: homeA })
-    const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-    const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-    expect(await main([...init, '--loopback', ...ports, '--url', url], io)).toBe(0)
-    server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
-    const addAgent = ['relay', 'add-agent', 'ci-job', '--out', join(root, 'ci-job.json')]
-    expect(await main(addAgent, memoryIo({ ASK_USER_HOME: homeA }))).toBe(0)
-    const pairIo = pipeIo({ ASK_USER_HOME: homeA })
-    const joinIo = pipeIo({ ASK_USER_HOME: homeB })
-    const pairing = main(['relay', 'pair'], pairIo)
-    const line = (await pairIo.waitForOut(/^(AUP1:\S+)$/m))[1]!
-    const joining = main(['relay', 'join', '--name', 'laptop-b'], joinIo)
-    joinIo.stdin.end(`${line}\n`)
-    await pairIo.waitForOut(/Confirmation code: \d{6}/)
-    pairIo.stdin.end('yes\n')
-    expect(await pairing).toBe(0)
-    expect(await joining).toBe(0)
+    desks = await setUpRelayDesks('relay-state-', ['ci-job'])
+    ;({ root, homeA, homeB, server } = desks)
     deskName = (await loadOwnMember(homeA, 'desktop')).member.name
     desk = await startTestCompanion({ home: homeA })
     await desk.companion.relayReady
@@ -74,8 +54,7 @@ describe.skipIf(skip)('the relay state in the windows (real nats-server, a real 
     await window?.close()
     for (const link of links) await link.close().catch(() => undefined)
     await desk?.cleanup()
-    await server?.stop()
-    if (root) await rm(root, { recursive: true, force: true })
+    await desks?.close()
   })
 
   it('a window is sent this desk, the paired device, the agent and the roster, with no secret in the frame', async () => {
