@@ -2,89 +2,39 @@
 // relay (`ask-user relay init` and `relay add-agent` against a real nats-server), so serve's core starts
 // the bridge; an agent's ask through the relay shows with the "Remote" mark in its list row and card
 // header, under the name add-agent gave it, and the person's answer reaches the agent.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { AgentRelayFileSchema } from '../../cli/relay/agent-file'
-import { openRemoteAsker, type RelayLink } from '../../relay/exchange'
-import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../helpers/nats-server'
-import { ensureRendererBuilt, ROOT } from './support/build'
+import { natsServerSkipReason } from '../helpers/nats-server'
+import { ROOT } from './support/build'
 import { askView, expect, test, waitArmed } from './support/fixtures'
+import { makeRelayHome, type RelayHome } from './support/relay-home'
+import { startServe, type Served } from './support/serve'
 
-const BIN = join(ROOT, 'bin', 'ask-user.js')
 const skip = natsServerSkipReason()
-let root: string
-let home: string
-let server: RunningNatsServer | undefined
-let serve: ChildProcess | undefined
-let pageUrl: string
-let agentLink: RelayLink | undefined
+let relay: RelayHome | undefined
+let served: Served | undefined
 /** One page for the file: serve's printed link signs in one page, once. */
 let page: Page
-
-const cli = (args: string[]): string =>
-  execFileSync(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
-    encoding: 'utf8',
-  })
 
 test.beforeAll(async ({ browser }) => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(120_000)
-  ensureRendererBuilt()
-  root = await mkdtemp(join(tmpdir(), 'relay-e2e-'))
-  home = join(root, 'home')
-  const port = await freePort()
-  const init = [
-    'relay',
-    'init',
-    '--self-hosted',
-    join(root, 'relay'),
-    '--origin',
-    'https://inbox.example',
-    '--loopback',
-  ]
-  const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-  const printed = cli([...init, ...ports, '--url', `nats://127.0.0.1:${port}`])
-  server = await startNatsServer(/start: nats-server -c (\S+)/.exec(printed)![1]!)
-  cli(['relay', 'add-agent', 'nightly', '--out', join(root, 'nightly.json')])
-  serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-    env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  pageUrl = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    serve!.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk
-      const line = out.split('\n').find((l) => l.startsWith('http://'))
-      if (line) resolve(line.trim())
-    })
-    serve!.once('exit', (code) => reject(new Error(`ask-user serve exited with ${code}`)))
-  })
+  relay = await makeRelayHome(['nightly'])
+  served = await startServe({ home: relay.home })
   page = await browser.newPage()
-  await page.goto(pageUrl)
+  await page.goto(served.link)
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open')
 })
 
 test.afterAll(async () => {
   await page?.close()
-  await agentLink?.close()
-  if (serve && serve.exitCode === null) {
-    const exited = new Promise((resolve) => serve!.once('exit', resolve))
-    serve.kill('SIGTERM')
-    await exited
-  }
-  await server?.stop()
-  if (root) await rm(root, { recursive: true, force: true })
+  await served?.cleanup()
+  await relay?.close()
 })
 
 test('a remote ask is marked Remote in the list and the card; the answer reaches the agent', async () => {
-  const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'nightly.json'), 'utf8')))
-  const opened = await openRemoteAsker(file, { allowOutdatedLoopback: true })
-  agentLink = opened.link
-  const answer = opened.asker.ask(
+  const asker = await relay!.openAgent('nightly')
+  const answer = asker.ask(
     [{ id: 'ship', question: 'Ship the nightly build?', options: [{ label: 'yes' }, { label: 'no' }] }],
     { title: 'Nightly build' },
   )
@@ -105,11 +55,9 @@ test('a remote ask is marked Remote in the list and the card; the answer reaches
 })
 
 test('a remote password question says how to allow it; once allowed in the terminal the card takes the password', async () => {
-  const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'nightly.json'), 'utf8')))
-  const opened = await openRemoteAsker(file, { allowOutdatedLoopback: true })
-  const link = opened.link
+  const asker = await relay!.openAgent('nightly')
   try {
-    const answer = opened.asker.ask([{ id: 'pw', question: 'Signing key passphrase?', secret: true } as never], {
+    const answer = asker.ask([{ id: 'pw', question: 'Signing key passphrase?', secret: true } as never], {
       title: 'Release signing',
     })
     const card = askView(page)
@@ -121,7 +69,7 @@ test('a remote password question says how to allow it; once allowed in the termi
     // Never the askpass look: that belongs to this machine's askpass helper.
     await expect(card.locator('.askpass')).toHaveCount(0)
     await expect(card.getByTestId('receiver-line')).toHaveAttribute('data-kind', 'unverified')
-    cli(['relay', 'passwords', 'allow', 'nightly'])
+    relay!.cli(['relay', 'passwords', 'allow', 'nightly'])
     await expect(card.getByTestId('remote-refused')).toHaveCount(0)
     await waitArmed(page)
     const input = card.getByTestId('secret-input')
@@ -131,7 +79,6 @@ test('a remote password question says how to allow it; once allowed in the termi
     expect(await answer).toEqual({ answers: [{ id: 'pw', selected: [], custom: 'correct horse battery' }] })
     await expect(page.getByTestId('empty-inbox')).toBeVisible()
   } finally {
-    cli(['relay', 'passwords', 'deny', 'nightly'])
-    await link.close()
+    relay!.cli(['relay', 'passwords', 'deny', 'nightly'])
   }
 })

@@ -33,10 +33,14 @@ export interface Served {
   cleanup(): Promise<void>
 }
 
-/** Starts `node bin/ask-user.js serve --port 0` in a new home folder and waits for its link. */
-export async function startServe(): Promise<Served> {
+/**
+ * Starts `node bin/ask-user.js serve --port 0` and waits for its link: in `options.home` (a home the test
+ * prepared, for example with a relay; the test removes it), else in a new home folder that
+ * {@link Served.cleanup} removes.
+ */
+export async function startServe(options: { home?: string } = {}): Promise<Served> {
   ensureRendererBuilt()
-  const home = mkdtempSync(join(tmpdir(), 'ask-user-e2e-serve-'))
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'ask-user-e2e-serve-'))
   const serve: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
     env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +87,7 @@ export async function startServe(): Promise<Served> {
     stop,
     async cleanup() {
       await stop('SIGTERM')
-      rmSync(home, { recursive: true, force: true })
+      if (options.home === undefined) rmSync(home, { recursive: true, force: true })
     },
   }
 }
