@@ -199,7 +199,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     expect(deskB.companion.pending()).toEqual([])
   }, 60_000)
 
-  it("A's window answers first: the agent gets A's answer and desk B sees the ask settled", async () => {
+  it("A's window answers first: it claims the ask on the relay, the agent gets A's answer, desk B sees it answered on A and its later answer is refused", async () => {
     const agent = await localAgent()
     const seenA = added(windowA, 'Answered here')
     const seenB = added(windowB, 'Answered here')
@@ -216,7 +216,9 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
       id: 'm2',
       answers: [{ id: 'q1', selected: ['Postgres (Recommended)'] }],
     })
-    expect(await settledOnB).toMatchObject({ outcome: 'aborted' })
+    expect(await settledOnB).toMatchObject({ outcome: 'answered', answeredOn: deskAName })
+    windowB.send({ type: 'ask/answer', askId: askB.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await reply(windowB, askB.askId)).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
     expect(deskB.companion.pending()).toEqual([])
   }, 60_000)
 
