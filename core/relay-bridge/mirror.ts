@@ -32,6 +32,8 @@ export interface MirrorContext {
   mirrorOn: () => Promise<boolean>
   /** Asks as this desktop: its member keys, its credential's link, its own key token. */
   asker: RemoteAsker
+  /** The longest custom answer the registry takes (`textChars`): desks check it before they write. */
+  maxCustomChars: number
   /** This desktop's member id: an answer it signed is its own window's claim. */
   self: string
   /** Answers this desktop's own relay question `askId` as its desk (mirror-claim.ts claimOwnQuestion). */
@@ -121,6 +123,7 @@ export class LocalAskMirror {
         signal: withdrawal.signal,
         ...(ask.title === undefined ? {} : { title: ask.title }),
         mirroredFor: ask.agent.name,
+        maxCustomChars: this.#ctx.maxCustomChars,
         onEvent: (event) => {
           if (event.type === 'asked') mirrored.relayAskId = event.askId
           if (event.type === 'answered') mirrored.winner = event.device
@@ -232,6 +235,7 @@ export function startLocalAskMirror(
     registry: ctx.registry,
     mirrorOn: () => mirrorLocalAsks(ctx.home),
     asker,
+    maxCustomChars: ctx.limits.textChars,
     self: identity.device.member.id,
     claim: (relayAskId, answers, signal) =>
       claimOwnQuestion(desk, inboxKey('q', identity.natsName, relayAskId), answers, signal),

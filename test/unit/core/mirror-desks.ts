@@ -7,6 +7,8 @@ import { expect } from 'vitest'
 import { main } from '../../../cli/main'
 import { loadOwnMember } from '../../../relay/home/state'
 import type { Ask } from '../../../shared/ask'
+import type { Limits } from '../../../shared/limits'
+import { DEFAULT_SETTINGS } from '../../../shared/settings'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { freePort, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
@@ -38,8 +40,11 @@ export interface MirrorDesks {
   close: () => Promise<void>
 }
 
-/** Sets up {@link MirrorDesks} under `root` (a fresh temporary folder the caller made). */
-export async function startMirrorDesks(root: string): Promise<MirrorDesks> {
+/**
+ * Sets up {@link MirrorDesks} under `root` (a fresh temporary folder the caller made); `limitsA` are
+ * desk A's caps over the defaults.
+ */
+export async function startMirrorDesks(root: string, limitsA: Partial<Limits> = {}): Promise<MirrorDesks> {
   const homeA = join(root, 'desk-a')
   const homeB = join(root, 'desk-b')
   const port = await freePort()
@@ -60,7 +65,10 @@ export async function startMirrorDesks(root: string): Promise<MirrorDesks> {
   expect(await pairing).toBe(0)
   expect(await joining).toBe(0)
   const member = (await loadOwnMember(homeA, 'desktop')).member
-  const deskA = await startTestCompanion({ home: homeA })
+  const deskA = await startTestCompanion({
+    home: homeA,
+    settings: { limits: { ...DEFAULT_SETTINGS.limits, ...limitsA } },
+  })
   const deskB = await startTestCompanion({ home: homeB })
   await Promise.all([deskA.companion.relayReady, deskB.companion.relayReady])
   const windowA = await openV2Window(deskA.companion)

@@ -23,6 +23,9 @@ import { askFrame, helloAgent, type RawAgent } from './raw-agent'
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the mirror race tests: ${skip}`)
 
+/** Desk A's cap on a custom answer; desk B keeps the default (20 000). */
+const A_TEXT_CHARS = 40
+
 describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins on every desk', () => {
   let desks: MirrorDesks
   const agents: RawAgent[] = []
@@ -34,7 +37,7 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
   }
 
   beforeAll(async () => {
-    desks = await startMirrorDesks(await mkdtemp(join(tmpdir(), 'relay-mirror-race-')))
+    desks = await startMirrorDesks(await mkdtemp(join(tmpdir(), 'relay-mirror-race-')), { textChars: A_TEXT_CHARS })
     expect((await mirrorCommand('on', desks.homeA)).code).toBe(0)
   }, 90_000)
 
@@ -82,6 +85,32 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
     })
     release()
     expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'r1', answers: answersB })
+    expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
+  }, 60_000)
+
+  it("B's custom answer over A's cap is refused on B before it is written; a shorter one reaches the agent", async () => {
+    const { windowA, windowB } = desks
+    const agent = await localAgent()
+    const seenA = addedTo(windowA, 'Long answer')
+    const seenB = addedTo(windowB, 'Long answer')
+    agent.send(askFrame('r3', { title: 'Long answer' }))
+    const [askA, askB] = await Promise.all([seenA, seenB])
+    const settledOnA = settledIn(windowA, askA.askId)
+
+    const long = 'x'.repeat(A_TEXT_CHARS + 1)
+    windowB.send({ type: 'ask/answer', askId: askB.askId, answers: [{ id: 'q1', selected: [], custom: long }] })
+    expect(await replyTo(windowB, askB.askId)).toEqual({
+      type: 'ask/rejected',
+      askId: askB.askId,
+      code: 'INVALID_ANSWER',
+      reason:
+        'EXCHANGE_INVALID: the answer breaks the answer rules: CUSTOM_TOO_LONG (answer 1 ("q1"): the custom answer has 41 characters; at most 40 are allowed); nothing was sent',
+    })
+    expect(desks.deskA.companion.pending().map((ask) => ask.title)).toContain('Long answer')
+    const fits = [{ id: 'q1', selected: [], custom: 'x'.repeat(A_TEXT_CHARS) }]
+    windowB.send({ type: 'ask/answer', askId: askB.askId, answers: fits })
+    expect(await replyTo(windowB, askB.askId)).toEqual({ type: 'ask/accepted', askId: askB.askId, outcome: 'answered' })
+    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'r3', answers: fits })
     expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
   }, 60_000)
 
