@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { RemoteAsker } from '../../../relay/exchange'
+import { RemoteAsker, type RemoteAskEvent } from '../../../relay/exchange'
 import { MIRROR_CLAIM_MS } from '../../../core/relay-bridge/mirror-claim'
 import { natsServerSkipReason } from '../../helpers/nats-server'
 import {
@@ -52,14 +52,17 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
 
   it("B answers first, then A's window: A's window is refused with B's name and the agent gets B's answer", async () => {
     const { windowA, windowB } = desks
-    // Desk A's mirror takes B's answer off the relay but holds it until released: the moment the race
-    // needs (B was told "accepted", A has not settled its local ask yet), made certain.
+    // Desk A's mirror takes B's answer off the relay but holds it, and its news of who answered, until
+    // released: the moment the race needs (B was told "accepted", A has not settled its local ask and
+    // does not know B won), made certain. A's window must learn it from the relay's answer key.
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
     const ask = RemoteAsker.prototype.ask
-    vi.spyOn(RemoteAsker.prototype, 'ask').mockImplementation(async function (this: RemoteAsker, ...args) {
-      const answer = await ask.apply(this, args)
+    vi.spyOn(RemoteAsker.prototype, 'ask').mockImplementation(async function (this: RemoteAsker, questions, options) {
+      const events: RemoteAskEvent[] = []
+      const answer = await ask.call(this, questions, { ...options, onEvent: (event) => void events.push(event) })
       await held
+      for (const event of events) options?.onEvent?.(event)
       return answer
     })
     const agent = await localAgent()
