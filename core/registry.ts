@@ -245,9 +245,9 @@ export class Registry {
   }
 
   /**
-   * Hands checked answers to an owner that sends them first; one at a time per ask (a second is refused
-   * `INVALID_ANSWER`: the ask stays pending). When another desk's answer won, this window's answer is
-   * refused `NOT_PENDING` after the ask settled as answered there.
+   * Hands checked answers to whatever sends them first (a remote ask's owner, or the {@link submitThrough}
+   * hook); one at a time per ask (a second is refused `INVALID_ANSWER`: the ask stays pending). When
+   * another desk's answer won, this window's answer is refused `NOT_PENDING` ({@link answeredElsewhere}).
    */
   private async submit(
     entry: Entry,
