@@ -81,6 +81,23 @@ interface Entry {
   owner: AskOwner
   /** An owner's `submit` is in flight: a second answer is refused until it is over. */
   submitting?: boolean
+  /** Set by {@link Registry.submitThrough}: where a window's answer to this local ask goes first. */
+  submitFirst?: SubmitFirst
+}
+
+/**
+ * Sends a window's checked, canonical answers somewhere before a local ask settles (the relay mirror
+ * claiming the answer key of the ask it mirrors). Resolves with how the ask settles, or with a refusal
+ * (the ask stays pending).
+ */
+export type SubmitFirst = (answers: Answer[]) => Promise<Settlement | Refusal>
+
+/**
+ * The refusal of a window's answer when another desk's answer took the ask first (the same words for a
+ * remote ask and for a mirrored local ask).
+ */
+export function answeredElsewhere(desk: string): Refusal {
+  return { ok: false, code: 'NOT_PENDING', message: `answered on ${desk} first; your answer was not sent` }
 }
 
 /** What an agent connection hands over to register an ask: a question ask or an approval. */
@@ -158,6 +175,18 @@ export class Registry {
   }
 
   /**
+   * Routes the windows' answers to the pending question ask `askId` through `submit` first (as a remote
+   * ask's owner does), or no longer when `undefined`; an answer given with `answeredOn` (another desk's,
+   * already taken there) never goes through it. False when no such question ask is pending.
+   */
+  submitThrough(askId: string, submit: SubmitFirst | undefined): boolean {
+    const entry = this.entries.get(askId)
+    if (entry?.ask.kind !== 'question') return false
+    entry.submitFirst = submit
+    return true
+  }
+
+  /**
    * Submits a person's answers to a question ask: checked against the answer rules, then settles the
    * ask as answered; `delivered` is false when the agent's socket was closing as it was sent. An answer
    * to an ask whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed
@@ -166,7 +195,8 @@ export class Registry {
    * may answer here is refused `FORBIDDEN` with its `origin.unanswerable`. When the ask's owner has
    * `submit` (a remote ask), the result is a promise: the ask settles by what the owner resolves with.
    * `answeredOn` names the desk the answers were given on when another desk answered a local ask this
-   * companion mirrors (core/relay-bridge/mirror.ts): the agent gets them, the windows see where.
+   * companion mirrors (core/relay-bridge/mirror.ts): the agent gets them, the windows see where. Without
+   * it, an ask routed through {@link submitThrough} settles by what that resolves with.
    */
   answer(askId: string, answers: Answer[], answeredOn?: string): AnswerOutcome | Promise<AnswerOutcome> {
     const { entry, ask } = this.find(askId)
@@ -186,6 +216,8 @@ export class Registry {
       return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     }
     if (entry.owner.submit) return this.submit(entry, entry.owner.submit.bind(entry.owner), canonical)
+    const submitFirst = answeredOn === undefined ? entry.submitFirst : undefined
+    if (submitFirst) return this.submit(entry, (_wireId, given) => submitFirst(given), canonical)
     const settlement: Settlement = {
       outcome: 'answered',
       answers: canonical,
@@ -195,9 +227,9 @@ export class Registry {
   }
 
   /**
-   * Hands checked answers to an owner that sends them first; one at a time per ask (a second is refused
-   * `INVALID_ANSWER`: the ask stays pending). When another desk's answer won, this window's answer is
-   * refused `NOT_PENDING` after the ask settled as answered there.
+   * Hands checked answers to whatever sends them first (a remote ask's owner, or the {@link submitThrough}
+   * hook); one at a time per ask (a second is refused `INVALID_ANSWER`: the ask stays pending). When
+   * another desk's answer won, this window's answer is refused `NOT_PENDING` ({@link answeredElsewhere}).
    */
   private async submit(
     entry: Entry,
@@ -220,14 +252,10 @@ export class Registry {
     }
     if ('ok' in result) return result
     // The ask may have settled meanwhile (a receipt or its expiry): the first settlement stands.
-    if (this.entries.get(askId) !== entry || !this.settle(askId, result)) return notPending(askId)
-    if (result.outcome === 'answered' && result.answeredOn !== undefined)
-      return {
-        ok: false,
-        code: 'NOT_PENDING',
-        message: `answered on ${result.answeredOn} first; your answer was not sent`,
-      }
-    return { ok: true, delivered: true }
+    const settled = this.entries.get(askId) === entry ? this.settle(askId, result) : false
+    if (!settled) return notPending(askId)
+    if (result.outcome === 'answered' && result.answeredOn !== undefined) return answeredElsewhere(result.answeredOn)
+    return { ok: true, delivered: settled === 'delivered' }
   }
 
   /**

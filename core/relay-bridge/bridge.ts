@@ -120,7 +120,8 @@ export class RelayBridge {
     this.#desk = desk
     // First, so the view's agent contact is current when the registry's change announces the state.
     followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
-    if (renewal.role === 'desktop') this.#mirror = startLocalAskMirror(this.#ctx, link, identity, renewal.rosterVersion)
+    if (renewal.role === 'desktop')
+      this.#mirror = startLocalAskMirror(this.#ctx, link, desk, identity, renewal.rosterVersion)
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     followPresence(desk, this.#ctx.registry, () => this.#listed.values())

@@ -1,18 +1,28 @@
 // "Mirror local asks" (docs/relay.md): the desktop writes each new non-secret question of a local agent
 // to the relay, sealed to every device of the roster, as itself, so the person's other desks can answer
-// it. The first answer settles the local ask: a window here (the relay question is then withdrawn), or
-// another desk's signed answer read from the relay (the local agent gets exactly that answer, through
-// the registry's window path with its answer-rule checks, and the windows see "answered on <desk>").
-// The agent leaving withdraws it too. Approvals are not mirrored: see mirrorable().
+// it. The first answer on the relay settles the local ask: a window here claims the answer key first
+// (mirror-claim.ts), like any desk; another desk's signed answer read from the relay reaches the local
+// agent exactly (through the registry's window path with its answer-rule checks, and the windows see
+// "answered on <desk>"). The agent leaving withdraws it. Approvals are not mirrored: see mirrorable().
 import { randomBytes } from 'node:crypto'
+import type { Answer } from '../../shared/answer'
 import type { Ask, QuestionAsk } from '../../shared/ask'
 import { errorMessage } from '../../shared/describe-error'
 import { hasSecret } from '../../shared/question-extras'
-import { isRelayExchangeError, RemoteAsker, type RelayLink, type RemoteAsk } from '../../relay/exchange'
+import {
+  isRelayExchangeError,
+  RemoteAsker,
+  type AnswerResult,
+  type RelayDesk,
+  type RelayLink,
+  type RemoteAsk,
+} from '../../relay/exchange'
+import { inboxKey } from '../../relay/exchange/inbox-keys'
 import type { DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
 import { mirrorLocalAsks } from '../../relay/home/mirror-setting'
-import type { Registry } from '../registry'
+import { answeredElsewhere, type Refusal, type Registry, type Settlement } from '../registry'
+import { claimOwnQuestion, claimSettlement, MIRROR_CLAIM_MS } from './mirror-claim'
 import type { RelayBridgeContext } from './start'
 
 /** What the mirror needs: the registry, how to read the setting, an asker acting as this desktop. */
@@ -22,7 +32,27 @@ export interface MirrorContext {
   mirrorOn: () => Promise<boolean>
   /** Asks as this desktop: its member keys, its credential's link, its own key token. */
   asker: RemoteAsker
+  /** The longest custom answer the registry takes (`textChars`): desks check it before they write. */
+  maxCustomChars: number
+  /** This desktop's member id: an answer it signed is its own window's claim. */
+  self: string
+  /** Answers this desktop's own relay question `askId` as its desk (mirror-claim.ts claimOwnQuestion). */
+  claim: (relayAskId: string, answers: Answer[], signal: AbortSignal) => Promise<AnswerResult>
+  /** How long a claim may wait for the relay (default {@link MIRROR_CLAIM_MS}). */
+  claimMs?: number
   warn: (message: string) => void
+}
+
+/** One local ask mirrored now. */
+interface Mirrored {
+  /** Withdraws its relay question. */
+  readonly withdrawal: AbortController
+  /** The relay ask id of the round being asked, once the asker writes it. */
+  relayAskId?: string
+  /** The member whose answer the asker took (a verified answer: that member won). */
+  winner?: { readonly id: string; readonly name: string }
+  /** This desk's own claim won: the asker is left to tell the desks so with its `delivered` receipt. */
+  claimed?: boolean
 }
 
 /**
@@ -38,8 +68,10 @@ export function mirrorable(ask: Ask): ask is QuestionAsk {
 /** The mirror of one companion; {@link close} stops it and withdraws what it still has on the relay. */
 export class LocalAskMirror {
   readonly #ctx: MirrorContext
-  /** The registry's askId → the withdrawal of its relay question, for the asks mirrored now. */
-  readonly #mirrored = new Map<string, AbortController>()
+  /** The registry's askId → its relay question, for the asks mirrored now. */
+  readonly #mirrored = new Map<string, Mirrored>()
+  /** The askers of won claims left to write their `delivered` receipt (withdrawn at close). */
+  readonly #finishing = new Set<AbortController>()
   /** The relay ask ids this mirror has issued since it started (the first round of each mirrored ask). */
   readonly #issued = new Set<string>()
   readonly #unsubscribe: Array<() => void>
@@ -60,14 +92,17 @@ export class LocalAskMirror {
   /** Stops mirroring; the relay questions of asks still pending are withdrawn (best effort). */
   close(): void {
     for (const stop of this.#unsubscribe) stop()
-    for (const askId of [...this.#mirrored.keys()]) this.#withdraw(askId)
+    for (const mirrored of this.#mirrored.values()) mirrored.withdrawal.abort()
+    for (const withdrawal of this.#finishing) withdrawal.abort()
+    this.#mirrored.clear()
   }
 
   async #mirror(ask: Ask): Promise<void> {
     if (!mirrorable(ask)) return
     // Registered before the setting is read, so an ask settled meanwhile is never written afterwards.
     const withdrawal = new AbortController()
-    this.#mirrored.set(ask.askId, withdrawal)
+    const mirrored: Mirrored = { withdrawal }
+    this.#mirrored.set(ask.askId, mirrored)
     const on = await this.#ctx.mirrorOn().catch((error: unknown) => {
       this.#ctx.warn(`local asks are not mirrored: ${describeRelayError(error)}`)
       return false
@@ -76,30 +111,69 @@ export class LocalAskMirror {
       this.#mirrored.delete(ask.askId)
       return
     }
-    let answeredOn: string | undefined
     // Known before the question is written, so the desk never takes it for a stale one (isStale).
     const relayAskId = randomBytes(16).toString('base64url')
     this.#issued.add(relayAskId)
+    mirrored.relayAskId = relayAskId
+    // From the moment the question may be on the relay, a window here answers by claiming it there.
+    this.#ctx.registry.submitThrough(ask.askId, (answers) => this.#claim(mirrored, answers))
     try {
       const answer = await this.#ctx.asker.ask(ask.questions, {
         askId: relayAskId,
         signal: withdrawal.signal,
         ...(ask.title === undefined ? {} : { title: ask.title }),
         mirroredFor: ask.agent.name,
+        maxCustomChars: this.#ctx.maxCustomChars,
         onEvent: (event) => {
-          if (event.type === 'answered') answeredOn = event.device.name
+          if (event.type === 'asked') mirrored.relayAskId = event.askId
+          if (event.type === 'answered') mirrored.winner = event.device
         },
       })
       this.#mirrored.delete(ask.askId)
+      // This desk's own answer: the window's claim that wrote it settles the ask, never this a second time.
+      if (mirrored.winner?.id === this.#ctx.self) return
+      const answeredOn = mirrored.winner?.name ?? 'another desk'
       const outcome = await this.#ctx.registry.answer(ask.askId, answer.answers, answeredOn)
-      // Settled here in the meantime (a window, the agent leaving): that settlement stands.
+      // Settled here in the meantime (the agent leaving, a claim that got no reply): that settlement stands.
       if (!outcome.ok && outcome.code !== 'NOT_PENDING')
-        this.#ctx.warn(`an answer from ${answeredOn ?? 'another desk'} was refused here: ${outcome.message}`)
+        this.#ctx.warn(`an answer from ${answeredOn} was refused here: ${outcome.message}`)
     } catch (error) {
       this.#mirrored.delete(ask.askId)
       if (isRelayExchangeError(error, 'ASK_WITHDRAWN')) return
-      // The local ask stays pending and answerable here; only its copy on the relay is gone.
+      // The local ask stays pending and answerable here, with no relay in the way; only its copy there is gone.
+      this.#ctx.registry.submitThrough(ask.askId, undefined)
       this.#ctx.warn(`a local ask could not be mirrored to the relay: ${errorMessage(error)}`)
+    }
+  }
+
+  /**
+   * A window's answer to a mirrored ask: claimed on the relay first (first answer wins everywhere). With
+   * no reply from the relay within the claim's bound it settles here, and onResolved withdraws the relay
+   * question: a desk that answered meanwhile is told "withdrawn" (docs/relay.md).
+   */
+  async #claim(mirrored: Mirrored, answers: Answer[]): Promise<Settlement | Refusal> {
+    const here: Settlement = { outcome: 'answered', answers }
+    const taken = (): Refusal | undefined =>
+      mirrored.winner !== undefined && mirrored.winner.id !== this.#ctx.self
+        ? answeredElsewhere(mirrored.winner.name)
+        : undefined
+    // The asker already took another desk's answer: it reaches the agent as soon as the asker returns.
+    const before = taken()
+    if (before || mirrored.relayAskId === undefined || mirrored.withdrawal.signal.aborted) return before ?? here
+    const bound = this.#ctx.claimMs ?? MIRROR_CLAIM_MS
+    try {
+      const result = await this.#ctx.claim(mirrored.relayAskId, answers, AbortSignal.timeout(bound))
+      const settlement = claimSettlement(result, answers, this.#ctx.self)
+      if ('outcome' in settlement) mirrored.claimed = true
+      return settlement
+    } catch (error) {
+      // A receipt ended the question while the claim waited: another desk's answer, if the asker took one.
+      const after = taken()
+      if (after) return after
+      this.#ctx.warn(
+        `an answer given here settled a mirrored ask without the relay (${describeRelayError(error)}); its relay question is withdrawn`,
+      )
+      return here
     }
   }
 
@@ -120,10 +194,21 @@ export class LocalAskMirror {
   }
 
   #withdraw(askId: string): void {
-    const withdrawal = this.#mirrored.get(askId)
-    if (!withdrawal) return
+    const mirrored = this.#mirrored.get(askId)
+    if (!mirrored) return
     this.#mirrored.delete(askId)
-    withdrawal.abort()
+    // A claim won: the asker is reading that very answer and writes the `delivered` receipt the other
+    // desks show as "answered on <this desk>". Withdrawn only if it cannot finish within a claim's bound.
+    if (mirrored.claimed) {
+      const { withdrawal } = mirrored
+      this.#finishing.add(withdrawal)
+      setTimeout(() => {
+        this.#finishing.delete(withdrawal)
+        withdrawal.abort()
+      }, this.#ctx.claimMs ?? MIRROR_CLAIM_MS).unref()
+      return
+    }
+    mirrored.withdrawal.abort()
   }
 }
 
@@ -134,6 +219,7 @@ export class LocalAskMirror {
 export function startLocalAskMirror(
   ctx: RelayBridgeContext,
   link: RelayLink,
+  desk: RelayDesk,
   identity: DeskIdentity,
   highestSeenRosterVersion: number | undefined,
 ): LocalAskMirror {
@@ -149,6 +235,10 @@ export function startLocalAskMirror(
     registry: ctx.registry,
     mirrorOn: () => mirrorLocalAsks(ctx.home),
     asker,
+    maxCustomChars: ctx.limits.textChars,
+    self: identity.device.member.id,
+    claim: (relayAskId, answers, signal) =>
+      claimOwnQuestion(desk, inboxKey('q', identity.natsName, relayAskId), answers, signal),
     warn: ctx.warn,
   })
 }

@@ -51,6 +51,8 @@ export interface RemoteAsk {
   readonly previousAskId?: string
   /** When the agent stops waiting (ms since the epoch), if it said. */
   readonly expiresAt?: number
+  /** The longest custom answer the asker takes, if it said ({@link RelayDesk.answer} refuses longer ones). */
+  readonly maxCustomChars?: number
 }
 
 /** How a pending ask left the list: the agent's receipt, or its expiry passing on this desk's clock. */
@@ -219,8 +221,8 @@ export class RelayDesk {
   }
 
   /**
-   * Answers the pending ask `key` with `answers` (checked against its questions first: `EXCHANGE_INVALID`
-   * with the broken rules). Writes the sealed answer with create(): first answer wins. An ask with a
+   * Answers the pending ask `key` with `answers` (checked against its questions and the asker's
+   * `maxCustomChars` first: `EXCHANGE_INVALID` with the broken rules). Writes the sealed answer with create(): first answer wins. An ask with a
    * secret question is answered in the `secret` bucket (see answer-bucket.ts); whether this desk may
    * answer one at all is its caller's decision (the bridge's remote-passwords setting). Resolves `won`, or
    * who won as verified from the stored answer, or an alarm when the stored answer does not verify.
@@ -237,7 +239,7 @@ export class RelayDesk {
         'ASK_NOT_PENDING',
         'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent',
       )
-    const violations = checkAnswer(entry.ask.questions, { answers })
+    const violations = checkAnswer(entry.ask.questions, { answers }, entry.ask.maxCustomChars)
     if (violations.length > 0) {
       throw new RelayExchangeError(
         'EXCHANGE_INVALID',
@@ -327,6 +329,7 @@ export class RelayDesk {
       ...(body.title === undefined ? {} : { title: body.title }),
       ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
       ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
+      ...(body.maxCustomChars === undefined ? {} : { maxCustomChars: body.maxCustomChars }),
     }
     const pending: PendingEntry = { ask, header, qHash }
     if (body.expiresAt !== undefined) {

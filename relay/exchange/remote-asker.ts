@@ -48,6 +48,8 @@ export interface RemoteAskOptions {
   title?: string
   /** Only for a desktop mirroring a local ask: the local agent's name (see RemoteQuestionBodySchema). */
   mirroredFor?: string
+  /** The longest custom answer taken (see RemoteQuestionBodySchema); a longer one is refused like a broken one. */
+  maxCustomChars?: number
   /** The ask id of the first round (a fresh random token by default), so the caller knows it before the write. */
   askId?: string
   onEvent?: (event: RemoteAskEvent) => void
@@ -132,7 +134,15 @@ export class RemoteAsker {
       let previousAskId: string | undefined
       for (let round = 0; round <= MAX_REASKS; round++) {
         const outcome = await this.#askOnce(
-          { askId, previousAskId, questions, title: options.title, mirroredFor: options.mirroredFor, expiresAt },
+          {
+            askId,
+            previousAskId,
+            questions,
+            title: options.title,
+            mirroredFor: options.mirroredFor,
+            maxCustomChars: options.maxCustomChars,
+            expiresAt,
+          },
           stop.signal,
           options.onEvent,
         )
@@ -187,6 +197,7 @@ export class RemoteAsker {
       questions: readonly Question[]
       title: string | undefined
       mirroredFor: string | undefined
+      maxCustomChars: number | undefined
       expiresAt: number | undefined
     },
     signal: AbortSignal,
@@ -212,6 +223,7 @@ export class RemoteAsker {
         previousAskId: ask.previousAskId,
         expiresAt: ask.expiresAt,
         mirroredFor: ask.mirroredFor,
+        maxCustomChars: ask.maxCustomChars,
       })
       const sealed = await sealQuestion({
         agent: this.#agent,
@@ -251,7 +263,7 @@ export class RemoteAsker {
             kvKey: answerKey,
             qHash: sealed.qHash,
           })
-          const answer = checkedAnswer(accepted.body, ask.questions)
+          const answer = checkedAnswer(accepted.body, ask.questions, ask.maxCustomChars)
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
           await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
           return { answered: true, answer }
@@ -310,7 +322,11 @@ export class RemoteAsker {
 class AnswerRulesError extends Error {}
 
 /** The answer body, parsed and checked against the asked questions (an `AnswerRulesError` otherwise). */
-function checkedAnswer(body: Uint8Array, questions: readonly Question[]): CheckedAnswer {
+function checkedAnswer(
+  body: Uint8Array,
+  questions: readonly Question[],
+  maxCustomChars = Number.POSITIVE_INFINITY,
+): CheckedAnswer {
   let data: unknown
   try {
     data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
@@ -319,7 +335,7 @@ function checkedAnswer(body: Uint8Array, questions: readonly Question[]): Checke
   }
   const parsed = RemoteAnswerBodySchema.safeParse(data)
   if (!parsed.success) throw new AnswerRulesError('the answer body is not an answer; asking again')
-  const check = checkAgainstQuestions(questions, { answers: parsed.data.answers })
+  const check = checkAgainstQuestions(questions, { answers: parsed.data.answers }, maxCustomChars)
   if (!check.ok)
     throw new AnswerRulesError(
       `the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`,

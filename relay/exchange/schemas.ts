@@ -25,6 +25,11 @@ export const RemoteQuestionBodySchema = z.strictObject({
    * roster; a question signed by an agent that carries it is refused, one signed by a desktop needs it.
    */
   mirroredFor: z.string().min(1).max(MIRRORED_NAME_CHARS).optional(),
+  /**
+   * The longest custom answer the asking end takes (a mirroring desktop's `textChars` cap): a desk
+   * refuses a longer one before writing it, so it is never told "accepted" for an answer the asker drops.
+   */
+  maxCustomChars: z.int().min(1).optional(),
 })
 export type RemoteQuestionBody = z.infer<typeof RemoteQuestionBodySchema>
 

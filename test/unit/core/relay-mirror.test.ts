@@ -3,46 +3,44 @@
 // the first desktop A is answerable on the paired desk B under "<agent> on <A>", the first answer settles
 // it on both, a secret ask and anything asked with mirroring off never reach the relay, and A never lists
 // its own mirrored ask twice.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../../cli/main'
 import { MIRROR_STATUS } from '../../../cli/relay/mirror-command'
 import { INBOX_BUCKET, parseInboxKey } from '../../../relay/exchange/inbox-keys'
 import { openBucket, readEntry } from '../../../relay/exchange/relay-kv'
 import { RelayLink, RemoteAsker } from '../../../relay/exchange'
 import { loadDeskIdentity } from '../../../relay/home/desk-identity'
-import { loadOwnMember } from '../../../relay/home/state'
 import { connectRelay, createEntry } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
-import type { UiServerFrame } from '../../../shared/ui'
-import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
-import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
-import { memoryIo } from '../cli/memory-io'
-import { pipeIo } from '../cli/relay/pipe-io'
+import type { TestCompanion } from '../../helpers/companion'
+import { natsServerSkipReason } from '../../helpers/nats-server'
+import type { V2Window } from '../../helpers/ui-v2-window'
+import {
+  addedTo,
+  MIRROR_WAIT,
+  mirrorCommand,
+  replyTo,
+  settledIn,
+  startMirrorDesks,
+  type MirrorDesks,
+} from './mirror-desks'
 import { askFrame, helloAgent, poll, type RawAgent } from './raw-agent'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the mirror tests: ${skip}`)
 
-const WAIT = 20_000
 const QUESTION = {
   id: 'q1',
   question: 'Which database?',
   options: [{ label: 'Postgres (Recommended)' }, { label: 'SQLite' }],
 }
 
-type AddedFrame = Extract<UiServerFrame, { type: 'ask/added' }>
-type SettledFrame = Extract<UiServerFrame, { type: 'ask/settled' }>
-type ReplyFrame = Extract<UiServerFrame, { type: 'ask/accepted' | 'ask/rejected' }>
-
 describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server, two companions)', () => {
-  let root: string
+  let desks: MirrorDesks
   let homeA: string
-  let server: RunningNatsServer
   let deskA: TestCompanion
   let deskB: TestCompanion
   let windowA: V2Window
@@ -53,27 +51,12 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
   let relayUrl: string
   const agents: RawAgent[] = []
 
-  const added = (window: V2Window, title: string): Promise<Ask> =>
-    window.frames
-      .next<AddedFrame>((f) => f.type === 'ask/added' && f.ask.title === title, WAIT)
-      .then((frame) => frame.ask)
-  const settled = (window: V2Window, askId: string): Promise<SettledFrame> =>
-    window.frames.next<SettledFrame>((f) => f.type === 'ask/settled' && f.askId === askId, WAIT)
-  const reply = (window: V2Window, askId: string): Promise<ReplyFrame> =>
-    window.frames.next<ReplyFrame>(
-      (f) => (f.type === 'ask/accepted' || f.type === 'ask/rejected') && f.askId === askId,
-      WAIT * 2,
-    )
   const localAgent = async (name = 'claude'): Promise<RawAgent> => {
     const agent = await helloAgent(deskA.companion, name)
     agents.push(agent)
     return agent
   }
-  const mirror = async (action: string, home = homeA): Promise<{ code: number; out: string }> => {
-    const io = memoryIo({ ASK_USER_HOME: home })
-    const code = await main(['relay', 'mirror', action], io)
-    return { code, out: io.out() + io.err() }
-  }
+  const mirror = (action: string, home = homeA): Promise<{ code: number; out: string }> => mirrorCommand(action, home)
   let marks = 0
   /**
    * The questions desk A has written to the relay under its own name. Read with a watch, as desks read
@@ -95,53 +78,21 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
   }
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'relay-mirror-'))
-    homeA = join(root, 'desk-a')
-    const homeB = join(root, 'desk-b')
-    const port = await freePort()
-    const url = `nats://127.0.0.1:${port}`
-    relayUrl = url
-    const io = memoryIo({ ASK_USER_HOME: homeA })
-    const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-    const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-    expect(await main([...init, '--loopback', ...ports, '--url', url], io)).toBe(0)
-    server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
-    const desk = pipeIo({ ASK_USER_HOME: homeA })
-    const device = pipeIo({ ASK_USER_HOME: homeB })
-    const pairing = main(['relay', 'pair'], desk)
-    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
-    const joining = main(['relay', 'join', '--name', 'laptop-b'], device)
-    device.stdin.end(`${line}\n`)
-    await desk.waitForOut(/Confirmation code: \d{6}/)
-    desk.stdin.end('yes\n')
-    expect(await pairing).toBe(0)
-    expect(await joining).toBe(0)
-    const member = (await loadOwnMember(homeA, 'desktop')).member
-    deskAName = member.name
-    deskAId = member.id
-    deskA = await startTestCompanion({ home: homeA })
-    deskB = await startTestCompanion({ home: homeB })
-    await Promise.all([deskA.companion.relayReady, deskB.companion.relayReady])
-    windowA = await openV2Window(deskA.companion)
-    windowB = await openV2Window(deskB.companion)
+    desks = await startMirrorDesks(await mkdtemp(join(tmpdir(), 'relay-mirror-')))
+    ;({ homeA, deskA, deskB, windowA, windowB, deskAName, deskAId, relayUrl } = desks)
     const identity = await loadDeskIdentity(homeA, 'desktop')
-    relay = await connectRelay(url, identity.creds, identity.natsName, { allowOutdatedLoopback: true })
+    relay = await connectRelay(relayUrl, identity.creds, identity.natsName, { allowOutdatedLoopback: true })
   }, 90_000)
 
   afterAll(async () => {
     for (const agent of agents) agent.socket.terminate()
     await relay?.close().catch(() => undefined)
-    await windowA?.close()
-    await windowB?.close()
-    await deskA?.cleanup()
-    await deskB?.cleanup()
-    await server?.stop()
-    if (root) await rm(root, { recursive: true, force: true })
+    await desks?.close()
   })
 
   it('is off by default; only the first desktop can turn it on', async () => {
     expect(await mirror('status')).toEqual({ code: 0, out: `${MIRROR_STATUS.off}\n` })
-    const onDevice = await mirror('on', join(root, 'desk-b'))
+    const onDevice = await mirror('on', desks.homeB)
     expect(onDevice.code).toBe(1)
     expect(onDevice.out).toBe(
       'Error: RELAY_MIRROR_NEEDS_DESKTOP: Only the first desktop (where `ask-user relay init` ran) can mirror its local asks; a paired device answers them.\n',
@@ -153,7 +104,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
   let offAsk: Ask
   it('mirror off: a local ask is listed here and nothing is written to the relay', async () => {
     offAgent = await localAgent()
-    const seen = added(windowA, 'Not mirrored')
+    const seen = addedTo(windowA, 'Not mirrored')
     offAgent.send(askFrame('off1', { title: 'Not mirrored' }))
     offAsk = await seen
     expect(await mirroredKeys()).toEqual([])
@@ -167,8 +118,8 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     })
     expect((await mirror('status')).out).toBe(`${MIRROR_STATUS.on}\n`)
     const agent = await localAgent()
-    const seenA = added(windowA, 'Mirrored')
-    const seenB = added(windowB, 'Mirrored')
+    const seenA = addedTo(windowA, 'Mirrored')
+    const seenB = addedTo(windowB, 'Mirrored')
     agent.send(askFrame('m1', { title: 'Mirrored' }))
     const [askA, askB] = await Promise.all([seenA, seenB])
     expect(askA).toMatchObject({ agent: { name: 'claude' } })
@@ -184,48 +135,50 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     expect(await mirroredKeys()).toHaveLength(1)
     expect(deskB.companion.pending().map((ask) => ask.title)).toEqual(['Mirrored'])
 
-    const settledOnA = settled(windowA, askA.askId)
+    const settledOnA = settledIn(windowA, askA.askId)
     const answers = [{ id: 'q1', selected: [], custom: 'SQLite, with WAL' }]
     windowB.send({ type: 'ask/answer', askId: askB.askId, answers })
-    expect(await reply(windowB, askB.askId)).toEqual({ type: 'ask/accepted', askId: askB.askId, outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'answer', WAIT)).toMatchObject({ id: 'm1', answers })
+    expect(await replyTo(windowB, askB.askId)).toEqual({ type: 'ask/accepted', askId: askB.askId, outcome: 'answered' })
+    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'm1', answers })
     expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
     // Desk A never listed its own mirrored ask a second time as a remote ask.
     expect(windowA.frames.frames.filter((f) => f.type === 'ask/added' && f.ask.title === 'Mirrored')).toHaveLength(1)
     windowA.send({ type: 'ask/answer', askId: offAsk.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
-    expect(await reply(windowA, offAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
-    expect(await offAgent.next((f) => f.type === 'answer', WAIT)).toMatchObject({ id: 'off1' })
+    expect(await replyTo(windowA, offAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await offAgent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'off1' })
     expect(deskA.companion.pending()).toEqual([])
     expect(deskB.companion.pending()).toEqual([])
   }, 60_000)
 
-  it("A's window answers first: the agent gets A's answer and desk B sees the ask settled", async () => {
+  it("A's window answers first: it claims the ask on the relay, the agent gets A's answer, desk B sees it answered on A and its later answer is refused", async () => {
     const agent = await localAgent()
-    const seenA = added(windowA, 'Answered here')
-    const seenB = added(windowB, 'Answered here')
+    const seenA = addedTo(windowA, 'Answered here')
+    const seenB = addedTo(windowB, 'Answered here')
     agent.send(askFrame('m2', { title: 'Answered here' }))
     const [askA, askB] = await Promise.all([seenA, seenB])
-    const settledOnB = settled(windowB, askB.askId)
+    const settledOnB = settledIn(windowB, askB.askId)
     windowA.send({
       type: 'ask/answer',
       askId: askA.askId,
       answers: [{ id: 'q1', selected: ['Postgres (Recommended)'] }],
     })
-    expect(await reply(windowA, askA.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'answer', WAIT)).toMatchObject({
+    expect(await replyTo(windowA, askA.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({
       id: 'm2',
       answers: [{ id: 'q1', selected: ['Postgres (Recommended)'] }],
     })
-    expect(await settledOnB).toMatchObject({ outcome: 'aborted' })
+    expect(await settledOnB).toMatchObject({ outcome: 'answered', answeredOn: deskAName })
+    windowB.send({ type: 'ask/answer', askId: askB.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
+    expect(await replyTo(windowB, askB.askId)).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
     expect(deskB.companion.pending()).toEqual([])
   }, 60_000)
 
   it('the local agent leaves: its mirrored ask is withdrawn on desk B', async () => {
     const agent = await localAgent()
-    const seenB = added(windowB, 'Agent leaves')
+    const seenB = addedTo(windowB, 'Agent leaves')
     agent.send(askFrame('m3', { title: 'Agent leaves' }))
     const askB = await seenB
-    const settledOnB = settled(windowB, askB.askId)
+    const settledOnB = settledIn(windowB, askB.askId)
     agent.socket.close()
     expect(await settledOnB).toMatchObject({ outcome: 'aborted' })
   }, 60_000)
@@ -257,7 +210,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
 
   it('a secret ask is never written to the relay, with mirroring on', async () => {
     const agent = await localAgent()
-    const secretSeen = added(windowA, 'Passphrase')
+    const secretSeen = addedTo(windowA, 'Passphrase')
     agent.send({
       type: 'ask',
       id: 's1',
@@ -267,7 +220,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     await secretSeen
     const before = await mirroredKeys()
     // A later ask from the same agent reaches desk B: the secret one, asked first, would be there by now.
-    const later = added(windowB, 'After the secret')
+    const later = addedTo(windowB, 'After the secret')
     agent.send(askFrame('m4', { title: 'After the secret' }))
     await later
     const after = await mirroredKeys()

@@ -1,0 +1,64 @@
+// First answer wins everywhere, for a local ask the desktop mirrors (docs/relay.md "Mirroring local asks"):
+// a window here answers it by claiming the mirrored question's answer key on the relay, exactly as a desk
+// answers a remote ask (RelayDesk.answer: sealed to the question's reply key, written with create()).
+// Local agents never depend on the relay: a claim that gets no reply within MIRROR_CLAIM_MS settles here.
+import type { Answer } from '../../shared/answer'
+import type { AnswerResult, RelayDesk } from '../../relay/exchange'
+import { answeredElsewhere, type Refusal, type Settlement } from '../registry'
+
+/** How long a window's answer to a mirrored ask waits for the relay before it settles the ask here alone. */
+export const MIRROR_CLAIM_MS = 5_000
+
+/** What a claim needs of this desk's RelayDesk. */
+export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'onAdded' | 'onSettled' | 'answer'>
+
+/**
+ * Answers this desktop's own question `key` on the relay through `desk`, once the desk has read it (the
+ * question is written just before, so its watch may not have delivered it yet). Rejects with the
+ * desk's errors (`ASK_NOT_PENDING` when a receipt ended it first) or `signal`'s reason.
+ */
+export async function claimOwnQuestion(
+  desk: ClaimingDesk,
+  key: string,
+  answers: Answer[],
+  signal: AbortSignal,
+): Promise<AnswerResult> {
+  if (!desk.pending().some((ask) => ask.key === key)) await deskReads(desk, key, signal)
+  return desk.answer(key, answers, signal)
+}
+
+/** Resolves once `desk` lists `key` or drops it (then `answer` says why); rejects when `signal` aborts. */
+function deskReads(desk: ClaimingDesk, key: string, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stops: Array<() => void> = []
+    const done = (error?: unknown): void => {
+      for (const stop of stops) stop()
+      signal.removeEventListener('abort', aborted)
+      if (error === undefined) resolve()
+      else reject(error)
+    }
+    const aborted = (): void => done(signal.reason)
+    if (signal.aborted) return aborted()
+    signal.addEventListener('abort', aborted, { once: true })
+    stops.push(desk.onAdded((ask) => ask.key === key && done()))
+    stops.push(desk.onSettled((settled) => settled.key === key && done()))
+    // Read between the check and the subscription: the watch may have delivered it meanwhile.
+    if (desk.pending().some((ask) => ask.key === key)) done()
+  })
+}
+
+/**
+ * How a window's answer to a mirrored ask settles by its claim's `result`: won (or an own answer that
+ * landed after an earlier wait) settles the ask here with `answers`; another desk's win refuses it with
+ * that desk's name (the mirror delivers that desk's answer to the agent); an answer nobody can verify
+ * holding the key refuses it (the mirror asks again on the relay; the ask stays pending here).
+ */
+export function claimSettlement(result: AnswerResult, answers: Answer[], self: string): Settlement | Refusal {
+  if (result.won || result.winner?.id === self) return { outcome: 'answered', answers }
+  if (result.winner) return answeredElsewhere(result.winner.name)
+  return {
+    ok: false,
+    code: 'INVALID_ANSWER',
+    message: `an answer this desk cannot verify took this ask's place on the relay (${result.alarm}); nothing of yours was taken. It is asked again there: send your answer once more.`,
+  }
+}
