@@ -1,9 +1,6 @@
 // The setup of the mirror tests, as a person makes it: `relay init` on the first desktop A (a real
 // nats-server in operator mode), `relay pair` + `relay join` of desk B ("laptop-b"), both companions
 // started with a window each. Mirroring stays off: each test file turns it on when it needs it.
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
-import { expect } from 'vitest'
 import { main } from '../../../cli/main'
 import { loadOwnMember } from '../../../relay/home/state'
 import type { Ask } from '../../../shared/ask'
@@ -11,10 +8,10 @@ import type { Limits } from '../../../shared/limits'
 import { DEFAULT_SETTINGS } from '../../../shared/settings'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
-import { freePort, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
+import type { RunningNatsServer } from '../../helpers/nats-server'
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
 import { memoryIo } from '../cli/memory-io'
-import { pipeIo } from '../cli/relay/pipe-io'
+import { setUpRelayDesks } from './relay-desks'
 
 export const MIRROR_WAIT = 20_000
 
@@ -40,30 +37,10 @@ export interface MirrorDesks {
   close: () => Promise<void>
 }
 
-/**
- * Sets up {@link MirrorDesks} under `root` (a fresh temporary folder the caller made); `limitsA` are
- * desk A's caps over the defaults.
- */
-export async function startMirrorDesks(root: string, limitsA: Partial<Limits> = {}): Promise<MirrorDesks> {
-  const homeA = join(root, 'desk-a')
-  const homeB = join(root, 'desk-b')
-  const port = await freePort()
-  const relayUrl = `nats://127.0.0.1:${port}`
-  const io = memoryIo({ ASK_USER_HOME: homeA })
-  const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-  const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
-  expect(await main([...init, '--loopback', ...ports, '--url', relayUrl], io)).toBe(0)
-  const server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
-  const desk = pipeIo({ ASK_USER_HOME: homeA })
-  const device = pipeIo({ ASK_USER_HOME: homeB })
-  const pairing = main(['relay', 'pair'], desk)
-  const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
-  const joining = main(['relay', 'join', '--name', 'laptop-b'], device)
-  device.stdin.end(`${line}\n`)
-  await desk.waitForOut(/Confirmation code: \d{6}/)
-  desk.stdin.end('yes\n')
-  expect(await pairing).toBe(0)
-  expect(await joining).toBe(0)
+/** Sets up {@link MirrorDesks} in a new temp folder named by `prefix`; `limitsA` are desk A's caps over the defaults. */
+export async function startMirrorDesks(prefix: string, limitsA: Partial<Limits> = {}): Promise<MirrorDesks> {
+  const relay = await setUpRelayDesks(prefix, [])
+  const { root, homeA, homeB, relayUrl, server } = relay
   const member = (await loadOwnMember(homeA, 'desktop')).member
   const deskA = await startTestCompanion({
     home: homeA,
@@ -90,8 +67,7 @@ export async function startMirrorDesks(root: string, limitsA: Partial<Limits> = 
       await windowB.close()
       await deskA.cleanup()
       await deskB.cleanup()
-      await server.stop()
-      await rm(root, { recursive: true, force: true })
+      await relay.close()
     },
   }
 }

@@ -2,9 +2,6 @@
 // against a real nats-server and two real companions: A's window answering after desk B's answer took
 // the relay's answer key is refused with B's name and the agent gets B's answer; with the relay gone,
 // A's window answer settles the local ask here within the claim's bound.
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RemoteAsker, type RemoteAskEvent } from '../../../relay/exchange'
 import { MIRROR_CLAIM_MS } from '../../../core/relay-bridge/mirror-claim'
@@ -37,7 +34,7 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
   }
 
   beforeAll(async () => {
-    desks = await startMirrorDesks(await mkdtemp(join(tmpdir(), 'relay-mirror-race-')), { textChars: A_TEXT_CHARS })
+    desks = await startMirrorDesks('relay-mirror-race-', { textChars: A_TEXT_CHARS })
     expect((await mirrorCommand('on', desks.homeA)).code).toBe(0)
   }, 90_000)
 

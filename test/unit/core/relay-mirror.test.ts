@@ -3,9 +3,6 @@
 // the first desktop A is answerable on the paired desk B under "<agent> on <A>", the first answer settles
 // it on both, a secret ask and anything asked with mirroring off never reach the relay, and A never lists
 // its own mirrored ask twice.
-import { mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MIRROR_STATUS } from '../../../cli/relay/mirror-command'
@@ -78,7 +75,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
   }
 
   beforeAll(async () => {
-    desks = await startMirrorDesks(await mkdtemp(join(tmpdir(), 'relay-mirror-')))
+    desks = await startMirrorDesks('relay-mirror-')
     ;({ homeA, deskA, deskB, windowA, windowB, deskAName, deskAId, relayUrl } = desks)
     const identity = await loadDeskIdentity(homeA, 'desktop')
     relay = await connectRelay(relayUrl, identity.creds, identity.natsName, { allowOutdatedLoopback: true })
