@@ -271,13 +271,16 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
       throw error
     }
   }
+  // Rewrites of window.json after a rotation, one after another; shutdown waits for them, so none lands
+  // after the file is removed (a stale credential left in the home).
+  let windowFileWrites = Promise.resolve()
   access.onRotate((reason) => {
     sockets.closeWindowSockets(`window credential rotated: ${reason}`)
     warn(`the window credential was rotated: ${reason}`)
     if (writeDiscovery) {
-      writeWindowFile(home, { credential: access.current(), page: pageBase() }).catch((error: unknown) =>
-        warn(`cannot rewrite window.json: ${String(error)}`),
-      )
+      windowFileWrites = windowFileWrites
+        .then(() => writeWindowFile(home, { credential: access.current(), page: pageBase() }))
+        .catch((error: unknown) => warn(`cannot rewrite window.json: ${String(error)}`))
     }
   })
   heartbeat.start()
@@ -295,6 +298,7 @@ export async function startCompanion(options: CompanionOptions = {}): Promise<Co
       server.closeAllConnections()
     })
     await history.flush()
+    await windowFileWrites
     if (writeDiscovery) {
       await removeEndpointFile(home, token).catch((error: unknown) =>
         warn(`cannot remove endpoint.json: ${String(error)}`),

@@ -1,6 +1,7 @@
 // Who may answer: the window credential, the one-time page links that hand it to a page, and what the UI
 // channel refuses, against a real companion on port 0 (and a real second Unix user for the redeemer).
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WindowFileSchema } from '../../../shared/window-link'
@@ -55,6 +56,20 @@ describe('page links', () => {
       )
       .toBe(t.companion.windowCredential())
     expect(file.page).toBe(`http://127.0.0.1:${t.companion.port}/`)
+  })
+
+  it('closing right after a rotation leaves no window.json behind (the rewrite is awaited, not raced)', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'ask-user-rotate-close-'))
+    try {
+      t = await startTestCompanion({ home })
+      const code = codeOf(t.companion.windowLink())
+      await post('/v1/window/redeem', { code })
+      expect((await post('/v1/window/redeem', { code })).status).toBe(409)
+      await t.cleanup()
+      expect(await readdir(home)).not.toContain('window.json')
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
   })
 
   it('an expired or unknown code is refused with 404 and says what to run', async () => {
