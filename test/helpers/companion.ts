@@ -38,7 +38,8 @@ export async function startTestCompanion(options: CompanionOptions = {}): Promis
       try {
         await companion.close()
       } finally {
-        if (ownHome) await rm(home, { recursive: true, force: true }) // even when closing failed
+        // even when closing failed; retried, since a file the companion was still writing can race the removal
+        if (ownHome) await rm(home, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 })
       }
     })())
   return { companion, home, cleanup }
