@@ -90,8 +90,9 @@ export class WorkerQuestionOpener {
       this.#sentRoster = options.roster
     }
     const id = this.#nextId++
-    // A copy of our own: the caller's bytes stay usable, and the copy's buffer moves to the worker.
-    const bytes = storedBytes.slice()
+    // A copy in a buffer of its own, which moves to the worker. Never `slice()`: on a Buffer it is a
+    // view, and NATS hands out views of one shared read buffer that the transfer would detach.
+    const bytes = new Uint8Array(storedBytes)
     return new Promise<OpenedQuestion>((resolve, reject) => {
       this.#pending.set(id, { storedBytes, options, resolve, reject })
       this.#post(worker, { type: 'open', id, storedBytes: bytes, kvKey: options.kvKey }, [bytes.buffer])

@@ -21,7 +21,8 @@ async function open(id: number, storedBytes: Uint8Array, kvKey: string): Promise
   let reply: OpenerReply
   try {
     const opened = await openQuestion(storedBytes, { device: device!, roster: roster!, kvKey })
-    reply = { id, outcome: 'opened', opened }
+    // The body in a buffer of its own (it may be a view of a larger one), so the transfer moves only it.
+    reply = { id, outcome: 'opened', opened: { ...opened, body: new Uint8Array(opened.body) } }
   } catch (error) {
     // The refusal's own message without the "CODE: " prefix RelayCryptoError adds back on the other side.
     reply = isRelayCryptoError(error)

@@ -57,6 +57,29 @@ describe('WorkerQuestionOpener', () => {
     expect(workerOpener.running).toBe(false)
   })
 
+  it("opens views of one shared buffer (NATS hands those out) without detaching the caller's bytes", async () => {
+    const { devices, roster, questions } = await inboxWithQuestions(4)
+    const sizes = questions.map(({ sealed }) => sealed.bytes.byteLength)
+    const shared = new Uint8Array(sizes.reduce((sum, size) => sum + size, 0))
+    const views: Buffer[] = []
+    for (const [index, { sealed }] of questions.entries()) {
+      const offset = sizes.slice(0, index).reduce((sum, size) => sum + size, 0)
+      shared.set(sealed.bytes, offset)
+      views.push(Buffer.from(shared.buffer, offset, sealed.bytes.byteLength))
+    }
+    const workerOpener = opener()
+    try {
+      for (const [index, view] of views.entries()) {
+        const opened = await workerOpener.open(view, { device: devices[0]!, roster, kvKey: questions[index]!.kvKey })
+        expect(opened.qHash).toBe(questions[index]!.sealed.qHash)
+      }
+      expect(shared.byteLength).toBe(sizes.reduce((sum, size) => sum + size, 0))
+      expect(views.map((view) => view.byteLength)).toEqual(sizes)
+    } finally {
+      await workerOpener.close()
+    }
+  })
+
   it('refuses with the codes and messages of openQuestion: moved key, flipped bit, removed device', async () => {
     const inbox = await inboxWithQuestions(1)
     const { devices, roster, root } = inbox
