@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { openQuestion, RelayCryptoError, type MemberKeys, type OpenedQuestion, type Roster } from '../crypto'
+import { errorMessage } from '../../shared/describe-error'
 import type { QuestionOpener } from './question-opener'
 import type { OpenerReply, OpenerRequest } from './question-opener-messages'
 
@@ -67,6 +68,8 @@ export class WorkerQuestionOpener {
   #sentRoster: Roster | undefined
   #nextId = 0
   #closed = false
+  /** A worker could not be created (its code is missing: a broken build); not retried. */
+  #cannotStart = false
 
   constructor(options: WorkerOpenerOptions = {}) {
     this.#options = options
@@ -79,8 +82,9 @@ export class WorkerQuestionOpener {
 
   /** The QuestionOpener: opens on the worker, or on this thread after close. */
   readonly open: QuestionOpener = (storedBytes, options) => {
-    if (this.#closed) return openQuestion(storedBytes, options)
+    if (this.#closed || this.#cannotStart) return openQuestion(storedBytes, options)
     const worker = this.#worker ?? this.#start()
+    if (!worker) return openQuestion(storedBytes, options)
     if (this.#sentDevice !== options.device) {
       this.#post(worker, { type: 'device', device: options.device })
       this.#sentDevice = options.device
@@ -108,9 +112,19 @@ export class WorkerQuestionOpener {
     await worker?.terminate()
   }
 
-  #start(): Worker {
-    const script = (this.#options.script ?? openerWorkerScript)()
-    const worker = new Worker(script.source, { eval: script.eval })
+  /** A new worker, or undefined (told once) when none can be created: questions then open on this thread. */
+  #start(): Worker | undefined {
+    let worker: Worker
+    try {
+      const script = (this.#options.script ?? openerWorkerScript)()
+      worker = new Worker(script.source, { eval: script.eval })
+    } catch (error) {
+      this.#cannotStart = true
+      this.#options.warn?.(
+        `the relay's question-opening worker could not start (${errorMessage(error)}); opening questions on the main thread`,
+      )
+      return undefined
+    }
     worker.unref()
     worker.on('message', (reply: OpenerReply) => this.#settle(reply))
     worker.on('error', (error) => this.#lost(worker, error.message))

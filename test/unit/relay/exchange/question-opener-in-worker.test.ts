@@ -3,13 +3,14 @@
 // (the held questions open on this thread, one warning, a new worker next time), and leaves no thread
 // running after close.
 import { once } from 'node:events'
+import { tmpdir } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import type { Worker } from 'node:worker_threads'
 import { randomToken, utf8 } from '../../../../relay/crypto/encoding'
 import { openQuestion, sealQuestion } from '../../../../relay/crypto/question-envelope'
 import { newReplyKey } from '../../../../relay/crypto/reply-key'
 import { signRoster, verifyRoster } from '../../../../relay/crypto/roster'
-import { WorkerQuestionOpener } from '../../../../relay/exchange/question-opener-in-worker'
+import { openerWorkerScript, WorkerQuestionOpener } from '../../../../relay/exchange/question-opener-in-worker'
 import { NOW, expectRefusal, flipBit, makeInbox } from '../crypto-fixtures'
 
 const body = utf8(JSON.stringify({ questions: [{ question: 'Deploy to production?', options: ['yes', 'no'] }] }))
@@ -31,6 +32,25 @@ async function inboxWithQuestions(count: number) {
   }
   return { ...inbox, questions }
 }
+
+it('a worker that cannot be created (a broken build) leaves questions opening here, told once', async () => {
+  const { devices, roster, questions } = await inboxWithQuestions(2)
+  const warnings: string[] = []
+  const workerOpener = new WorkerQuestionOpener({
+    warn: (text) => warnings.push(text),
+    script: () => openerWorkerScript(tmpdir()),
+  })
+  for (const { kvKey, sealed } of questions) {
+    expect((await workerOpener.open(sealed.bytes, { device: devices[0]!, roster, kvKey })).qHash).toBe(sealed.qHash)
+  }
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^the relay's question-opening worker could not start \(the relay's question-opening worker is missing \(.*relay-opener-worker\.js\); rebuild with npm run build\); opening questions on the main thread$/,
+    ),
+  ])
+  expect(workerOpener.running).toBe(false)
+  await workerOpener.close()
+})
 
 function opener(warnings: string[] = [], started: Worker[] = []): WorkerQuestionOpener {
   return new WorkerQuestionOpener({ warn: (text) => warnings.push(text), onStarted: (worker) => started.push(worker) })
