@@ -19,6 +19,8 @@ let root: string
 let home: string
 let server: RunningNatsServer | undefined
 let serve: ChildProcess | undefined
+/** What serve printed on stderr (also passed through). */
+let serveErr = ''
 let pageUrl: string
 let agentLink: RelayLink | undefined
 /** One page for the file: serve's printed link signs in one page, once. */
@@ -52,7 +54,11 @@ test.beforeAll(async ({ browser }) => {
   cli(['relay', 'add-agent', 'nightly', '--out', join(root, 'nightly.json')])
   serve = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
     env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  serve.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    serveErr += chunk
+    process.stderr.write(chunk)
   })
   pageUrl = await new Promise<string>((resolve, reject) => {
     let out = ''
@@ -102,6 +108,8 @@ test('a remote ask is marked Remote in the list and the card; the answer reaches
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'ship', selected: ['yes'] }] })
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  // Opened by the bundle's worker thread (out/main/relay-opener-worker.js): the fallback would have said so.
+  expect(serveErr).not.toContain('question-opening worker')
 })
 
 test('a remote password question says how to allow it; once allowed in the terminal the card takes the password', async () => {
