@@ -1,6 +1,6 @@
 // A QuestionOpener that runs relay/crypto's `openQuestion` on a worker thread, so the companion's event
 // loop is not held by WebCrypto's JS, HKDF, key imports, the schema checks and their garbage (issue 32,
-// docs/performance.md "The relay"). One long-lived worker, started at the first question and unref'd.
+// docs/performance.md "The relay"). One long-lived worker, started at the first question, unref'd while idle.
 // Nothing is lost when it dies: the questions it held are opened on this thread, and the next question
 // starts a new worker.
 import { existsSync } from 'node:fs'
@@ -99,6 +99,8 @@ export class WorkerQuestionOpener {
     const bytes = new Uint8Array(storedBytes)
     return new Promise<OpenedQuestion>((resolve, reject) => {
       this.#pending.set(id, { storedBytes, options, resolve, reject })
+      // Held while a question is out, so a process waiting only for this answer does not exit early.
+      if (this.#pending.size === 1) worker.ref()
       this.#post(worker, { type: 'open', id, storedBytes: bytes, kvKey: options.kvKey }, [bytes.buffer])
     })
   }
@@ -125,10 +127,11 @@ export class WorkerQuestionOpener {
       )
       return undefined
     }
-    worker.unref()
     worker.on('message', (reply: OpenerReply) => this.#settle(reply))
     worker.on('error', (error) => this.#lost(worker, error.message))
     worker.on('exit', (code) => this.#lost(worker, `it exited with code ${code}`))
+    // Idle, it never keeps the process alive (after the listeners: adding a 'message' listener refs it).
+    worker.unref()
     this.#worker = worker
     this.#options.onStarted?.(worker)
     return worker
@@ -142,6 +145,7 @@ export class WorkerQuestionOpener {
     const pending = this.#pending.get(reply.id)
     if (!pending) return
     this.#pending.delete(reply.id)
+    if (this.#pending.size === 0) this.#worker?.unref()
     if (reply.outcome === 'opened') pending.resolve(reply.opened)
     else if (reply.outcome === 'refused') pending.reject(new RelayCryptoError(reply.code, reply.message))
     // Not a refusal: let this thread's openQuestion throw whatever it throws, exactly.

@@ -2,8 +2,10 @@
 // openQuestion opens, refuses with the same codes and messages, survives its worker dying mid-way
 // (the held questions open on this thread, one warning, a new worker next time), and leaves no thread
 // running after close.
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Worker } from 'node:worker_threads'
 import { randomToken, utf8 } from '../../../../relay/crypto/encoding'
@@ -51,6 +53,18 @@ it('a worker that cannot be created (a broken build) leaves questions opening he
   expect(workerOpener.running).toBe(false)
   await workerOpener.close()
 })
+
+it("an opener never closed does not keep its process alive (the worker is unref'd)", async () => {
+  const child = join(import.meta.dirname, 'opener-exit-child.ts')
+  const script = `require('jiti').createJiti(${JSON.stringify(child)})(${JSON.stringify(child)}).openOnceAndLeaveOpen()`
+  const run = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  run.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  const deadline = setTimeout(() => run.kill(), 30_000)
+  const [code] = (await once(run, 'exit')) as [number | null]
+  clearTimeout(deadline)
+  expect({ code, out }).toEqual({ code: 0, out: 'opened true\n' })
+}, 40_000)
 
 function opener(warnings: string[] = [], started: Worker[] = []): WorkerQuestionOpener {
   return new WorkerQuestionOpener({ warn: (text) => warnings.push(text), onStarted: (worker) => started.push(worker) })
