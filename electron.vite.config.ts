@@ -20,6 +20,9 @@ export default defineConfig({
           cli: root('cli/main.ts'),
           mcp: root('cli/mcp-main.ts'),
           hook: root('cli/hook-main.ts'),
+          // The relay's question-opening worker thread, started by file beside whichever bundle runs
+          // the companion core (relay/exchange/question-opener-in-worker.ts).
+          'relay-opener-worker': root('relay/exchange/question-opener-worker.ts'),
         },
       },
       // Bundled rather than required from node_modules: loading zod's ~100 files and ws's one by one

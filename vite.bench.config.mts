@@ -26,6 +26,8 @@ export default defineConfig({
       input: {
         main: resolve(root, 'bench/main.ts'),
         'server-child': resolve(root, 'bench/server-child.ts'),
+        // Beside main.js, where the relay's worker opener looks for it (relay/exchange/question-opener-in-worker.ts).
+        'relay-opener-worker': resolve(root, 'relay/exchange/question-opener-worker.ts'),
       },
       external: isExternal,
       output: { format: 'cjs', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },

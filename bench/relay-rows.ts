@@ -1,7 +1,7 @@
 // The relay section's rows (bench/relay.ts): reported as information, never judged against a goal.
 import type { Measurement } from './goals'
 import { ms, x } from './report'
-import type { RelayBenchOutcome } from './relay'
+import type { LateDeskResult, RelayBenchOutcome } from './relay'
 
 /** The relay rows, or one `n/a` row saying why nothing was measured (no nats-server). */
 export function relayRows(outcome: RelayBenchOutcome): Measurement[] {
@@ -33,21 +33,33 @@ export function relayRows(outcome: RelayBenchOutcome): Measurement[] {
       metric: 'relay: sealing one question for 1 / 3 / 8 devices',
       measured: ['1', '3', '8'].map((n) => ms(sealMs[n] ?? Number.NaN, 2)).join(' / '),
     },
-    {
-      metric: `relay: late desk, ${inbox.asks} asks from ${inbox.agents} agents: first 50 listed`,
-      measured: ms(inbox.firstFiftyMs, 0),
-      value: inbox.firstFiftyMs,
-    },
-    { metric: `relay: late desk, ${inbox.asks} asks: all listed`, measured: ms(inbox.allMs, 0), value: inbox.allMs },
-    {
-      metric: `relay: late desk, ${inbox.asks} asks: longest event-loop block`,
-      measured: ms(inbox.longestLoopBlockMs),
-      value: inbox.longestLoopBlockMs,
-    },
+    ...lateDeskRows(inbox, 'this thread'),
+    ...lateDeskRows(outcome.inboxWorker, 'worker thread'),
     {
       metric: `relay: the same measure, process idle as long (the machine's share)`,
       measured: ms(inbox.idleLoopBlockMs),
       value: inbox.idleLoopBlockMs,
+    },
+  ]
+}
+
+/** A late desk's rows: time to the first 50 and to all listed, and the longest event-loop block. */
+function lateDeskRows(inbox: LateDeskResult, where: string): Measurement[] {
+  return [
+    {
+      metric: `relay: late desk (${where}), ${inbox.asks} asks from ${inbox.agents} agents: first 50 listed`,
+      measured: ms(inbox.firstFiftyMs, 0),
+      value: inbox.firstFiftyMs,
+    },
+    {
+      metric: `relay: late desk (${where}), ${inbox.asks} asks: all listed`,
+      measured: ms(inbox.allMs, 0),
+      value: inbox.allMs,
+    },
+    {
+      metric: `relay: late desk (${where}), ${inbox.asks} asks: longest event-loop block`,
+      measured: ms(inbox.longestLoopBlockMs),
+      value: inbox.longestLoopBlockMs,
     },
   ]
 }

@@ -4,7 +4,8 @@
 //   the bare NATS request round trip ($JS.API.INFO, answered by the server) in the same run;
 // - sealing one question for 1, 3 and 8 devices;
 // - a desk starting against 1,000 pending remote asks from 50 agents: time to the first 50 listed, to
-//   all, and the longest the event loop was held meanwhile (monitorEventLoopDelay's max).
+//   all, and the longest the event loop was held meanwhile (monitorEventLoopDelay's max), opened on
+//   this thread and again (the same asks) on the worker thread the companion's bridge uses.
 // Reported, never asserted. Without nats-server the section says why and measures nothing.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import {
@@ -16,7 +17,16 @@ import {
   type MemberKeys,
   type Roster,
 } from '../relay/crypto'
-import { INBOX_BUCKET, RelayDesk, RemoteAsker, inboxKey, type RemoteAsk } from '../relay/exchange'
+import {
+  INBOX_BUCKET,
+  RelayDesk,
+  RemoteAsker,
+  WorkerQuestionOpener,
+  inboxKey,
+  openOnThisThread,
+  type QuestionOpener,
+  type RemoteAsk,
+} from '../relay/exchange'
 import { createEntry } from '../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../test/helpers/nats-server'
 import { startRelayWorld, type RelayWorld } from '../test/unit/relay/exchange/relay-world'
@@ -39,15 +49,19 @@ export interface RelayBenchResult {
   answerToAgent: Summary
   /** ms per question sealed, by the number of devices in the roster. */
   sealMs: Record<string, number>
-  inbox: {
-    asks: number
-    agents: number
-    firstFiftyMs: number
-    allMs: number
-    longestLoopBlockMs: number
-    /** The same measure over as long with the process idle: what the machine's load alone adds. */
-    idleLoopBlockMs: number
-  }
+  /** The late desk opening on this thread, then (the same asks) on the bridge's worker thread. */
+  inbox: LateDeskResult
+  inboxWorker: LateDeskResult
+}
+
+export interface LateDeskResult {
+  asks: number
+  agents: number
+  firstFiftyMs: number
+  allMs: number
+  longestLoopBlockMs: number
+  /** The same measure over as long with the process idle: what the machine's load alone adds. */
+  idleLoopBlockMs: number
 }
 
 export type RelayBenchOutcome = RelayBenchResult | { skipped: string }
@@ -64,8 +78,13 @@ export async function runRelay(options: RelayBenchOptions): Promise<RelayBenchOu
   try {
     const sealMs = await sealing(world.members.get(agents[0]!)!.keys, world.roster)
     const trips = await roundTrips(world, agents[0]!, options.samples)
-    const inbox = await lateDesk(world, agents, options.pendingAsks)
-    return { ...trips, sealMs, inbox }
+    await writePending(world, agents, options.pendingAsks)
+    const inbox = await lateDesk(world, agents.length, options.pendingAsks, openOnThisThread)
+    const worker = new WorkerQuestionOpener()
+    const inboxWorker = await lateDesk(world, agents.length, options.pendingAsks, worker.open).finally(() =>
+      worker.close(),
+    )
+    return { ...trips, sealMs, inbox, inboxWorker }
   } finally {
     await world.close()
   }
@@ -174,10 +193,10 @@ async function writePending(world: RelayWorld, agents: readonly string[], total:
 
 async function lateDesk(
   world: RelayWorld,
-  agents: readonly string[],
+  agents: number,
   total: number,
-): Promise<RelayBenchResult['inbox']> {
-  await writePending(world, agents, total)
+  opener: QuestionOpener,
+): Promise<LateDeskResult> {
   const link = await world.link('desk-a')
   const loop = monitorEventLoopDelay({ resolution: 1 })
   let listed = 0
@@ -203,6 +222,7 @@ async function lateDesk(
       link,
       device: world.members.get('desk-a')!.keys,
       rootPublicKey: world.rootPublicKey,
+      opener,
     }).then((started) => {
       desk = started
       started.onAdded(onAdded)
@@ -218,7 +238,7 @@ async function lateDesk(
   idle.disable()
   return {
     asks: total,
-    agents: agents.length,
+    agents,
     firstFiftyMs,
     allMs,
     longestLoopBlockMs: loop.max / 1e6,

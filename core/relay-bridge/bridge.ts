@@ -6,7 +6,14 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Answer } from '../../shared/answer'
 import { errorMessage } from '../../shared/describe-error'
-import { isRelayExchangeError, RelayDesk, RelayLink, type RemoteAsk, type RemoteAskSettled } from '../../relay/exchange'
+import {
+  isRelayExchangeError,
+  RelayDesk,
+  RelayLink,
+  WorkerQuestionOpener,
+  type RemoteAsk,
+  type RemoteAskSettled,
+} from '../../relay/exchange'
 import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
 import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
@@ -52,9 +59,12 @@ export class RelayBridge {
   #renewals: NodeJS.Timeout | undefined
   /** Which agents this desk answers secret asks for (`ask-user relay passwords`). */
   #passwords: RemotePasswords | undefined
+  /** Opens the desk's questions on a worker thread, off the companion's event loop (issue 32). */
+  readonly #opener: WorkerQuestionOpener
 
   private constructor(ctx: RelayBridgeContext) {
     this.#ctx = ctx
+    this.#opener = new WorkerQuestionOpener({ warn: ctx.warn })
     this.#notices = new RelayNotices(ctx.notices)
   }
 
@@ -81,6 +91,7 @@ export class RelayBridge {
     this.#passwords?.close()
     this.#mirror?.close()
     this.#desk?.close()
+    await this.#opener.close()
     await this.#link?.close().catch(() => undefined)
   }
 
@@ -112,6 +123,7 @@ export class RelayBridge {
         device: identity.device,
         rootPublicKey: identity.rootPublicKey,
         highestSeenRosterVersion: renewal.rosterVersion,
+        opener: this.#opener.open,
         onRefused: (refusal) => warn(`the relay held something this desk refused (${refusal.key}): ${refusal.code}`),
       },
       this.#closed.signal,

@@ -26,6 +26,7 @@ export {
   type PresenceChange,
 } from './presence'
 export { openOnThisThread, type QuestionOpener } from './question-opener'
+export { WorkerQuestionOpener } from './question-opener-in-worker'
 export { decodeRosterRecord, ROSTER_BUCKET, ROSTER_KEY } from './roster-source'
 export { inboxKey, parseInboxKey, INBOX_BUCKET, type InboxKind } from './inbox-keys'
 export {

@@ -52,6 +52,8 @@ test('a remote ask is marked Remote in the list and the card; the answer reaches
   await page.getByRole('button', { name: 'Send answer' }).click()
   expect(await answer).toEqual({ answers: [{ id: 'ship', selected: ['yes'] }] })
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  // Opened by the bundle's worker thread (out/main/relay-opener-worker.js): the fallback would have said so.
+  expect(served!.stderr()).not.toContain('question-opening worker')
 })
 
 test('a remote password question says how to allow it; once allowed in the terminal the card takes the password', async () => {

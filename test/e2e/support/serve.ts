@@ -23,6 +23,8 @@ export interface Served {
   link: string
   /** The page's origin, `http://127.0.0.1:<port>`. */
   origin: string
+  /** What `serve` printed on stderr so far. */
+  stderr(): string
   agent(name: string, info?: { cwd?: string; title?: string }): ServedAgent
   /**
    * Ends `serve` and waits for it: SIGTERM after closing the agents (a graceful stop, which withdraws
@@ -45,7 +47,8 @@ export async function startServe(options: { home?: string } = {}): Promise<Serve
     env: { PATH: process.env['PATH'] ?? '', HOME: home, ASK_USER_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  serve.stderr!.resume()
+  let stderr = ''
+  serve.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const link = await new Promise<string>((resolve, reject) => {
     let out = ''
     serve.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -69,6 +72,7 @@ export async function startServe(options: { home?: string } = {}): Promise<Serve
     home,
     link,
     origin: new URL(link).origin,
+    stderr: () => stderr,
     agent(name, info = {}) {
       const client = new AskUserClient({
         env: { ASK_USER_HOME: home },
