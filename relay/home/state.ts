@@ -157,7 +157,8 @@ export async function loadRosterAndSettings(home: string): Promise<{ roster: Sig
   return { roster: signedRosterOf(stored), settings }
 }
 
-async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
+/** Reads the 0600 JSON file `name` of `home` against `schema` (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
+export async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
   let text: string
   try {
     text = await readPrivateFile(join(home, name))
