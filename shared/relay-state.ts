@@ -9,6 +9,9 @@ import { z } from 'zod'
 /** How long before the roster expires the view warns (as renewal does: relay/crypto ROSTER_RENEW_BEFORE_MS). */
 export const ROSTER_WARN_BEFORE_MS = 7 * 24 * 3_600_000
 
+/** How long before an agent's relay credential expires the view warns: its owner must run `relay add-agent` again. */
+export const AGENT_CREDENTIAL_WARN_BEFORE_MS = 24 * 3_600_000
+
 /**
  * The bridge's link to the relay. `connecting`: not reached yet since the start; `connected` since
  * `since`; `unreachable` since `since` (the bridge keeps trying); `stopped`: the bridge gave up, `reason`
@@ -40,6 +43,8 @@ export const RelayAgentViewSchema = z.strictObject({
   name: z.string(),
   /** When its relay credential expires (ms), when this desk knows it. */
   credentialExpiresAt: z.number().optional(),
+  /** Set with `credentialExpiresAt`: under {@link AGENT_CREDENTIAL_WARN_BEFORE_MS} left, or past. */
+  credentialExpiresSoon: z.boolean().optional(),
   /** The last question or receipt this desk saw from it since the companion started (ms). */
   lastContactAt: z.number().optional(),
 })

@@ -7,7 +7,14 @@ import { loadRelayKeys } from '../../relay/nats/keys-file'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { AgentRelayFileSchema } from './agent-file'
 import { RelayCliError } from './errors'
-import { loadRelayState, saveRoster } from '../../relay/home/state'
+import {
+  loadRelayState,
+  loadRenewals,
+  RenewalsSchema,
+  RENEWALS_FILE,
+  saveJson,
+  saveRoster,
+} from '../../relay/home/state'
 
 /** What {@link addAgent} needs; `now` (ms) is injectable for tests. */
 export interface AddAgentOptions {
@@ -31,7 +38,8 @@ export interface AddedAgent {
 
 /**
  * Checks everything first (name, TTL, URL, the stored roster against the pinned root key), then writes
- * the agent file, then stores the re-signed roster (version + 1). Throws `RELAY_BAD_NAME`,
+ * the agent file, then stores the re-signed roster (version + 1) and the credential's expiry in the
+ * renewals record (which the Relay view reads). Throws `RELAY_BAD_NAME`,
  * `RELAY_BAD_TTL`, `RELAY_NO_URL`, `RELAY_NAME_TAKEN`, `RELAY_NOT_INITIALIZED`, a URL or roster code, or
  * a PrivateFileError / EEXIST for `out`.
  */
@@ -75,6 +83,10 @@ export async function addAgent(options: AddAgentOptions): Promise<AddedAgent> {
     rootPublicKey: state.settings.rootPublicKey,
   })
   await createPrivateFile(options.out, `${JSON.stringify(file, null, 2)}\n`)
+  // The expiry first: the view reloads both when the roster file changes, and the new agent then has it.
+  const renewals = await loadRenewals(options.home)
+  const agents = { ...renewals.agents, [agent.member.id]: { expiresAt: credential.expiresAt * 1000 } }
+  await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, { ...renewals, agents })
   await saveRoster(options.home, next)
   return { memberId: agent.member.id, rosterVersion: next.roster.version, credsExpiresAt: credential.expiresAt }
 }

@@ -34,6 +34,10 @@ function describeResult(result: Exclude<RelayStartResult, { role: 'none' }>): st
           ? 'No device credential was due.'
           : `Renewed the credential of: ${result.devicesRenewed.join(', ')}.`,
       )
+    if (result.accountUpdated)
+      lines.push(
+        "Updated the relay account's role rights to this release's (mirroring local asks, password read-back).",
+      )
   } else {
     lines.push(
       `Roster version ${result.rosterVersion}. Relay credential ${result.credentialRenewed ? 'renewed' : 'unchanged'}, valid until ${day(result.credentialExpiresAt)}.`,

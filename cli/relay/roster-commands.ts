@@ -100,7 +100,7 @@ async function revokeCredential(
   const device = renewals.devices[memberId]
   if (device === undefined) return false
   const revoked = { ...renewals.revoked, [device.nkey]: Math.floor(now() / 1000) }
-  const pushed = await pushRevocations(link.url, link.keys, revoked).catch(() => false)
+  const pushed = await pushRevocations(home, link.url, link.keys, revoked).catch(() => false)
   if (pushed) {
     delete renewals.devices[memberId]
     await saveJson(home, RENEWALS_FILE, RenewalsSchema, { ...renewals, revoked })

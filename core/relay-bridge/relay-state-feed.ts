@@ -1,15 +1,16 @@
 // What the bridge tells the relay state (relay-state.ts) beyond its link changes: the roster this home holds,
-// followed as `relay pair`, `relay remove` and renewals rewrite it, and each agent's last contact as the desk
-// sees its questions and receipts. Loaded with the bridge, only when a relay is configured.
+// followed as `relay pair`, `relay remove` and renewals rewrite it, the agents' credential expiries that
+// `relay add-agent` records, and each agent's last contact as the desk sees its questions and receipts. Loaded with the bridge, only when a relay is configured.
 import { watch } from 'node:fs'
 import { describeRelayError } from '../../relay/home/errors'
+import { loadRenewals, RENEWALS_FILE } from '../../relay/home/state'
 import { loadStoredRoster, STORED_ROSTER_FILE } from '../../relay/home/stored-roster'
 import type { RelayDesk, RemoteAsk } from '../../relay/exchange'
 import type { RelayStateBoard } from './relay-state'
 
 /**
- * Shows the stored roster now and again after every rewrite of its file, until `signal` aborts. A roster
- * that cannot be read is a warning; the last one shown stays.
+ * Shows the stored roster and the agents' credential expiries now, and again after every rewrite of either
+ * file, until `signal` aborts. A file that cannot be read is a warning; what was shown last stays.
  */
 export function followStoredRoster(
   home: string,
@@ -26,11 +27,27 @@ export function followStoredRoster(
         (error: unknown) => warn(`the relay view could not read the roster: ${describeRelayError(error)}`),
       )
   }
+  let readingExpiries = Promise.resolve()
+  const reloadExpiries = (): void => {
+    // A paired device has no renewals record: that reads as empty, so its agents show no expiry.
+    readingExpiries = readingExpiries
+      .then(() => loadRenewals(home))
+      .then(
+        (renewals) =>
+          board.agentCredentials(
+            new Map(Object.entries(renewals.agents ?? {}).map(([id, agent]) => [id, agent.expiresAt])),
+          ),
+        (error: unknown) =>
+          warn(`the relay view could not read the agents' credential expiries: ${describeRelayError(error)}`),
+      )
+  }
   reload()
+  reloadExpiries()
   try {
-    // The roster is replaced by an atomic rename, so the home folder is watched, not the file.
+    // Both files are replaced by an atomic rename, so the home folder is watched, not the files.
     const watcher = watch(home, { signal, persistent: false }, (_event, name) => {
       if (name === STORED_ROSTER_FILE) reload()
+      if (name === RENEWALS_FILE) reloadExpiries()
     })
     watcher.on('error', (error) => warn(`the relay view stopped following the roster: ${String(error)}`))
   } catch (error) {

@@ -5,6 +5,7 @@
 import type { Ask } from '../../shared/ask'
 import { Listeners } from '../../shared/listeners'
 import {
+  AGENT_CREDENTIAL_WARN_BEFORE_MS,
   ROSTER_WARN_BEFORE_MS,
   type RelayAgentView,
   type RelayDeviceView,
@@ -46,6 +47,8 @@ export class RelayStateBoard {
   #roster: RosterFacts | undefined
   /** Agent member id → when this desk last saw a question or receipt from it. */
   readonly #lastContact = new Map<string, number>()
+  /** Agent member id → when its relay credential expires (ms), as the first desktop recorded it. */
+  #credentialExpiry: ReadonlyMap<string, number> = new Map()
   #pendingRemote = 0
   #publishing = false
 
@@ -85,7 +88,19 @@ export class RelayStateBoard {
     const agents: RelayAgentView[] = members.flatMap((member) => {
       if (member.role !== 'agent') return []
       const lastContactAt = this.#lastContact.get(member.id)
-      return [{ name: member.name, ...(lastContactAt !== undefined ? { lastContactAt } : {}) }]
+      const credentialExpiresAt = this.#credentialExpiry.get(member.id)
+      return [
+        {
+          name: member.name,
+          ...(credentialExpiresAt !== undefined
+            ? {
+                credentialExpiresAt,
+                credentialExpiresSoon: credentialExpiresAt - this.#now() < AGENT_CREDENTIAL_WARN_BEFORE_MS,
+              }
+            : {}),
+          ...(lastContactAt !== undefined ? { lastContactAt } : {}),
+        },
+      ]
     })
     return {
       configured: true,
@@ -144,6 +159,12 @@ export class RelayStateBoard {
     if (this.#roster && roster.version < this.#roster.version) return
     const members = roster.members.map(({ id, name, role, suite, addedAt }) => ({ id, name, role, suite, addedAt }))
     this.#roster = { version: roster.version, expiresAt: roster.expiresAt, members }
+    this.#publish()
+  }
+
+  /** The agents' credential expiries (member id → ms) this home records; replaces the ones known before. */
+  agentCredentials(expiries: ReadonlyMap<string, number>): void {
+    this.#credentialExpiry = new Map(expiries)
     this.#publish()
   }
 

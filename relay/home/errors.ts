@@ -10,6 +10,7 @@ export type RelayHomeCode =
   | 'RELAY_ROSTER_CONFLICT'
   | 'RELAY_NO_SUCH_AGENT'
   | 'RELAY_MIRROR_NEEDS_DESKTOP'
+  | 'RELAY_ACCOUNT_REFUSED'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
 export class RelayHomeError extends Error {

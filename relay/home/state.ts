@@ -107,13 +107,19 @@ export const DeviceCredsSchema = z.strictObject({
 })
 export type DeviceCreds = z.infer<typeof DeviceCredsSchema>
 
-/** The desktop's record of each paired device's last credential (member id → mint time in ms, nkey), and the revoked users. */
+/**
+ * The desktop's record of the credentials it minted: each paired device's last one (member id → mint time
+ * in ms, expiry in ms, nkey), each agent's from `relay add-agent` (member id → expiry in ms, shown in the
+ * Relay view), and the revoked users.
+ */
 export const RenewalsSchema = z.strictObject({
   v: z.literal(1),
   devices: z.record(
     z.string(),
     z.strictObject({ renewedAt: z.int().min(0), expiresAt: z.int().min(0), nkey: z.string() }),
   ),
+  /** Agent member id → when its credential expires (ms since the epoch). Absent in homes from before it. */
+  agents: z.record(z.string(), z.strictObject({ expiresAt: z.int().min(0) })).optional(),
   /** Revoked NATS users: user public key → seconds since the epoch (every push carries them all). */
   revoked: z.record(z.string(), z.int().min(0)).optional(),
 })
@@ -151,7 +157,8 @@ export async function loadRosterAndSettings(home: string): Promise<{ roster: Sig
   return { roster: signedRosterOf(stored), settings }
 }
 
-async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
+/** Reads the 0600 JSON file `name` of `home` against `schema` (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
+export async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
   let text: string
   try {
     text = await readPrivateFile(join(home, name))

@@ -1,5 +1,6 @@
 import { Algorithms, encodeAccount, encodeOperator, encodeUser, fmtCreds, newScopedSigner } from '@nats-io/jwt'
 import { createAccount, createOperator, createUser, fromSeed, type KeyPair } from '@nats-io/nkeys'
+import type { UserPermissionsLimits } from '@nats-io/jwt'
 import { ROLES, scopedLimits, type Role } from './templates'
 
 /**
@@ -50,15 +51,19 @@ export interface RelayIdentities {
   roleSigningSeeds: Record<Role, string>
 }
 
-/** Signs the person's account JWT: unlimited, JetStream on, one scoped signing key per role. */
+/**
+ * Signs the person's account JWT: unlimited, JetStream on, one scoped signing key per role with its
+ * template (`limits`: this release's; tests pass an older release's).
+ */
 export async function encodePersonAccount(
   accountPublicKey: string,
   operatorSigningSeed: string,
   roleSigningSeeds: Record<Role, string>,
   revocations: Record<string, number> = {},
+  limits: (role: Role) => Partial<UserPermissionsLimits> = scopedLimits,
 ): Promise<string> {
   const signingKeys = ROLES.map((role) =>
-    newScopedSigner(fromSeed(new TextEncoder().encode(roleSigningSeeds[role])), role, scopedLimits(role)),
+    newScopedSigner(fromSeed(new TextEncoder().encode(roleSigningSeeds[role])), role, limits(role)),
   )
   return encodeAccount(
     'ask-user',

@@ -3,6 +3,7 @@
 // every paired device's credential that is due. On a paired device: connect, take a newer roster and
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
+import { pushAccountIfChanged } from '../home/account-push'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
 import {
@@ -37,6 +38,8 @@ export type RelayStartResult =
       published: boolean
       /** Names of the devices whose credential was renewed. */
       devicesRenewed: string[]
+      /** Whether the account JWT (the roles' rights) was re-signed and pushed because the templates changed. */
+      accountUpdated: boolean
       warnings: string[]
       problem?: string
     }
@@ -92,6 +95,7 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       rosterExpiresAt: next.roster.expiresAt,
       published: false,
       devicesRenewed: [],
+      accountUpdated: false,
     }
     return { role: 'desktop', ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
   }
@@ -108,6 +112,7 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
         rosterExpiresAt: previous.expiresAt,
         published: false,
         devicesRenewed: [],
+        accountUpdated: false,
       }
       return {
         role: 'desktop',
@@ -117,15 +122,28 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       }
     }
     await saveRoster(home, next)
+    const renewals = await loadRenewals(home)
+    let accountUpdated = false
+    let accountProblem: string | undefined
+    try {
+      // A relay made by an older release keeps its roles' old rights until the account JWT is pushed again.
+      accountUpdated = await pushAccountIfChanged(home, link.url, link.keys, renewals.revoked ?? {}, {
+        server: options.server ?? CLI_SERVER_CHECKS,
+      })
+    } catch (error) {
+      accountProblem = describeRelayError(error)
+    }
     const result = {
       role: 'desktop' as const,
       rosterVersion: next.roster.version,
       rosterExpiresAt: next.roster.expiresAt,
       published: true,
+      accountUpdated,
       warnings: [] as string[],
+      ...(accountProblem !== undefined ? { problem: accountProblem } : {}),
     }
     try {
-      const renewed = await renewDeviceCredentials(link, next.roster, await loadRenewals(home), now)
+      const renewed = await renewDeviceCredentials(link, next.roster, renewals, now)
       await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
       return { ...result, devicesRenewed: renewed.renewed.map((member) => member.name) }
     } catch (error) {

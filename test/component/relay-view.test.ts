@@ -110,6 +110,26 @@ describe('the Relay view', () => {
     expect(text('relay-link')).toBe('Stopped: credential refused')
   })
 
+  it("an agent's credential expiry: plain, then the warning look under 24 hours or past", async () => {
+    const { bridge, user } = await renderWindow({ desktop: false })
+    const withExpiry = (credentialExpiresSoon: boolean): RelayState => ({
+      ...STATE,
+      agents: [{ name: 'ci-job', credentialExpiresAt: NOW + 5 * DAY, credentialExpiresSoon }, { name: 'sandbox' }],
+    })
+    await bridge.emit({ type: 'relay/state', state: withExpiry(false) })
+    await user.click(screen.getByTestId('relay-tab'))
+    const line = (): HTMLElement => screen.getByTestId('relay-agent-credential')
+    expect(text('relay-agent-credential')).toBe(`credential expires ${formatTime(NOW + 5 * DAY, 'en')}`)
+    expect(line().classList.contains('warn')).toBe(false)
+    expect(line().getAttribute('role')).toBeNull()
+    // Only the agent with a recorded expiry has the line.
+    expect(within(screen.getAllByTestId('relay-agent')[1]!).queryByTestId('relay-agent-credential')).toBeNull()
+    await bridge.emit({ type: 'relay/state', state: withExpiry(true) })
+    expect(line().classList.contains('warn')).toBe(true)
+    expect(line().getAttribute('role')).toBe('alert')
+    expect(line().dataset.expiresSoon).toBe('true')
+  })
+
   it('in Chinese', async () => {
     const { bridge, user } = await renderWindow({ desktop: false, lang: 'zh' })
     await bridge.emit({ type: 'relay/state', state: STATE })

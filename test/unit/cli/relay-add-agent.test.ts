@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { AgentRelayFileSchema } from '../../../cli/relay/agent-file'
-import { RELAY_FILES } from '../../../relay/home/state'
+import { loadRenewals, RELAY_FILES, RENEWALS_FILE } from '../../../relay/home/state'
 import { findMember, verifyRoster } from '../../../relay/crypto'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
 import { memoryIo } from './memory-io'
@@ -56,6 +56,10 @@ describe.skipIf(skip)('ask-user relay add-agent NAME --out FILE', () => {
     expect(file.url).toBe(`nats://127.0.0.1:${port}`)
     expect(file.credsExpiresAt - Date.now() / 1000).toBeGreaterThan(3_500)
     expect(file.credsExpiresAt - Date.now() / 1000).toBeLessThanOrEqual(3_600)
+    // The expiry is recorded in the home (0600) for the Relay view, under the agent's roster id.
+    expect((await lstat(join(home, RENEWALS_FILE))).mode & 0o777).toBe(0o600)
+    const renewals = await loadRenewals(home)
+    expect(renewals.agents).toEqual({ [file.agent.member.id]: { expiresAt: file.credsExpiresAt * 1000 } })
     // No secret of the file is echoed by the command.
     expect(io.err()).not.toContain(file.agent.signSeed)
     expect(io.err()).not.toContain(file.creds.split('\n').find((line) => line.startsWith('SU')) ?? 'no seed line')

@@ -77,4 +77,25 @@ describe('the relay state board', () => {
     await turn()
     expect(seen.at(-1)!.link).toEqual({ state: 'stopped', reason: 'the credential was refused' })
   })
+
+  it('gives each agent its recorded credential expiry, with the warning under 24 hours or past', async () => {
+    const { relay, turn, tick } = board()
+    relay.configured()
+    relay.roster({
+      version: 3,
+      expiresAt: 1_000_000 + 60 * DAY,
+      members: [member('ci', 'agent'), member('old', 'agent')],
+    })
+    relay.agentCredentials(new Map([['ci', 1_000_000 + 2 * DAY]]))
+    await turn()
+    expect(relay.current()!.agents).toEqual([
+      { name: 'ci', credentialExpiresAt: 1_000_000 + 2 * DAY, credentialExpiresSoon: false },
+      // An agent added before expiries were recorded shows none.
+      { name: 'old' },
+    ])
+    tick(DAY + 1)
+    expect(relay.current()!.agents[0]!.credentialExpiresSoon).toBe(true)
+    tick(2 * DAY)
+    expect(relay.current()!.agents[0]!.credentialExpiresSoon).toBe(true)
+  })
 })

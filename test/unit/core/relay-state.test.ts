@@ -68,6 +68,10 @@ describe.skipIf(skip)('the relay state in the windows (real nats-server, a real 
       pendingRemote: 0,
     })
     expect(shown.agents[0]!.lastContactAt).toBeUndefined()
+    // add-agent's default 12 h credential, as recorded by the first desktop: under a day, so the warning look.
+    const agentFile = JSON.parse(await readFile(join(root, 'ci-job.json'), 'utf8')) as { credsExpiresAt: number }
+    expect(shown.agents[0]!.credentialExpiresAt).toBe(agentFile.credsExpiresAt * 1000)
+    expect(shown.agents[0]!.credentialExpiresSoon).toBe(true)
     expect(shown.devices).toEqual([
       // init does not record when the first desktop joined; pairing records the device's.
       { name: deskName, role: 'desktop', suite: 'x25519-ed25519', self: true },
