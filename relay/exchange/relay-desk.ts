@@ -32,6 +32,7 @@ import {
   mirroredName,
   readQuestion,
   type QuestionReader,
+  type ReadQuestion,
   type QuestionRefusal,
 } from './desk-question'
 
@@ -99,6 +100,19 @@ interface PendingEntry {
   expiry?: NodeJS.Timeout
 }
 
+/** A stored question opened and verified, waiting for its turn to be listed. */
+interface OpenedEntry {
+  askId: string
+  read: ReadQuestion
+}
+
+/**
+ * How many questions a desk reads and opens at once ahead of the one it lists: enough to hide the round
+ * trips (its receipt read; an opener on a worker thread) without flooding the relay when a desk meets a
+ * backlog of pending asks.
+ */
+const OPEN_AHEAD = 8
+
 /** How long `answer` keeps retrying its write through an outage by default. */
 export const ANSWER_WRITE_MS = 30_000
 const LONGEST_TIMER_MS = 2_147_483_647
@@ -113,8 +127,11 @@ export class RelayDesk {
   readonly #onRefused: (refusal: DeskRefusal) => void
   readonly #pending = new Map<string, PendingEntry>()
   readonly #settled = new Set<string>()
-  // Questions are taken one at a time, in the order the watch delivers them (stream order).
+  // Questions are listed one at a time, in the order the watch delivers them (stream order).
   #questions: Promise<void> = Promise.resolve()
+  /** Questions being read and opened now (at most OPEN_AHEAD), and those waiting for a slot. */
+  #opening = 0
+  readonly #openWaiters: Array<() => void> = []
   readonly #added = new Set<(ask: RemoteAsk) => void>()
   readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
   readonly #presenceListeners = new Set<(change: PresenceChange) => void>()
@@ -297,30 +314,63 @@ export class RelayDesk {
   }
 
   #queueQuestion(entry: KvEntry): void {
-    this.#questions = this.#questions.then(() => this.#onQuestion(entry)).catch(() => undefined)
+    // Read and opened up to OPEN_AHEAD at a time (an opener on a worker thread answers one round trip
+    // later); listed one at a time, in stream order.
+    const opened = this.#openSlot()
+      .then(async (release) => {
+        try {
+          return await this.#openQuestion(entry)
+        } finally {
+          release()
+        }
+      })
+      .catch(() => undefined)
+    this.#questions = this.#questions
+      .then(async () => {
+        const read = await opened
+        if (read) this.#listQuestion(entry.key, read)
+      })
+      .catch(() => undefined)
   }
 
-  async #onQuestion(entry: KvEntry): Promise<void> {
+  /** Waits for one of the OPEN_AHEAD slots; resolves with its release (which hands it to the next waiter). */
+  async #openSlot(): Promise<() => void> {
+    if (this.#opening < OPEN_AHEAD) this.#opening++
+    else await new Promise<void>((resolve) => this.#openWaiters.push(resolve))
+    return () => {
+      const next = this.#openWaiters.shift()
+      if (next) next()
+      else this.#opening--
+    }
+  }
+
+  /** Checks, reads the receipt of and opens one stored question; `undefined` when it is not to be listed. */
+  async #openQuestion(entry: KvEntry): Promise<OpenedEntry | undefined> {
     const key = entry.key
     const parts = parseInboxKey(key)
-    if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return
+    if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return undefined
     // Writing a question is contact too (an agent of an older build never refreshes presence otherwise).
     this.#presence.contact(parts.agent, entry.created.getTime())
     // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
     const receiptKey = inboxKey('r', parts.agent, parts.askId)
     const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)
     if (receipt) await this.#onReceipt({ key: receiptKey, value: receipt.value })
-    if (this.#settled.has(key)) return
+    if (this.#settled.has(key)) return undefined
     const read = await readQuestion(entry.value, { key, agent: parts.agent, askId: parts.askId }, this.#reader)
     if (isRefusal(read)) {
       this.#onRefused({ key, ...read })
-      return
+      return undefined
     }
-    if (this.#closed.signal.aborted || this.#settled.has(key)) return
+    return { askId: parts.askId, read }
+  }
+
+  /** Lists an opened question as pending (unless it settled, was listed already or the desk closed meanwhile). */
+  #listQuestion(key: string, { askId, read }: OpenedEntry): void {
+    if (this.#closed.signal.aborted || this.#pending.has(key) || this.#settled.has(key)) return
     const { header, agent, body, qHash } = read
     const ask: RemoteAsk = {
       key,
-      askId: parts.askId,
+      askId,
       agent: {
         name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
         id: agent.id,
