@@ -116,6 +116,7 @@ const PRODUCT = [
   'integrations/**',
   'bin/**',
   'renderer/**',
+  'phone/**',
 ]
 /** The one module that may write; compile-cache.js runs before any bundle exists and keeps the same checks itself. */
 const FILE_WRITERS = ['core/private-files.ts', 'core/private-files-sync.ts', 'bin/compile-cache.js']
@@ -165,11 +166,14 @@ export default tseslint.config(
       'regexp/no-misleading-capturing-group': ['error', { reportBacktrackingEnds: true }],
     },
   },
-  { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['renderer/**', 'phone/**'], languageOptions: { globals: { ...globals.browser } } },
   layer(['shared/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS, INTEGRATIONS]),
   // One file per harness (README "Layout"): runtime-free like shared/, and of ours it imports only shared/.
   layer(['integrations/**'], [NODE, ELECTRON, UI, CORE, MAIN, AGENT, SERVER_LIBS]),
   layer(['renderer/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS]),
+  // The phone app (a browser, with the phone's keys): the window's renderer code, relay code that runs in a
+  // browser, never Node, Electron, the core or the agent side.
+  layer(['phone/**'], [NODE, ELECTRON, CORE, MAIN, AGENT, SERVER_LIBS, INTEGRATIONS]),
   layer(
     ['core/**'],
     [

@@ -62,6 +62,7 @@ const gates = [
   ['format', ...withArgs(tool('prettier'), ['--check', '.'])],
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
   ['build', ...withArgs(tool('electron-vite'), ['build'])],
+  ['phone app build', ...withArgs(tool('vite'), ['build', '-c', 'vite.phone.config.mts', '--logLevel', 'warn'])],
   ['electron security audit', process.execPath, [join(root, 'scripts', 'electron-audit.mjs')]],
 ]
 let gatesOk = true

@@ -20,6 +20,8 @@ const checks = [
   // The agent library and the upstream registration examples under upstream's strict options.
   ['agent under upstream options', tsc, ['--noEmit', '-p', 'test/upstream/tsconfig.json']],
   ['renderer', svelteCheck, ['--tsconfig', './renderer/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
+  // The phone app: browser only (no Node types), so relay code it imports must run in a browser too.
+  ['phone', svelteCheck, ['--tsconfig', './phone/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
 ]
 let ok = true
 for (const [layer, script, args] of checks) {

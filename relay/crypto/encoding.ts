@@ -14,9 +14,16 @@ export function ownBytes(view: Uint8Array): Bytes {
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/
 
-/** Bytes → base64url without padding (RFC 4648 §5). */
+/** Bytes → base64url without padding (RFC 4648 §5). Runs in Node and in the phone's browser alike. */
 export function toBase64url(bytes: Bytes): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url')
+  let binary = ''
+  // In slices: String.fromCharCode takes its arguments on the stack.
+  for (let at = 0; at < bytes.byteLength; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  }
+  const padded = btoa(binary)
+  const end = padded.endsWith('==') ? -2 : padded.endsWith('=') ? -1 : padded.length
+  return padded.slice(0, end).replace(/\+/g, '-').replace(/\//g, '_')
 }
 
 /**
@@ -25,7 +32,9 @@ export function toBase64url(bytes: Bytes): string {
  */
 export function fromBase64url(text: string): Bytes | undefined {
   if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined
-  const bytes = new Uint8Array(Buffer.from(text, 'base64url'))
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
+  const bytes = new Uint8Array(binary.length)
+  for (let at = 0; at < binary.length; at++) bytes[at] = binary.charCodeAt(at)
   return toBase64url(bytes) === text ? bytes : undefined
 }
 
