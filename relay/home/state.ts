@@ -49,6 +49,13 @@ export const RelaySettingsSchema = z.strictObject({
   url: z.string().min(1).optional(),
   /** The root's Ed25519 public key (base64url), pinned by every agent and device. */
   rootPublicKey: Base64url,
+  /** The relay's WebSocket URL for browsers (the phone app): `wss://host:port`, or `ws://` on loopback. */
+  websocketUrl: z.string().min(1).max(2_048).optional(),
+  /**
+   * Where the phone app is served (`https://…/`, its origin listed in the server's `allowed_origins`): the
+   * pairing QR opens `<appUrl>#pair=…`.
+   */
+  appUrl: z.string().min(1).max(2_048).optional(),
 })
 export type RelaySettings = z.infer<typeof RelaySettingsSchema>
 
