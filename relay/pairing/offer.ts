@@ -1,6 +1,7 @@
-// The one-time pairing line: everything the new device needs, carried by the person from the first
-// desktop's screen to the new device's stdin (never argv, a URL, a log or a file).
-import { randomToken, toBase64url } from '../crypto'
+// The one-time pairing offer: everything the new device needs, carried by the person from the first
+// desktop's screen to the new device: as a line for its stdin (never argv, a log or a file), or for a
+// phone as the fragment of the app's URL (a QR code), which browsers never send to a server.
+import { fromBase64url, fromUtf8, parseJson, randomToken, toBase64url, utf8 } from '../crypto/encoding'
 import { RelayPairingError } from './errors'
 import { PairOfferSchema, type PairOffer } from './schemas'
 
@@ -40,7 +41,19 @@ export function createPairOffer(options: {
 
 /** The printable one-line form of an offer: `AUP1:` and the offer's JSON in base64url. Secret. */
 export function formatPairLine(offer: PairOffer): string {
-  return `${PAIR_LINE_PREFIX}${Buffer.from(JSON.stringify(offer), 'utf8').toString('base64url')}`
+  return `${PAIR_LINE_PREFIX}${encodeOffer(offer)}`
+}
+
+function encodeOffer(offer: PairOffer): string {
+  return toBase64url(utf8(JSON.stringify(offer)))
+}
+
+/** The offer in base64url JSON, or undefined when `text` is not one (strict: canonical base64url). */
+function decodeOffer(text: string): PairOffer | undefined {
+  const bytes = fromBase64url(text)
+  const json = bytes === undefined ? undefined : fromUtf8(bytes)
+  const parsed = PairOfferSchema.safeParse(json === undefined ? undefined : parseJson(json))
+  return parsed.success ? parsed.data : undefined
 }
 
 /**
@@ -54,19 +67,64 @@ export function parsePairLine(text: string, now: number): PairOffer {
     'That is not a whole pairing line; copy the full line starting with AUP1: from `ask-user relay pair` on the first desktop.',
   )
   if (!line.startsWith(PAIR_LINE_PREFIX) || !/^[A-Za-z0-9_-]+$/.test(line.slice(PAIR_LINE_PREFIX.length))) throw invalid
-  let data: unknown
-  try {
-    data = JSON.parse(Buffer.from(line.slice(PAIR_LINE_PREFIX.length), 'base64url').toString('utf8'))
-  } catch {
-    throw invalid
-  }
-  const parsed = PairOfferSchema.safeParse(data)
-  if (!parsed.success) throw invalid
-  if (now >= parsed.data.expiresAt) {
+  const offer = decodeOffer(line.slice(PAIR_LINE_PREFIX.length))
+  if (offer === undefined) throw invalid
+  if (now >= offer.expiresAt) {
     throw new RelayPairingError(
       'RELAY_PAIR_EXPIRED',
       'This pairing line has expired; run `ask-user relay pair` on the first desktop again for a fresh one.',
     )
   }
-  return parsed.data
+  return offer
+}
+
+/** The fragment key of the phone's pairing link: `<appUrl>#pair=<offer>`. */
+export const PAIR_FRAGMENT_KEY = 'pair'
+
+/**
+ * The phone's pairing link: `appUrl` (no fragment of its own) with the offer in its fragment only, so
+ * the offer never reaches the app's server, a proxy or a server log (browsers do not send fragments).
+ * Secret. Throws `RELAY_PAIR_LINE_INVALID` when `appUrl` is not an https URL (or http on loopback, for
+ * tests) or already has a query or fragment.
+ */
+export function formatPairLink(appUrl: string, offer: PairOffer): string {
+  const url = URL.parse(appUrl)
+  const loopback = url !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  if (
+    url === null ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    appUrl.includes('#')
+  ) {
+    throw new RelayPairingError(
+      'RELAY_PAIR_LINE_INVALID',
+      `The phone app URL "${appUrl}" is not an https URL without query or fragment; set it with \`ask-user relay app-url URL\`.`,
+    )
+  }
+  return `${url.href}#${PAIR_FRAGMENT_KEY}=${encodeOffer(offer)}`
+}
+
+/**
+ * Reads the offer from a URL fragment (`location.hash`, with or without its `#`). Throws
+ * `RELAY_PAIR_LINE_INVALID` when the fragment is not exactly `pair=<offer>` and `RELAY_PAIR_EXPIRED`
+ * when the offer is past its expiry at `now` (ms).
+ */
+export function parsePairFragment(hash: string, now: number): PairOffer {
+  const fragment = hash.startsWith('#') ? hash.slice(1) : hash
+  const prefix = `${PAIR_FRAGMENT_KEY}=`
+  const offer = fragment.startsWith(prefix) ? decodeOffer(fragment.slice(prefix.length)) : undefined
+  if (offer === undefined) {
+    throw new RelayPairingError(
+      'RELAY_PAIR_LINE_INVALID',
+      'This pairing link is damaged or incomplete; scan the QR code from "Add a phone" on the desktop again.',
+    )
+  }
+  if (now >= offer.expiresAt) {
+    throw new RelayPairingError(
+      'RELAY_PAIR_EXPIRED',
+      'This pairing link has expired; press "Add a phone" on the desktop again and scan the new code.',
+    )
+  }
+  return offer
 }

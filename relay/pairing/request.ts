@@ -1,28 +1,44 @@
 // The new device's pairing request: its member record and NATS nkey, MAC'd with the offer's secret so a
 // relay that swaps the keys on the way is caught (RELAY.md §4.5, the slopus/happy#1503 failure).
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { fromBase64url, memberIdFor, type Member } from '../crypto'
+// WebCrypto only (HMAC-SHA256, SHA-256): the phone runs this in its browser, the terminal in Node.
+import { concatBytes, fromBase64url, sha256, toBase64url, utf8, type Bytes } from '../crypto/encoding'
+import { memberIdFor } from '../crypto/keys'
+import type { Member } from '../crypto/schemas'
 import { RelayPairingError } from './errors'
 import { PairRequestBodySchema, StoredPairRequestSchema, type PairOffer, type PairRequestBody } from './schemas'
 
 /** How far a request's `created` may lie before the offer was issued (clock skew between machines). */
 export const PAIR_CLOCK_SKEW_MS = 5 * 60_000
 
-function mac(secret: string, body: string): Buffer {
-  return createHmac('sha256', Buffer.from(secret, 'base64url')).update(body, 'utf8').digest()
+function secretBytes(offer: PairOffer): Bytes {
+  // The schema admits only canonical 32-byte base64url, so this never falls back.
+  return fromBase64url(offer.secret) ?? new Uint8Array()
+}
+
+async function macKey(offer: PairOffer): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', secretBytes(offer), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ])
 }
 
 /** SHA-256 of a stored request's exact bytes (base64url): what the grant and the confirmation code bind. */
-export function requestDigest(stored: Uint8Array): string {
-  return createHash('sha256').update(stored).digest('base64url')
+export async function requestDigest(stored: Uint8Array): Promise<string> {
+  return toBase64url(await sha256(new Uint8Array(stored)))
 }
 
 /** The exact bytes the new device writes to `req.<pairId>` for `member` (role `device`) and its `nkey`. */
-export function makePairRequest(offer: PairOffer, member: Member, nkey: string, now: number): Uint8Array {
+export async function makePairRequest(
+  offer: PairOffer,
+  member: Member,
+  nkey: string,
+  now: number,
+): Promise<Uint8Array> {
   const body = JSON.stringify(
     PairRequestBodySchema.parse({ v: 1, t: 'pair-request', pairId: offer.pairId, member, nkey, created: now }),
   )
-  return new TextEncoder().encode(JSON.stringify({ body, mac: mac(offer.secret, body).toString('base64url') }))
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await macKey(offer), utf8(body)))
+  return utf8(JSON.stringify({ body, mac: toBase64url(mac) }))
 }
 
 /**
@@ -61,9 +77,9 @@ export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now
       'The pairing expired before the request was checked; run `ask-user relay pair` again and join within 5 minutes.',
     )
   }
-  const expected = mac(offer.secret, envelope.data.body)
-  const given = Buffer.from(fromBase64url(envelope.data.mac) ?? new Uint8Array())
-  if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) {
+  // HMAC verify compares in constant time.
+  const given = fromBase64url(envelope.data.mac) ?? new Uint8Array()
+  if (!(await crypto.subtle.verify('HMAC', await macKey(offer), given, utf8(envelope.data.body)))) {
     throw new RelayPairingError(
       'RELAY_PAIR_MAC',
       "The pairing request does not carry this pairing line's MAC: its keys were changed on the way or it was forged. Nothing was paired; run `ask-user relay pair` again.",
@@ -78,12 +94,14 @@ export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now
  * The 6-digit confirmation code both screens show: from SHA-256("ask-user-sas-v1" | secret | request
  * digest | root public key). Equal codes prove both sides saw the same request under the same root key.
  */
-export function confirmationCode(offer: PairOffer, stored: Uint8Array): string {
-  const digest = createHash('sha256')
-    .update('ask-user-sas-v1')
-    .update(Buffer.from(offer.secret, 'base64url'))
-    .update(Buffer.from(requestDigest(stored), 'base64url'))
-    .update(Buffer.from(offer.rootPublicKey, 'base64url'))
-    .digest()
-  return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0')
+export async function confirmationCode(offer: PairOffer, stored: Uint8Array): Promise<string> {
+  const digest = await sha256(
+    concatBytes(
+      utf8('ask-user-sas-v1'),
+      secretBytes(offer),
+      await sha256(new Uint8Array(stored)),
+      fromBase64url(offer.rootPublicKey) ?? new Uint8Array(),
+    ),
+  )
+  return String(new DataView(digest.buffer).getUint32(0) % 1_000_000).padStart(6, '0')
 }
