@@ -1,11 +1,11 @@
 // The first desktop's side of pairing over the `pair` bucket: wait for the one request of this pairing,
 // check its MAC, let the person compare the 6-digit code and confirm, then grant. A second request for
 // the same pairing is an alarm: someone else holds the line (or the relay meddles), so nothing is granted.
-import type { NatsConnection } from '@nats-io/transport-node'
-import type { SignedRoster } from '../crypto'
+import type { NatsConnection } from '@nats-io/nats-core'
+import type { SignedRoster } from '../crypto/roster'
 import { BUCKETS } from '../nats/templates'
 import { RelayPairingError } from './errors'
-import { createEntry, getEntry, watchKey } from './relay-link'
+import { createEntry, getEntry, watchKey } from './relay-kv'
 import { checkPairRequest, confirmationCode } from './request'
 import { declinePairResponse, sealPairGrant } from './response'
 import type { PairOffer, PairRequestBody } from './schemas'
@@ -54,7 +54,7 @@ export async function runDesktopPairing(
     if (seen === 1) settle({ value: entry.value, revision: entry.revision })
     else alarm(secondRequest())
   })
-  let timer: NodeJS.Timeout | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
@@ -78,7 +78,7 @@ export async function runDesktopPairing(
       throw error
     }
     const confirmed = await Promise.race([
-      hooks.confirm(request, confirmationCode(offer, entry.value)),
+      hooks.confirm(request, await confirmationCode(offer, entry.value)),
       second,
       expired,
     ]).catch(async (error: unknown) => {

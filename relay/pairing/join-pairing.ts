@@ -1,83 +1,22 @@
-// The new device's side of pairing: make its own keys (HPKE, signing, NATS nkey), send the MAC'd
-// request through the `pair` bucket with the line's pairing credential, show the code, and wait for the
-// desktop's sealed grant. Private keys never leave the device; the desktop mints a JWT for its nkey.
-import { fmtCreds } from '@nats-io/jwt'
-import { createUser } from '@nats-io/nkeys'
-import { generateMemberIdentity, loadMemberKeys, type MemberSecret, type Roster, type SignedRoster } from '../crypto'
+// The new device's side of pairing from a terminal (`ask-user relay join`): the exchange of
+// join-exchange.ts, dialled over TCP from Node with the server's version checked.
 import type { CheckServerOptions } from '../nats/server-version'
-import { BUCKETS } from '../nats/templates'
-import { RelayPairingError } from './errors'
-import { connectRelay, createEntry, watchKey } from './relay-link'
-import { confirmationCode, makePairRequest } from './request'
-import { openPairResponse } from './response'
-import { DeviceNameSchema, type PairGrant, type PairOffer } from './schemas'
+import { joinPairingWith, type JoinedDevice } from './join-exchange'
+import { connectRelay } from './relay-link'
+import type { PairOffer } from './schemas'
 
-/** What a joined device keeps: its member keys, its relay credential and the roster listing it. Secret. */
-export interface JoinedDevice {
-  secret: MemberSecret
-  /** The NATS `.creds` text (the desktop's JWT for this device's nkey, and the nkey seed). */
-  creds: string
-  grant: PairGrant
-  roster: Roster
-  signedRoster: SignedRoster
-}
+export type { JoinedDevice } from './join-exchange'
 
 /**
- * Joins with a parsed `offer` under the device name `name`. `showCode` is called with the 6-digit code
- * once the request is stored. Refuses with `RELAY_PAIR_LINE_USED` (another request took this line: an
- * alarm), `RELAY_PAIR_EXPIRED`, `RELAY_PAIR_DECLINED`, `RELAY_PAIR_RESPONSE_INVALID`, a roster code, or a
- * relay connection error.
+ * Joins with a parsed `offer` under the device name `name` (see {@link joinPairingWith} for the
+ * refusals); `server` tunes the server-version check of the relay URL.
  */
 export async function joinPairing(
   offer: PairOffer,
   options: { name: string; showCode: (code: string) => void; now?: () => number; server?: CheckServerOptions },
 ): Promise<JoinedDevice> {
-  const now = options.now ?? Date.now
-  if (!DeviceNameSchema.safeParse(options.name).success) {
-    throw new RelayPairingError(
-      'RELAY_PAIR_REQUEST_INVALID',
-      'A device name is 1-100 characters without control characters; pick another --name.',
-    )
-  }
-  const identity = await generateMemberIdentity(options.name, 'device')
-  const keys = await loadMemberKeys(identity.secret)
-  const nkey = createUser()
-  const request = makePairRequest(offer, identity.member, nkey.getPublicKey(), now())
-  const nc = await connectRelay(offer.url, offer.creds, offer.pairId, options.server)
-  try {
-    let arrived!: (value: Uint8Array) => void
-    const response = new Promise<Uint8Array>((resolve) => (arrived = resolve))
-    const watch = await watchKey(nc, BUCKETS.pair, `resp.${offer.pairId}`, (entry) => arrived(entry.value))
-    let timer: NodeJS.Timeout | undefined
-    try {
-      if (!(await createEntry(nc, BUCKETS.pair, `req.${offer.pairId}`, request))) {
-        throw new RelayPairingError(
-          'RELAY_PAIR_LINE_USED',
-          'ALARM: another device already answered this pairing line, so someone else has seen it. Decline on the first desktop and run `ask-user relay pair` again.',
-        )
-      }
-      options.showCode(confirmationCode(offer, request))
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new RelayPairingError(
-                'RELAY_PAIR_EXPIRED',
-                'The first desktop did not confirm before the pairing line expired; run `ask-user relay pair` again.',
-              ),
-            ),
-          Math.max(0, offer.expiresAt - now()),
-        )
-      })
-      const stored = await Promise.race([response, expired])
-      const opened = await openPairResponse(keys, stored, { offer, storedRequest: request, now: now() })
-      const creds = new TextDecoder().decode(fmtCreds(opened.grant.jwt, nkey))
-      return { secret: identity.secret, creds, ...opened }
-    } finally {
-      clearTimeout(timer)
-      watch.stop()
-    }
-  } finally {
-    await nc.close()
-  }
+  return joinPairingWith(offer, {
+    ...options,
+    connect: (url, creds, name) => connectRelay(url, creds, name, options.server),
+  })
 }

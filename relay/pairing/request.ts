@@ -15,7 +15,8 @@ function secretBytes(offer: PairOffer): Bytes {
   return fromBase64url(offer.secret) ?? new Uint8Array()
 }
 
-async function macKey(offer: PairOffer): Promise<CryptoKey> {
+// The key type is left to inference: Node's and the DOM's typings name it differently.
+function macKey(offer: PairOffer) {
   return crypto.subtle.importKey('raw', secretBytes(offer), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
     'verify',

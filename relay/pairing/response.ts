@@ -1,16 +1,11 @@
 // The desktop's reply to a confirmed request: the new device's relay credential and the roster listing
 // it, sealed to the device's own HPKE key. The device trusts it only if the roster is signed by the root
 // key it pinned from the line and lists the device itself, so a relay cannot hand it a forged grant.
-import {
-  findMember,
-  openSealedBox,
-  sealToKey,
-  toBase64url,
-  verifyRoster,
-  type MemberKeys,
-  type Roster,
-  type SignedRoster,
-} from '../crypto'
+import { fromBase64url, toBase64url } from '../crypto/encoding'
+import type { MemberKeys } from '../crypto/keys'
+import { findMember, verifyRoster, type SignedRoster } from '../crypto/roster'
+import type { Roster } from '../crypto/schemas'
+import { openSealedBox, sealToKey } from '../crypto/sealed-box'
 import { RelayPairingError } from './errors'
 import { requestDigest } from './request'
 import {
@@ -35,7 +30,7 @@ export async function sealPairGrant(options: {
   credsExpiresAt: number
   roster: SignedRoster
 }): Promise<Uint8Array> {
-  const digest = requestDigest(options.storedRequest)
+  const digest = await requestDigest(options.storedRequest)
   const grant = PairGrantSchema.parse({
     v: 1,
     t: 'pair-grant',
@@ -89,7 +84,7 @@ export async function openPairResponse(
       'The pairing was declined or refused on the first desktop; nothing was paired.',
     )
   }
-  const digest = requestDigest(options.storedRequest)
+  const digest = await requestDigest(options.storedRequest)
   const plain = await openSealedBox(device.hpkePrivateKey, INFO, aad(options.offer.pairId, digest), response.data)
   let grantData: unknown
   try {
@@ -100,10 +95,10 @@ export async function openPairResponse(
   const grant = PairGrantSchema.safeParse(grantData)
   if (!grant.success || grant.data.request !== digest || grant.data.pairId !== options.offer.pairId)
     throw invalid('does not open or answers another request')
-  const signedRoster = {
-    bytes: Buffer.from(grant.data.roster.bytes, 'base64url'),
-    signature: Buffer.from(grant.data.roster.signature, 'base64url'),
-  }
+  const bytes = fromBase64url(grant.data.roster.bytes)
+  const signature = fromBase64url(grant.data.roster.signature)
+  if (bytes === undefined || signature === undefined) throw invalid('carries a malformed roster')
+  const signedRoster = { bytes, signature }
   const roster = await verifyRoster(signedRoster.bytes, signedRoster.signature, options.offer.rootPublicKey, {
     highestSeenVersion: 0,
     now: options.now,
@@ -113,6 +108,6 @@ export async function openPairResponse(
   return {
     grant: grant.data,
     roster,
-    signedRoster: { bytes: new Uint8Array(signedRoster.bytes), signature: new Uint8Array(signedRoster.signature) },
+    signedRoster,
   }
 }

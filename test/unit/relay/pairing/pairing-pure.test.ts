@@ -27,7 +27,7 @@ async function setting() {
   const rootKeys = await loadRootKeys(root.secret)
   const device = await makeMember('laptop', 'device')
   const offer = offerAt(NOW, root.publicKey)
-  const request = makePairRequest(offer, device.member, createUser().getPublicKey(), NOW + 1_000)
+  const request = await makePairRequest(offer, device.member, createUser().getPublicKey(), NOW + 1_000)
   return { root, rootKeys, device, offer, request }
 }
 
@@ -58,8 +58,10 @@ describe('the request', () => {
     const { offer, request, device } = await setting()
     const body = await checkPairRequest(offer, request, NOW + 2_000)
     expect(body.member).toEqual(device.member)
-    expect(confirmationCode(offer, request)).toMatch(/^\d{6}$/)
-    expect(confirmationCode(parsePairLine(formatPairLine(offer), NOW), request)).toBe(confirmationCode(offer, request))
+    expect(await confirmationCode(offer, request)).toMatch(/^\d{6}$/)
+    expect(await confirmationCode(parsePairLine(formatPairLine(offer), NOW), request)).toBe(
+      await confirmationCode(offer, request),
+    )
   })
 
   it('refuses keys swapped by the relay (MAC), with a different code as well', async () => {
@@ -71,9 +73,9 @@ describe('the request', () => {
       JSON.stringify({ body: JSON.stringify({ ...body, member: relays.member }), mac: outer.mac }),
     )
     expect(await codeOf(checkPairRequest(offer, swapped, NOW + 2_000))).toBe('RELAY_PAIR_MAC')
-    expect(confirmationCode(offer, swapped)).not.toBe(confirmationCode(offer, request))
+    expect(await confirmationCode(offer, swapped)).not.toBe(await confirmationCode(offer, request))
     // Made with another line's secret (someone who never saw this line).
-    const stranger = makePairRequest(
+    const stranger = await makePairRequest(
       { ...offer, secret: offerAt(NOW, offer.rootPublicKey).secret },
       relays.member,
       createUser().getPublicKey(),
@@ -85,11 +87,11 @@ describe('the request', () => {
   it('refuses a request replayed from another pairing, an expired pairing and garbage', async () => {
     const { offer, device } = await setting()
     const older = offerAt(NOW - 60_000, offer.rootPublicKey, 'olderpairolderpairold1')
-    const replayed = makePairRequest(older, device.member, createUser().getPublicKey(), NOW - 50_000)
+    const replayed = await makePairRequest(older, device.member, createUser().getPublicKey(), NOW - 50_000)
     expect(await codeOf(checkPairRequest(offer, replayed, NOW + 2_000))).toBe('RELAY_PAIR_REPLAY')
-    const fresh = makePairRequest(offer, device.member, createUser().getPublicKey(), NOW)
+    const fresh = await makePairRequest(offer, device.member, createUser().getPublicKey(), NOW)
     expect(await codeOf(checkPairRequest(offer, fresh, offer.expiresAt))).toBe('RELAY_PAIR_EXPIRED')
-    const predated = makePairRequest(offer, device.member, createUser().getPublicKey(), NOW - 6 * 60_000)
+    const predated = await makePairRequest(offer, device.member, createUser().getPublicKey(), NOW - 6 * 60_000)
     expect(await codeOf(checkPairRequest(offer, predated, NOW))).toBe('RELAY_PAIR_EXPIRED')
     expect(await codeOf(checkPairRequest(offer, new TextEncoder().encode('{"body":"{}","mac":"x"}'), NOW))).toBe(
       'RELAY_PAIR_REQUEST_INVALID',
@@ -160,7 +162,7 @@ describe('the grant', () => {
       ),
     ).toBe('RELAY_PAIR_RESPONSE_INVALID')
     const good = await grantWith(s, await signRoster(s.rootKeys, { version: 2, members: [s.device.member], now: NOW }))
-    const otherRequest = makePairRequest(s.offer, s.device.member, createUser().getPublicKey(), NOW)
+    const otherRequest = await makePairRequest(s.offer, s.device.member, createUser().getPublicKey(), NOW)
     expect(
       await codeOf(openPairResponse(s.device, good, { offer: s.offer, storedRequest: otherRequest, now: NOW })),
     ).toBe('RELAY_PAIR_RESPONSE_INVALID')

@@ -155,7 +155,7 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
           line,
           'pair',
           `req.${offer.pairId}`,
-          makePairRequest(offer, device.member, createUser().getPublicKey(), Date.now()),
+          await makePairRequest(offer, device.member, createUser().getPublicKey(), Date.now()),
         ),
       ).toBe(true)
       await asked
@@ -163,7 +163,7 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
       const intruder = await makeMember('intruder', 'device')
       await jetstream(line, { checkAPI: false }).publish(
         `$KV.pair.req.${offer.pairId}`,
-        makePairRequest(offer, intruder.member, createUser().getPublicKey(), Date.now()),
+        await makePairRequest(offer, intruder.member, createUser().getPublicKey(), Date.now()),
       )
       await expect.poll(() => outcome, { timeout: 10_000 }).toBe('RELAY_PAIR_SECOND_REQUEST')
       release(true)
@@ -180,7 +180,7 @@ describe.skipIf(skip)('pairing through a real nats-server', () => {
     const desk = codeOf(runDesktopPairing(desktop, offer, { confirm: async () => true, grant: grantFor }))
     const line = await asPairLine(offer)
     try {
-      const forged = makePairRequest(
+      const forged = await makePairRequest(
         { ...offer, secret: (await newOffer()).secret },
         device.member,
         createUser().getPublicKey(),
