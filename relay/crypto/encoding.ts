@@ -12,6 +12,12 @@ export function ownBytes(view: Uint8Array): Bytes {
   return new Uint8Array(view)
 }
 
+/**
+ * A WebCrypto key, named so that Node's typings and the browser's (the phone) both accept it: Node
+ * calls it `webcrypto.CryptoKey`, the DOM `CryptoKey`.
+ */
+export type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
+
 const BASE64URL = /^[A-Za-z0-9_-]*$/
 
 /** Bytes → base64url without padding (RFC 4648 §5). Runs in Node and in the phone's browser alike. */

@@ -1,7 +1,7 @@
 // Zod schemas of everything the pairing exchange reads from a person's paste or from the `pair` bucket:
 // the one-time offer line, the MAC'd request and the sealed response. The one source of their types.
 import { z } from 'zod'
-import { Key32Schema, MemberSchema } from '../crypto'
+import { Key32Schema, MemberSchema } from '../crypto/schemas'
 
 const Base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be base64url')
 /** A pairing id: a random 16-byte token, one NATS subject token (no dots). */
