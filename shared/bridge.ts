@@ -1,5 +1,6 @@
 import type { Answer } from './answer'
 import type { ApprovalDecision } from './approval'
+import type { PhonePairState } from './ipc'
 import type { UiClientFrame, UiServerFrame } from './ui'
 
 /**
@@ -65,6 +66,21 @@ export interface CompanionBridge {
    * full URL before the system browser opens it. Without it, the page confirms and opens a new tab.
    */
   openLink?(url: string): void
+  /**
+   * Optional: pairing a phone ("Add a phone"). Only the Electron preload has it (its privileged IPC): a
+   * served page cannot pair, and the UI channel refuses every pairing frame.
+   */
+  phonePairing?: PhonePairingCalls
+}
+
+/** The desktop window's calls for pairing a phone (see `PhonePairState` in shared/ipc.ts). */
+export interface PhonePairingCalls {
+  /** Starts a pairing; the states follow through {@link PhonePairingCalls.onState}. */
+  start(): void
+  /** The person's decision on pairing `pairId`: confirm, or decline (also cancels a pairing still waiting). */
+  decide(pairId: string, confirm: boolean): void
+  /** Subscribes to the pairing's states; returns the unsubscribe function. */
+  onState(listener: (state: PhonePairState) => void): () => void
 }
 
 /** The calls of a bridge that each send one frame to the companion. */

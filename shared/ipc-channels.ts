@@ -20,4 +20,13 @@ export const IPC_CHANNELS = {
   shown: 'companion:shown',
   /** renderer → main: an `OpenLinkRequest`; the person clicked a link in agent text. */
   openLink: 'companion:open-link',
+  /**
+   * renderer → main, no payload: start pairing a phone ("Add a phone"); main answers on `phonePairState`.
+   * Only this window's IPC may pair: the UI channel refuses every pairing frame (shared/ui.ts ANSWERER_CHANGES).
+   */
+  phonePairStart: 'companion:phone-pair-start',
+  /** renderer → main: a `PhonePairDecision`; the person confirmed or declined (or cancelled) that pairing. */
+  phonePairDecide: 'companion:phone-pair-decide',
+  /** main → renderer: a `PhonePairState`; where the phone pairing stands (QR, code to confirm, result). */
+  phonePairState: 'companion:phone-pair-state',
 } as const

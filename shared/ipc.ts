@@ -16,3 +16,26 @@ export type OpenLinkRequest = z.infer<typeof OpenLinkRequestSchema>
 /** Payload of `companion:shown`: the ask on screen, or null when none is (empty inbox, history view). */
 export const ShownAskReportSchema = z.object({ askId: z.string().nullable() })
 export type ShownAskReport = z.infer<typeof ShownAskReportSchema>
+
+/** Payload of `companion:phone-pair-decide`: the person's decision on pairing `pairId` (false also cancels). */
+export const PhonePairDecisionSchema = z.strictObject({ pairId: z.string().max(64), confirm: z.boolean() })
+export type PhonePairDecision = z.infer<typeof PhonePairDecisionSchema>
+
+/**
+ * Payload of `companion:phone-pair-state`, from main: `offer` (show `link` as a QR code until
+ * `expiresAt`, ms), `confirm` (a phone named `name` asks; both screens show `code`), `paired`, or
+ * `stopped` (`alarm`: someone else saw the offer; `message` says what happened and what to do).
+ */
+export const PhonePairStateSchema = z.discriminatedUnion('state', [
+  z.strictObject({ state: z.literal('offer'), pairId: z.string(), link: z.string(), expiresAt: z.number() }),
+  z.strictObject({ state: z.literal('confirm'), pairId: z.string(), name: z.string(), code: z.string() }),
+  z.strictObject({ state: z.literal('paired'), pairId: z.string(), name: z.string() }),
+  z.strictObject({
+    state: z.literal('stopped'),
+    pairId: z.string().optional(),
+    code: z.string(),
+    message: z.string(),
+    alarm: z.boolean(),
+  }),
+])
+export type PhonePairState = z.infer<typeof PhonePairStateSchema>

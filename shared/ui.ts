@@ -26,6 +26,9 @@ export const SECRETS_MASKED_QUERY = 'secrets=masked'
  */
 export const ANSWERER_CHANGES: ReadonlySet<string> = new Set([
   'devices/pair',
+  // Pairing a phone (the desktop window's IPC channels of the same names: shared/ipc-channels.ts).
+  'phone/pair-start',
+  'phone/pair-decide',
   'devices/remove',
   'relay/settings',
   'relay/mirror-local',

@@ -12,6 +12,7 @@ import type { TrayIconPaths } from './icon-paths'
 import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { launchedAtLogin } from './login-item'
+import { setupPhonePairing } from './phone-pairing'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
 import type { SettingsStore } from './settings-store'
@@ -119,6 +120,15 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
     openLink,
   })
   disposers.push(() => hub.dispose())
+  disposers.push(
+    setupPhonePairing({
+      ipcMain: electron.ipcMain,
+      window: window.browserWindow,
+      home,
+      isAppUrl: (url) => isAppUrl(source, url),
+      onRefused: (r) => warn(`ipc: refused: ${r}`),
+    }),
+  )
   const updates = startUpdates(options, electron, settings, strings, warn)
   if (updates) disposers.push(() => updates.dispose())
   return {

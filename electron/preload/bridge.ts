@@ -1,5 +1,5 @@
 import { IPC_CHANNELS } from '../../shared/ipc-channels'
-import type { FocusAskRequest } from '../../shared/ipc'
+import type { FocusAskRequest, PhonePairState } from '../../shared/ipc'
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
 import { Listeners } from '../../shared/listeners'
 import type { UiClientFrame, UiServerFrame } from '../../shared/ui'
@@ -21,10 +21,11 @@ export interface IpcRendererLike {
  */
 export function createIpcBridge(
   ipc: IpcRendererLike,
-): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
+): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink' | 'phonePairing'>> {
   const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
   const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
   const focusListeners = new Listeners<[askId: string]>(reportListenerError)
+  const phonePairListeners = new Listeners<[state: PhonePairState]>(reportListenerError)
   let status: BridgeStatus = 'connecting'
   let subscribed = false
   let heldFocus: string | undefined
@@ -48,8 +49,16 @@ export function createIpcBridge(
     focusListeners.emit(askId)
   })
 
+  // Main builds these from its own pairing run (phone-pairing.ts): not parsed again, as above.
+  ipc.on(IPC_CHANNELS.phonePairState, (_event, payload: unknown) => phonePairListeners.emit(payload as PhonePairState))
+
   return {
     ...frameCalls(send),
+    phonePairing: {
+      start: () => ipc.send(IPC_CHANNELS.phonePairStart),
+      decide: (pairId: string, confirm: boolean) => ipc.send(IPC_CHANNELS.phonePairDecide, { pairId, confirm }),
+      onState: (listener: (state: PhonePairState) => void) => phonePairListeners.add(listener),
+    },
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })
     },

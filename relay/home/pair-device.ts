@@ -1,25 +1,32 @@
-// `ask-user relay pair` on the first desktop: one pairing line, one confirmed device, added to the
-// re-signed roster (version + 1) and given its own 7-day credential, sealed to it.
-import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../../relay/crypto'
-import { mintRoleCredential, mintRoleJwt } from '../../relay/nats/credentials'
-import { DEVICE_CREDENTIAL_SECONDS } from '../../relay/renewal'
+// Pairing on the first desktop (`ask-user relay pair`, and "Add a phone" in the desktop window): one
+// offer, one confirmed device, added to the re-signed roster (version + 1) and given its own 7-day
+// credential, sealed to it.
+import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../crypto'
+import { mintRoleCredential, mintRoleJwt } from '../nats/credentials'
+import { DEVICE_CREDENTIAL_SECONDS } from '../renewal'
 import {
   createPairOffer,
   formatPairLine,
+  formatPairLink,
   newPairId,
   PAIR_OFFER_TTL_MS,
   runDesktopPairing,
   type PairRequestBody,
-} from '../../relay/pairing'
-import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
-import { RelayCliError } from './errors'
-import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
+} from '../pairing'
+import { openDesktopLink, publishRoster } from './desktop-link'
+import { RelayHomeError } from './errors'
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
 
 /** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
 export interface PairDeviceOptions {
   home: string
   /** Shows the one-time line to the person (stdout in the terminal). */
-  showLine: (line: string) => void
+  showLine?: (line: string) => void
+  /**
+   * Pairs a phone instead (the desktop window's "Add a phone"): the offer names the relay's WebSocket
+   * URL and is shown as the phone app's link (`<appUrl>#pair=…`, for a QR code) with its expiry (ms).
+   */
+  showPhoneLink?: (link: string, offer: { pairId: string; expiresAt: number }) => void
   /** Shows the device's name and the 6-digit code and resolves with the person's decision. */
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
   ttlMs?: number
@@ -28,12 +35,22 @@ export interface PairDeviceOptions {
 
 /**
  * Pairs one device. Returns it and the new roster version. Refuses with the pairing codes
- * (`RELAY_PAIR_*`), `RELAY_NAME_TAKEN` (a member of that name exists; `relay remove` works by name) and
- * the desktop link's codes. Nothing changes unless the person confirmed and every check passed.
+ * (`RELAY_PAIR_*`), `RELAY_NAME_TAKEN` (a member of that name exists; `relay remove` works by name),
+ * `RELAY_NO_PHONE_URLS` (a phone, but the app or WebSocket URL is not set) and the desktop link's codes. Nothing changes unless the person confirmed and every check passed.
  */
 export async function pairDevice(options: PairDeviceOptions): Promise<{ member: Member; rosterVersion: number }> {
   const now = options.now ?? Date.now
   const link = await openDesktopLink(options.home, now)
+  const phone = options.showPhoneLink
+  if (phone !== undefined && (link.settings.websocketUrl === undefined || link.settings.appUrl === undefined)) {
+    await link.nc.close()
+    throw new RelayHomeError(
+      'RELAY_NO_PHONE_URLS',
+      link.settings.appUrl === undefined
+        ? 'No phone app URL is set, so a phone cannot open the pairing link; run `ask-user relay app-url URL` (where the phone app is served) on this desktop.'
+        : 'No WebSocket URL of the relay is set, so a phone cannot reach it; run `ask-user relay init` again with the relay\'s --ws-port, or set "websocketUrl" in relay-settings.json.',
+    )
+  }
   try {
     const pairId = newPairId()
     const ttlMs = options.ttlMs ?? PAIR_OFFER_TTL_MS
@@ -44,14 +61,15 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
     })
     const pairCredential = await mintRoleCredential(signer('pair'), 'pair', pairId, Math.ceil(ttlMs / 1000) + 60)
     const offer = createPairOffer({
-      url: link.url,
+      url: phone !== undefined ? link.settings.websocketUrl! : link.url,
       rootPublicKey: link.settings.rootPublicKey,
       pairId,
       creds: pairCredential.creds,
       now: now(),
       ttlMs,
     })
-    options.showLine(formatPairLine(offer))
+    if (phone !== undefined) phone(formatPairLink(link.settings.appUrl!, offer), offer)
+    else options.showLine?.(formatPairLine(offer))
     let result: { member: Member; rosterVersion: number } | undefined
     await runDesktopPairing(link.nc, offer, {
       now,
@@ -62,7 +80,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           now: now(),
         })
         if (current.members.some((member) => member.name === request.member.name)) {
-          throw new RelayCliError(
+          throw new RelayHomeError(
             'RELAY_NAME_TAKEN',
             `The roster already lists "${request.member.name}"; join again with another --name.`,
           )
