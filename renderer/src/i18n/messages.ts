@@ -81,7 +81,6 @@ export const en = {
   relayAddPhoneCancel: 'Cancel',
   relayAddPhoneDone: '“{name}” is paired and listed under Devices.',
   relayAddPhoneFailed: 'Pairing stopped: {reason}',
-  relayAddPhoneAlarm: 'Alarm: {reason}',
   phonePairTitle: 'Pair this phone',
   phonePairNoOffer:
     'On your desktop, open the Ask User window, go to Relay → Add a phone, and scan the code it shows with this phone’s camera.',
@@ -372,7 +371,6 @@ export const zh: Messages = {
   relayAddPhoneCancel: '取消',
   relayAddPhoneDone: '“{name}”已配对，显示在设备列表中。',
   relayAddPhoneFailed: '配对已停止：{reason}',
-  relayAddPhoneAlarm: '警报：{reason}',
   phonePairTitle: '配对这部手机',
   phonePairNoOffer: '在桌面上打开 Ask User 窗口，进入“中继 → 添加手机”，然后用这部手机的相机扫描显示的二维码。',
   phonePairNameLabel: '给这部手机命名',
