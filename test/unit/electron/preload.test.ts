@@ -29,10 +29,15 @@ describe('preload', () => {
       'onFrame',
       'onStatus',
       'openLink',
+      'phonePairing',
       'reportShown',
       'requestHistory',
     ])
-    for (const value of Object.values(api)) expect(typeof value).toBe('function')
+    const { phonePairing, ...calls } = api as Record<string, unknown>
+    for (const value of Object.values(calls)) expect(typeof value).toBe('function')
+    // "Add a phone": task-named functions too, grouped (the window-only pairing channels).
+    expect(Object.keys(phonePairing as object).sort()).toEqual(['decide', 'onState', 'start'])
+    for (const value of Object.values(phonePairing as object)) expect(typeof value).toBe('function')
     expectTypeOf(createIpcBridge(ipcRenderer())).toExtend<CompanionBridge>()
   })
 
@@ -77,5 +82,25 @@ describe('preload', () => {
     bridge.onFocusAsk((id) => void focused.push(id))
     fake.ipcRenderer.emit(IPC_CHANNELS.focusAsk, {}, { askId: 'a8' })
     expect(focused).toEqual(['a7', 'a8'])
+  })
+
+  it('pairs a phone only over its own IPC channels, never as a UI frame on companion:send', () => {
+    const bridge = createIpcBridge(ipcRenderer())
+    const states: unknown[] = []
+    bridge.phonePairing.onState((state) => states.push(state))
+    bridge.phonePairing.start()
+    bridge.phonePairing.decide('pairpairpairpairpair01', true)
+    expect(fake.ipcRenderer.send.mock.calls).toEqual([
+      [IPC_CHANNELS.phonePairStart],
+      [IPC_CHANNELS.phonePairDecide, { pairId: 'pairpairpairpairpair01', confirm: true }],
+    ])
+    const offer = {
+      state: 'offer',
+      pairId: 'pairpairpairpairpair01',
+      link: 'https://app.example/#pair=x',
+      expiresAt: 1,
+    }
+    fake.ipcRenderer.emit(IPC_CHANNELS.phonePairState, {}, offer)
+    expect(states).toEqual([offer])
   })
 })
