@@ -88,7 +88,7 @@ export const PAIR_FRAGMENT_KEY = 'pair'
  * tests) or already has a query or fragment.
  */
 export function formatPairLink(appUrl: string, offer: PairOffer): string {
-  const url = URL.parse(appUrl)
+  const url = parseUrl(appUrl)
   const loopback = url !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
   if (
     url === null ||
@@ -103,6 +103,14 @@ export function formatPairLink(appUrl: string, offer: PairOffer): string {
     )
   }
   return `${url.href}#${PAIR_FRAGMENT_KEY}=${encodeOffer(offer)}`
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text)
+  } catch {
+    return null
+  }
 }
 
 /**

@@ -9,9 +9,9 @@ const MAX_DEFAULT = 40
  * `iPhone` / `iPad`, else `Phone`. Control characters and anything past 40 characters are dropped.
  */
 export function defaultPhoneName(userAgent: string): string {
-  // The model is the last `;`-separated part before `)` or ` Build/` in an Android user agent.
-  const android = /Android [^;)]*;\s*([^;)]{1,60})(?:\)|\sBuild\/)/.exec(userAgent)
-  const model = android?.[1]?.trim()
+  // The model is the part after the Android version, before `)`, without a ` Build/…` suffix.
+  const android = /Android [^;)]*;([^;)]{1,80})\)/.exec(userAgent)
+  const model = android?.[1]?.split(' Build/')[0]?.trim()
   if (model && model !== 'K' && !/^(?:wv|Mobile)$/i.test(model)) return clean(model)
   if (/iPhone/.test(userAgent)) return 'iPhone'
   if (/iPad/.test(userAgent)) return 'iPad'
