@@ -46,6 +46,11 @@ test('the Relay view shows this desk, the paired device and the agent; the relay
   await expect(view.getByTestId('relay-read-only')).toHaveText(
     'Read-only here. Changes are made with `ask-user relay …` in a terminal or in the desktop window.',
   )
+  // No "Add a phone" here: the served page says a phone is paired in the desktop window.
+  await expect(view.getByTestId('phone-pairing-served')).toHaveText(
+    'A phone is added in the desktop app’s window (Relay → Add a phone), never from a web page.',
+  )
+  await expect(view.getByTestId('phone-pairing-start')).toHaveCount(0)
   await expect(view.getByTestId('relay-link')).toHaveAttribute('data-state', 'connected')
   await expect(view.getByTestId('relay-desk')).toContainText('first desktop')
   const devices = view.getByTestId('relay-device')
