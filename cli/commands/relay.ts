@@ -12,6 +12,7 @@ import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
 import { runMirror } from '../relay/mirror-command'
 import { pairDevice } from '../../relay/home/pair-device'
+import { renderUnicodeCompact } from 'uqr'
 import { runPasswords } from '../relay/passwords'
 import { renewRelay } from '../relay/renew'
 import { listRoster, removeMember } from '../relay/roster-commands'
@@ -22,7 +23,7 @@ const HELP = `Usage:
   ask-user relay init --self-hosted DIR --origin https://PWA [--url URL] [--host H] [--client-port N]
                       [--ws-port N] (--tls-cert FILE --tls-key FILE | --loopback)
   ask-user relay add-agent NAME --out FILE [--ttl 12h] [--url URL]
-  ask-user relay pair                 (on the first desktop)
+  ask-user relay pair [--phone]       (on the first desktop; --phone: a link and QR code for the phone app)
   ask-user relay join [--name NAME]   (on the new device; reads the pairing line from stdin)
   ask-user relay devices
   ask-user relay remove NAME
@@ -160,17 +161,32 @@ async function runAddAgent(args: string[], io: CliIo): Promise<number> {
 }
 
 async function runPair(args: string[], io: CliIo): Promise<number> {
-  parseArgs({ args, strict: true, allowPositionals: false, options: {} })
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: { phone: { type: 'boolean', default: false } },
+  })
   const input = lineReader(io.stdin)
   try {
     const paired = await pairDevice({
       home: resolveHome(io.env),
-      showLine: (line) => {
-        io.stderr.write(
-          'Give this one-time line to `ask-user relay join` on the new device (paste it into its input; it expires in 5 minutes):\n',
-        )
-        io.stdout.write(`${line}\n`)
-      },
+      ...(values.phone
+        ? {
+            // The link is a secret like the line: only to this terminal, never a log or a file.
+            showPhoneLink: (link: string) => {
+              io.stderr.write('Scan this code with the phone (or open the link on it); it works once, for 5 minutes:\n')
+              io.stdout.write(`${renderUnicodeCompact(link, { ecc: 'L', border: 2 })}\n${link}\n`)
+            },
+          }
+        : {
+            showLine: (line: string) => {
+              io.stderr.write(
+                'Give this one-time line to `ask-user relay join` on the new device (paste it into its input; it expires in 5 minutes):\n',
+              )
+              io.stdout.write(`${line}\n`)
+            },
+          }),
       confirm: async (request, code) => {
         io.stdout.write(`Confirmation code: ${code}\n`)
         io.stderr.write(`Pair "${request.member.name}"? Type yes only if the new device shows the same code: `)

@@ -12,6 +12,7 @@ import { RELAY_FILES } from '../../../../relay/home/state'
 import { connectRelay, joinPairingWith, parsePairFragment, type PairOffer } from '../../../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
 import { memoryIo } from '../../cli/memory-io'
+import { pipeIo } from '../../cli/relay/pipe-io'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the phone-mode pairing tests: ${skip}`)
@@ -105,5 +106,29 @@ describe.skipIf(skip)('pairDevice for a phone', () => {
     const list = memoryIo({ ASK_USER_HOME: home })
     expect(await main(['relay', 'devices'], list)).toBe(0)
     expect(list.out()).toMatch(/Pixel 8.*device/)
+  })
+
+  it('`relay pair --phone` prints a QR code and the link in the terminal, then asks like the line does', async () => {
+    await setSettings({ websocketUrl: wsUrl, appUrl: 'https://app.example/' })
+    const desk = pipeIo({ ASK_USER_HOME: home })
+    const pairing = main(['relay', 'pair', '--phone'], desk)
+    const link = (await desk.waitForOut(/^(https:\/\/app\.example\/#pair=[A-Za-z0-9_-]+)$/m))[1]!
+    // The QR code (Unicode half blocks) comes before the link.
+    expect(desk.out().indexOf('█')).toBeGreaterThanOrEqual(0)
+    expect(desk.out().indexOf('█')).toBeLessThan(desk.out().indexOf(link))
+    const offer = parsePairFragment(new URL(link).hash, Date.now())
+    expect(offer.url).toBe(wsUrl)
+    const codes: string[] = []
+    const joining = joinPairingWith(offer, {
+      name: 'Pixel 9',
+      showCode: (code) => codes.push(code),
+      connect: (_wsUrl, creds, name) => connectRelay(url, creds, name, CHECKS),
+    })
+    const deskCode = (await desk.waitForOut(/Confirmation code: (\d{6})/))[1]
+    desk.stdin.write('yes\n')
+    expect(await pairing).toBe(0)
+    await joining
+    expect(codes).toEqual([deskCode])
+    expect(desk.err()).toMatch(/Paired "Pixel 9"/)
   })
 })
