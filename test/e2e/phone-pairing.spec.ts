@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { generateRootIdentity, loadRootKeys, signRoster } from '../../relay/crypto'
 import { createBuckets } from '../../relay/nats/buckets'
@@ -24,6 +25,7 @@ import {
 } from '../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../helpers/nats-server'
 import { ROOT } from './support/build'
+import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import { serveStatic, type StaticServer } from './support/static-server'
 
@@ -71,6 +73,12 @@ const storedRecord = (): Promise<unknown> =>
       get.onerror = () => reject(get.error)
     }
   })
+
+/** axe in the page as it is now: no serious or critical violation. */
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+}
 
 test.beforeAll(async () => {
   test.skip(skip !== undefined, skip)
@@ -143,10 +151,12 @@ test('the phone pairs by its link: offer only in the fragment and gone at once, 
   // pushed: two entries, the blank page the tab opened with and this one.
   expect(await page.evaluate(() => [location.hash, location.href, history.length])).toEqual(['', `${app.origin}/`, 2])
   expect(dialled).toEqual([])
+  await expectNoSeriousViolations(page)
   await page.getByTestId('pair-name').fill('Test Pixel')
   await page.getByTestId('pair-start').click()
   await expect(page.getByTestId('pair-code')).toHaveText(/^\d{6}$/)
   const phoneCode = (await page.getByTestId('pair-code').textContent())!
+  await expectNoSeriousViolations(page)
   expect(await deskCode).toBe(phoneCode)
   confirm(true)
   expect((await desk).member.name).toBe('Test Pixel')
