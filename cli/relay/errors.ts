@@ -5,8 +5,6 @@ export type RelayCliCode =
   | 'RELAY_ALREADY_INITIALIZED'
   | 'RELAY_NAME_TAKEN'
   | 'RELAY_NO_URL'
-  | 'RELAY_NO_SUCH_MEMBER'
-  | 'RELAY_CANNOT_REMOVE_DESKTOP'
   | 'RELAY_NO_LINE'
 
 /** An error of the relay commands. Its message never carries a seed, a key or a credential. */
