@@ -1,5 +1,6 @@
 import type { Answer } from './answer'
 import type { ApprovalDecision } from './approval'
+import type { RelayChange, RelayChangeResult } from './ipc'
 import type { UiClientFrame, UiServerFrame } from './ui'
 
 /**
@@ -65,6 +66,12 @@ export interface CompanionBridge {
    * full URL before the system browser opens it. Without it, the page confirms and opens a new tab.
    */
   openLink?(url: string): void
+  /**
+   * Optional: changes the relay (the Relay view's switch, remote passwords, "Remove"). Only the Electron
+   * preload has it: main applies the change as `ask-user relay …` would and resolves how it ended; the
+   * view shows the change from the next `relay/state`. The served page has no way to change the relay.
+   */
+  changeRelay?(change: RelayChange): Promise<RelayChangeResult>
 }
 
 /** The calls of a bridge that each send one frame to the companion. */

@@ -20,4 +20,11 @@ export const IPC_CHANNELS = {
   shown: 'companion:shown',
   /** renderer → main: an `OpenLinkRequest`; the person clicked a link in agent text. */
   openLink: 'companion:open-link',
+  /**
+   * renderer → main: a `RelayChangeRequest`; the person changed the relay in the Relay view (mirroring,
+   * remote passwords, removing a device). Only this window's IPC carries it: the UI channel refuses it.
+   */
+  relayChange: 'companion:relay-change',
+  /** main → renderer: a `RelayChangeResult` for each `relayChange`, once it is applied or refused. */
+  relayChangeResult: 'companion:relay-change-result',
 } as const

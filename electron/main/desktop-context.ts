@@ -12,6 +12,7 @@ import type { TrayIconPaths } from './icon-paths'
 import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { launchedAtLogin } from './login-item'
+import { applyRelayChange } from './relay-changes'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
 import type { SettingsStore } from './settings-store'
@@ -117,6 +118,7 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
     isAppUrl: (url) => isAppUrl(source, url),
     onRefused: (r) => warn(`ipc: refused: ${r}`),
     openLink,
+    changeRelay: (change) => applyRelayChange(home, change),
   })
   disposers.push(() => hub.dispose())
   const updates = startUpdates(options, electron, settings, strings, warn)

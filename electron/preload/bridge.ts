@@ -1,5 +1,5 @@
 import { IPC_CHANNELS } from '../../shared/ipc-channels'
-import type { FocusAskRequest } from '../../shared/ipc'
+import type { FocusAskRequest, RelayChange, RelayChangeResult } from '../../shared/ipc'
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
 import { Listeners } from '../../shared/listeners'
 import type { UiClientFrame, UiServerFrame } from '../../shared/ui'
@@ -21,13 +21,16 @@ export interface IpcRendererLike {
  */
 export function createIpcBridge(
   ipc: IpcRendererLike,
-): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink'>> {
+): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink' | 'changeRelay'>> {
   const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
   const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
   const focusListeners = new Listeners<[askId: string]>(reportListenerError)
   let status: BridgeStatus = 'connecting'
   let subscribed = false
   let heldFocus: string | undefined
+  /** Relay changes sent and not answered yet, by their id. */
+  const changes = new Map<string, (result: RelayChangeResult) => void>()
+  let changeCount = 0
 
   const send = (frame: UiClientFrame): void => ipc.send(IPC_CHANNELS.send, frame)
   const setStatus = (next: BridgeStatus): void => {
@@ -48,8 +51,23 @@ export function createIpcBridge(
     focusListeners.emit(askId)
   })
 
+  // Main answers every relay change once, with its id (ipc-hub.ts); an id not waited for is dropped.
+  ipc.on(IPC_CHANNELS.relayChangeResult, (_event, payload: unknown) => {
+    const result = payload as RelayChangeResult
+    const settle = changes.get(result.changeId)
+    changes.delete(result.changeId)
+    settle?.(result)
+  })
+
   return {
     ...frameCalls(send),
+    changeRelay(change: RelayChange) {
+      const changeId = `change-${++changeCount}`
+      return new Promise<RelayChangeResult>((resolve) => {
+        changes.set(changeId, resolve)
+        ipc.send(IPC_CHANNELS.relayChange, { changeId, change })
+      })
+    },
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })
     },

@@ -16,4 +16,5 @@ contextBridge.exposeInMainWorld('companion', {
   onFocusAsk: bridge.onFocusAsk,
   reportShown: bridge.reportShown,
   openLink: bridge.openLink,
+  changeRelay: bridge.changeRelay,
 } satisfies CompanionBridge)
