@@ -4,9 +4,7 @@
 // through the same relay/home functions as `ask-user relay …`, answered on `companion:relay-change-result`,
 // and the window sees it in the next `relay/state`.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as core from '../../../core'
-import { startDesktop, type Desktop } from '../../../electron/main/desktop'
-import { electronModule } from '../../../electron/main/electron-module'
+import type { Desktop } from '../../../electron/main/desktop'
 import { mirrorLocalAsks } from '../../../relay/home/mirror-setting'
 import { loadRemotePasswords } from '../../../relay/home/remote-passwords'
 import { loadRenewals } from '../../../relay/home/state'
@@ -14,8 +12,9 @@ import { IPC_CHANNELS, type RelayChangeResult } from '../../../shared/ipc'
 import type { RelayState } from '../../../shared/relay-state'
 import { natsServerSkipReason } from '../../helpers/nats-server'
 import { setUpRelayDesks, type RelayDesks } from '../core/relay-desks'
-import { asElectron, fake, FakeBrowserWindow, FakeFrame, ipcEvent, resetFakeElectron } from './fake-electron'
-import { tempHome, TEST_ICONS, until } from './helpers'
+import { fake, FakeBrowserWindow, FakeFrame, ipcEvent, resetFakeElectron } from './fake-electron'
+import { tempHome, until } from './helpers'
+import { startLinuxDesktop } from './start-desktop'
 
 vi.mock('electron', async () => (await import('./fake-electron')).electronMock())
 
@@ -26,21 +25,9 @@ let desktop: Desktop | undefined
 const warnings: string[] = []
 
 async function start(home: string): Promise<Desktop> {
-  const started = await startDesktop({
-    app: asElectron(fake.app, 'App'),
-    electron: electronModule,
-    core,
-    icons: TEST_ICONS,
-    platform: 'linux',
-    argv: [],
-    env: { ASK_USER_HOME: home, XDG_CONFIG_HOME: home },
-    mainDir: '/opt/companion/resources/app.asar/out/main',
-    warn: (message) => void warnings.push(message),
-  })
-  if (!started) throw new Error(`desktop did not start: ${warnings.join('; ')}`)
-  desktop = started
+  desktop = await startLinuxDesktop(home, warnings)
   fake.ipcMain.emit(IPC_CHANNELS.subscribe, ipcEvent(win().webContents))
-  return started
+  return desktop
 }
 
 const win = (): FakeBrowserWindow => FakeBrowserWindow.instances[0]!
