@@ -25,20 +25,7 @@ import { checkDecision } from './decision-check'
 import { GoneAsks } from './gone-asks'
 
 // The registry's contract lives in ask-settlement.ts; its names are offered here too, beside the class.
-export {
-  AGENT_GONE_REASON,
-  answeredElsewhere,
-  REMOTE_DISMISS_REASON,
-  WRONG_KIND_REASON,
-  type AnswerOutcome,
-  type AskOwner,
-  type NewAsk,
-  type Refusal,
-  type ResolvedListener,
-  type Settlement,
-  type SubmitFirst,
-  type UndeliveredListener,
-}
+export * from './ask-settlement'
 
 interface Entry {
   ask: Ask

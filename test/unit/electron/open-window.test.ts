@@ -2,6 +2,7 @@
 // app's own window through `POST /v1/window/show` with the window credential, and opens no browser.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { run as open } from '../../../cli/commands/open'
+import type { Companion } from '../../../core'
 import type { Desktop } from '../../../electron/main/desktop'
 import { WINDOW_SHOW_PATH } from '../../../shared/window-link'
 import { memoryIo } from '../cli/memory-io'
@@ -45,13 +46,13 @@ describe.skipIf(process.platform === 'win32')('ask-user open with the desktop ap
     expect(win().focused).toBe(true)
     expect(io.err()).toBe("Brought the companion's window to the front.\n")
     expect(io.out()).toBe('')
-    expect(io.err() + io.out()).not.toContain((app.companion as core.Companion).windowCredential())
+    expect(io.err() + io.out()).not.toContain((app.companion as Companion).windowCredential())
   })
 
   it('the route needs the window credential: the agent token is refused with 401 and the window stays hidden', async () => {
     const app = await start()
     win().hide()
-    const companion = app.companion as core.Companion
+    const companion = app.companion as Companion
     const refused = await fetch(new URL(WINDOW_SHOW_PATH, companion.pageUrl), {
       method: 'POST',
       headers: { Authorization: `Bearer ${companion.token}` },
