@@ -2,21 +2,17 @@
 // bytes (its member id, the key it writes and the time), so the relay cannot make a gone agent look alive.
 // Not encrypted: presence tells the relay nothing it does not already see (which key was written, when).
 import { RelayCryptoError } from './errors'
-import { fromBase64url, fromUtf8, ownBytes, parseJson, utf8, type Bytes } from './encoding'
+import type { Bytes } from './encoding'
 import type { MemberKeys } from './keys'
 import { findMember } from './roster'
 import { PresenceSchema, type Member, type Presence, type Roster } from './schemas'
-import { signEnvelope, splitEnvelope, verifyBytes } from './signing'
+import { readSignedRecord, signedBy, signRecord } from './signed-record'
 
 /** Signs a presence value for `key` (the agent's presence key) at `at` (ms) as `agent`. Returns the bytes to store. */
 export async function signPresence(agent: MemberKeys, presence: { key: string; at: number }): Promise<Bytes> {
-  const parsed = PresenceSchema.safeParse({ v: 1, t: 'presence', agent: agent.member.id, ...presence })
-  if (!parsed.success)
-    throw new RelayCryptoError(
-      'PRESENCE_INVALID',
-      `cannot sign this presence value: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
-    )
-  return signEnvelope(agent.signing, utf8(JSON.stringify(parsed.data)))
+  const signed = await signRecord(agent, PresenceSchema, { v: 1, t: 'presence', agent: agent.member.id, ...presence })
+  if (!signed.ok) throw new RelayCryptoError('PRESENCE_INVALID', `cannot sign this presence value: ${signed.issue}`)
+  return signed.bytes
 }
 
 /**
@@ -29,21 +25,18 @@ export async function openPresence(
   storedBytes: Uint8Array,
   options: { roster: Roster; kvKey: string },
 ): Promise<{ presence: Presence; agent: Member }> {
-  const parts = splitEnvelope(ownBytes(storedBytes))
-  const text = parts && fromUtf8(parts.content)
-  const parsed = PresenceSchema.safeParse(text === undefined ? undefined : parseJson(text))
-  if (!parts || !parsed.success)
-    throw new RelayCryptoError('PRESENCE_INVALID', 'the stored presence value is not signed; ignoring it')
-  const agent = findMember(options.roster, parsed.data.agent)
-  if (agent?.role !== 'agent' || !(await verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content)))
+  const stored = readSignedRecord(storedBytes, PresenceSchema)
+  if (!stored) throw new RelayCryptoError('PRESENCE_INVALID', 'the stored presence value is not signed; ignoring it')
+  const agent = findMember(options.roster, stored.record.agent)
+  if (agent?.role !== 'agent' || !(await signedBy(agent, stored)))
     throw new RelayCryptoError(
       'PRESENCE_SIGNATURE',
       'the presence value is not signed by an agent of the roster; ignoring it (the agent is not counted as there)',
     )
-  if (parsed.data.key !== options.kvKey)
+  if (stored.record.key !== options.kvKey)
     throw new RelayCryptoError(
       'PRESENCE_BINDING',
       'the presence value was written for another key; ignoring it (moved by the relay)',
     )
-  return { presence: parsed.data, agent }
+  return { presence: stored.record, agent }
 }
