@@ -18,7 +18,7 @@ export async function signPresence(agent: MemberKeys, presence: { key: string; a
 /**
  * Verifies a stored presence value read from `kvKey` against the verified `roster`: the value and the
  * agent of the roster that signed it. Refuses with `PRESENCE_INVALID` (not a presence envelope),
- * `PRESENCE_SIGNATURE` (not signed by an agent of the roster over these exact bytes) or `PRESENCE_BINDING`
+ * `PRESENCE_SIGNATURE` (not signed by an agent, or the desktop, of the roster over these exact bytes) or `PRESENCE_BINDING`
  * (written for another key: moved by the relay).
  */
 export async function openPresence(
@@ -28,7 +28,8 @@ export async function openPresence(
   const stored = readSignedRecord(storedBytes, PresenceSchema)
   if (!stored) throw new RelayCryptoError('PRESENCE_INVALID', 'the stored presence value is not signed; ignoring it')
   const agent = findMember(options.roster, stored.record.agent)
-  if (agent?.role !== 'agent' || !(await signedBy(agent, stored)))
+  // The desktop writes presence for the local asks it mirrors, as it writes their receipts.
+  if ((agent?.role !== 'agent' && agent?.role !== 'desktop') || !(await signedBy(agent, stored)))
     throw new RelayCryptoError(
       'PRESENCE_SIGNATURE',
       'the presence value is not signed by an agent of the roster; ignoring it (the agent is not counted as there)',

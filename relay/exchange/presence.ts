@@ -121,7 +121,8 @@ export class PresenceTracker {
 
   /**
    * Records the presence value `entry` (as the presence watch delivers it) as contact, only once verified
-   * against `roster`: signed by the agent of the roster whose credential name is the key, for that key,
+   * against `roster`: signed by the asker of the roster whose credential name is the key (an agent, or the
+   * desktop for the local asks it mirrors), for that key,
    * at a time within one lapse of when the relay stored it (so an old value put back by the relay counts
    * no more than its own time would). Anything else is ignored: it neither marks nor resets a lapse.
    * Values are handled one at a time in the order given. Resolves once handled; never rejects.

@@ -3,7 +3,7 @@
 // relay's operator writes forged values.
 import { jetstream } from '@nats-io/jetstream'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { signPresence } from '../../../../relay/crypto'
+import { signPresence, type MemberKeys } from '../../../../relay/crypto'
 import { utf8 } from '../../../../relay/crypto/encoding'
 import { PRESENCE_BUCKET } from '../../../../relay/exchange/presence'
 import {
@@ -64,7 +64,8 @@ describe('PresenceTracker (a desk’s clock per agent)', () => {
 
 describe('signed presence values (PresenceTracker.signedContact)', () => {
   it('counts only a value signed by the agent of the roster for its own key, at about the stored time', async () => {
-    const { agent, devices, roster } = await makeInbox(1)
+    const { agent, devices, roster } = await makeInbox(2)
+    const [desktop, phone] = devices as [MemberKeys, MemberKeys]
     const other = await makeMember('other-agent', 'agent')
     const key = agent.member.name
     const changes: PresenceChange[] = []
@@ -82,7 +83,8 @@ describe('signed presence values (PresenceTracker.signedContact)', () => {
       ['signed by an agent the roster does not list', await signPresence(other, { key, at: NOW }), roster],
       ["another listed agent's, for this key", await signPresence(other, { key, at: NOW }), listedOther],
       ["the agent's, for another key", await signPresence(agent, { key: 'other-agent', at: NOW }), roster],
-      ['signed by a device, not an agent', await signPresence(devices[0]!, { key, at: NOW }), roster],
+      ['signed by a device, not an asker', await signPresence(phone, { key, at: NOW }), roster],
+      ["the desktop's, for the agent's key", await signPresence(desktop, { key, at: NOW }), roster],
       ["the agent's old value put back by the relay", await signPresence(agent, { key, at: old }), roster],
     ]
     for (const [what, value, against] of forged) {
@@ -99,6 +101,13 @@ describe('signed presence values (PresenceTracker.signedContact)', () => {
     await tracker.signedContact(entry(await signPresence(agent, { key, at: NOW - 5_000 })), roster)
     expect(changes.at(-1)).toEqual({ agent: key })
     expect(tracker.unreachableSince(key)).toBeUndefined()
+    // The desktop's own presence, for the local asks it mirrors (its key is its member id), counts too.
+    const desktopKey = desktop.member.id
+    await tracker.signedContact(
+      { key: desktopKey, value: await signPresence(desktop, { key: desktopKey, at: old }), created: new Date(old) },
+      roster,
+    )
+    expect(tracker.unreachableSince(desktopKey)).toBe(old)
     tracker.close()
   })
 })
