@@ -165,7 +165,12 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
         message: 'This window cannot change the relay; use `ask-user relay …` in a terminal.',
       })
     }
-    changing = changing.then(() => changeRelay(change).then(reply))
+    // `changeRelay` never rejects; were it to, the person is told and later changes still run.
+    changing = changing.then(() =>
+      changeRelay(change).then(reply, (error: unknown) =>
+        reply({ ok: false, code: 'RELAY_CHANGE_FAILED', message: `The change failed (${String(error)}).` }),
+      ),
+    )
   }
 
   ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
