@@ -26,6 +26,8 @@ const INTEGRATIONS = group(
   'harness knowledge (integrations/) is for the set-up, hook and Connect readers: cli/, renderer/, electron/main/',
 )
 const SERVER_LIBS = group('^(ws|@modelcontextprotocol/.*)$', 'this layer has no sockets of its own')
+/** What the companion's plain-Node side (core/, relay/) never imports: Electron, the UI, the agent side, harnesses. */
+const NODE_SIDE_EXCLUDES = [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS]
 
 // Files are ours or refused (docs/reliability.md): product code writes files only through
 // core/private-files.ts (and its -sync twin), which check owner then mode, never follow a link and
@@ -177,11 +179,7 @@ export default tseslint.config(
   layer(
     ['core/**'],
     [
-      ELECTRON,
-      UI,
-      MAIN,
-      AGENT,
-      INTEGRATIONS,
+      ...NODE_SIDE_EXCLUDES,
       group(
         '(^|/)relay/',
         'the core reaches the relay only from core/relay-bridge/ (imported when a relay is configured)',
@@ -192,11 +190,7 @@ export default tseslint.config(
   layer(
     ['core/relay-bridge/**'],
     [
-      ELECTRON,
-      UI,
-      MAIN,
-      AGENT,
-      INTEGRATIONS,
+      ...NODE_SIDE_EXCLUDES,
       group(
         '(^|/)relay/(?!(exchange|home|renewal)(/|$))',
         'the bridge uses only relay/exchange, relay/home and relay/renewal',
@@ -217,16 +211,12 @@ export default tseslint.config(
   layer(
     ['relay/**'],
     [
-      ELECTRON,
-      UI,
-      MAIN,
-      AGENT,
-      INTEGRATIONS,
+      ...NODE_SIDE_EXCLUDES,
       group('(^|/)core/(?!private-files)', 'the relay uses only core/private-files*.ts of the core'),
     ],
   ),
   layer(['bin/**'], []),
-  layer(['core/private-files.ts', 'core/private-files-sync.ts'], [ELECTRON, UI, MAIN, AGENT, INTEGRATIONS], {
+  layer(['core/private-files.ts', 'core/private-files-sync.ts'], NODE_SIDE_EXCLUDES, {
     fsWriters: true,
   }),
   { files: PRODUCT, ignores: FILE_WRITERS, rules: { 'no-restricted-syntax': ['error', ...FS_WHOLE_MODULE] } },

@@ -1,79 +1,31 @@
 import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
-import { decisionProblem, type ApprovalDecision, type ApprovalRequest } from '../shared/approval'
-import type { AgentInfo, Ask, AskOrigin, AskpassMark, QuestionAsk } from '../shared/ask'
-import type { AskQuestion } from '../shared/question-extras'
+import type { ApprovalDecision } from '../shared/approval'
+import type { Ask, AskOrigin, QuestionAsk } from '../shared/ask'
 import { errorMessage } from '../shared/describe-error'
-import type { Refusal as SharedRefusal } from '../shared/error-codes'
 import { Listeners } from '../shared/listeners'
 import { hasSecret } from '../shared/question-extras'
+import {
+  AGENT_GONE_REASON,
+  answeredElsewhere,
+  notPending,
+  REMOTE_DISMISS_REASON,
+  WRONG_KIND_REASON,
+  type AnswerOutcome,
+  type AskOwner,
+  type NewAsk,
+  type Refusal,
+  type ResolvedListener,
+  type Settlement,
+  type SubmitFirst,
+  type UndeliveredListener,
+} from './ask-settlement'
+import { checkDecision } from './decision-check'
+import { GoneAsks } from './gone-asks'
 
-/**
- * How an ask ended, with what its owner needs to tell the agent: a question ask is `answered` with
- * the person's answers, an approval `decided` with the person's decision.
- */
-export type Settlement =
-  /** `answeredOn`: a remote ask answered on another desk (its answers are sealed to the agent, unknown here). */
-  | { outcome: 'answered'; answers: Answer[]; answeredOn?: string }
-  | { outcome: 'decided'; decision: ApprovalDecision }
-  | { outcome: 'cancelled' }
-  | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
-  | { outcome: 'agent-gone' }
-  | { outcome: 'expired' }
-
-/** The agent side of an ask: told exactly once how it ended. */
-export interface AskOwner {
-  /** Returns false when the outcome could not be sent (the agent's socket is already closing). */
-  settled(wireId: string, settlement: Settlement): boolean
-  /**
-   * Set by an owner whose answers travel before the ask settles (a remote ask: core/relay-bridge).
-   * Given the checked, canonical answers; resolves with how the ask settles, or with a refusal (the
-   * ask stays pending). The registry settles it itself, so `settled` is then told nothing more.
-   */
-  submit?(wireId: string, answers: Answer[]): Promise<Settlement | Refusal>
-}
-
-/** Why a window's answer, decision or dismissal was refused (shared/error-codes.ts's one refusal shape). */
-export type Refusal = SharedRefusal<'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDEN'>
-
-/** What {@link Registry.answer} resolves with: settled (and whether the agent was told), or refused. */
-export type AnswerOutcome = { ok: true; delivered: boolean } | Refusal
-
-/**
- * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
- * for it is not the kind it takes), saying which frame to send instead. A v1 window reads v1's wording
- * (core/ui-v1.ts).
- */
-export const WRONG_KIND_REASON = {
-  answer: 'this ask is an approval: send ask/decide with a decision (allow or deny), not answers',
-  decide: 'this ask has questions: send ask/answer with answers, not a decision',
-} as const
-
-/**
- * A listener for settled asks (history, windows, the Electron tray); `delivered` is false when the
- * outcome could not be sent to the agent (its socket was closing).
- */
-export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean) => void
-
-/** A listener for an answer that came too late: its agent had gone (kept in history as undelivered). */
-export type UndeliveredListener = (ask: QuestionAsk, answers: Answer[], at: number) => void
-
-/** Why a remote ask cannot be dismissed: a desk has no way to cancel an agent's ask on the relay. */
-export const REMOTE_DISMISS_REASON =
-  'a remote ask cannot be dismissed here: its agent would keep waiting. Answer it, or let it expire.'
-
-/** What the person is told when their answer arrives just after the agent disconnected. */
-export const AGENT_GONE_REASON =
-  'the agent disconnected before your answer reached it; the answer is kept in history as undelivered'
-
-/**
- * Asks whose agent left are remembered for a late answer for at most this many, and this long
- * (milliseconds): a window's answer crossing the disconnect arrives within a round trip, and each kept
- * ask holds its questions (up to a frame's worth).
- */
-const GONE_KEPT = 32
-const GONE_KEPT_MS = 30_000
+// The registry's contract lives in ask-settlement.ts; its names are offered here too, beside the class.
+export * from './ask-settlement'
 
 interface Entry {
   ask: Ask
@@ -84,34 +36,6 @@ interface Entry {
   /** Set by {@link Registry.submitThrough}: where a window's answer to this local ask goes first. */
   submitFirst?: SubmitFirst
 }
-
-/**
- * Sends a window's checked, canonical answers somewhere before a local ask settles (the relay mirror
- * claiming the answer key of the ask it mirrors). Resolves with how the ask settles, or with a refusal
- * (the ask stays pending).
- */
-export type SubmitFirst = (answers: Answer[]) => Promise<Settlement | Refusal>
-
-/**
- * The refusal of a window's answer when another desk's answer took the ask first (the same words for a
- * remote ask and for a mirrored local ask).
- */
-export function answeredElsewhere(desk: string): Refusal {
-  return { ok: false, code: 'NOT_PENDING', message: `answered on ${desk} first; your answer was not sent` }
-}
-
-/** What an agent connection hands over to register an ask: a question ask or an approval. */
-export type NewAsk = { agent: AgentInfo; title?: string; wireId: string; owner: AskOwner } & (
-  | {
-      kind: 'question'
-      questions: AskQuestion[]
-      /** The companion's own finding that the ask comes from its askpass helper (never from the agent's frame). */
-      askpass?: AskpassMark
-      /** Set by the relay bridge alone: the ask came through the relay. */
-      origin?: AskOrigin
-    }
-  | { kind: 'approval'; approval: ApprovalRequest }
-)
 
 /**
  * The pending asks of the whole companion, oldest first. Mints `askId`s, guarantees exactly one
@@ -125,8 +49,8 @@ export class Registry {
   private readonly resolved: Listeners<Parameters<ResolvedListener>>
   private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
   private readonly originChanged: Listeners<[ask: QuestionAsk]>
-  /** Asks settled as agent-gone lately with the time they were, oldest first (bounded by GONE_KEPT, GONE_KEPT_MS). */
-  private readonly gone = new Map<string, { ask: Ask; at: number }>()
+  /** Asks settled as agent-gone lately, for a late answer (gone-asks.ts). */
+  private readonly gone: GoneAsks
 
   constructor(
     private readonly now: () => number,
@@ -134,6 +58,7 @@ export class Registry {
     /** Longest custom answer accepted from a window (the `textChars` cap). */
     private readonly maxCustomChars = Number.POSITIVE_INFINITY,
   ) {
+    this.gone = new GoneAsks(now)
     const report = (error: unknown): void => warn(`listener failed: ${errorMessage(error)}`)
     this.added = new Listeners(report)
     this.resolved = new Listeners(report)
@@ -268,28 +193,11 @@ export class Registry {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
     if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.decide }
-    const problem = decisionProblem(ask.approval, decision)
-    if (problem !== undefined) return { ok: false, code: 'INVALID_ANSWER', message: problem }
-    if (
-      decision.behavior === 'deny' &&
-      decision.message !== undefined &&
-      decision.message.length > this.maxCustomChars
-    ) {
-      return {
-        ok: false,
-        code: 'INVALID_ANSWER',
-        message: `the reason has ${decision.message.length} characters; at most ${this.maxCustomChars} are allowed`,
-      }
-    }
+    const checked = checkDecision(ask.approval, decision, this.maxCustomChars)
+    if (!checked.ok) return checked
     if (!entry) return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
-    const canonical: ApprovalDecision =
-      decision.behavior === 'allow'
-        ? { behavior: 'allow', ...(decision.always === true ? { always: true as const } : {}) }
-        : {
-            behavior: 'deny',
-            ...(decision.message !== undefined && decision.message !== '' ? { message: decision.message } : {}),
-          }
-    return { ok: true, delivered: this.settle(askId, { outcome: 'decided', decision: canonical }) === 'delivered' }
+    const settlement: Settlement = { outcome: 'decided', decision: checked.decision }
+    return { ok: true, delivered: this.settle(askId, settlement) === 'delivered' }
   }
 
   /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. A remote ask is refused `FORBIDDEN`. */
@@ -313,16 +221,15 @@ export class Registry {
     const settledAt = this.now()
     const delivered = this.tellOwner(entry, settlement)
     // A secret ask is not remembered for a late answer: nothing holds it once it is settled.
-    if (settlement.outcome === 'agent-gone' && !hasSecret(entry.ask)) this.rememberGone(entry.ask)
+    if (settlement.outcome === 'agent-gone' && !hasSecret(entry.ask)) this.gone.remember(entry.ask)
     this.resolved.emit(entry.ask, settlement, settledAt, delivered)
     return delivered ? 'delivered' : 'undelivered'
   }
 
   /** The pending ask `askId`, or the one whose agent has just gone (then `entry` is undefined). */
   private find(askId: string): { entry: Entry | undefined; ask: Ask | undefined } {
-    this.forgetOldGone()
     const entry = this.entries.get(askId)
-    return { entry, ask: entry?.ask ?? this.gone.get(askId)?.ask }
+    return { entry, ask: entry?.ask ?? this.gone.get(askId) }
   }
 
   /**
@@ -349,20 +256,6 @@ export class Registry {
     return this.undelivered.add(listener)
   }
 
-  private rememberGone(ask: Ask): void {
-    this.gone.set(ask.askId, { ask, at: this.now() })
-    if (this.gone.size > GONE_KEPT) this.gone.delete(this.gone.keys().next().value as string)
-    this.forgetOldGone()
-  }
-
-  private forgetOldGone(): void {
-    const oldest = this.now() - GONE_KEPT_MS
-    for (const [askId, { at }] of this.gone) {
-      if (at >= oldest) break
-      this.gone.delete(askId)
-    }
-  }
-
   /** Subscribes to new asks; returns the unsubscribe function. */
   onAdded(listener: (ask: Ask) => void): () => void {
     return this.added.add(listener)
@@ -382,9 +275,4 @@ export class Registry {
       return true
     }
   }
-}
-
-/** `kind`: the reply expected a pending ask of that kind (an answer, a question ask; a decision, an approval). */
-function notPending(askId: string): Refusal {
-  return { ok: false, code: 'NOT_PENDING', message: `ask ${askId} is not pending (already settled or unknown)` }
 }

@@ -1,6 +1,6 @@
 import type { Answer } from './answer'
 import type { ApprovalDecision } from './approval'
-import type { PhonePairState } from './ipc'
+import type { PhonePairState, RelayChange, RelayChangeResult } from './ipc'
 import type { UiClientFrame, UiServerFrame } from './ui'
 
 /**
@@ -71,6 +71,12 @@ export interface CompanionBridge {
    * served page cannot pair, and the UI channel refuses every pairing frame.
    */
   phonePairing?: PhonePairingCalls
+  /**
+   * Optional: changes the relay (the Relay view's switch, remote passwords, "Remove"). Only the Electron
+   * preload has it: main applies the change as `ask-user relay …` would and resolves how it ended; the
+   * view shows the change from the next `relay/state`. The served page has no way to change the relay.
+   */
+  changeRelay?(change: RelayChange): Promise<RelayChangeResult>
 }
 
 /** The desktop window's calls for pairing a phone (see `PhonePairState` in shared/ipc.ts). */

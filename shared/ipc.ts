@@ -39,3 +39,32 @@ export const PhonePairStateSchema = z.discriminatedUnion('state', [
   }),
 ])
 export type PhonePairState = z.infer<typeof PhonePairStateSchema>
+/**
+ * One change to the relay the person makes in the desktop window's Relay view. Each `type` is one of
+ * the UI channel's `ANSWERER_CHANGES` (ui.ts): the served page can never send it. `relay/mirror-local`
+ * turns "mirror local asks" on or off; `relay/remote-passwords` allows (or stops allowing) password
+ * questions from the remote agent called `agent`; `devices/remove` removes the roster member `name`.
+ */
+export const RelayChangeSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('relay/mirror-local'), on: z.boolean() }),
+  z.strictObject({ type: z.literal('relay/remote-passwords'), agent: z.string().min(1).max(200), allow: z.boolean() }),
+  z.strictObject({ type: z.literal('devices/remove'), name: z.string().min(1).max(200) }),
+])
+export type RelayChange = z.infer<typeof RelayChangeSchema>
+
+/** Payload of `companion:relay-change`: a change and the id its result will carry. */
+export const RelayChangeRequestSchema = z.strictObject({
+  changeId: z.string().min(1).max(100),
+  change: RelayChangeSchema,
+})
+export type RelayChangeRequest = z.infer<typeof RelayChangeRequestSchema>
+
+/**
+ * Payload of `companion:relay-change-result`: the change was applied (the view then follows the next
+ * `relay/state`), or refused with a stable `code` and a `message` that says what to do.
+ */
+export const RelayChangeResultSchema = z.discriminatedUnion('ok', [
+  z.strictObject({ changeId: z.string(), ok: z.literal(true) }),
+  z.strictObject({ changeId: z.string(), ok: z.literal(false), code: z.string(), message: z.string() }),
+])
+export type RelayChangeResult = z.infer<typeof RelayChangeResultSchema>

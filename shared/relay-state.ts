@@ -47,6 +47,8 @@ export const RelayAgentViewSchema = z.strictObject({
   credentialExpiresSoon: z.boolean().optional(),
   /** The last question or receipt this desk saw from it since the companion started (ms). */
   lastContactAt: z.number().optional(),
+  /** Present when the person allowed this desk to answer the agent's password questions (`relay passwords`). */
+  passwordsAllowed: z.literal(true).optional(),
 })
 export type RelayAgentView = z.infer<typeof RelayAgentViewSchema>
 
@@ -68,6 +70,8 @@ export const RelayStateSchema = z.strictObject({
   agents: z.array(RelayAgentViewSchema),
   /** Remote asks pending in this companion's inbox now. */
   pendingRemote: z.number().int().min(0),
+  /** On the first desktop only: whether it mirrors its local agents' non-secret asks (`relay mirror`). */
+  mirrorLocalAsks: z.boolean().optional(),
 })
 export type RelayState = z.infer<typeof RelayStateSchema>
 

@@ -20,8 +20,8 @@ export const UI_PATH = '/v1/ui'
 export const SECRETS_MASKED_QUERY = 'secrets=masked'
 /**
  * Frame types that change who may answer (pairing a device, removing one, relay settings, mirroring
- * local asks elsewhere). A window credential lets a page or script answer; it never lets it hand
- * that power on: these are refused from every UI-channel window (`ask/rejected FORBIDDEN`), and are taken
+ * local asks elsewhere, allowing a remote agent's password questions). A window credential lets a page
+ * or script answer; it never lets it hand that power on: these are refused from every UI-channel window (`ask/rejected FORBIDDEN`), and are taken
  * only from the desktop app's own window (its privileged IPC) or from `ask-user` in a terminal.
  */
 export const ANSWERER_CHANGES: ReadonlySet<string> = new Set([
@@ -32,6 +32,7 @@ export const ANSWERER_CHANGES: ReadonlySet<string> = new Set([
   'devices/remove',
   'relay/settings',
   'relay/mirror-local',
+  'relay/remote-passwords',
 ])
 /** Prefix of the second subprotocol that carries the window credential (the legacy UI subprotocol). */
 export const TOKEN_SUBPROTOCOL_PREFIX = 'token.'

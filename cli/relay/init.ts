@@ -10,6 +10,7 @@ import { initSelfHosted } from '../../relay/nats/init'
 import { saveRelayKeys } from '../../relay/nats/keys-file'
 import type { ServerConfigOptions } from '../../relay/nats/server-config'
 import { checkRelayUrl } from '../../relay/nats/server-version'
+import { recordAccountPush } from '../../relay/home/account-push'
 import { RelayCliError } from './errors'
 import { RELAY_FILES, relayInitExists, saveRelayState } from '../../relay/home/state'
 
@@ -44,6 +45,8 @@ export async function initRelay(options: InitRelayOptions): Promise<string> {
   const init = await initSelfHosted(options.dir, options.server)
   await ensurePrivateDir(options.home)
   await saveRelayKeys(options.home, init.companionKeys)
+  // The server's config carries this release's account JWT with no revocation: no renewal need push it.
+  await recordAccountPush(options.home, {})
   // The account seed itself stays on the printed sheet; the first connection uses this and deletes it.
   await writeFileAtomic(
     join(options.home, RELAY_FILES.setup),

@@ -106,10 +106,14 @@ export class RelayBridge {
     this.#creds = identity.creds
     const passwords = await RemotePasswords.start(
       home,
-      () => reviseRemoteSecretAsks(this.#ctx.registry, this.#listed.values(), passwords),
+      () => {
+        reviseRemoteSecretAsks(this.#ctx.registry, this.#listed.values(), passwords)
+        this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds())
+      },
       warn,
     )
     this.#passwords = passwords
+    this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds())
     if (this.#closed.signal.aborted) return passwords.close()
     this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
     this.#renewals.unref()

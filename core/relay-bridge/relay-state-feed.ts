@@ -1,16 +1,18 @@
 // What the bridge tells the relay state (relay-state.ts) beyond its link changes: the roster this home holds,
 // followed as `relay pair`, `relay remove` and renewals rewrite it, the agents' credential expiries that
-// `relay add-agent` records, and each agent's last contact as the desk sees its questions and receipts. Loaded with the bridge, only when a relay is configured.
+// `relay add-agent` records, the "mirror local asks" setting, and each agent's last contact as the desk sees
+// its questions and receipts. Loaded with the bridge, only when a relay is configured.
 import { watch } from 'node:fs'
 import { describeRelayError } from '../../relay/home/errors'
+import { MIRROR_FILE, mirrorLocalAsks } from '../../relay/home/mirror-setting'
 import { loadRenewals, RENEWALS_FILE } from '../../relay/home/state'
 import { loadStoredRoster, STORED_ROSTER_FILE } from '../../relay/home/stored-roster'
 import type { RelayDesk, RemoteAsk } from '../../relay/exchange'
 import type { RelayStateBoard } from './relay-state'
 
 /**
- * Shows the stored roster and the agents' credential expiries now, and again after every rewrite of either
- * file, until `signal` aborts. A file that cannot be read is a warning; what was shown last stays.
+ * Shows the stored roster, the agents' credential expiries and the mirror setting now, and again after every
+ * rewrite of any of those files, until `signal` aborts. A file that cannot be read is a warning; what was shown last stays.
  */
 export function followStoredRoster(
   home: string,
@@ -18,36 +20,43 @@ export function followStoredRoster(
   signal: AbortSignal,
   warn: (message: string) => void,
 ): void {
-  let reading = Promise.resolve()
-  const reload = (): void => {
-    reading = reading
-      .then(() => loadStoredRoster(home))
-      .then(
-        (roster) => board.roster(roster),
-        (error: unknown) => warn(`the relay view could not read the roster: ${describeRelayError(error)}`),
-      )
+  /** Re-reads one file in order (the last rewrite always wins) and shows what it says; `what` names it in a warning. */
+  const follower = <T>(read: () => Promise<T>, show: (value: T) => void, what: string): (() => void) => {
+    let reading = Promise.resolve()
+    return () => {
+      reading = reading
+        .then(read)
+        .then(show, (error: unknown) => warn(`the relay view could not read ${what}: ${describeRelayError(error)}`))
+    }
   }
-  let readingExpiries = Promise.resolve()
-  const reloadExpiries = (): void => {
-    // A paired device has no renewals record: that reads as empty, so its agents show no expiry.
-    readingExpiries = readingExpiries
-      .then(() => loadRenewals(home))
-      .then(
-        (renewals) =>
-          board.agentCredentials(
-            new Map(Object.entries(renewals.agents ?? {}).map(([id, agent]) => [id, agent.expiresAt])),
-          ),
-        (error: unknown) =>
-          warn(`the relay view could not read the agents' credential expiries: ${describeRelayError(error)}`),
-      )
-  }
+  const reload = follower(
+    () => loadStoredRoster(home),
+    (roster) => board.roster(roster),
+    'the roster',
+  )
+  // A paired device has no renewals record: that reads as empty, so its agents show no expiry.
+  const reloadExpiries = follower(
+    () => loadRenewals(home),
+    (renewals) =>
+      board.agentCredentials(
+        new Map(Object.entries(renewals.agents ?? {}).map(([id, agent]) => [id, agent.expiresAt])),
+      ),
+    "the agents' credential expiries",
+  )
+  const reloadMirror = follower(
+    () => mirrorLocalAsks(home),
+    (on) => board.mirrorLocalAsks(on),
+    'the mirror setting',
+  )
   reload()
   reloadExpiries()
+  reloadMirror()
   try {
-    // Both files are replaced by an atomic rename, so the home folder is watched, not the files.
+    // The files are replaced by an atomic rename, so the home folder is watched, not the files.
     const watcher = watch(home, { signal, persistent: false }, (_event, name) => {
       if (name === STORED_ROSTER_FILE) reload()
       if (name === RENEWALS_FILE) reloadExpiries()
+      if (name === MIRROR_FILE) reloadMirror()
     })
     watcher.on('error', (error) => warn(`the relay view stopped following the roster: ${String(error)}`))
   } catch (error) {

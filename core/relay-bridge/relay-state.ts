@@ -49,6 +49,10 @@ export class RelayStateBoard {
   readonly #lastContact = new Map<string, number>()
   /** Agent member id → when its relay credential expires (ms), as the first desktop recorded it. */
   #credentialExpiry: ReadonlyMap<string, number> = new Map()
+  /** Agent member ids this desk answers password questions for. */
+  #passwordsAllowed: ReadonlySet<string> = new Set()
+  /** The first desktop's "mirror local asks" (undefined until read). */
+  #mirrorLocalAsks: boolean | undefined
   #pendingRemote = 0
   #publishing = false
 
@@ -99,6 +103,7 @@ export class RelayStateBoard {
               }
             : {}),
           ...(lastContactAt !== undefined ? { lastContactAt } : {}),
+          ...(this.#passwordsAllowed.has(member.id) ? { passwordsAllowed: true as const } : {}),
         },
       ]
     })
@@ -118,6 +123,9 @@ export class RelayStateBoard {
       devices,
       agents,
       pendingRemote: this.#pendingRemote,
+      ...(this.#desk?.role === 'desktop' && this.#mirrorLocalAsks !== undefined
+        ? { mirrorLocalAsks: this.#mirrorLocalAsks }
+        : {}),
     }
   }
 
@@ -165,6 +173,19 @@ export class RelayStateBoard {
   /** The agents' credential expiries (member id → ms) this home records; replaces the ones known before. */
   agentCredentials(expiries: ReadonlyMap<string, number>): void {
     this.#credentialExpiry = new Map(expiries)
+    this.#publish()
+  }
+
+  /** The agents (member ids) this desk now answers password questions for; replaces the ones before. */
+  passwordsAllowed(agentIds: Iterable<string>): void {
+    this.#passwordsAllowed = new Set(agentIds)
+    this.#publish()
+  }
+
+  /** The first desktop's "mirror local asks" setting as just read. */
+  mirrorLocalAsks(on: boolean): void {
+    if (on === this.#mirrorLocalAsks) return
+    this.#mirrorLocalAsks = on
     this.#publish()
   }
 

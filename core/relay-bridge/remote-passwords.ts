@@ -52,6 +52,11 @@ export class RemotePasswords {
     return this.#allowed.has(agentId)
   }
 
+  /** The roster ids of the agents allowed now. */
+  allowedAgentIds(): ReadonlySet<string> {
+    return this.#allowed
+  }
+
   close(): void {
     this.#watcher?.close()
   }

@@ -13,6 +13,7 @@ import { setupIpcHub } from './ipc-hub'
 import type { IpcHub } from './ipc-hub'
 import { launchedAtLogin } from './login-item'
 import { setupPhonePairing } from './phone-pairing'
+import { applyRelayChange } from './relay-changes'
 import { contentSecurityPolicy, setupSecurity } from './security'
 import { openSettingsStore } from './settings-store'
 import type { SettingsStore } from './settings-store'
@@ -118,6 +119,7 @@ export async function createDesktopContext(options: DesktopOptions): Promise<Des
     isAppUrl: (url) => isAppUrl(source, url),
     onRefused: (r) => warn(`ipc: refused: ${r}`),
     openLink,
+    changeRelay: (change) => applyRelayChange(home, change),
   })
   disposers.push(() => hub.dispose())
   disposers.push(

@@ -1,10 +1,18 @@
 import type * as Electron from 'electron'
-import { IPC_CHANNELS, OpenLinkRequestSchema, ShownAskReportSchema } from '../../shared/ipc'
+import {
+  IPC_CHANNELS,
+  OpenLinkRequestSchema,
+  RelayChangeRequestSchema,
+  ShownAskReportSchema,
+  type RelayChange,
+  type RelayChangeResult,
+} from '../../shared/ipc'
 import { safeLinkUrl } from '../../shared/markdown/url-gate'
 import { parseWindowFrame } from '../../core/ui-frames'
 import type { UiServerFrame } from '../../shared'
 import type { WindowHandle } from '../../core'
 import type { DesktopCompanion } from './companion'
+import type { RelayChangeOutcome } from './relay-changes'
 
 /** The relay between the question window (IPC) and the companion's UI channel. */
 export interface IpcHub {
@@ -30,6 +38,11 @@ export interface IpcHubOptions {
    * that passed the gate here, in main. Without it, `companion:open-link` is refused.
    */
   openLink?(url: string): void
+  /**
+   * Applies one change the person made in the Relay view (relay-changes.ts); never rejects. Without it,
+   * `companion:relay-change` is answered `RELAY_CHANGE_UNAVAILABLE`.
+   */
+  changeRelay?(change: RelayChange): Promise<RelayChangeOutcome>
 }
 
 /**
@@ -40,7 +53,9 @@ export interface IpcHubOptions {
  * `ask/rejected` frame when it names an ask, so the window is not left waiting).
  * `companion:subscribe` (re)attaches the window, which sends a fresh `snapshot`: a reload or a crashed
  * renderer loses nothing; a fault of the core while handling the window's frame re-attaches it too. `companion:open-link` URLs pass the URL gate again here (absolute http/https
- * only), whatever the renderer checked, before `openLink` asks the person.
+ * only), whatever the renderer checked, before `openLink` asks the person. `companion:relay-change`
+ * requests are parsed here and applied one at a time by `changeRelay`; each gets one
+ * `companion:relay-change-result` with its `changeId`.
  */
 export function setupIpcHub(options: IpcHubOptions): IpcHub {
   const { ipcMain, window, companion } = options
@@ -132,7 +147,34 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
     options.openLink(url)
   }
 
+  // One change at a time, in the order sent: two removals never race each other for the roster.
+  let changing: Promise<void> = Promise.resolve()
+  const onRelayChange = (event: Electron.IpcMainEvent, payload: unknown): void => {
+    if (!trusted(event)) return
+    const parsed = RelayChangeRequestSchema.safeParse(payload)
+    if (!parsed.success) return refuse('invalid relay change')
+    const { changeId, change } = parsed.data
+    const reply = (outcome: RelayChangeOutcome): void =>
+      send(IPC_CHANNELS.relayChangeResult, { changeId, ...outcome } satisfies RelayChangeResult)
+    const changeRelay = options.changeRelay
+    if (!changeRelay) {
+      refuse('the relay cannot be changed here')
+      return reply({
+        ok: false,
+        code: 'RELAY_CHANGE_UNAVAILABLE',
+        message: 'This window cannot change the relay; use `ask-user relay …` in a terminal.',
+      })
+    }
+    // `changeRelay` never rejects; were it to, the person is told and later changes still run.
+    changing = changing.then(() =>
+      changeRelay(change).then(reply, (error: unknown) =>
+        reply({ ok: false, code: 'RELAY_CHANGE_FAILED', message: `The change failed (${String(error)}).` }),
+      ),
+    )
+  }
+
   ipcMain.on(IPC_CHANNELS.subscribe, onSubscribe)
+  ipcMain.on(IPC_CHANNELS.relayChange, onRelayChange)
   ipcMain.on(IPC_CHANNELS.openLink, onOpenLink)
   ipcMain.on(IPC_CHANNELS.send, onSend)
   ipcMain.on(IPC_CHANNELS.shown, onShown)
@@ -153,6 +195,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
       ipcMain.removeListener(IPC_CHANNELS.send, onSend)
       ipcMain.removeListener(IPC_CHANNELS.shown, onShown)
       ipcMain.removeListener(IPC_CHANNELS.openLink, onOpenLink)
+      ipcMain.removeListener(IPC_CHANNELS.relayChange, onRelayChange)
     },
   }
 }

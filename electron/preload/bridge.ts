@@ -1,5 +1,5 @@
 import { IPC_CHANNELS } from '../../shared/ipc-channels'
-import type { FocusAskRequest, PhonePairState } from '../../shared/ipc'
+import type { FocusAskRequest, PhonePairState, RelayChange, RelayChangeResult } from '../../shared/ipc'
 import { frameCalls, type BridgeStatus, type CompanionBridge } from '../../shared/bridge'
 import { Listeners } from '../../shared/listeners'
 import type { UiClientFrame, UiServerFrame } from '../../shared/ui'
@@ -21,7 +21,8 @@ export interface IpcRendererLike {
  */
 export function createIpcBridge(
   ipc: IpcRendererLike,
-): CompanionBridge & Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink' | 'phonePairing'>> {
+): CompanionBridge &
+  Required<Pick<CompanionBridge, 'onFocusAsk' | 'reportShown' | 'openLink' | 'phonePairing' | 'changeRelay'>> {
   const frameListeners = new Listeners<[frame: UiServerFrame]>(reportListenerError)
   const statusListeners = new Listeners<[status: BridgeStatus]>(reportListenerError)
   const focusListeners = new Listeners<[askId: string]>(reportListenerError)
@@ -29,6 +30,9 @@ export function createIpcBridge(
   let status: BridgeStatus = 'connecting'
   let subscribed = false
   let heldFocus: string | undefined
+  /** Relay changes sent and not answered yet, by their id. */
+  const changes = new Map<string, (result: RelayChangeResult) => void>()
+  let changeCount = 0
 
   const send = (frame: UiClientFrame): void => ipc.send(IPC_CHANNELS.send, frame)
   const setStatus = (next: BridgeStatus): void => {
@@ -52,12 +56,27 @@ export function createIpcBridge(
   // Main builds these from its own pairing run (phone-pairing.ts): not parsed again, as above.
   ipc.on(IPC_CHANNELS.phonePairState, (_event, payload: unknown) => phonePairListeners.emit(payload as PhonePairState))
 
+  // Main answers every relay change once, with its id (ipc-hub.ts); an id not waited for is dropped.
+  ipc.on(IPC_CHANNELS.relayChangeResult, (_event, payload: unknown) => {
+    const result = payload as RelayChangeResult
+    const settle = changes.get(result.changeId)
+    changes.delete(result.changeId)
+    settle?.(result)
+  })
+
   return {
     ...frameCalls(send),
     phonePairing: {
       start: () => ipc.send(IPC_CHANNELS.phonePairStart),
       decide: (pairId: string, confirm: boolean) => ipc.send(IPC_CHANNELS.phonePairDecide, { pairId, confirm }),
       onState: (listener: (state: PhonePairState) => void) => phonePairListeners.add(listener),
+    },
+    changeRelay(change: RelayChange) {
+      const changeId = `change-${++changeCount}`
+      return new Promise<RelayChangeResult>((resolve) => {
+        changes.set(changeId, resolve)
+        ipc.send(IPC_CHANNELS.relayChange, { changeId, change })
+      })
     },
     openLink(url: string) {
       ipc.send(IPC_CHANNELS.openLink, { url })

@@ -17,4 +17,5 @@ contextBridge.exposeInMainWorld('companion', {
   reportShown: bridge.reportShown,
   openLink: bridge.openLink,
   phonePairing: bridge.phonePairing,
+  changeRelay: bridge.changeRelay,
 } satisfies CompanionBridge)

@@ -31,6 +31,10 @@ export const RelayCryptoCodeSchema = z.enum([
   'RECEIPT_INVALID',
   'RECEIPT_SIGNATURE',
   'RECEIPT_BINDING',
+  // presence (agent → devices: "still here")
+  'PRESENCE_INVALID',
+  'PRESENCE_SIGNATURE',
+  'PRESENCE_BINDING',
 ])
 export type RelayCryptoCode = z.infer<typeof RelayCryptoCodeSchema>
 

@@ -37,6 +37,7 @@ export { signEnvelope, splitEnvelope, verifyBytes } from './signing'
 export { sealQuestion, openQuestion, type SealedQuestion, type OpenedQuestion } from './question-envelope'
 export { sealAnswer, acceptAnswer, verifyAnswerOrigin, type AcceptedAnswer } from './answer-envelope'
 export { signReceipt, openReceipt } from './receipt-envelope'
+export { signPresence, openPresence } from './presence-envelope'
 export {
   Key32Schema,
   MemberSchema,
@@ -47,6 +48,7 @@ export {
   AnswerHeaderSchema,
   ReceiptSchema,
   ReceiptOutcomeSchema,
+  PresenceSchema,
   type Member,
   type MemberRole,
   type MemberSecret,
@@ -56,4 +58,5 @@ export {
   type AnswerHeader,
   type Receipt,
   type ReceiptOutcome,
+  type Presence,
 } from './schemas'

@@ -158,3 +158,16 @@ export const ReceiptSchema = z
     'a reasked receipt names the next ask, and only it',
   )
 export type Receipt = z.infer<typeof ReceiptSchema>
+
+/**
+ * A presence value, stored at `presence.<key>` (the agent's credential name) and signed by the agent: it
+ * was there at `at` (its clock, ms since the epoch). Desks count it as contact only once verified.
+ */
+export const PresenceSchema = z.strictObject({
+  v: z.literal(1),
+  t: z.literal('presence'),
+  agent: MemberIdSchema,
+  key: KvKeySchema,
+  at: z.int().min(0),
+})
+export type Presence = z.infer<typeof PresenceSchema>

@@ -2,9 +2,13 @@
 // bucket keeps a value 90 s. A desk that sees no contact from an agent for longer marks that agent's asks
 // "agent unreachable" and keeps them answerable: a lapse of presence never settles an ask, only the
 // ask's expiry or the agent's withdrawal does. KV max_age expiry sends no delete marker on server 2.9,
-// so the desk keeps its own clock per agent rather than waiting for the value to vanish.
+// so the desk keeps its own clock per agent rather than waiting for the value to vanish. Each value is
+// signed by the agent (relay/crypto presence-envelope.ts): a desk counts only a value an agent of the
+// roster signed for its own key, so the relay cannot make a gone agent look alive.
 import { jetstream } from '@nats-io/jetstream'
+import { openPresence, signPresence, type MemberKeys, type Roster } from '../crypto'
 import { BUCKETS } from '../nats/templates'
+import { askerToken } from './desk-question'
 import type { RelayLink } from './relay-link'
 
 /** The bucket presence values live in (bucket max_age 90 s, relay/nats/buckets.ts). */
@@ -15,22 +19,28 @@ export const PRESENCE_REFRESH_MS = 30_000
 export const PRESENCE_LAPSE_MS = 90_000
 
 /**
- * The agent's end: while at least one ask waits ({@link hold}), writes `presence.<agent>` at once, every
+ * The agent's end: while at least one ask waits ({@link hold}), writes `presence.<key>` at once, every
  * `periodMs`, and right after each reconnect. A failed write is dropped (the link is down; the next
- * period or the reconnect tries again). The value says nothing but that the agent is there.
+ * period or the reconnect tries again). The value says only that the agent is there, and when: signed
+ * by `agent` over its member id, `key` and the time.
  */
 export class PresenceBeacon {
   readonly #link: RelayLink
-  readonly #subject: string
+  readonly #agent: MemberKeys
+  readonly #key: string
   readonly #periodMs: number
+  readonly #now: () => number
   #holders = 0
   #timer: NodeJS.Timeout | undefined
   #unsubscribe: (() => void) | undefined
 
-  constructor(link: RelayLink, agentName: string, periodMs = PRESENCE_REFRESH_MS) {
+  /** `key`: the agent's presence key, its credential name (the token of its inbox keys). */
+  constructor(link: RelayLink, agent: MemberKeys, key: string, periodMs = PRESENCE_REFRESH_MS, now = Date.now) {
     this.#link = link
-    this.#subject = `$KV.${PRESENCE_BUCKET}.${agentName}`
+    this.#agent = agent
+    this.#key = key
     this.#periodMs = periodMs
+    this.#now = now
   }
 
   /** Starts refreshing (if not already) for one waiting ask; returns its release, idempotent. */
@@ -61,9 +71,12 @@ export class PresenceBeacon {
   }
 
   #refresh(): void {
-    const value = new TextEncoder().encode(JSON.stringify({ v: 1 }))
-    void jetstream(this.#link.nc, { checkAPI: false })
-      .publish(this.#subject, value, { timeout: Math.min(this.#periodMs, 5_000) })
+    void signPresence(this.#agent, { key: this.#key, at: this.#now() })
+      .then((value) =>
+        jetstream(this.#link.nc, { checkAPI: false }).publish(`$KV.${PRESENCE_BUCKET}.${this.#key}`, value, {
+          timeout: Math.min(this.#periodMs, 5_000),
+        }),
+      )
       .catch(() => undefined)
   }
 }
@@ -97,11 +110,33 @@ export class PresenceTracker {
   readonly #now: () => number
   readonly #onChange: (change: PresenceChange) => void
   readonly #agents = new Map<string, AgentContact>()
+  /** The presence values being verified, in order (see {@link signedContact}). */
+  #verifying: Promise<void> = Promise.resolve()
 
   constructor(options: PresenceTrackerOptions) {
     this.#lapseMs = options.lapseMs ?? PRESENCE_LAPSE_MS
     this.#now = options.now ?? Date.now
     this.#onChange = options.onChange
+  }
+
+  /**
+   * Records the presence value `entry` (as the presence watch delivers it) as contact, only once verified
+   * against `roster`: signed by the asker of the roster whose credential name is the key (an agent, or the
+   * desktop for the local asks it mirrors), for that key,
+   * at a time within one lapse of when the relay stored it (so an old value put back by the relay counts
+   * no more than its own time would). Anything else is ignored: it neither marks nor resets a lapse.
+   * Values are handled one at a time in the order given. Resolves once handled; never rejects.
+   */
+  signedContact(entry: { key: string; value: Uint8Array; created: Date }, roster: Roster | undefined): Promise<void> {
+    this.#verifying = this.#verifying.then(async () => {
+      if (roster === undefined) return
+      const storedAt = entry.created.getTime()
+      const opened = await openPresence(entry.value, { roster, kvKey: entry.key }).catch(() => undefined)
+      if (opened === undefined || askerToken(opened.agent) !== entry.key) return
+      if (Math.abs(opened.presence.at - storedAt) > this.#lapseMs) return
+      this.contact(entry.key, storedAt)
+    })
+    return this.#verifying
   }
 
   /** Records a contact from `agent` stored at `at` (ms since the epoch). */

@@ -192,7 +192,7 @@ export class RelayDesk {
           desk.#link,
           presenceBucket,
           '*',
-          (entry) => desk.#presence.contact(entry.key, entry.created.getTime()),
+          (entry) => void desk.#presence.signedContact(entry, desk.#pin.current),
           signal,
         ),
       )

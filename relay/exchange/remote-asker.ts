@@ -94,7 +94,7 @@ export class RemoteAsker {
     this.#agent = options.agent
     this.#now = options.now ?? Date.now
     this.#token = options.keyToken ?? options.agent.member.name
-    this.#presence = new PresenceBeacon(options.link, this.#token, options.presenceRefreshMs)
+    this.#presence = new PresenceBeacon(options.link, options.agent, this.#token, options.presenceRefreshMs, this.#now)
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,

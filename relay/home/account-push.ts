@@ -77,9 +77,21 @@ export async function pushPersonAccount(
   } finally {
     await nc.close()
   }
-  if (taken)
-    await saveJson(home, ACCOUNT_PUSH_FILE, AccountPushSchema, { v: 1, digest: accountDigest(revocations, limits) })
+  if (taken) await recordAccountPush(home, revocations, limits)
   return taken
+}
+
+/**
+ * Records in `home` that the relay holds the account JWT granting `limits` with `revocations`: after a
+ * push the server took, and at `relay init`, which writes this release's account JWT (no revocations)
+ * into the server's config itself, so the first renewal finds nothing to push.
+ */
+export async function recordAccountPush(
+  home: string,
+  revocations: Record<string, number>,
+  limits: RoleLimits = scopedLimits,
+): Promise<void> {
+  await saveJson(home, ACCOUNT_PUSH_FILE, AccountPushSchema, { v: 1, digest: accountDigest(revocations, limits) })
 }
 
 const AccountClaimsSchema = z.object({

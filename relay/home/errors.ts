@@ -13,6 +13,8 @@ export type RelayHomeCode =
   | 'RELAY_ACCOUNT_REFUSED'
   | 'RELAY_NAME_TAKEN'
   | 'RELAY_NO_PHONE_URLS'
+  | 'RELAY_NO_SUCH_MEMBER'
+  | 'RELAY_CANNOT_REMOVE_DESKTOP'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
 export class RelayHomeError extends Error {

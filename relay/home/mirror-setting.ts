@@ -4,9 +4,9 @@
 // by the running companion at every new local ask, so a change applies from the next ask on.
 import { join } from 'node:path'
 import { z } from 'zod'
-import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
+import { writeFileAtomic } from '../../core/private-files'
 import { RelayHomeError } from './errors'
-import { relayRole } from './state'
+import { readJsonFile, relayRole } from './state'
 
 /** The setting's file in the companion's home. */
 export const MIRROR_FILE = 'relay-mirror.json'
@@ -23,26 +23,13 @@ export type MirrorSetting = z.infer<typeof MirrorSettingSchema>
  * running companion then mirrors nothing and says so).
  */
 export async function mirrorLocalAsks(home: string): Promise<boolean> {
-  let text: string
-  try {
-    text = await readPrivateFile(join(home, MIRROR_FILE))
-  } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return false
-    throw error
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch {
-    data = undefined
-  }
-  const parsed = MirrorSettingSchema.safeParse(data)
-  if (!parsed.success)
-    throw new RelayHomeError(
-      'RELAY_BAD_STATE',
-      `${MIRROR_FILE} in the companion's home is damaged; run \`ask-user relay mirror on\` or \`off\` to write it again.`,
-    )
-  return parsed.data.mirrorLocalAsks
+  const setting = await readJsonFile(
+    home,
+    MIRROR_FILE,
+    MirrorSettingSchema,
+    `${MIRROR_FILE} in the companion's home is damaged; run \`ask-user relay mirror on\` or \`off\` to write it again.`,
+  )
+  return setting?.mirrorLocalAsks ?? false
 }
 
 /**

@@ -1,13 +1,12 @@
 // Which remote agents this desk answers secret asks (passwords) for: `ask-user relay passwords allow|deny`.
 // A per-desk choice kept 0600 in the companion's 0700 home; nothing of it goes to the relay. Agents are
 // kept by roster member id (an id names exactly one key), with the roster's name for listing.
-import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { isErrnoCode, readPrivateFile, writeFileAtomic } from '../../core/private-files'
+import { writeFileAtomic } from '../../core/private-files'
 import { verifyRoster, type Member } from '../crypto'
 import { RelayHomeError } from './errors'
-import { loadRosterAndSettings } from './state'
+import { loadRosterAndSettings, readJsonFile } from './state'
 
 /** The file in the companion's home (0600). */
 export const REMOTE_PASSWORDS_FILE = 'relay-remote-passwords.json'
@@ -26,26 +25,13 @@ const NONE: RemotePasswords = { v: 1, agents: [] }
  * (the bridge then allows nobody: a broken setting never opens the way for a password).
  */
 export async function loadRemotePasswords(home: string): Promise<RemotePasswords> {
-  const path = join(home, REMOTE_PASSWORDS_FILE)
-  try {
-    await lstat(path)
-  } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return NONE
-    throw error
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(await readPrivateFile(path))
-  } catch {
-    data = undefined
-  }
-  const parsed = RemotePasswordsSchema.safeParse(data)
-  if (!parsed.success)
-    throw new RelayHomeError(
-      'RELAY_BAD_STATE',
-      `${REMOTE_PASSWORDS_FILE} in the companion's home is damaged; delete it and allow the agents again.`,
-    )
-  return parsed.data
+  const stored = await readJsonFile(
+    home,
+    REMOTE_PASSWORDS_FILE,
+    RemotePasswordsSchema,
+    `${REMOTE_PASSWORDS_FILE} in the companion's home is damaged; delete it and allow the agents again.`,
+  )
+  return stored ?? NONE
 }
 
 /**

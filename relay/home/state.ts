@@ -139,12 +139,7 @@ export async function saveJson<T>(home: string, name: string, schema: z.ZodType<
 
 /** Reads the renewals record; an absent file is an empty record. */
 export async function loadRenewals(home: string): Promise<Renewals> {
-  try {
-    await lstat(join(home, RENEWALS_FILE))
-  } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return { v: 1, devices: {} }
-  }
-  return readJson(home, RENEWALS_FILE, RenewalsSchema)
+  return (await readJsonFile(home, RENEWALS_FILE, RenewalsSchema)) ?? { v: 1, devices: {} }
 }
 
 /** Reads this machine's own member keys: the desktop's, or a paired device's. */
@@ -166,16 +161,31 @@ export async function loadRosterAndSettings(home: string): Promise<{ roster: Sig
 
 /** Reads the 0600 JSON file `name` of `home` against `schema` (`RELAY_NOT_INITIALIZED` / `RELAY_BAD_STATE`). */
 export async function readJson<T>(home: string, name: string, schema: z.ZodType<T>): Promise<T> {
+  const value = await readJsonFile(home, name, schema)
+  if (value === undefined)
+    throw new RelayHomeError(
+      'RELAY_NOT_INITIALIZED',
+      `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`,
+    )
+  return value
+}
+
+/**
+ * Reads the 0600 JSON file `name` of `home` against `schema`; undefined when there is no such file. A
+ * file that is not that JSON is `RELAY_BAD_STATE` with `damaged` as its message (default: restore it
+ * from a backup). The content is never echoed: these files hold secrets.
+ */
+export async function readJsonFile<T>(
+  home: string,
+  name: string,
+  schema: z.ZodType<T>,
+  damaged = `${name} in the companion's home is damaged; restore it from a backup.`,
+): Promise<T | undefined> {
   let text: string
   try {
     text = await readPrivateFile(join(home, name))
   } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) {
-      throw new RelayHomeError(
-        'RELAY_NOT_INITIALIZED',
-        `${name} is missing from the companion's home; run \`ask-user relay init --self-hosted DIR\` first.`,
-      )
-    }
+    if (isErrnoCode(error, 'ENOENT')) return undefined
     throw error
   }
   let data: unknown
@@ -185,9 +195,7 @@ export async function readJson<T>(home: string, name: string, schema: z.ZodType<
     data = undefined
   }
   const parsed = schema.safeParse(data)
-  // The content is never echoed: these files hold secrets.
-  if (!parsed.success)
-    throw new RelayHomeError('RELAY_BAD_STATE', `${name} in the companion's home is damaged; restore it from a backup.`)
+  if (!parsed.success) throw new RelayHomeError('RELAY_BAD_STATE', damaged)
   return parsed.data
 }
 

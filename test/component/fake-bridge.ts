@@ -5,6 +5,7 @@ import type { ApprovalDecision } from '../../shared/approval'
 import type { ApprovalRequest } from '../../shared/approval'
 import type { ApprovalAsk, Ask, QuestionAsk } from '../../shared/ask'
 import type { BridgeStatus, CompanionBridge } from '../../shared/bridge'
+import type { RelayChange, RelayChangeResult } from '../../shared/ipc'
 import type { UiServerFrame } from '../../shared/ui'
 
 export class FakeBridge implements CompanionBridge {
@@ -55,6 +56,17 @@ export class FakeBridge implements CompanionBridge {
   async focusAsk(askId: string): Promise<void> {
     for (const listener of [...this.#focus]) listener(askId)
     await tick()
+  }
+
+  /** The relay changes the page asked for, in order (as the desktop window's bridge has `changeRelay`). */
+  readonly relayChanges: RelayChange[] = []
+  /** How the next relay changes are refused, in order; a change with none queued is applied (`ok`). */
+  readonly relayRefusals: Array<{ code: string; message: string }> = []
+  async changeRelay(change: RelayChange): Promise<RelayChangeResult> {
+    this.relayChanges.push(change)
+    const changeId = `change-${this.relayChanges.length}`
+    const refusal = this.relayRefusals.shift()
+    return refusal ? { changeId, ok: false, ...refusal } : { changeId, ok: true }
   }
 
   /** Delivers a frame from the "companion" and lets Svelte update the DOM. */

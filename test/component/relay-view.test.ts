@@ -27,6 +27,7 @@ const STATE: RelayState = {
   ],
   agents: [{ name: 'ci-job', lastContactAt: NOW - 60_000 }, { name: 'sandbox' }],
   pendingRemote: 2,
+  mirrorLocalAsks: false,
 }
 
 async function renderWindow(options: { desktop: boolean; lang?: 'en' | 'zh' }) {
@@ -74,8 +75,9 @@ describe('the Relay view', () => {
     expect(commands.getByText('ask-user relay pair')).toBeTruthy()
     expect(commands.getByText('ask-user relay remove NAME')).toBeTruthy()
     expect(commands.getByText('ask-user relay add-agent NAME')).toBeTruthy()
-    // Nothing in the view changes the relay: no button besides the window's own tabs and controls.
+    // Nothing in the view changes the relay (though this bridge could): no button, no switch at all.
     expect(within(screen.getByTestId('relay-view')).queryAllByRole('button')).toEqual([])
+    expect(within(screen.getByTestId('relay-view')).queryAllByRole('switch')).toEqual([])
   })
 
   it('in the desktop window: no read-only line, the same commands', async () => {
@@ -84,6 +86,122 @@ describe('the Relay view', () => {
     await user.click(screen.getByTestId('relay-tab'))
     expect(screen.queryByTestId('relay-read-only')).toBeNull()
     expect(text('relay-commands')).toContain('ask-user relay pair')
+  })
+
+  it('in the desktop window: the mirror switch sends the change and shows what relay/state then says', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    const mirror = screen.getByRole('switch', { name: 'Mirror local asks' })
+    expect(mirror.getAttribute('aria-checked')).toBe('false')
+    expect(text('relay-mirror-hint')).toBe(
+      "Other desks can answer the non-secret questions of this desktop's local agents; password questions stay here.",
+    )
+    await user.click(mirror)
+    expect(bridge.relayChanges).toEqual([{ type: 'relay/mirror-local', on: true }])
+    // The switch follows the companion's state, not the click.
+    expect(mirror.getAttribute('aria-checked')).toBe('false')
+    await bridge.emit({ type: 'relay/state', state: { ...STATE, mirrorLocalAsks: true } })
+    expect(mirror.getAttribute('aria-checked')).toBe('true')
+    await user.click(mirror)
+    expect(bridge.relayChanges.at(-1)).toEqual({ type: 'relay/mirror-local', on: false })
+  })
+
+  it('"Allow passwords from this agent" asks first and says what it means; turning it off does not', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    const switches = (): HTMLElement[] => screen.getAllByRole('switch', { name: 'Allow passwords from this agent' })
+    expect(switches().map((item) => item.getAttribute('aria-checked'))).toEqual(['false', 'false'])
+    await user.click(switches()[0]!)
+    const dialog = within(screen.getByTestId('relay-passwords-confirm'))
+    expect(dialog.getByText('Allow password questions from ci-job on this desk?')).toBeTruthy()
+    expect(text('relay-passwords-confirm')).toContain(
+      'This desk will show the password questions ci-job asks through the relay, and you can answer them here. Your answer is sealed to that agent alone and kept on the relay for at most 10 minutes; the relay cannot read it. Your other desks are not changed.',
+    )
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByTestId('relay-passwords-confirm')).toBeNull()
+    expect(bridge.relayChanges).toEqual([])
+    await user.click(switches()[0]!)
+    await user.click(screen.getByTestId('relay-passwords-yes'))
+    expect(bridge.relayChanges).toEqual([{ type: 'relay/remote-passwords', agent: 'ci-job', allow: true }])
+    const allowed: RelayState = { ...STATE, agents: [{ name: 'ci-job', passwordsAllowed: true }, { name: 'sandbox' }] }
+    await bridge.emit({ type: 'relay/state', state: allowed })
+    expect(switches().map((item) => item.getAttribute('aria-checked'))).toEqual(['true', 'false'])
+    await user.click(switches()[0]!)
+    expect(screen.queryByTestId('relay-passwords-confirm')).toBeNull()
+    expect(bridge.relayChanges.at(-1)).toEqual({ type: 'relay/remote-passwords', agent: 'ci-job', allow: false })
+  })
+
+  it('"Remove" on each other device, after a confirmation that says what removal does', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    const [self, laptop] = screen.getAllByTestId('relay-device')
+    expect(within(self!).queryByTestId('relay-remove')).toBeNull()
+    await user.click(within(laptop!).getByRole('button', { name: 'Remove' }))
+    expect(text('relay-remove-confirm')).toBe(
+      'Remove laptop-b? laptop-b can answer nothing from then on: the roster is signed again without it and its relay credential is revoked. To use it again, pair it anew. Cancel Remove laptop-b',
+    )
+    await user.keyboard('{Escape}')
+    expect(bridge.relayChanges).toEqual([])
+    await user.click(within(laptop!).getByRole('button', { name: 'Remove' }))
+    await user.click(screen.getByTestId('relay-remove-yes'))
+    expect(bridge.relayChanges).toEqual([{ type: 'devices/remove', name: 'laptop-b' }])
+  })
+
+  it('a refused change is said in a sentence: the relay unreachable, a roster conflict, any other refusal', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    bridge.relayRefusals.push(
+      { code: 'RELAY_UNREACHABLE', message: 'The relay could not be reached (ECONNREFUSED); nothing was changed.' },
+      { code: 'RELAY_ROSTER_CONFLICT', message: 'Another change to the roster was published…' },
+      { code: 'RELAY_MIRROR_NEEDS_DESKTOP', message: 'Only the first desktop can mirror its local asks.' },
+    )
+    const remove = async (): Promise<void> => {
+      await user.click(within(screen.getAllByTestId('relay-device')[1]!).getByRole('button', { name: 'Remove' }))
+      await user.click(screen.getByTestId('relay-remove-yes'))
+    }
+    await remove()
+    expect(text('relay-change-refused')).toBe(
+      'The relay could not be reached, so nothing was changed. Check that it runs, then try again.',
+    )
+    expect(screen.getByTestId('relay-change-refused').getAttribute('role')).toBe('alert')
+    await remove()
+    expect(text('relay-change-refused')).toBe(
+      'Another change to the roster was made at the same moment, so nothing was changed. Try again.',
+    )
+    await user.click(screen.getByRole('switch', { name: 'Mirror local asks' }))
+    expect(text('relay-change-refused')).toBe('Not changed: Only the first desktop can mirror its local asks.')
+    await user.click(screen.getByRole('switch', { name: 'Mirror local asks' }))
+    expect(screen.queryByTestId('relay-change-refused')).toBeNull()
+  })
+
+  it('on a paired device: the passwords switch only (no mirroring, no removal there)', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    const { mirrorLocalAsks: _none, ...rest } = STATE
+    await bridge.emit({ type: 'relay/state', state: { ...rest, desk: { name: 'laptop-b', role: 'device' } } })
+    await user.click(screen.getByTestId('relay-tab'))
+    expect(screen.queryByRole('switch', { name: 'Mirror local asks' })).toBeNull()
+    expect(screen.queryAllByTestId('relay-remove')).toEqual([])
+    expect(screen.getAllByRole('switch', { name: 'Allow passwords from this agent' })).toHaveLength(2)
+  })
+
+  it('the controls and their sentences in Chinese', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true, lang: 'zh' })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    expect(screen.getByRole('switch', { name: '镜像本机提问' })).toBeTruthy()
+    await user.click(screen.getAllByRole('switch', { name: '允许此智能体询问密码' })[0]!)
+    expect(text('relay-passwords-confirm')).toContain('允许 ci-job 在此桌面询问密码？')
+    await user.click(screen.getByRole('button', { name: '取消' }))
+    bridge.relayRefusals.push({ code: 'RELAY_ROSTER_CONFLICT', message: '…' })
+    await user.click(within(screen.getAllByTestId('relay-device')[1]!).getByRole('button', { name: '移除' }))
+    expect(text('relay-remove-confirm')).toContain('移除 laptop-b？')
+    await user.click(screen.getByTestId('relay-remove-yes'))
+    expect(text('relay-change-refused')).toBe('同一时刻成员名单有另一项更改，因此没有做任何更改。请重试。')
+    i18n.lang = 'en'
   })
 
   it('follows changes: unreachable since T, stopped with the reason, the roster warning', async () => {

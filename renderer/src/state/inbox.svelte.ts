@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../../../shared/approval'
 import type { Ask, HistoryEntry, InboxNotice } from '../../../shared/ask'
 import type { BridgeStatus, CompanionBridge, PageAccessState } from '../../../shared/bridge'
 import type { ConnectInfo } from '../../../shared/connect'
+import type { RelayChange, RelayChangeResult } from '../../../shared/ipc'
 import type { RelayState } from '../../../shared/relay-state'
 import type { UiServerFrame } from '../../../shared/ui'
 import type { MessageKey } from '../i18n/messages'
@@ -206,6 +207,15 @@ export class InboxStore {
   /** Switches to the "Relay" view (shown only with a relay configured). */
   showRelay(): void {
     this.view = 'relay'
+  }
+
+  /**
+   * How the Relay view changes the relay, or undefined where it cannot (the served page: only the
+   * desktop window's bridge has `changeRelay`). The view then follows the next `relay/state`.
+   */
+  get relayChanger(): ((change: RelayChange) => Promise<RelayChangeResult>) | undefined {
+    const bridge = this.#bridge
+    return bridge.changeRelay ? (change) => bridge.changeRelay!(change) : undefined
   }
 
   /** Switches to "Connect an agent". */

@@ -1,29 +1,8 @@
 // What the built `ask-user mcp` and `ask-user hook` load before their first reply (docs/performance.md,
-// "Start-up of spawned commands"): a preload records, in order, every JavaScript file compiled and every
-// write to stdout; a file counts as zod or the MCP SDK by the module comments the bundler leaves in it.
-import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+// "Start-up of spawned commands"), by the load trace (load-trace.ts): every JavaScript file compiled and
+// every write to stdout, in order; a file counts as zod or the MCP SDK by the module comments in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ROOT, ensureBuilt } from './built-cli'
-
-const PRELOAD = `
-const fs = require('node:fs')
-const Module = require('node:module')
-const log = process.env.LOAD_LOG
-const compile = Module.prototype._compile
-Module.prototype._compile = function (content, filename) {
-  const kinds = [content.includes('// node_modules/zod/') && 'zod', content.includes('// node_modules/@modelcontextprotocol/') && 'sdk'].filter(Boolean)
-  fs.appendFileSync(log, 'load ' + filename + ' ' + kinds.join(',') + '\\n')
-  return compile.call(this, content, filename)
-}
-const write = process.stdout.write
-process.stdout.write = function (chunk, ...rest) {
-  fs.appendFileSync(log, 'stdout ' + String(chunk).slice(0, 60).replace(/\\n/g, ' ') + '\\n')
-  return write.call(this, chunk, ...rest)
-}
-`
+import { startLoadTrace, type LoadTrace } from './load-trace'
 
 const PERMISSION_REQUEST = {
   session_id: '3f2a9c1e-77aa-4b1e-9d0f-2c5e8a1b6d42',
@@ -46,53 +25,17 @@ const OPENING = [
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
 ]
 
+let trace: LoadTrace
 let dir: string
-let preload: string
 
 beforeAll(async () => {
-  await ensureBuilt()
-  dir = await mkdtemp(join(tmpdir(), 'ask-user-startup-'))
-  preload = join(dir, 'trace.cjs')
-  await writeFile(preload, PRELOAD)
+  trace = await startLoadTrace('ask-user-startup-')
+  dir = trace.dir
 }, 120_000)
 
-afterAll(() => rm(dir, { recursive: true, force: true }))
+afterAll(() => trace.close())
 
-interface Traced {
-  code: number | null
-  stdout: string
-  /** `load <file> <zod,sdk>` and `stdout <text>` lines, in order. */
-  events: string[]
-}
-
-let runs = 0
-/** Runs `node --require trace bin/ask-user.js ...args`; `feed` gets stdin and the stdout seen so far. */
-function traced(
-  args: string[],
-  env: Record<string, string>,
-  feed: (stdin: NodeJS.WritableStream, stdout: string) => void,
-): Promise<Traced> {
-  const log = join(dir, `log-${++runs}.txt`)
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', preload, BIN, ...args], {
-      cwd: ROOT,
-      // The compile cache (bin/compile-cache.js) compiles the bundles itself, past the preload's hook;
-      // which files load is the same with it.
-      env: { PATH: process.env['PATH'] ?? '', LOAD_LOG: log, ASK_USER_COMPILE_CACHE: '0', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk
-      feed(child.stdin, stdout)
-    })
-    child.on('error', reject)
-    feed(child.stdin, '')
-    child.on('close', (code) => {
-      readFile(log, 'utf8').then((text) => resolve({ code, stdout, events: text.trim().split('\n') }), reject)
-    })
-  })
-}
+const traced: LoadTrace['traced'] = (...args) => trace.traced(...args)
 
 const heavy = (events: string[]): string[] => events.filter((e) => /^load .* (zod|sdk|zod,sdk)$/.test(e))
 

@@ -15,7 +15,6 @@ import { openRemoteAsker, type RemoteAsker, type RelayLink } from '../../../rela
 import { INBOX_BUCKET } from '../../../relay/exchange/inbox-keys'
 import { loadDeviceCreds, loadOwnMember, RELAY_FILES } from '../../../relay/home/state'
 import { connectRelay, createEntry } from '../../../relay/pairing'
-import type { Ask } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
 import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
 import { natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
@@ -23,6 +22,7 @@ import { connectUi } from '../../helpers/ui-client'
 import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
 import { askFrame, helloAgent } from './raw-agent'
 import { setUpRelayDesks, type RelayDesks } from './relay-desks'
+import { addedTo, RELAY_WAIT, replyTo, settledIn, startDeskCompanions } from './relay-windows'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the relay bridge tests: ${skip}`)
@@ -35,11 +35,8 @@ const ANSWERS = [
   { id: 'db', selected: ['Postgres'] },
   { id: 'why', selected: [], custom: 'ship it' },
 ]
-const WAIT = 20_000
 
 type AddedFrame = Extract<UiServerFrame, { type: 'ask/added' }>
-type SettledFrame = Extract<UiServerFrame, { type: 'ask/settled' }>
-type ReplyFrame = Extract<UiServerFrame, { type: 'ask/accepted' | 'ask/rejected' }>
 
 describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats-server, two companions)', () => {
   let root: string
@@ -60,17 +57,6 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     links.push(link)
     return asker
   }
-  const added = (window: V2Window, title: string): Promise<Ask> =>
-    window.frames
-      .next<AddedFrame>((f) => f.type === 'ask/added' && f.ask.title === title, WAIT)
-      .then((frame) => frame.ask)
-  const settled = (window: V2Window, askId: string): Promise<SettledFrame> =>
-    window.frames.next<SettledFrame>((f) => f.type === 'ask/settled' && f.askId === askId, WAIT)
-  const reply = (window: V2Window, askId: string): Promise<ReplyFrame> =>
-    window.frames.next<ReplyFrame>(
-      (f) => (f.type === 'ask/accepted' || f.type === 'ask/rejected') && f.askId === askId,
-      WAIT * 2,
-    )
 
   beforeAll(async () => {
     desks = await setUpRelayDesks('relay-bridge-', ['ci-job'])
@@ -80,11 +66,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     configPath = desks.configPath
     server = desks.server
     deskAName = (await loadOwnMember(homeA, 'desktop')).member.name
-    deskA = await startTestCompanion({ home: homeA })
-    deskB = await startTestCompanion({ home: homeB })
-    await Promise.all([deskA.companion.relayReady, deskB.companion.relayReady])
-    windowA = await openV2Window(deskA.companion)
-    windowB = await openV2Window(deskB.companion)
+    ;({ deskA, deskB, windowA, windowB } = await startDeskCompanions(homeA, homeB))
   }, 90_000)
 
   afterAll(async () => {
@@ -104,8 +86,8 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
   it('a remote ask shows in both desks marked remote under the roster name; the answer reaches the agent exactly', async () => {
     const v1 = await connectUi(deskA.companion)
     const asker = await agent()
-    const seenA = added(windowA, 'Nightly build')
-    const seenB = added(windowB, 'Nightly build')
+    const seenA = addedTo(windowA, 'Nightly build')
+    const seenB = addedTo(windowB, 'Nightly build')
     const answer = asker.ask(QUESTIONS, { title: 'Nightly build' })
     const ask = await seenA
     expect(ask).toMatchObject({
@@ -121,13 +103,13 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     expect(ask).not.toHaveProperty('origin.unanswerable')
     expect(await seenB).toMatchObject({ origin: { kind: 'relay', agentId } })
     // A v1 script sees the same ask in v1's shape: no origin (it is not part of v1).
-    const v1Ask = await v1.nextAsk((a) => a.title === 'Nightly build', WAIT)
+    const v1Ask = await v1.nextAsk((a) => a.title === 'Nightly build', RELAY_WAIT)
     expect(v1Ask).not.toHaveProperty('origin')
     expect(v1Ask.agent).toEqual({ name: 'ci-job' })
 
-    const settledOnB = settled(windowB, (await seenB).askId)
+    const settledOnB = settledIn(windowB, (await seenB).askId)
     windowA.send({ type: 'ask/answer', askId: ask.askId, answers: ANSWERS })
-    expect(await reply(windowA, ask.askId)).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'answered' })
+    expect(await replyTo(windowA, ask.askId)).toEqual({ type: 'ask/accepted', askId: ask.askId, outcome: 'answered' })
     expect(JSON.stringify(await answer)).toBe(
       '{"answers":[{"id":"db","selected":["Postgres"]},{"id":"why","selected":[],"custom":"ship it"}]}',
     )
@@ -140,15 +122,15 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
 
   it("two desks answer: the second desk's answer wins; the first is told answered on the second", async () => {
     const asker = await agent()
-    const seenA = added(windowA, 'Race')
-    const seenB = added(windowB, 'Race')
+    const seenA = addedTo(windowA, 'Race')
+    const seenB = addedTo(windowB, 'Race')
     void asker.ask(QUESTIONS, { title: 'Race' }).catch(() => undefined)
     const [askA, askB] = await Promise.all([seenA, seenB])
     // The agent goes offline (no receipt yet), so desk A learns of B's answer only by losing the write.
     await links.at(-1)!.close()
     windowB.send({ type: 'ask/answer', askId: askB.askId, answers: ANSWERS })
-    expect(await reply(windowB, askB.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
-    const settledOnA = settled(windowA, askA.askId)
+    expect(await replyTo(windowB, askB.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    const settledOnA = settledIn(windowA, askA.askId)
     windowA.send({
       type: 'ask/answer',
       askId: askA.askId,
@@ -163,7 +145,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
       outcome: 'answered',
       answeredOn: 'laptop-b',
     })
-    expect(await reply(windowA, askA.askId)).toEqual({
+    expect(await replyTo(windowA, askA.askId)).toEqual({
       type: 'ask/rejected',
       askId: askA.askId,
       code: 'NOT_PENDING',
@@ -175,7 +157,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
 
   it('a remote secret ask is shown marked remote and refused with the reason; it cannot be dismissed', async () => {
     const asker = await agent()
-    const seen = added(windowA, 'Deploy key')
+    const seen = addedTo(windowA, 'Deploy key')
     const stop = new AbortController()
     const asking = asker
       .ask([{ id: 'pw', question: 'Passphrase?', secret: true } as never], { title: 'Deploy key', signal: stop.signal })
@@ -184,21 +166,21 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     expect(ask).toMatchObject({ origin: { kind: 'relay', unanswerable: remoteSecretRefused('ci-job') } })
     expect(ask).not.toHaveProperty('askpass')
     windowA.send({ type: 'ask/answer', askId: ask.askId, answers: [{ id: 'pw', selected: [], custom: 'hunter2' }] })
-    expect(await reply(windowA, ask.askId)).toEqual({
+    expect(await replyTo(windowA, ask.askId)).toEqual({
       type: 'ask/rejected',
       askId: ask.askId,
       code: 'FORBIDDEN',
       reason: remoteSecretRefused('ci-job'),
     })
     windowA.send({ type: 'ask/dismiss', askId: ask.askId })
-    expect(await reply(windowA, ask.askId)).toEqual({
+    expect(await replyTo(windowA, ask.askId)).toEqual({
       type: 'ask/rejected',
       askId: ask.askId,
       code: 'FORBIDDEN',
       reason: REMOTE_DISMISS_REASON,
     })
     // The agent withdraws it: every desk drops it.
-    const gone = settled(windowA, ask.askId)
+    const gone = settledIn(windowA, ask.askId)
     stop.abort()
     expect(await gone).toMatchObject({ outcome: 'aborted' })
     expect(await asking).toMatchObject({ code: 'ASK_WITHDRAWN' })
@@ -207,7 +189,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
   it('an answer no desk can verify holds the key: the answering window is told, every window gets the alarm, the ask stays', async () => {
     const asker = await agent()
     const agentLink = links.at(-1)!
-    const seen = added(windowA, 'Spoiled')
+    const seen = addedTo(windowA, 'Spoiled')
     let relayAskId = ''
     void asker
       .ask(QUESTIONS, { title: 'Spoiled', onEvent: (e) => void (e.type === 'asked' && (relayAskId = e.askId)) })
@@ -222,10 +204,16 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
       true,
     )
     await nc.close()
-    const alarmOnB = windowB.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm', WAIT)
-    const alarmOnA = windowA.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm', WAIT)
+    const alarmOnB = windowB.frames.next(
+      (f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm',
+      RELAY_WAIT,
+    )
+    const alarmOnA = windowA.frames.next(
+      (f) => f.type === 'notice/added' && f.notice.title === 'Relay alarm',
+      RELAY_WAIT,
+    )
     windowA.send({ type: 'ask/answer', askId: ask.askId, answers: ANSWERS })
-    const refused = await reply(windowA, ask.askId)
+    const refused = await replyTo(windowA, ask.askId)
     expect(refused).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
     expect(refused.type === 'ask/rejected' && refused.reason).toMatch(
       /^an answer this desk cannot verify took this ask's place on the relay \([A-Z_]+\); nothing of yours was taken\. The agent asks again: answer the new ask\.$/,
@@ -235,18 +223,18 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     // Desk B learns of it when its own window tries.
     const askOnB = deskB.companion.pending().find((a) => a.title === 'Spoiled')!
     windowB.send({ type: 'ask/answer', askId: askOnB.askId, answers: ANSWERS })
-    expect(await reply(windowB, askOnB.askId)).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
+    expect(await replyTo(windowB, askOnB.askId)).toMatchObject({ type: 'ask/rejected', code: 'INVALID_ANSWER' })
     await alarmOnB
   }, 60_000)
 
   it('relay killed: local asks still work, the remote ask stays listed, a notice says so; restarted: the answer goes through', async () => {
     const asker = await agent()
-    const seen = added(windowA, 'Outage')
+    const seen = addedTo(windowA, 'Outage')
     const answer = asker.ask(QUESTIONS, { title: 'Outage' })
     const remote = await seen
     const unreachable = windowA.frames.next(
       (f) => f.type === 'notice/added' && f.notice.agent.name === 'Relay' && f.notice.title === 'Relay unreachable',
-      WAIT,
+      RELAY_WAIT,
     )
     const exited = once(server.process, 'exit')
     server.process.kill('SIGKILL')
@@ -260,17 +248,17 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     local.send(askFrame('l1'))
     const localAsk = (await localSeen).ask
     windowA.send({ type: 'ask/answer', askId: localAsk.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
-    expect(await reply(windowA, localAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await replyTo(windowA, localAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await local.next((f) => f.type === 'answer')).toMatchObject({ id: 'l1' })
     const pendingIds = deskA.companion.pending().map((a) => a.askId)
     expect(pendingIds).toContain(remote.askId)
     expect(pendingIds).not.toContain(localAsk.askId)
 
-    const back = windowA.frames.next((f) => f.type === 'notice/removed', WAIT)
+    const back = windowA.frames.next((f) => f.type === 'notice/removed', RELAY_WAIT)
     server = await startNatsServer(configPath)
     await back
     windowA.send({ type: 'ask/answer', askId: remote.askId, answers: ANSWERS })
-    expect(await reply(windowA, remote.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await replyTo(windowA, remote.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await answer).toEqual({ answers: ANSWERS })
   }, 90_000)
 
@@ -282,7 +270,7 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     await exited
     deskB = await startTestCompanion({ home: join(root, 'desk-b') })
     windowB = await openV2Window(deskB.companion)
-    await windowB.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay unreachable', WAIT)
+    await windowB.frames.next((f) => f.type === 'notice/added' && f.notice.title === 'Relay unreachable', RELAY_WAIT)
     const local = await helloAgent(deskB.companion)
     local.send(askFrame('l2'))
     await windowB.frames.next((f) => f.type === 'ask/added' && f.ask.agent.name === 'test-agent')
@@ -290,11 +278,11 @@ describe.skipIf(skip)('the relay bridge: remote asks in the one inbox (real nats
     server = await startNatsServer(configPath)
     await deskB.companion.relayReady
     const asker = await agent()
-    const seen = added(windowB, 'After the outage')
+    const seen = addedTo(windowB, 'After the outage')
     const answer = asker.ask(QUESTIONS, { title: 'After the outage' })
     const ask = await seen
     windowB.send({ type: 'ask/answer', askId: ask.askId, answers: ANSWERS })
-    expect(await reply(windowB, ask.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await replyTo(windowB, ask.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await answer).toEqual({ answers: ANSWERS })
   }, 90_000)
 })

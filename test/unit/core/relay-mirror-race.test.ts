@@ -6,15 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { RemoteAsker, type RemoteAskEvent } from '../../../relay/exchange'
 import { MIRROR_CLAIM_MS } from '../../../core/relay-bridge/mirror-claim'
 import { natsServerSkipReason } from '../../helpers/nats-server'
-import {
-  addedTo,
-  MIRROR_WAIT,
-  mirrorCommand,
-  replyTo,
-  settledIn,
-  startMirrorDesks,
-  type MirrorDesks,
-} from './mirror-desks'
+import { mirrorCommand, startMirrorDesks, type MirrorDesks } from './mirror-desks'
+import { addedTo, RELAY_WAIT, replyTo, settledIn } from './relay-windows'
 import { askFrame, helloAgent, type RawAgent } from './raw-agent'
 
 const skip = natsServerSkipReason()
@@ -84,7 +77,7 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
       reason: 'answered on laptop-b first; your answer was not sent',
     })
     release()
-    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'r1', answers: answersB })
+    expect(await agent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({ id: 'r1', answers: answersB })
     expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
   }, 60_000)
 
@@ -110,7 +103,7 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
     const fits = [{ id: 'q1', selected: [], custom: 'x'.repeat(A_TEXT_CHARS) }]
     windowB.send({ type: 'ask/answer', askId: askB.askId, answers: fits })
     expect(await replyTo(windowB, askB.askId)).toEqual({ type: 'ask/accepted', askId: askB.askId, outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'r3', answers: fits })
+    expect(await agent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({ id: 'r3', answers: fits })
     expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
   }, 60_000)
 
@@ -130,6 +123,6 @@ describe.skipIf(skip)('a mirrored local ask: the first answer on the relay wins 
     expect(await replyTo(windowA, askA.askId)).toEqual({ type: 'ask/accepted', askId: askA.askId, outcome: 'answered' })
     // The claim's bound, with room for a loaded machine; far below the 30 s a remote answer may wait.
     expect(performance.now() - sent).toBeLessThan(MIRROR_CLAIM_MS + 10_000)
-    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'r2', answers })
+    expect(await agent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({ id: 'r2', answers })
   }, 60_000)
 })

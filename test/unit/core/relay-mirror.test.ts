@@ -15,15 +15,8 @@ import type { Ask } from '../../../shared/ask'
 import type { TestCompanion } from '../../helpers/companion'
 import { natsServerSkipReason } from '../../helpers/nats-server'
 import type { V2Window } from '../../helpers/ui-v2-window'
-import {
-  addedTo,
-  MIRROR_WAIT,
-  mirrorCommand,
-  replyTo,
-  settledIn,
-  startMirrorDesks,
-  type MirrorDesks,
-} from './mirror-desks'
+import { mirrorCommand, startMirrorDesks, type MirrorDesks } from './mirror-desks'
+import { addedTo, RELAY_WAIT, replyTo, settledIn } from './relay-windows'
 import { askFrame, helloAgent, poll, type RawAgent } from './raw-agent'
 
 const skip = natsServerSkipReason()
@@ -136,13 +129,13 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     const answers = [{ id: 'q1', selected: [], custom: 'SQLite, with WAL' }]
     windowB.send({ type: 'ask/answer', askId: askB.askId, answers })
     expect(await replyTo(windowB, askB.askId)).toEqual({ type: 'ask/accepted', askId: askB.askId, outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'm1', answers })
+    expect(await agent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({ id: 'm1', answers })
     expect(await settledOnA).toMatchObject({ outcome: 'answered', answeredOn: 'laptop-b' })
     // Desk A never listed its own mirrored ask a second time as a remote ask.
     expect(windowA.frames.frames.filter((f) => f.type === 'ask/added' && f.ask.title === 'Mirrored')).toHaveLength(1)
     windowA.send({ type: 'ask/answer', askId: offAsk.askId, answers: [{ id: 'q1', selected: ['SQLite'] }] })
     expect(await replyTo(windowA, offAsk.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
-    expect(await offAgent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({ id: 'off1' })
+    expect(await offAgent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({ id: 'off1' })
     expect(deskA.companion.pending()).toEqual([])
     expect(deskB.companion.pending()).toEqual([])
   }, 60_000)
@@ -160,7 +153,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
       answers: [{ id: 'q1', selected: ['Postgres (Recommended)'] }],
     })
     expect(await replyTo(windowA, askA.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
-    expect(await agent.next((f) => f.type === 'answer', MIRROR_WAIT)).toMatchObject({
+    expect(await agent.next((f) => f.type === 'answer', RELAY_WAIT)).toMatchObject({
       id: 'm2',
       answers: [{ id: 'q1', selected: ['Postgres (Recommended)'] }],
     })

@@ -20,26 +20,24 @@ import { BUCKETS } from '../../../relay/nats/templates'
 import { connectRelay } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
 import type { UiServerFrame } from '../../../shared/ui'
-import { startTestCompanion, type TestCompanion } from '../../helpers/companion'
+import type { TestCompanion } from '../../helpers/companion'
 import { natsServerSkipReason } from '../../helpers/nats-server'
-import { openV2Window, type V2Window } from '../../helpers/ui-v2-window'
+import type { V2Window } from '../../helpers/ui-v2-window'
 import { memoryIo } from '../cli/memory-io'
 import { setUpRelayDesks, type RelayDesks } from './relay-desks'
+import { addedTo, RELAY_WAIT, replyTo, startDeskCompanions } from './relay-windows'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the remote passwords tests: ${skip}`)
 
 const PASSWORD = 'hunter2-correct-horse'
 const SECRET = [{ id: 'pw', question: 'Deploy key passphrase?', secret: true }] as never
-const WAIT = 20_000
 
-type AddedFrame = Extract<UiServerFrame, { type: 'ask/added' }>
 type OriginFrame = Extract<UiServerFrame, { type: 'ask/origin' }>
-type ReplyFrame = Extract<UiServerFrame, { type: 'ask/accepted' | 'ask/rejected' }>
 
 /** Polls `check` until it returns something other than undefined, within a generous deadline. */
 async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT
+  const deadline = Date.now() + RELAY_WAIT
   for (;;) {
     const value = await check()
     if (value !== undefined) return value
@@ -71,21 +69,12 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
     const code = await main(['relay', 'passwords', ...args], io)
     return { code, out: io.out(), err: io.err() }
   }
-  const added = (window: V2Window, title: string, pick: (ask: Ask) => boolean = () => true): Promise<Ask> =>
-    window.frames
-      .next<AddedFrame>((f) => f.type === 'ask/added' && f.ask.title === title && pick(f.ask), WAIT)
-      .then((frame) => frame.ask)
   const answerable = (ask: Ask): boolean => ask.kind === 'question' && ask.origin?.unanswerable === undefined
   /** The next `ask/origin` of `askId` whose origin makes it answerable here (`true`) or not (`false`). */
   const revisedOrigin = (window: V2Window, askId: string, answerableNow: boolean): Promise<OriginFrame> =>
     window.frames.next<OriginFrame>(
       (f) => f.type === 'ask/origin' && f.askId === askId && (f.origin.unanswerable === undefined) === answerableNow,
-      WAIT,
-    )
-  const reply = (window: V2Window, askId: string): Promise<ReplyFrame> =>
-    window.frames.next<ReplyFrame>(
-      (f) => (f.type === 'ask/accepted' || f.type === 'ask/rejected') && f.askId === askId,
-      WAIT * 2,
+      RELAY_WAIT,
     )
   const answer = (window: V2Window, askId: string): void =>
     window.send({ type: 'ask/answer', askId, answers: [{ id: 'pw', selected: [], custom: PASSWORD }] })
@@ -103,11 +92,7 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
   beforeAll(async () => {
     desks = await setUpRelayDesks('relay-passwords-', ['ci-job', 'other-job'])
     ;({ root, homeA, homeB, relayUrl } = desks)
-    deskA = await startTestCompanion({ home: homeA })
-    deskB = await startTestCompanion({ home: homeB })
-    await Promise.all([deskA.companion.relayReady, deskB.companion.relayReady])
-    windowA = await openV2Window(deskA.companion)
-    windowB = await openV2Window(deskB.companion)
+    ;({ deskA, deskB, windowA, windowB } = await startDeskCompanions(homeA, homeB))
   }, 90_000)
 
   afterAll(async () => {
@@ -133,14 +118,14 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
 
   it('refused before allow; allowed on desk A it becomes answerable there only, and the agent gets the password through the secret bucket', async () => {
     const stop = new AbortController()
-    const seenA = added(windowA, 'Deploy key')
-    const seenB = added(windowB, 'Deploy key')
+    const seenA = addedTo(windowA, 'Deploy key')
+    const seenB = addedTo(windowB, 'Deploy key')
     const { result, relayAskId } = await askSecret('Deploy key', stop)
     const ask = await seenA
     expect(ask).toMatchObject({ origin: { kind: 'relay', unanswerable: remoteSecretRefused('ci-job') } })
     expect(ask).not.toHaveProperty('askpass')
     answer(windowA, ask.askId)
-    expect(await reply(windowA, ask.askId)).toEqual({
+    expect(await replyTo(windowA, ask.askId)).toEqual({
       type: 'ask/rejected',
       askId: ask.askId,
       code: 'FORBIDDEN',
@@ -158,10 +143,10 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
     expect((await revised).askId).toBe(ask.askId)
     const onB = await seenB
     answer(windowB, onB.askId)
-    expect(await reply(windowB, onB.askId)).toMatchObject({ type: 'ask/rejected', code: 'FORBIDDEN' })
+    expect(await replyTo(windowB, onB.askId)).toMatchObject({ type: 'ask/rejected', code: 'FORBIDDEN' })
 
     answer(windowA, ask.askId)
-    expect(await reply(windowA, ask.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
+    expect(await replyTo(windowA, ask.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'answered' })
     expect(await result).toEqual({ answers: [{ id: 'pw', selected: [], custom: PASSWORD }] })
 
     // On the relay: nothing in `inbox` for it, a sealed entry in `secret` without the password's bytes.
@@ -198,14 +183,14 @@ describe.skipIf(skip)('remote passwords (real nats-server, two companions)', () 
   it('deny takes it back: a pending secret ask becomes unanswerable again, and a new one is refused', async () => {
     expect((await relay(homeA, 'allow', 'ci-job')).err).toContain('Nothing changed')
     const stop = new AbortController()
-    const seen = added(windowA, 'Sudo', answerable)
+    const seen = addedTo(windowA, 'Sudo', answerable)
     const { result } = await askSecret('Sudo', stop)
     const ask = await seen
     const revised = revisedOrigin(windowA, ask.askId, false)
     expect((await relay(homeA, 'deny', 'ci-job')).code).toBe(0)
     expect(await revised).toMatchObject({ askId: ask.askId, origin: { unanswerable: remoteSecretRefused('ci-job') } })
     answer(windowA, ask.askId)
-    expect(await reply(windowA, ask.askId)).toMatchObject({ type: 'ask/rejected', code: 'FORBIDDEN' })
+    expect(await replyTo(windowA, ask.askId)).toMatchObject({ type: 'ask/rejected', code: 'FORBIDDEN' })
     expect((await relay(homeA, 'list')).out).toBe('')
     stop.abort()
     expect(await result).toMatchObject({ code: 'ASK_WITHDRAWN' })

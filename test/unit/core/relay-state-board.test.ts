@@ -37,6 +37,33 @@ describe('the relay state board', () => {
     expect(seen).toEqual([])
   })
 
+  it("carries the desktop window's settings: the agents allowed passwords, and mirroring on the first desktop only", async () => {
+    const { relay, seen, turn } = board()
+    relay.configured()
+    relay.desk({ id: 'me', name: 'me', role: 'desktop' })
+    relay.roster({
+      version: 2,
+      expiresAt: 1_000_000 + 60 * DAY,
+      members: [member('me', 'desktop'), member('ci', 'agent'), member('sandbox', 'agent')],
+    })
+    await turn()
+    // Not read yet: no mirror field, no agent allowed.
+    expect(seen.at(-1)).not.toHaveProperty('mirrorLocalAsks')
+    expect(seen.at(-1)!.agents).toEqual([{ name: 'ci' }, { name: 'sandbox' }])
+    relay.mirrorLocalAsks(true)
+    relay.passwordsAllowed(['sandbox'])
+    await turn()
+    expect(seen.at(-1)).toMatchObject({
+      mirrorLocalAsks: true,
+      agents: [{ name: 'ci' }, { name: 'sandbox', passwordsAllowed: true }],
+    })
+    expect(seen.at(-1)!.agents[0]).not.toHaveProperty('passwordsAllowed')
+    // A paired device never mirrors: the field is absent there, whatever the (absent) file read as.
+    relay.desk({ id: 'laptop', name: 'laptop', role: 'device' })
+    await turn()
+    expect(seen.at(-1)).not.toHaveProperty('mirrorLocalAsks')
+  })
+
   it('announces once per turn, with every change of that turn', async () => {
     const { relay, seen, turn } = board()
     relay.configured()

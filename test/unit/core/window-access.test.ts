@@ -128,11 +128,38 @@ describe('the UI channel never changes who may answer', () => {
   it('refuses pairing, device removal, relay settings and mirroring from a window with FORBIDDEN', async () => {
     t = await startTestCompanion()
     const window = await connectUi(t.companion)
-    for (const type of ['devices/pair', 'devices/remove', 'relay/settings', 'relay/mirror-local']) {
+    for (const type of [
+      'devices/pair',
+      'devices/remove',
+      'relay/settings',
+      'relay/mirror-local',
+      'relay/remote-passwords',
+    ]) {
       window.send({ type, askId: 'x' })
       const reply = await window.nextFrame((frame) => frame.type === 'rejected')
       expect(reply).toMatchObject({ type: 'rejected', code: 'FORBIDDEN' })
       expect((reply as { reason: string }).reason).toContain(`${type} changes who may answer`)
+    }
+    await window.close()
+  })
+
+  it("refuses the Relay view's changes over the UI channel, in the very shape the desktop window's IPC carries", async () => {
+    t = await startTestCompanion()
+    const window = await connectUi(t.companion)
+    const changes = [
+      { type: 'relay/mirror-local', on: true },
+      { type: 'relay/remote-passwords', agent: 'ci-job', allow: true },
+      { type: 'devices/remove', name: 'laptop-b' },
+    ]
+    for (const change of changes) {
+      window.send(change)
+      const reply = await window.nextFrame((frame) => frame.type === 'rejected')
+      expect(reply).toEqual({
+        type: 'rejected',
+        askId: '',
+        code: 'FORBIDDEN',
+        reason: `${change.type} changes who may answer: it is accepted only from the desktop app's own window or from \`ask-user\` in a terminal, never over the UI channel`,
+      })
     }
     await window.close()
   })

@@ -1,14 +1,14 @@
 // `ask-user open` against the desktop app (the real core inside the strict fake Electron): it raises the
 // app's own window through `POST /v1/window/show` with the window credential, and opens no browser.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import * as core from '../../../core'
 import { run as open } from '../../../cli/commands/open'
-import { startDesktop, type Desktop } from '../../../electron/main/desktop'
-import { electronModule } from '../../../electron/main/electron-module'
+import type { Companion } from '../../../core'
+import type { Desktop } from '../../../electron/main/desktop'
 import { WINDOW_SHOW_PATH } from '../../../shared/window-link'
 import { memoryIo } from '../cli/memory-io'
-import { asElectron, fake, FakeBrowserWindow, playPlatform, resetFakeElectron } from './fake-electron'
-import { tempHome, TEST_ICONS } from './helpers'
+import { FakeBrowserWindow, resetFakeElectron } from './fake-electron'
+import { tempHome } from './helpers'
+import { startLinuxDesktop } from './start-desktop'
 
 vi.mock('electron', async () => (await import('./fake-electron')).electronMock())
 
@@ -29,21 +29,8 @@ afterEach(async () => {
 })
 
 async function start(): Promise<Desktop> {
-  playPlatform('linux')
-  const started = await startDesktop({
-    app: asElectron(fake.app, 'App'),
-    electron: electronModule,
-    core,
-    icons: TEST_ICONS,
-    platform: 'linux',
-    argv: [],
-    env: { ASK_USER_HOME: home.home, XDG_CONFIG_HOME: home.home },
-    mainDir: '/opt/companion/resources/app.asar/out/main',
-    warn: (message) => void warnings.push(message),
-  })
-  if (!started) throw new Error(`desktop did not start: ${warnings.join('; ')}`)
-  desktop = started
-  return started
+  desktop = await startLinuxDesktop(home.home, warnings)
+  return desktop
 }
 
 const win = (): FakeBrowserWindow => FakeBrowserWindow.instances[0]!
@@ -59,13 +46,13 @@ describe.skipIf(process.platform === 'win32')('ask-user open with the desktop ap
     expect(win().focused).toBe(true)
     expect(io.err()).toBe("Brought the companion's window to the front.\n")
     expect(io.out()).toBe('')
-    expect(io.err() + io.out()).not.toContain((app.companion as core.Companion).windowCredential())
+    expect(io.err() + io.out()).not.toContain((app.companion as Companion).windowCredential())
   })
 
   it('the route needs the window credential: the agent token is refused with 401 and the window stays hidden', async () => {
     const app = await start()
     win().hide()
-    const companion = app.companion as core.Companion
+    const companion = app.companion as Companion
     const refused = await fetch(new URL(WINDOW_SHOW_PATH, companion.pageUrl), {
       method: 'POST',
       headers: { Authorization: `Bearer ${companion.token}` },

@@ -22,6 +22,7 @@ describe('preload', () => {
     expect(name).toBe('companion')
     expect(Object.keys(api).sort()).toEqual([
       'answer',
+      'changeRelay',
       'decide',
       'dismiss',
       'dismissNotice',
@@ -73,6 +74,21 @@ describe('preload', () => {
     off()
     fake.ipcRenderer.emit(IPC_CHANNELS.uiFrame, {}, snapshot)
     expect(got).toEqual([snapshot])
+  })
+
+  it('sends a relay change with its own id on companion:relay-change and resolves with the result for that id', async () => {
+    const bridge = createIpcBridge(ipcRenderer())
+    const first = bridge.changeRelay({ type: 'relay/mirror-local', on: true })
+    const second = bridge.changeRelay({ type: 'devices/remove', name: 'laptop-b' })
+    expect(fake.ipcRenderer.send.mock.calls).toEqual([
+      [IPC_CHANNELS.relayChange, { changeId: 'change-1', change: { type: 'relay/mirror-local', on: true } }],
+      [IPC_CHANNELS.relayChange, { changeId: 'change-2', change: { type: 'devices/remove', name: 'laptop-b' } }],
+    ])
+    const refused = { changeId: 'change-2', ok: false, code: 'RELAY_ROSTER_CONFLICT', message: 'Run it again.' }
+    fake.ipcRenderer.emit(IPC_CHANNELS.relayChangeResult, {}, refused)
+    fake.ipcRenderer.emit(IPC_CHANNELS.relayChangeResult, {}, { changeId: 'change-1', ok: true })
+    expect(await second).toEqual(refused)
+    expect(await first).toEqual({ changeId: 'change-1', ok: true })
   })
 
   it('hands a focus request made before any listener to the first one', () => {

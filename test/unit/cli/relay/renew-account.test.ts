@@ -1,12 +1,13 @@
 // A relay made by an older release: its account JWT carries the older role templates, so the desktop may not
 // write its own question key ("mirror local asks") until a renewal on the first desktop re-signs and pushes
-// the account JWT with this release's templates. A second renewal pushes nothing. Real nats-server, operator mode.
+// the account JWT with this release's templates. A second renewal pushes nothing; nor does the first renewal
+// of a relay this release made (init records the account it wrote). Real nats-server, operator mode.
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
-import { ACCOUNT_PUSH_FILE, pushPersonAccount } from '../../../../relay/home/account-push'
+import { ACCOUNT_PUSH_FILE, accountDigest, pushPersonAccount } from '../../../../relay/home/account-push'
 import { openDesktopLink } from '../../../../relay/home/desktop-link'
 import { loadRelayKeys } from '../../../../relay/nats/keys-file'
 import { scopedLimits, type Role } from '../../../../relay/nats/templates'
@@ -27,6 +28,55 @@ const olderLimits = (role: Role) => {
   return { ...limits, pub: { allow: limits.pub!.allow!.filter((s) => !MIRROR_RIGHTS.includes(s)), deny: [] } }
 }
 
+/** `relay init --loopback` in a fresh home and the nats-server it configured. */
+async function initRelayHome(): Promise<{ root: string; home: string; url: string; server: RunningNatsServer }> {
+  const root = await mkdtemp(join(tmpdir(), 'relay-renew-account-'))
+  const home = join(root, 'desk-home')
+  const port = await freePort()
+  const url = `nats://127.0.0.1:${port}`
+  const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
+  const ports = ['--client-port', String(port), '--ws-port', String(await freePort()), '--url', url]
+  const io = memoryIo({ ASK_USER_HOME: home })
+  expect(await main([...init, '--loopback', ...ports], io)).toBe(0)
+  const server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
+  return { root, home, url, server }
+}
+
+/** Counts the account pushes (the system account's claims-update subject) while `run` runs. */
+async function countPushes(home: string, url: string, run: () => Promise<void>): Promise<string[]> {
+  const sys = await connectRelay(url, (await loadRelayKeys(home)).systemUserCreds, 'ask-user-sys', CHECKS)
+  const pushes: string[] = []
+  const sub = sys.subscribe('$SYS.REQ.CLAIMS.UPDATE', { callback: (_error, msg) => void pushes.push(msg.string()) })
+  await sys.flush()
+  try {
+    await run()
+    await sys.flush()
+    return pushes
+  } finally {
+    sub.unsubscribe()
+    await sys.close()
+  }
+}
+
+describe.skipIf(skip)('a relay this release made', () => {
+  it('init records the account JWT it wrote into the config: the first renewal pushes nothing', async () => {
+    const { root, home, url, server } = await initRelayHome()
+    try {
+      const recorded = JSON.parse(await readFile(join(home, ACCOUNT_PUSH_FILE), 'utf8')) as unknown
+      expect(recorded).toEqual({ v: 1, digest: accountDigest({}) })
+      const pushes = await countPushes(home, url, async () => {
+        const first = await renewRelayAtStart(home, { server: CHECKS })
+        expect(first).toMatchObject({ role: 'desktop', published: true, accountUpdated: false })
+        expect(first.role === 'desktop' && first.problem).toBeUndefined()
+      })
+      expect(pushes).toEqual([])
+    } finally {
+      await server.stop()
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
 describe.skipIf(skip)('renewals bring an older relay account up to the current role templates', () => {
   let root: string
   let home: string
@@ -34,15 +84,7 @@ describe.skipIf(skip)('renewals bring an older relay account up to the current r
   let url: string
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'relay-renew-account-'))
-    home = join(root, 'desk-home')
-    const port = await freePort()
-    url = `nats://127.0.0.1:${port}`
-    const init = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
-    const ports = ['--client-port', String(port), '--ws-port', String(await freePort()), '--url', url]
-    const io = memoryIo({ ASK_USER_HOME: home })
-    expect(await main([...init, '--loopback', ...ports], io)).toBe(0)
-    server = await startNatsServer(/start: nats-server -c (\S+)/.exec(io.out())![1]!)
+    ;({ root, home, url, server } = await initRelayHome())
     // The relay as an older release left it: its account JWT signed with the older desktop template.
     expect(
       await pushPersonAccount(home, url, await loadRelayKeys(home), {}, { server: CHECKS, limits: olderLimits }),

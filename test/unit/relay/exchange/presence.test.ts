@@ -1,4 +1,11 @@
+// Presence: a desk's clock per agent, signed presence values (only an agent of the roster, for its own key,
+// at about the time stored, counts), and the lapse through a real relay with the agent's link cut, while the
+// relay's operator writes forged values.
+import { jetstream } from '@nats-io/jetstream'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { signPresence, type MemberKeys } from '../../../../relay/crypto'
+import { utf8 } from '../../../../relay/crypto/encoding'
+import { PRESENCE_BUCKET } from '../../../../relay/exchange/presence'
 import {
   PresenceTracker,
   RelayDesk,
@@ -8,6 +15,7 @@ import {
 } from '../../../../relay/exchange'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
 import { startCuttableProxy, type CuttableProxy } from './cuttable-proxy'
+import { makeInbox, makeMember, NOW } from '../crypto-fixtures'
 import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
 
 const skip = natsServerSkipReason()
@@ -54,6 +62,56 @@ describe('PresenceTracker (a deskâ€™s clock per agent)', () => {
   })
 })
 
+describe('signed presence values (PresenceTracker.signedContact)', () => {
+  it('counts only a value signed by the agent of the roster for its own key, at about the stored time', async () => {
+    const { agent, devices, roster } = await makeInbox(2)
+    const [desktop, phone] = devices as [MemberKeys, MemberKeys]
+    const other = await makeMember('other-agent', 'agent')
+    const key = agent.member.name
+    const changes: PresenceChange[] = []
+    const tracker = new PresenceTracker({ lapseMs: 90_000, now: () => NOW, onChange: (c) => changes.push(c) })
+    const entry = (value: Uint8Array, created = NOW) => ({ key, value, created: new Date(created) })
+    // A genuine value stored two minutes ago: the agent is marked unreachable since then, at once.
+    const old = NOW - 120_000
+    await tracker.signedContact(entry(await signPresence(agent, { key, at: old }), old), roster)
+    expect(changes).toEqual([{ agent: key, unreachableSince: old }])
+
+    // Each of these, stored now, would clear the mark if it counted.
+    const listedOther = { ...roster, members: [...roster.members, other.member] }
+    const forged: Array<[string, Uint8Array, typeof roster]> = [
+      ['unsigned, as before', utf8(JSON.stringify({ v: 1 })), roster],
+      ['signed by an agent the roster does not list', await signPresence(other, { key, at: NOW }), roster],
+      ["another listed agent's, for this key", await signPresence(other, { key, at: NOW }), listedOther],
+      ["the agent's, for another key", await signPresence(agent, { key: 'other-agent', at: NOW }), roster],
+      ['signed by a device, not an asker', await signPresence(phone, { key, at: NOW }), roster],
+      ["the desktop's, for the agent's key", await signPresence(desktop, { key, at: NOW }), roster],
+      ["the agent's old value put back by the relay", await signPresence(agent, { key, at: old }), roster],
+    ]
+    for (const [what, value, against] of forged) {
+      await tracker.signedContact(entry(value), against)
+      expect({ what, changes, since: tracker.unreachableSince(key) }).toEqual({
+        what,
+        changes: [{ agent: key, unreachableSince: old }],
+        since: old,
+      })
+    }
+    // Without a verified roster nothing counts; a fresh genuine value does.
+    await tracker.signedContact(entry(await signPresence(agent, { key, at: NOW })), undefined)
+    expect(tracker.unreachableSince(key)).toBe(old)
+    await tracker.signedContact(entry(await signPresence(agent, { key, at: NOW - 5_000 })), roster)
+    expect(changes.at(-1)).toEqual({ agent: key })
+    expect(tracker.unreachableSince(key)).toBeUndefined()
+    // The desktop's own presence, for the local asks it mirrors (its key is its member id), counts too.
+    const desktopKey = desktop.member.id
+    await tracker.signedContact(
+      { key: desktopKey, value: await signPresence(desktop, { key: desktopKey, at: old }), created: new Date(old) },
+      roster,
+    )
+    expect(tracker.unreachableSince(desktopKey)).toBe(old)
+    tracker.close()
+  })
+})
+
 describe.skipIf(skip)('presence through the relay (real nats-server, the agentâ€™s link cut)', () => {
   let world: RelayWorld
   let proxy: CuttableProxy
@@ -65,7 +123,7 @@ describe.skipIf(skip)('presence through the relay (real nats-server, the agentâ€
   const LAPSE_MS = 3_000
 
   beforeAll(async () => {
-    world = await startRelayWorld({ devices: ['laptop'], agents: ['devbox'] })
+    world = await startRelayWorld({ devices: ['laptop'], agents: ['devbox', 'ci'] })
     proxy = await startCuttableProxy(world.port)
   }, 60_000)
   afterAll(async () => {
@@ -109,6 +167,32 @@ describe.skipIf(skip)('presence through the relay (real nats-server, the agentâ€
     await until(() => Date.now() - cutAt > 2 * LAPSE_MS, 'the cut to last twice the lapse')
     // Nothing settled it: still pending, still marked.
     expect(desk.pending().map((pending) => pending.key)).toEqual([ask.key])
+    expect(desk.unreachableSince('devbox')).toBe(mark.unreachableSince)
+
+    // The relay's operator writes values at the cut agent's key: unsigned, and signed by another agent.
+    // None brings it back. Then a genuine value of "ci" (values are handled in order) shows they were seen.
+    const admin = jetstream(await world.admin(), { checkAPI: false })
+    const put = (key: string, value: Uint8Array) => admin.publish(`$KV.${PRESENCE_BUCKET}.${key}`, value)
+    const ci = world.members.get('ci')!.keys
+    const ciSeen = nextEvent<PresenceChange>(
+      (l) => desk!.onPresence(l),
+      (c) => c.agent === 'ci' && c.unreachableSince !== undefined,
+    )
+    // "ci" says it is there once, then lapses.
+    await put('ci', await signPresence(ci, { key: 'ci', at: Date.now() }))
+    await ciSeen
+    const changesAfterForgery: PresenceChange[] = []
+    const off = desk.onPresence((c) => changesAfterForgery.push(c))
+    await put('devbox', utf8(JSON.stringify({ v: 1 })))
+    await put('devbox', await signPresence(ci, { key: 'devbox', at: Date.now() }))
+    const ciBack = nextEvent<PresenceChange>(
+      (l) => desk!.onPresence(l),
+      (c) => c.agent === 'ci' && c.unreachableSince === undefined,
+    )
+    await put('ci', await signPresence(ci, { key: 'ci', at: Date.now() }))
+    await ciBack
+    off()
+    expect(changesAfterForgery).toEqual([{ agent: 'ci' }])
     expect(desk.unreachableSince('devbox')).toBe(mark.unreachableSince)
 
     const back = nextEvent<PresenceChange>(

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connect, credsAuthenticator } from '@nats-io/transport-node'
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
 import {
   generateMemberIdentity,
   generateRootIdentity,
@@ -44,6 +44,8 @@ export interface RelayWorld {
   link(name: string, url?: string): Promise<RelayLink>
   /** A fresh credential of `role` for `name`, minted as if at `now` (ms), e.g. one already expired. */
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
+  /** A connection with the account's admin credential: the relay's operator, who may write any key. */
+  admin(): Promise<NatsConnection>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -93,13 +95,16 @@ export async function startRelayWorld(people: {
 
   const root = await generateRootIdentity()
   const signed = await signRoster(await loadRootKeys(root.secret), { version: 1, members: listed, now: Date.now() })
-  const admin = await connect({
-    servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))),
-    inboxPrefix: inboxPrefixFor('admin'),
-  })
+  const connectAdmin = async (): Promise<NatsConnection> =>
+    connect({
+      servers: url,
+      authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))),
+      inboxPrefix: inboxPrefixFor('admin'),
+    })
+  const admin = await connectAdmin()
   await createBuckets(admin)
   await admin.close()
+  const adminLinks: NatsConnection[] = []
   const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
   const publisher = await connect({
     servers: url,
@@ -139,6 +144,11 @@ export async function startRelayWorld(people: {
       )
       return minted.creds
     },
+    async admin() {
+      const nc = await connectAdmin()
+      adminLinks.push(nc)
+      return nc
+    },
     async killAndRestart() {
       const exited = once(server.process, 'exit')
       server.process.kill('SIGKILL')
@@ -147,6 +157,7 @@ export async function startRelayWorld(people: {
     },
     async close() {
       for (const link of links) await link.close().catch(() => undefined)
+      for (const nc of adminLinks) await nc.close().catch(() => undefined)
       await server.stop()
       await rm(dir, { recursive: true, force: true })
     },
