@@ -29,6 +29,7 @@ export const IPC_CHANNELS = {
   phonePairDecide: 'companion:phone-pair-decide',
   /** main → renderer: a `PhonePairState`; where the phone pairing stands (QR, code to confirm, result). */
   phonePairState: 'companion:phone-pair-state',
+  /**
    * renderer → main: a `RelayChangeRequest`; the person changed the relay in the Relay view (mirroring,
    * remote passwords, removing a device). Only this window's IPC carries it: the UI channel refuses it.
    */
