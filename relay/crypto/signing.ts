@@ -3,7 +3,7 @@
 // is the lesson of RELAY.md §4.5.
 import type { webcrypto } from 'node:crypto'
 import { RelayCryptoError } from './errors'
-import { concatBytes, type Bytes } from './encoding'
+import { concatBytes, fromBase64url, type Bytes } from './encoding'
 
 /** Bytes in an Ed25519 signature. */
 export const SIGNATURE_BYTES = 64
@@ -32,7 +32,10 @@ export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
   const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])
   const jwk = await crypto.subtle.exportKey('jwk', exportable)
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, false, ['sign'])
-  return { privateKey, publicKey: new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url')) }
+  // fromBase64url, not Buffer: this file also runs in the phone's browser and service worker.
+  const publicKey = fromBase64url(jwk.x ?? '')
+  if (publicKey?.byteLength !== 32) throw new RelayCryptoError('KEY_INVALID', 'the Ed25519 seed gave no public key')
+  return { privateKey, publicKey }
 }
 
 /** The 64-byte Ed25519 signature of exactly `bytes`. */
