@@ -12,6 +12,12 @@ export function ownBytes(view: Uint8Array): Bytes {
   return new Uint8Array(view)
 }
 
+/**
+ * A WebCrypto key, named the same under Node's types and the browser's (where `node:crypto` does not
+ * exist): relay/crypto runs in both.
+ */
+export type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
+
 const BASE64URL = /^[A-Za-z0-9_-]*$/
 
 /** Bytes → base64url without padding (RFC 4648 §5). Runs in Node and in the phone's browser alike. */

@@ -2,14 +2,12 @@
 // one phone, then HPKE-sealed to that phone's key. The push service sees RFC 8291 ciphertext of our own
 // ciphertext; a leaked VAPID key lets someone wake the phone, never put words on its screen, because the
 // service worker shows the title only after checking the signature against the root-signed roster.
-import type { webcrypto } from 'node:crypto'
-import { fromUtf8, parseJson, utf8 } from '../crypto/encoding'
+import { fromBase64url, fromUtf8, parseJson, utf8, type WebCryptoKey } from '../crypto/encoding'
 import type { MemberKeys } from '../crypto/keys'
 import { findMember } from '../crypto/roster'
 import { openSealedBox, sealToKey } from '../crypto/sealed-box'
 import type { Member, Roster } from '../crypto/schemas'
 import { signEnvelope, splitEnvelope, verifyBytes } from '../crypto/signing'
-import { fromBase64url } from '../crypto/encoding'
 import { RelayPushError } from './errors'
 import { MAX_PUSH_PAYLOAD_BYTES, NOTICE_TITLE_MAX, NoticePayloadSchema, NoticeSchema, type Notice } from './schemas'
 
@@ -62,7 +60,7 @@ export type OpenedNotice =
  * that roster (a removed agent is not in it). Never throws: anything else is a refusal.
  */
 export async function openNotice(
-  me: { member: Member; hpkePrivateKey: webcrypto.CryptoKey },
+  me: { member: Member; hpkePrivateKey: WebCryptoKey },
   roster: Roster,
   payload: Uint8Array,
 ): Promise<OpenedNotice> {

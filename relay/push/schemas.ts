@@ -105,8 +105,10 @@ export const NoticeSchema = z.strictObject({
   created: z.int().min(0),
   kind: NoticeKindSchema,
   title: z.string().max(NOTICE_TITLE_MAX),
-  /** `settled` only: the name of the device that answered; absent: answered at the desk, or ended unanswered. */
+  /** `settled` only: the name of the device that answered; absent: answered at the desk (or not answered). */
   answeredOn: z.string().min(1).max(100).optional(),
+  /** `settled` only, when nobody answered: the agent withdrew the ask, or it expired. */
+  ended: z.enum(['withdrawn', 'expired']).optional(),
 })
 export type Notice = z.infer<typeof NoticeSchema>
 

@@ -2,8 +2,16 @@
 // needs the VAPID private key and the devices' subscriptions, and nobody else may read them. A fresh
 // content key seals the section with AES-256-GCM and is HPKE-wrapped to each agent and desktop of the
 // roster; the root signs the roster, so nobody but the desktop can change who receives it.
-import type { webcrypto } from 'node:crypto'
-import { fromBase64url, fromUtf8, parseJson, randomBytes, toBase64url, utf8, type Bytes } from '../crypto/encoding'
+import {
+  fromBase64url,
+  fromUtf8,
+  parseJson,
+  randomBytes,
+  toBase64url,
+  utf8,
+  type Bytes,
+  type WebCryptoKey,
+} from '../crypto/encoding'
 import { openSealedBox, sealToKey } from '../crypto/sealed-box'
 import type { Member, Roster, RosterPush } from '../crypto/schemas'
 import { RelayPushError } from './errors'
@@ -57,7 +65,7 @@ export async function sealPushSection(members: readonly Member[], content: PushS
  * phone subscribed yet). Throws `PUSH_SECTION_OPEN` when it is not sealed to `me` or does not open.
  */
 export async function openPushSection(
-  me: { member: Member; hpkePrivateKey: webcrypto.CryptoKey },
+  me: { member: Member; hpkePrivateKey: WebCryptoKey },
   roster: Roster,
 ): Promise<PushSectionContent | undefined> {
   const push = roster.push

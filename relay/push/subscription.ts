@@ -2,8 +2,7 @@
 // desktop of the roster and signs the record; it writes it at `roster` bucket `sub.<its member id>`, a
 // key only its own credential may write. The desktop opens it, checks the signature against the roster,
 // and puts the subscription in the roster's sealed push section.
-import type { webcrypto } from 'node:crypto'
-import { fromBase64url, fromUtf8, ownBytes, parseJson, utf8, type Bytes } from '../crypto/encoding'
+import { fromBase64url, fromUtf8, ownBytes, parseJson, utf8, type Bytes, type WebCryptoKey } from '../crypto/encoding'
 import type { MemberKeys } from '../crypto/keys'
 import { findMember } from '../crypto/roster'
 import { openSealedBox, sealToKey } from '../crypto/sealed-box'
@@ -65,7 +64,7 @@ export async function sealSubscription(
  * record or not sealed to `me`.
  */
 export async function openSubscription(
-  me: { member: Member; hpkePrivateKey: webcrypto.CryptoKey },
+  me: { member: Member; hpkePrivateKey: WebCryptoKey },
   roster: Roster,
   kvKey: string,
   stored: Uint8Array,
