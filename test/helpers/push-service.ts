@@ -7,12 +7,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { createRequire } from 'node:module'
+import { join } from 'node:path'
 
-const require = createRequire(import.meta.url)
-const SERVER_JS = join(dirname(require.resolve('web-push-testing/package.json')), 'src', 'server.js')
-const MODEL_JS = join(dirname(SERVER_JS), 'PushApiModel.js')
+const PACKAGE_SRC = join(__dirname, '..', '..', 'node_modules', 'web-push-testing', 'src')
+const SERVER_JS = join(PACKAGE_SRC, 'server.js')
+const MODEL_JS = join(PACKAGE_SRC, 'PushApiModel.js')
 
 function ip(...args: string[]): string | undefined {
   const run = spawnSync('ip', args, { encoding: 'utf8' })

@@ -100,7 +100,8 @@ export async function onNotificationClick(scope: PushScope, notification: Notifi
     await scope.clients.openWindow(url)
     return
   }
-  await client.focus()
+  // Allowed only inside a real tap; a refused focus must not stop the navigation.
+  await client.focus().catch(() => undefined)
   // The app follows `#ask=` changes; navigate() is refused for a window this worker does not control.
   await client.navigate(url).catch(() => client.postMessage({ type: 'open-ask', url }))
 }
