@@ -15,6 +15,7 @@ import {
   type MemberKeys,
   type MemberSecret,
   type Roster,
+  type RosterPush,
 } from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
@@ -57,6 +58,8 @@ export async function startRelayWorld(people: {
   devices: string[]
   agents: string[]
   outsiders?: string[]
+  /** The roster's push section for its members (relay/push), when the test wants one. */
+  push?: (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
 }): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
@@ -92,7 +95,12 @@ export async function startRelayWorld(people: {
   for (const name of people.outsiders ?? []) await add(name, 'device')
 
   const root = await generateRootIdentity()
-  const signed = await signRoster(await loadRootKeys(root.secret), { version: 1, members: listed, now: Date.now() })
+  const signed = await signRoster(await loadRootKeys(root.secret), {
+    version: 1,
+    members: listed,
+    now: Date.now(),
+    ...(people.push ? { push: await people.push(listed, members) } : {}),
+  })
   const admin = await connect({
     servers: url,
     authenticator: credsAuthenticator(new TextEncoder().encode(await mintAdminCredential(init.accountSeed, 120))),
