@@ -58,6 +58,8 @@ export async function startRelayWorld(people: {
   devices: string[]
   agents: string[]
   outsiders?: string[]
+  /** Desktops listed in the roster (role `desktop`, with a desktop credential). */
+  desktops?: string[]
   /** The roster's push section for its members (relay/push), when the test wants one. */
   push?: (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
 }): Promise<RelayWorld> {
@@ -78,7 +80,7 @@ export async function startRelayWorld(people: {
   })
 
   const members = new Map<string, WorldMember>()
-  const add = async (name: string, role: 'device' | 'agent'): Promise<Member> => {
+  const add = async (name: string, role: 'device' | 'agent' | 'desktop'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
     const credential = await mintRoleCredential(signer(role), role, name, 600)
     members.set(name, {
@@ -90,6 +92,7 @@ export async function startRelayWorld(people: {
     return identity.member
   }
   const listed: Member[] = []
+  for (const name of people.desktops ?? []) listed.push(await add(name, 'desktop'))
   for (const name of people.devices) listed.push(await add(name, 'device'))
   for (const name of people.agents) listed.push(await add(name, 'agent'))
   for (const name of people.outsiders ?? []) await add(name, 'device')
