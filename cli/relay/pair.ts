@@ -12,6 +12,7 @@ import {
   type PairRequestBody,
 } from '../../relay/pairing'
 import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
+import { pushSectionForMembers } from '../../relay/home/push-roster'
 import { RelayCliError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from '../../relay/home/state'
 
@@ -68,9 +69,11 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           )
         }
         const member: Member = { ...request.member, addedAt: now() }
+        const members = [...current.members, member]
         const next = await renewRoster(await loadRootKeys(link.root), current, {
           now: now(),
-          members: [...current.members, member],
+          members,
+          push: await pushSectionForMembers(options.home, link.nc, current, members),
         })
         const credential = await mintRoleJwt(
           signer('device'),

@@ -2,6 +2,7 @@
 // verified against the pinned root key, and a member's removal (re-signed, published).
 import { loadRootKeys, renewRoster, verifyRoster, type Roster } from '../../relay/crypto'
 import { openDesktopLink, publishRoster } from '../../relay/home/desktop-link'
+import { pushSectionForMembers } from '../../relay/home/push-roster'
 import { RelayCliError } from './errors'
 import { pushRevocations } from './revoke'
 import {
@@ -77,9 +78,12 @@ export async function removeMember(
         'This desktop holds the root key and cannot remove itself; remove other devices, or start a new relay.',
       )
     }
+    const members = current.members.filter((candidate) => candidate.id !== member.id)
     const next = await renewRoster(await loadRootKeys(link.root), current, {
       now: now(),
-      members: current.members.filter((candidate) => candidate.id !== member.id),
+      members,
+      // Re-sealed without the removed device's subscription (and without its key, for an agent).
+      push: await pushSectionForMembers(home, link.nc, current, members),
     })
     await publishRoster(link, next)
     await saveRoster(home, next)

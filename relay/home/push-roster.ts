@@ -8,6 +8,7 @@ import {
   loadRootKeys,
   renewRoster,
   verifyRosterSignature,
+  type Member,
   type MemberKeys,
   type Roster,
   type RosterPush,
@@ -104,4 +105,20 @@ export async function refreshPushRoster(
   link.roster = next
   await saveRoster(home, next)
   return next.roster.version
+}
+
+/**
+ * The push section for the roster about to replace `current` with `members` (pairing a device, removing
+ * one), so a new phone finds the VAPID public key in the roster it is granted and a removed device's
+ * subscription is gone at once. `undefined` (no section) when it cannot be built now: the next start
+ * renewal builds it, and a roster change is never held up by push.
+ */
+export async function pushSectionForMembers(
+  home: string,
+  nc: NatsConnection,
+  current: Roster,
+  members: readonly Member[],
+): Promise<RosterPush | undefined> {
+  const update = await pushSectionUpdate(home, nc, { ...current, members: [...members] }).catch(() => undefined)
+  return update?.push
 }
