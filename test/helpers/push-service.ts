@@ -9,6 +9,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+// From the repository root: test/helpers/ here, out/bench/ once bundled into the bench (both two levels down).
 const PACKAGE_SRC = join(__dirname, '..', '..', 'node_modules', 'web-push-testing', 'src')
 const SERVER_JS = join(PACKAGE_SRC, 'server.js')
 const MODEL_JS = join(PACKAGE_SRC, 'PushApiModel.js')
