@@ -80,6 +80,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(secret, `a.${self}.>`),
     kvWatch(secret, `a.${other}.>`),
     kvWatch(roster, 'current'),
+    kvWatch(roster, 'sub.*'),
     kvWatch(presence, '*'),
     {
       op: 'legacy-consumer-create',

@@ -110,8 +110,8 @@ const DESKTOP: RoleTemplate = {
     `$KV.presence.${SELF}`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
-    // Every device's push subscription record, to seal it into the roster's push section.
-    `${JS}.DIRECT.GET.KV_roster.$KV.roster.${SUBSCRIPTION_KEY_PREFIX}.*`,
+    // Every device's push subscription record, read and watched to seal it into the roster's push section.
+    ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,
     ...readKeys('pair', '*.*'),
   ],

@@ -148,6 +148,8 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('device', 'kv-create', /roster\.sub\./)).toEqual([true, false])
     expect(allowed('device', 'kv-get', /roster\.sub\./)).toEqual([false])
     expect(allowed('desktop', 'kv-get', /roster\.sub\./)).toEqual([true])
+    expect(allowed('desktop', 'kv-watch', /roster\.sub\./)).toEqual([true])
+    expect(allowed('device', 'kv-watch', /roster\.sub\./)).toEqual([false])
     for (const role of ['agent', 'pair'] as const) {
       expect(allowed(role, 'kv-create', /roster\.sub\./)).toEqual([false, false])
       expect(allowed(role, 'kv-get', /roster\.sub\./)).toEqual([false])
