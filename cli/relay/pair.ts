@@ -73,7 +73,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
         const next = await renewRoster(await loadRootKeys(link.root), current, {
           now: now(),
           members,
-          push: await pushSectionForMembers(options.home, link.nc, current, members),
+          push: await pushSectionForMembers(options.home, current, members),
         })
         const credential = await mintRoleJwt(
           signer('device'),

@@ -83,7 +83,7 @@ export async function removeMember(
       now: now(),
       members,
       // Re-sealed without the removed device's subscription (and without its key, for an agent).
-      push: await pushSectionForMembers(home, link.nc, current, members),
+      push: await pushSectionForMembers(home, current, members),
     })
     await publishRoster(link, next)
     await saveRoster(home, next)

@@ -109,16 +109,26 @@ export async function refreshPushRoster(
 
 /**
  * The push section for the roster about to replace `current` with `members` (pairing a device, removing
- * one), so a new phone finds the VAPID public key in the roster it is granted and a removed device's
- * subscription is gone at once. `undefined` (no section) when it cannot be built now: the next start
- * renewal builds it, and a roster change is never held up by push.
+ * one, adding an agent): the current section's subscriptions re-sealed to the new members, so a new
+ * phone finds the VAPID public key in the roster it is granted, a new agent can push at once, and a
+ * removed device's subscription is gone at once. Needs no connection. `undefined` (no section) when the
+ * roster lists no device, or when it cannot be built now: the next start builds it, and a roster change
+ * is never held up by push.
  */
 export async function pushSectionForMembers(
   home: string,
-  nc: NatsConnection,
   current: Roster,
   members: readonly Member[],
 ): Promise<RosterPush | undefined> {
-  const update = await pushSectionUpdate(home, nc, { ...current, members: [...members] }).catch(() => undefined)
-  return update?.push
+  if (!members.some((member) => member.role === 'device')) return undefined
+  try {
+    const desktop = await loadMemberKeys(await loadOwnMember(home, 'desktop'))
+    const vapid = await loadOrCreateVapid(home)
+    const opened = await openPushSection(desktop, current).catch(() => undefined)
+    // Subscriptions made with another VAPID key (before a rotation) are refused by push services: left out.
+    const subscriptions = opened?.vapid.publicKey === vapid.keys.publicKey ? opened.subscriptions : []
+    return await sealPushSection(members, { v: 1, vapid: vapid.keys, subject: vapid.subject, subscriptions })
+  } catch {
+    return undefined
+  }
 }

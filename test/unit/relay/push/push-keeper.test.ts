@@ -118,4 +118,15 @@ describe.skipIf(skip)('the desktop follows phones’ push subscriptions', () => 
     await keeper.idle()
     expect(warnings).toEqual([])
   })
+  it('an agent added later can open the section at once (re-sealed to the new members)', async () => {
+    const out = join(root, 'second.json')
+    expect(await main(['relay', 'add-agent', 'second', '--out', out], memoryIo({ ASK_USER_HOME: home }))).toBe(0)
+    const second = await loadMemberKeys(AgentRelayFileSchema.parse(JSON.parse(await readFile(out, 'utf8'))).agent)
+    const roster = await loadStoredRoster(home)
+    expect(roster.members.map((member) => member.name)).toContain('second')
+    // 65 bytes of P-256 point, base64url.
+    expect(roster.push?.vapidPublic).toMatch(/^[A-Za-z0-9_-]{87}$/)
+    const section = await openPushSection(second, roster)
+    expect(section?.vapid.publicKey).toBe(roster.push!.vapidPublic)
+  })
 })
