@@ -11,6 +11,7 @@ import { runBrowser } from './browser'
 import { runClaudeHooks } from './claude-hooks'
 import { runCli } from './cli'
 import { runMarkdown } from './markdown'
+import { runPush } from './push'
 import { runRelay } from './relay'
 import { failed, tableOf, type Results } from './measurements'
 import { formatTable } from './report'
@@ -183,6 +184,11 @@ async function main(): Promise<void> {
     if (args.only.has('relay')) {
       const relayOpts = { samples: q ? 30 : 200, pendingAsks: 1000, agents: 50 }
       results.relay = await section('relay (real nats-server)', () => runRelay(relayOpts))
+    }
+    if (args.only.has('push')) {
+      results.push = await section('push (web-push-testing in a network namespace)', () =>
+        runPush({ samples: q ? 30 : 200 }),
+      )
     }
   }
 

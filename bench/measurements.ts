@@ -9,6 +9,7 @@ import { ms, us, x, type Row } from './report'
 import type { RoundTripResult } from './roundtrip'
 import type { RelayBenchOutcome } from './relay'
 import { relayRows } from './relay-rows'
+import { pushRows, type PushBenchOutcome } from './push'
 import type { ScaleResult } from './scale'
 import type { StartupResult } from './startup'
 
@@ -27,6 +28,7 @@ export interface Results {
   markdown?: Outcome<MarkdownResult>
   claudeHooks?: Outcome<ClaudeHooksResult>
   relay?: Outcome<RelayBenchOutcome>
+  push?: Outcome<PushBenchOutcome>
 }
 
 /** Whether a section failed. */
@@ -310,5 +312,6 @@ export function tableOf(results: Results): Row[] {
     ...sectionRows(results.markdown, 'Markdown hostile shapes ours/markdown-it', markdown),
     ...sectionRows(results.claudeHooks, 'Claude Code hooks per tool call', claudeHooks),
     ...sectionRows(results.relay, 'relay', relayRows),
+    ...sectionRows(results.push, 'push', pushRows),
   ].map(judge)
 }

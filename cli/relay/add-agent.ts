@@ -7,6 +7,7 @@ import { loadRelayKeys } from '../../relay/nats/keys-file'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { AgentRelayFileSchema } from './agent-file'
 import { RelayCliError } from './errors'
+import { pushSectionForMembers } from '../../relay/home/push-roster'
 import {
   loadRelayState,
   loadRenewals,
@@ -70,9 +71,12 @@ export async function addAgent(options: AddAgentOptions): Promise<AddedAgent> {
     ttlSeconds,
   )
   const agent = await generateMemberIdentity(options.name, 'agent')
+  const members = [...current.members, agent.member]
   const next = await renewRoster(await loadRootKeys(state.root), current, {
     now: now(),
-    members: [...current.members, agent.member],
+    members,
+    // Re-sealed to the new agent too, so it can wake the phones from its first ask.
+    push: await pushSectionForMembers(options.home, current, members),
   })
   const file = AgentRelayFileSchema.parse({
     v: 1,

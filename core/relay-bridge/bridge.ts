@@ -17,6 +17,7 @@ import {
 import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
 import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
+import { followPushSubscriptions, type PushKeeper } from '../../relay/home/push-keeper'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
 import { startLocalAskMirror, type LocalAskMirror } from './mirror'
@@ -53,6 +54,7 @@ export class RelayBridge {
   #link: RelayLink | undefined
   #desk: RelayDesk | undefined
   #mirror: LocalAskMirror | undefined
+  #push: PushKeeper | undefined
   #self = ''
   /** This desk's current credential; the link asks for it at every (re)connect. */
   #creds = ''
@@ -136,8 +138,11 @@ export class RelayBridge {
     this.#desk = desk
     // First, so the view's agent contact is current when the registry's change announces the state.
     followAgentContact(desk, this.#ctx.relayState, this.#closed.signal)
-    if (renewal.role === 'desktop')
+    if (renewal.role === 'desktop') {
       this.#mirror = startLocalAskMirror(this.#ctx, link, desk, identity, renewal.rosterVersion)
+      // Phones' push subscriptions into the roster's sealed push section as they arrive (relay/push).
+      this.#push = followPushSubscriptions(home, link, { signal: this.#closed.signal, warn, now })
+    }
     desk.onAdded((remote) => this.#add(remote))
     desk.onSettled((settled) => this.#settled(settled))
     followPresence(desk, this.#ctx.registry, () => this.#listed.values())
@@ -237,6 +242,7 @@ export class RelayBridge {
   }
 
   #settled(settled: RemoteAskSettled): void {
+    if (settled.pushGone) this.#push?.reportGone(settled.pushGone)
     const askId = this.#listed.get(settled.key)
     if (askId === undefined) return
     // The agent's receipt for this desk's own answer can overtake the answer's acknowledgement: the

@@ -10,6 +10,7 @@ const CHECKSUM_BYTES = 3
 /** Characters of a recovery code without separators ((32 + 3) bytes × 8 / 5 bits). */
 export const RECOVERY_CODE_LENGTH = ((SEED_BYTES + CHECKSUM_BYTES) * 8) / 5
 
+// WebCrypto's SHA-256, not node:crypto: relay/crypto also runs in the phone's browser.
 async function checksum(seed: Bytes): Promise<Bytes> {
   const digest = await sha256(concatBytes(utf8('ask-user/v1/recovery'), seed))
   return digest.slice(0, CHECKSUM_BYTES)

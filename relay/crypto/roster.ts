@@ -5,7 +5,7 @@
 import { RelayCryptoError } from './errors'
 import { fromBase64url, fromUtf8, ownBytes, parseJson, utf8, type Bytes } from './encoding'
 import { memberIdFor, type RootKeys } from './keys'
-import { RosterSchema, type Member, type Roster } from './schemas'
+import { RosterSchema, type Member, type Roster, type RosterPush } from './schemas'
 import { signBytes, verifyBytes } from './signing'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -27,7 +27,7 @@ export interface SignedRoster {
  */
 export async function signRoster(
   root: RootKeys,
-  options: { version: number; members: readonly Member[]; now: number },
+  options: { version: number; members: readonly Member[]; now: number; push?: RosterPush | undefined },
 ): Promise<SignedRoster & { roster: Roster }> {
   const parsed = RosterSchema.safeParse({
     v: 1,
@@ -35,6 +35,7 @@ export async function signRoster(
     issuedAt: options.now,
     expiresAt: options.now + ROSTER_LIFETIME_MS,
     members: options.members,
+    ...(options.push ? { push: options.push } : {}),
   })
   if (!parsed.success)
     throw new RelayCryptoError(
@@ -48,17 +49,22 @@ export async function signRoster(
 
 /**
  * The next roster after `previous` (version + 1, a fresh 60-day lifetime), with `members` when given
- * (adding or removing a device) or the same members (the renewal at every desktop start).
+ * (adding or removing a device) or the same members (the renewal at every desktop start). The push
+ * section is `push` when the key is given (`undefined`: none); otherwise it is kept only when the
+ * members stay the same, and dropped when they change, so a removed device's subscription and a removed
+ * agent's wrapped key never survive a membership change (relay/push re-seals it for the new members).
  */
 export async function renewRoster(
   root: RootKeys,
   previous: Roster,
-  options: { now: number; members?: readonly Member[] },
+  options: { now: number; members?: readonly Member[]; push?: RosterPush | undefined },
 ): Promise<SignedRoster & { roster: Roster }> {
+  const push = 'push' in options ? options.push : options.members === undefined ? previous.push : undefined
   return signRoster(root, {
     version: previous.version + 1,
     members: options.members ?? previous.members,
     now: options.now,
+    push,
   })
 }
 

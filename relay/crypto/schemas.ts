@@ -66,6 +66,23 @@ export const MAX_RECIPIENTS = 64
 /** Most members one roster lists (devices, desktops and agents together). */
 export const ROSTER_MAX_MEMBERS = 256
 
+/** A content key wrapped (HPKE) to one member: `enc` and `key` are the encapsulation and the sealed key. */
+export const WrappedKeySchema = z.strictObject({ to: MemberIdSchema, enc: BytesSchema, key: BytesSchema })
+
+/**
+ * The roster's push part (relay/push): the VAPID public key in the clear, so a phone can subscribe with
+ * it (root-signed, so the relay cannot swap it), and the sealed section holding the VAPID private key and
+ * every device's push subscription, its content key wrapped to each agent and desktop of the roster.
+ */
+export const RosterPushSchema = z.strictObject({
+  /** The VAPID public key: an uncompressed P-256 point (65 bytes), the browser's `applicationServerKey`. */
+  vapidPublic: base64urlOf(65),
+  keys: z.array(WrappedKeySchema).min(1).max(ROSTER_MAX_MEMBERS),
+  iv: base64urlOf(12),
+  ct: BytesSchema,
+})
+export type RosterPush = z.infer<typeof RosterPushSchema>
+
 /** The roster's content, signed by the root key. Times are milliseconds since the epoch. */
 export const RosterSchema = z
   .strictObject({
@@ -74,6 +91,8 @@ export const RosterSchema = z
     issuedAt: z.int().min(0),
     expiresAt: z.int().min(0),
     members: z.array(MemberSchema).max(ROSTER_MAX_MEMBERS),
+    /** Web Push (relay/push); absent until the first phone subscribes. */
+    push: RosterPushSchema.optional(),
   })
   .refine((roster) => roster.expiresAt > roster.issuedAt, 'expiresAt must be after issuedAt')
   .refine(
@@ -148,6 +167,15 @@ export const ReceiptSchema = z
     outcome: ReceiptOutcomeSchema,
     winner: MemberIdSchema.optional(),
     next: AskIdSchema.optional(),
+    /**
+     * Push subscriptions the push service called gone (404/410) while this ask was notified: the device
+     * and the SHA-256 of the endpoint, so the desktop drops exactly that subscription (not a newer one).
+     */
+    pushGone: z
+      .array(z.strictObject({ device: MemberIdSchema, endpoint: Sha256Schema }))
+      .min(1)
+      .max(MAX_RECIPIENTS)
+      .optional(),
   })
   .refine(
     (receipt) => (receipt.outcome === 'delivered') === (receipt.winner !== undefined),

@@ -31,7 +31,10 @@ export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
   const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])
   const jwk = await crypto.subtle.exportKey('jwk', exportable)
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, false, ['sign'])
-  return { privateKey, publicKey: fromBase64url(jwk.x ?? '') ?? new Uint8Array() }
+  // fromBase64url, not Buffer: this file also runs in the phone's browser and service worker.
+  const publicKey = fromBase64url(jwk.x ?? '')
+  if (publicKey?.byteLength !== 32) throw new RelayCryptoError('KEY_INVALID', 'the Ed25519 seed gave no public key')
+  return { privateKey, publicKey }
 }
 
 /** The 64-byte Ed25519 signature of exactly `bytes`. */

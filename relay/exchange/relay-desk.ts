@@ -64,6 +64,8 @@ export interface RemoteAskSettled {
   readonly winner?: Member
   /** For `reasked`: the ask id that replaces this one. */
   readonly next?: string
+  /** Push subscriptions the agent found gone (404/410) while waking phones: the desktop drops them (relay/push). */
+  readonly pushGone?: readonly { readonly device: string; readonly endpoint: string }[]
 }
 
 /** The result of {@link RelayDesk.answer}. */
@@ -421,6 +423,7 @@ export class RelayDesk {
         outcome: receipt.outcome,
         ...(winner ? { winner } : {}),
         ...(receipt.next === undefined ? {} : { next: receipt.next }),
+        ...(receipt.pushGone === undefined ? {} : { pushGone: receipt.pushGone }),
       })
     } catch (error) {
       if (!isRelayCryptoError(error)) throw error

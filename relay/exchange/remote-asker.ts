@@ -15,6 +15,7 @@ import {
   type RelayCryptoCode,
 } from '../crypto'
 import { acceptAnswer as checkAgainstQuestions, type CheckedAnswer } from '../../shared/answer-rules'
+import { AskPushes, type PushedReport } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
@@ -38,6 +39,8 @@ export type RemoteAskEvent =
   | { type: 'answer-refused'; askId: string; code: RelayCryptoCode | 'ANSWER_RULES'; message: string }
   | { type: 'answered'; askId: string; device: Member }
   | { type: 'receipt-unwritten'; askId: string; outcome: Receipt['outcome'] }
+  /** Phones were woken or their notification replaced (Web Push, relay/push). */
+  | PushedReport
 
 /** Options of one ask. */
 export interface RemoteAskOptions {
@@ -87,6 +90,7 @@ export class RemoteAsker {
   readonly #now: () => number
   readonly #token: string
   readonly #presence: PresenceBeacon
+  readonly #pushes: AskPushes
   #buckets: Promise<{ inbox: KV; roster: KV; secret: KV }> | undefined
 
   constructor(options: RemoteAskerOptions) {
@@ -95,6 +99,7 @@ export class RemoteAsker {
     this.#now = options.now ?? Date.now
     this.#token = options.keyToken ?? options.agent.member.name
     this.#presence = new PresenceBeacon(options.link, options.agent, this.#token, options.presenceRefreshMs, this.#now)
+    this.#pushes = new AskPushes(options.agent, this.#now)
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
@@ -248,6 +253,9 @@ export class RemoteAsker {
           'another question already holds this ask id; asking under a fresh one',
         )
       onEvent?.({ type: 'asked', askId: ask.askId, ...(ask.previousAskId ? { previousAskId: ask.previousAskId } : {}) })
+      // The question's own words, cut short: sealed to each phone, shown only once the phone verified the sender.
+      const title = ask.questions[0]?.question ?? ask.title ?? ''
+      this.#pushes.asked(roster, { askId: ask.askId, kvKey: questionKey, title }, onEvent)
       const seen = new Set<number>()
       for (;;) {
         const entry = await answers.next(signal)
@@ -303,9 +311,10 @@ export class RemoteAsker {
     onEvent: RemoteAskOptions['onEvent'],
   ): Promise<void> {
     const key = inboxKey('r', this.#token, askId)
+    const pushGone = this.#pushes.ended(askId, this.#pin.current, result, onEvent)
     try {
       const { inbox } = await this.#openBuckets()
-      const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result })
+      const bytes = await signReceipt(this.#agent, { askId, kvKey: key, ...result, ...(pushGone ? { pushGone } : {}) })
       await createEntryRetrying(
         this.#link.nc,
         { name: INBOX_BUCKET, kv: inbox },

@@ -14,6 +14,7 @@ import {
   type PairRequestBody,
 } from '../pairing'
 import { openDesktopLink, publishRoster } from './desktop-link'
+import { pushSectionForMembers } from './push-roster'
 import { RelayHomeError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
 
@@ -86,9 +87,11 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           )
         }
         const member: Member = { ...request.member, addedAt: now() }
+        const members = [...current.members, member]
         const next = await renewRoster(await loadRootKeys(link.root), current, {
           now: now(),
-          members: [...current.members, member],
+          members,
+          push: await pushSectionForMembers(options.home, current, members),
         })
         const credential = await mintRoleJwt(
           signer('device'),

@@ -5,6 +5,7 @@ import type { RelayKeys } from '../nats/keys-file'
 import { pushPersonAccount } from './account-push'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster, type DesktopLink } from './desktop-link'
 import { RelayHomeError } from './errors'
+import { pushSectionForMembers } from './push-roster'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
 
 /**
@@ -37,9 +38,12 @@ export async function removeMember(
         'This desktop holds the root key and cannot remove itself; remove other devices, or start a new relay.',
       )
     }
+    const members = current.members.filter((candidate) => candidate.id !== member.id)
     const next = await renewRoster(await loadRootKeys(link.root), current, {
       now: now(),
-      members: current.members.filter((candidate) => candidate.id !== member.id),
+      members,
+      // Re-sealed without the removed device's subscription (and without its key, for an agent).
+      push: await pushSectionForMembers(home, current, members),
     })
     await publishRoster(link, next)
     await saveRoster(home, next)

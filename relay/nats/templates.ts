@@ -23,6 +23,12 @@ export const BUCKETS = {
  */
 export const CREDENTIAL_KEY_PREFIX = 'cred'
 
+/**
+ * A device's Web Push subscription record lives in the `roster` bucket at `sub.<its NATS name>` (its
+ * member id): the device writes only its own, the desktop reads every one (relay/push/subscription.ts).
+ */
+export const SUBSCRIPTION_KEY_PREFIX = 'sub'
+
 /** The roles a scoped signing key exists for. */
 export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
@@ -83,6 +89,8 @@ const DEVICE: RoleTemplate = {
     // Its renewed credential, written by the desktop and sealed to it: only this device reads it.
     `${JS}.DIRECT.GET.KV_roster.$KV.roster.${CREDENTIAL_KEY_PREFIX}.${SELF}`,
     ...readKeys('presence', '*'),
+    // Its Web Push subscription, sealed to the desktops (relay/push): only its own key.
+    `$KV.roster.${SUBSCRIPTION_KEY_PREFIX}.${SELF}`,
     `${JS}.INFO`,
   ],
   sub: [`_INBOX.${SELF}.>`],
@@ -102,6 +110,8 @@ const DESKTOP: RoleTemplate = {
     `$KV.presence.${SELF}`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
+    // Every device's push subscription record, read and watched to seal it into the roster's push section.
+    ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,
     ...readKeys('pair', '*.*'),
   ],

@@ -4,6 +4,7 @@
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { pushAccountIfChanged } from '../home/account-push'
+import { pushSectionUpdate } from '../home/push-roster'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
 import {
@@ -102,7 +103,9 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
   try {
     // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
     const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
-    const next = await renewRoster(rootKeys, previous, { now: now() })
+    // The push section is rebuilt with it (relay/push); a failure there never stops the renewal.
+    const push = await pushSectionUpdate(home, link.nc, previous).catch(() => undefined)
+    const next = await renewRoster(rootKeys, previous, { now: now(), ...(push ? { push: push.push } : {}) })
     try {
       await publishRoster(link, next)
     } catch (error) {

@@ -112,7 +112,7 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
       allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/).every((a) => !a),
     ).toBe(true)
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
-    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false])
+    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false, false])
     expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false, false])
     // Presence: an agent refreshes only its own key; devices and the desktop watch every agent's; a device
     // writes none, the desktop only its own (its mirrored asks wait as an agent's do).
@@ -124,7 +124,14 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('desktop', 'kv-create', /presence\.(agent|laptop)/)).toEqual([false])
     for (const role of ['device', 'desktop'] as const) expect(allowed(role, 'kv-watch', /presence/)).toEqual([true])
     expect(allowed('device', 'kv-create', /a\.agent2\./)).toEqual([true, true])
-    expect(allowed('device', 'kv-create', /roster|pair|q\./)).toEqual([false, false, false, false, false, false])
+    expect(allowed('device', 'kv-create', /roster\.(current|cred)|pair|q\./)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
     // Answers to passwords (bucket `secret`): any device writes one (and may read back who took the key
     // first: the value is sealed to the agent); an agent reads and watches only its own, and writes none.
     for (const role of ['device', 'desktop'] as const) {
@@ -136,7 +143,17 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('agent', 'kv-get', /KV_secret/)).toEqual([true, false])
     expect(allowed('agent', 'kv-watch', /KV_secret/)).toEqual([true, false])
     expect(rows.filter((r) => r.role === 'pair' && /secret/.test(r.probe.subject) && r.allowed)).toEqual([])
-    expect(allowed('desktop', 'kv-create', /roster/)).toEqual([true, true])
+    expect(allowed('desktop', 'kv-create', /roster\.(current|cred)/)).toEqual([true, true])
+    // A push subscription record: a device writes only its own, the desktop reads every one, nobody else.
+    expect(allowed('device', 'kv-create', /roster\.sub\./)).toEqual([true, false])
+    expect(allowed('device', 'kv-get', /roster\.sub\./)).toEqual([false])
+    expect(allowed('desktop', 'kv-get', /roster\.sub\./)).toEqual([true])
+    expect(allowed('desktop', 'kv-watch', /roster\.sub\./)).toEqual([true])
+    expect(allowed('device', 'kv-watch', /roster\.sub\./)).toEqual([false])
+    for (const role of ['agent', 'pair'] as const) {
+      expect(allowed(role, 'kv-create', /roster\.sub\./)).toEqual([false, false])
+      expect(allowed(role, 'kv-get', /roster\.sub\./)).toEqual([false])
+    }
     // Mirroring local asks: the desktop writes questions and receipts under its own name only.
     expect(allowed('desktop', 'kv-create', /inbox\.q\.desk1\.|inbox\.r\.desk1\./)).toEqual([true, true])
     expect(allowed('desktop', 'kv-create', /q\.agent2\./)).toEqual([false])

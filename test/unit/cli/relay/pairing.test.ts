@@ -19,6 +19,7 @@ import {
   type Roster,
 } from '../../../../relay/crypto'
 import { BUCKETS } from '../../../../relay/nats/templates'
+import { VAPID_FILE } from '../../../../relay/push/vapid'
 import { connectRelay, getEntry } from '../../../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
 import { memoryIo } from '../memory-io'
@@ -135,6 +136,11 @@ describe.skipIf(skip)('relay init --loopback, pair, join, devices, remove agains
       expect.stringMatching(/^desktop:/),
       'device:laptop',
     ])
+    // The roster granted to the first device carries the VAPID public key it subscribes to push with (relay/push).
+    expect(roster.push?.vapidPublic).toBe(
+      (JSON.parse(await readFile(join(home, VAPID_FILE), 'utf8')) as { keys: { publicKey: string } }).keys.publicKey,
+    )
+    expect((await lstat(join(home, VAPID_FILE))).mode & 0o777).toBe(0o600)
   }, 60_000)
 
   it('lists the verified roster with added and last-renewal times', async () => {

@@ -15,6 +15,7 @@ import {
   type MemberKeys,
   type MemberSecret,
   type Roster,
+  type RosterPush,
 } from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
@@ -59,6 +60,10 @@ export async function startRelayWorld(people: {
   devices: string[]
   agents: string[]
   outsiders?: string[]
+  /** Desktops listed in the roster (role `desktop`, with a desktop credential). */
+  desktops?: string[]
+  /** The roster's push section for its members (relay/push), when the test wants one. */
+  push?: (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
 }): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
@@ -77,7 +82,7 @@ export async function startRelayWorld(people: {
   })
 
   const members = new Map<string, WorldMember>()
-  const add = async (name: string, role: 'device' | 'agent'): Promise<Member> => {
+  const add = async (name: string, role: 'device' | 'agent' | 'desktop'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
     const credential = await mintRoleCredential(signer(role), role, name, 600)
     members.set(name, {
@@ -89,12 +94,18 @@ export async function startRelayWorld(people: {
     return identity.member
   }
   const listed: Member[] = []
+  for (const name of people.desktops ?? []) listed.push(await add(name, 'desktop'))
   for (const name of people.devices) listed.push(await add(name, 'device'))
   for (const name of people.agents) listed.push(await add(name, 'agent'))
   for (const name of people.outsiders ?? []) await add(name, 'device')
 
   const root = await generateRootIdentity()
-  const signed = await signRoster(await loadRootKeys(root.secret), { version: 1, members: listed, now: Date.now() })
+  const signed = await signRoster(await loadRootKeys(root.secret), {
+    version: 1,
+    members: listed,
+    now: Date.now(),
+    ...(people.push ? { push: await people.push(listed, members) } : {}),
+  })
   const connectAdmin = async (): Promise<NatsConnection> =>
     connect({
       servers: url,
