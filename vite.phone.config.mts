@@ -1,9 +1,39 @@
-import { resolve } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { build, defineConfig, type Plugin } from 'vite'
 import { svelte } from '@sveltejs/vite-plugin-svelte'
 
 const root = (path: string): string => resolve(import.meta.dirname, path)
 const outDir = root('out/phone')
+
+/**
+ * The app's version as the person sees it: the package version and the commit it was built from (a
+ * release build is reproducible from that pair), or `dev` outside a git checkout.
+ */
+function appVersion(): string {
+  const { version } = JSON.parse(readFileSync(root('package.json'), 'utf8')) as { version: string }
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=10', 'HEAD'], { cwd: root('.'), encoding: 'utf8' }).trim()
+    return `${version}+${commit}`
+  } catch {
+    return `${version}+dev`
+  }
+}
+const APP_VERSION = appVersion()
+
+/** @hpke/core's fallback import of Node's `crypto`, never taken in a browser (phone/src/no-node-crypto.ts). */
+const resolveForBrowser = { alias: { crypto: root('phone/src/no-node-crypto.ts') } }
+
+/** Every file the page build wrote, relative to out/phone: what the service worker keeps for offline use. */
+function builtFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
+    .filter((file) => file !== 'sw.js')
+    .sort()
+}
 
 /**
  * The phone app's Content-Security-Policy (the `<meta>` tag written at build time; a host adds the same as
@@ -49,9 +79,19 @@ function serviceWorkerPlugin(): Plugin {
     name: 'ask-user-phone-service-worker',
     apply: 'build',
     async closeBundle() {
+      const files = builtFiles(outDir)
+      // The cache name changes with any byte of the app, so a new build is a new version to the browser.
+      const digest = createHash('sha256')
+      for (const file of files) digest.update(file).update(readFileSync(join(outDir, file)))
       await build({
         configFile: false,
         logLevel: 'warn',
+        resolve: resolveForBrowser,
+        define: {
+          __APP_VERSION__: JSON.stringify(APP_VERSION),
+          __PRECACHE__: JSON.stringify(['./', ...files.map((file) => `./${file}`)]),
+          __CACHE_NAME__: JSON.stringify(`ask-user-app-${digest.digest('hex').slice(0, 16)}`),
+        },
         build: {
           outDir,
           emptyOutDir: false,
@@ -76,5 +116,7 @@ export default defineConfig({
   root: root('phone'),
   base: './',
   plugins: [svelte({ configFile: root('svelte.config.mjs') }), phoneCspPlugin(), serviceWorkerPlugin()],
+  resolve: resolveForBrowser,
+  define: { __APP_VERSION__: JSON.stringify(APP_VERSION) },
   build: { outDir, emptyOutDir: true },
 })

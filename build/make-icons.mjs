@@ -3,6 +3,7 @@
 // script: `node build/make-icons.mjs`. The PNGs are committed; rerun only when the drawing changes.
 //
 //   icon.png                       512 px app icon (electron-builder derives .icns/.ico from it)
+//   ../phone/public/icon-*.png     the phone app's icons (192, 512, maskable 512, apple-touch 180)
 //   tray/trayTemplate[@2x].png     macOS menu bar: black glyph, a template image (macOS tints it for light/dark bars)
 //   tray/tray-light[@2x].png       Windows/Linux, light bars: dark glyph
 //   tray/tray-dark[@2x].png        Windows/Linux, dark bars: light glyph
@@ -128,6 +129,17 @@ const appPaint = (x, y) => {
   return bg
 }
 
+// The phone app's maskable icon: the background fills the square (the launcher cuts its own shape) and
+// the bubble stays inside the middle 80%, the safe zone every mask keeps.
+const maskablePaint = (x, y) => {
+  const t = y
+  const bg = [Math.round(92 - 40 * t), Math.round(107 - 45 * t), Math.round(246 - 60 * t), 255]
+  const u = (x - 0.5) / 0.6 + 0.5,
+    v = (y - 0.5) / 0.6 + 0.5
+  if (bubble(u, v)) return dots(u, v) ? bg : [255, 255, 255, 255]
+  return bg
+}
+
 function write(name, size, paint) {
   const path = join(here, name)
   mkdirSync(join(path, '..'), { recursive: true })
@@ -135,6 +147,12 @@ function write(name, size, paint) {
 }
 
 write('icon.png', 512, appPaint)
+// The phone app (phone/public, served beside its manifest): Android's launcher sizes, and iOS's
+// Home Screen icon, which must be opaque.
+write('../phone/public/icon-192.png', 192, appPaint)
+write('../phone/public/icon-512.png', 512, appPaint)
+write('../phone/public/icon-maskable-512.png', 512, maskablePaint)
+write('../phone/public/apple-touch-icon.png', 180, maskablePaint)
 for (const [scale, suffix] of [
   [1, ''],
   [2, '@2x'],

@@ -1,0 +1,31 @@
+// The browsers the phone app runs on: X25519 (HPKE) and Ed25519 (signatures) in WebCrypto — Safari 17 /
+// iOS 17, Firefox 130, Chrome 137. Older browsers would need the P-256 suite, which is not built: the
+// app says so instead of failing later with a cryptic error.
+
+/** What this browser lacks for the app's keys (empty: it has everything). */
+export async function missingCrypto(subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle): Promise<string[]> {
+  if (subtle === undefined) return ['WebCrypto (the page must be opened over HTTPS)']
+  const missing: string[] = []
+  if (!(await generates(subtle, { name: 'X25519' }, ['deriveBits']))) missing.push('X25519')
+  if (!(await generates(subtle, { name: 'Ed25519' }, ['sign', 'verify']))) missing.push('Ed25519')
+  return missing
+}
+
+async function generates(subtle: SubtleCrypto, algorithm: AlgorithmIdentifier, usages: KeyUsage[]): Promise<boolean> {
+  try {
+    await subtle.generateKey(algorithm, false, usages)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * True on an iPhone or iPad whose Safari runs the app in a tab rather than from the Home Screen: there
+ * Web Push exists only for apps added to the Home Screen (iOS 16.4+), so the app explains that step.
+ */
+export function needsHomeScreen(nav: Navigator = navigator): boolean {
+  const ios = /iPhone|iPad|iPod/.test(nav.userAgent) || (nav.platform === 'MacIntel' && nav.maxTouchPoints > 1)
+  const standalone = (nav as Navigator & { standalone?: boolean }).standalone === true
+  return ios && !standalone
+}

@@ -1,0 +1,77 @@
+// Turning on notifications for this phone: the browser's push subscription, made with the relay's VAPID
+// public key from the root-signed roster, sealed to the desktops and stored at the phone's own
+// `sub.<member id>` key; the desktop adds it to the roster's sealed push section, and agents then wake
+// this phone. Called only from the person's tap (browsers refuse a permission prompt otherwise).
+import { fromBase64url } from '../../../relay/crypto/encoding'
+import { loadMemberKeys } from '../../../relay/crypto/keys'
+import { verifyRoster } from '../../../relay/crypto/roster'
+import { BUCKETS } from '../../../relay/nats/templates'
+import type { RelayConnect } from '../../../relay/pairing/relay-kv'
+import { putEntry } from '../../../relay/pairing/relay-kv'
+import { sealSubscription, subscriptionKey } from '../../../relay/push/subscription'
+import type { PhoneRecord } from '../home/phone-record'
+
+/** Why notifications could not be turned on, as a stable code the shell turns into a sentence. */
+export type PushSetupCode = 'PUSH_UNSUPPORTED' | 'PUSH_DENIED' | 'PUSH_NOT_READY' | 'PUSH_UNREACHABLE'
+
+export class PushSetupError extends Error {
+  constructor(
+    readonly code: PushSetupCode,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'PushSetupError'
+  }
+}
+
+/** What the subscription needs from the browser (the real objects in the app; a test may pass its own). */
+export interface PushHost {
+  requestPermission(): Promise<NotificationPermission>
+  registration(): Promise<ServiceWorkerRegistration | undefined>
+}
+
+/** The browser's own Notification and service worker objects. */
+export const browserPushHost: PushHost = {
+  requestPermission: () => Notification.requestPermission(),
+  registration: async () => (navigator.serviceWorker ? navigator.serviceWorker.ready : undefined),
+}
+
+/**
+ * Asks for permission, subscribes with the roster's VAPID key and stores the sealed subscription on the
+ * relay. Throws {@link PushSetupError}: `PUSH_UNSUPPORTED` (no service worker or Push API),
+ * `PUSH_DENIED` (the person or the browser refused), `PUSH_NOT_READY` (the roster has no VAPID key yet:
+ * the desktop adds one when it next signs the roster), `PUSH_UNREACHABLE` (the relay could not be reached).
+ */
+export async function subscribeToPush(
+  record: PhoneRecord,
+  connect: RelayConnect,
+  host: PushHost = browserPushHost,
+  now: () => number = Date.now,
+): Promise<void> {
+  const permission = await host.requestPermission()
+  if (permission !== 'granted') throw new PushSetupError('PUSH_DENIED', permission)
+  const registration = await host.registration()
+  if (registration?.pushManager === undefined) throw new PushSetupError('PUSH_UNSUPPORTED', 'no Push API')
+  const roster = await verifyRoster(
+    fromBase64url(record.roster.bytes) ?? new Uint8Array(),
+    fromBase64url(record.roster.signature) ?? new Uint8Array(),
+    record.rootPublicKey,
+    { highestSeenVersion: 0, now: now() },
+  )
+  const vapid = roster.push?.vapidPublic
+  const applicationServerKey = vapid === undefined ? undefined : fromBase64url(vapid)
+  if (applicationServerKey === undefined) throw new PushSetupError('PUSH_NOT_READY', 'the roster has no VAPID key')
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey })
+  const sealed = await sealSubscription(await loadMemberKeys(record.secret), roster, subscription.toJSON(), now())
+  let nc
+  try {
+    nc = await connect(record.url, record.creds, record.natsName)
+  } catch (error) {
+    throw new PushSetupError('PUSH_UNREACHABLE', error instanceof Error ? error.message : String(error))
+  }
+  try {
+    await putEntry(nc, BUCKETS.roster, subscriptionKey(record.secret.member.id), sealed)
+  } finally {
+    await nc.close()
+  }
+}
