@@ -2,7 +2,7 @@
 // the question, with the header {kvKey, askId, qHash, device} as AAD, and the device signs the exact
 // stored bytes. The agent accepts it only from a desktop or device of the current roster, bound to this
 // ask and this exact question: the relay, a stolen agent credential or a removed device cannot make one.
-import type { webcrypto } from 'node:crypto'
+import type { CryptoKeyHandle } from './encoding'
 import { RelayCryptoError } from './errors'
 import { fromBase64url, fromUtf8, ownBytes, parseJson, toBase64url, utf8, type Bytes } from './encoding'
 import type { MemberKeys } from './keys'
@@ -83,7 +83,7 @@ export async function sealAnswer(options: {
  */
 export async function acceptAnswer(
   storedBytes: Uint8Array,
-  options: { replyKey: webcrypto.CryptoKey; roster: Roster; askId: string; kvKey: string; qHash: string },
+  options: { replyKey: CryptoKeyHandle; roster: Roster; askId: string; kvKey: string; qHash: string },
 ): Promise<AcceptedAnswer> {
   const { device, header, content } = await checkAnswer(storedBytes, options)
   const body = await openAnswer(options.replyKey, content, utf8(content.header))
@@ -146,7 +146,7 @@ async function checkAnswer(
 }
 
 async function openAnswer(
-  replyKey: webcrypto.CryptoKey,
+  replyKey: CryptoKeyHandle,
   content: { enc: string; ct: string },
   aad: Bytes,
 ): Promise<Bytes | undefined> {

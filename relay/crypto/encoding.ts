@@ -86,3 +86,9 @@ export function parseJson(text: string): unknown {
     return undefined
   }
 }
+
+/**
+ * A WebCrypto key as both Node's types and the DOM's name it (relay/crypto runs in Node and in the
+ * phone's browser; `node:crypto`'s `webcrypto.CryptoKey` does not exist in the latter).
+ */
+export type CryptoKeyHandle = Awaited<ReturnType<typeof crypto.subtle.importKey>>

@@ -1,7 +1,7 @@
 // Member and root identities: generated here, exported as a public record for the roster and a private
 // record for the member's own 0600 file (the caller writes it through core/private-files), and loaded
 // back as non-extractable WebCrypto keys.
-import type { webcrypto } from 'node:crypto'
+import type { CryptoKeyHandle } from './encoding'
 import { RelayCryptoError } from './errors'
 import { concatBytes, fromBase64url, sha256, toBase64url, type Bytes } from './encoding'
 import { recoveryCodeFromSeed, seedFromRecoveryCode } from './recovery-code'
@@ -19,7 +19,7 @@ import { X25519_SUITE } from './suite'
 /** A member's keys in memory: its public record, its HPKE private key and its signing key. */
 export interface MemberKeys {
   readonly member: Member
-  readonly hpkePrivateKey: webcrypto.CryptoKey
+  readonly hpkePrivateKey: CryptoKeyHandle
   readonly signing: SigningKey
 }
 
@@ -115,7 +115,7 @@ export async function generateRootIdentity(): Promise<{ secret: RootSecret; reco
   const signing = await signingKeyFromSeed(seed)
   return {
     secret: { v: 1, signSeed: toBase64url(seed) },
-    recoveryCode: recoveryCodeFromSeed(seed),
+    recoveryCode: await recoveryCodeFromSeed(seed),
     publicKey: toBase64url(signing.publicKey),
   }
 }
@@ -133,7 +133,7 @@ export async function loadRootKeys(stored: unknown): Promise<RootKeys> {
 
 /** Restores the root identity from its printed recovery code. Throws `RECOVERY_CODE_INVALID` on a typo. */
 export async function rootFromRecoveryCode(code: string): Promise<{ keys: RootKeys; secret: RootSecret }> {
-  const seed = seedFromRecoveryCode(code)
+  const seed = await seedFromRecoveryCode(code)
   return { keys: await rootKeysFromSeed(seed), secret: { v: 1, signSeed: toBase64url(seed) } }
 }
 

@@ -2,8 +2,7 @@
 // printed as 14 groups of 4 characters. Base32 survives handwriting (one case, no 0/1/8/9); the
 // checksum catches a typo before a wrong key is ever used.
 import { RelayCryptoError } from './errors'
-import { concatBytes, type Bytes } from './encoding'
-import { createHash } from 'node:crypto'
+import { concatBytes, sha256, utf8, type Bytes } from './encoding'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
 const SEED_BYTES = 32
@@ -11,9 +10,10 @@ const CHECKSUM_BYTES = 3
 /** Characters of a recovery code without separators ((32 + 3) bytes × 8 / 5 bits). */
 export const RECOVERY_CODE_LENGTH = ((SEED_BYTES + CHECKSUM_BYTES) * 8) / 5
 
-function checksum(seed: Bytes): Bytes {
-  const digest = createHash('sha256').update('ask-user/v1/recovery').update(seed).digest()
-  return new Uint8Array(digest.subarray(0, CHECKSUM_BYTES))
+// WebCrypto's digest (async) rather than node:crypto's, so that this module loads in the phone's browser.
+async function checksum(seed: Bytes): Promise<Bytes> {
+  const digest = await sha256(concatBytes(utf8('ask-user/v1/recovery'), seed))
+  return digest.slice(0, CHECKSUM_BYTES)
 }
 
 function base32(bytes: Bytes): string {
@@ -50,9 +50,9 @@ function fromBase32(text: string): Bytes | undefined {
 }
 
 /** The printable recovery code for a 32-byte root seed: `ABCD-EFGH-…` (14 groups of 4). */
-export function recoveryCodeFromSeed(seed: Bytes): string {
+export async function recoveryCodeFromSeed(seed: Bytes): Promise<string> {
   if (seed.byteLength !== SEED_BYTES) throw new RelayCryptoError('KEY_INVALID', 'a root seed is 32 bytes')
-  const text = base32(concatBytes(seed, checksum(seed)))
+  const text = base32(concatBytes(seed, await checksum(seed)))
   return text.match(/.{4}/g)!.join('-')
 }
 
@@ -61,7 +61,7 @@ export function recoveryCodeFromSeed(seed: Bytes): string {
  * ignored. Throws `RECOVERY_CODE_INVALID` when a character is not in the code's alphabet, the length is
  * wrong or the checksum does not match (a typo).
  */
-export function seedFromRecoveryCode(typed: string): Bytes {
+export async function seedFromRecoveryCode(typed: string): Promise<Bytes> {
   const text = typed.toUpperCase().replace(/[\s-]/g, '')
   if (text.length !== RECOVERY_CODE_LENGTH) {
     throw new RelayCryptoError(
@@ -77,7 +77,7 @@ export function seedFromRecoveryCode(typed: string): Bytes {
     )
   }
   const seed = bytes.subarray(0, SEED_BYTES)
-  const expected = checksum(seed)
+  const expected = await checksum(seed)
   if (!expected.every((byte, index) => byte === bytes[SEED_BYTES + index])) {
     throw new RelayCryptoError(
       'RECOVERY_CODE_INVALID',

@@ -1,6 +1,7 @@
 // The signed roster as one JSON record: what the desktop keeps in its home (relay-roster.json) and
 // publishes at `roster.current`, and what every end reads back before verifying it.
 import { z } from 'zod'
+import { fromBase64url, ownBytes, toBase64url } from './encoding'
 import type { SignedRoster } from './roster'
 
 const Base64url = z
@@ -16,16 +17,17 @@ export type RosterRecord = z.infer<typeof RosterRecordSchema>
 export function rosterRecordOf(roster: SignedRoster): RosterRecord {
   return {
     v: 1,
-    bytes: Buffer.from(roster.bytes).toString('base64url'),
-    signature: Buffer.from(roster.signature).toString('base64url'),
+    bytes: toBase64url(ownBytes(roster.bytes)),
+    signature: toBase64url(ownBytes(roster.signature)),
   }
 }
 
 /** The signed roster a record holds (not yet verified: see verifyRoster). */
 export function signedRosterOf(record: RosterRecord): SignedRoster {
   return {
-    bytes: new Uint8Array(Buffer.from(record.bytes, 'base64url')),
-    signature: new Uint8Array(Buffer.from(record.signature, 'base64url')),
+    // Strict decoding; a non-canonical encoding decodes to nothing and then fails verification.
+    bytes: fromBase64url(record.bytes) ?? new Uint8Array(0),
+    signature: fromBase64url(record.signature) ?? new Uint8Array(0),
   }
 }
 

@@ -1,6 +1,6 @@
 // One-shot HPKE sealing to a member's public key, for messages that are not questions or answers (the
 // pairing response). `info` separates each use; `aad` binds the box to its context.
-import type { webcrypto } from 'node:crypto'
+import type { CryptoKeyHandle } from './encoding'
 import { fromBase64url, toBase64url, utf8, type Bytes } from './encoding'
 import { RelayCryptoError } from './errors'
 import { X25519_SUITE } from './suite'
@@ -37,7 +37,7 @@ export async function sealToKey(
 
 /** Opens a {@link SealedBox} with the recipient's HPKE private key; `undefined` when it does not open. */
 export async function openSealedBox(
-  recipientKey: webcrypto.CryptoKey,
+  recipientKey: CryptoKeyHandle,
   info: string,
   aad: Uint8Array,
   box: SealedBox,

@@ -1,9 +1,8 @@
 // Ed25519 with WebCrypto (Node ≥ 20): keys from 32-byte seeds, signatures over exact bytes, and the
 // "content || signature" framing used for envelopes. Signing exact stored bytes, never a re-serialization,
 // is the lesson of RELAY.md §4.5.
-import type { webcrypto } from 'node:crypto'
 import { RelayCryptoError } from './errors'
-import { concatBytes, type Bytes } from './encoding'
+import { concatBytes, fromBase64url, type Bytes, type CryptoKeyHandle } from './encoding'
 
 /** Bytes in an Ed25519 signature. */
 export const SIGNATURE_BYTES = 64
@@ -14,7 +13,7 @@ const PKCS8_ED25519_PREFIX = new Uint8Array([
 
 /** A loaded Ed25519 signing key: a non-extractable private key and its raw 32-byte public key. */
 export interface SigningKey {
-  readonly privateKey: webcrypto.CryptoKey
+  readonly privateKey: CryptoKeyHandle
   readonly publicKey: Bytes
 }
 
@@ -32,7 +31,7 @@ export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
   const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])
   const jwk = await crypto.subtle.exportKey('jwk', exportable)
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, false, ['sign'])
-  return { privateKey, publicKey: new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url')) }
+  return { privateKey, publicKey: fromBase64url(jwk.x ?? '') ?? new Uint8Array(0) }
 }
 
 /** The 64-byte Ed25519 signature of exactly `bytes`. */

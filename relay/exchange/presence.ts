@@ -6,6 +6,7 @@
 import { jetstream } from '@nats-io/jetstream'
 import { BUCKETS } from '../nats/templates'
 import type { RelayLink } from './relay-link'
+import { unrefTimer, type TimerHandle } from './delay'
 
 /** The bucket presence values live in (bucket max_age 90 s, relay/nats/buckets.ts). */
 export const PRESENCE_BUCKET = BUCKETS.presence
@@ -24,7 +25,7 @@ export class PresenceBeacon {
   readonly #subject: string
   readonly #periodMs: number
   #holders = 0
-  #timer: NodeJS.Timeout | undefined
+  #timer: TimerHandle | undefined
   #unsubscribe: (() => void) | undefined
 
   constructor(link: RelayLink, agentName: string, periodMs = PRESENCE_REFRESH_MS) {
@@ -49,7 +50,7 @@ export class PresenceBeacon {
   #start(): void {
     this.#refresh()
     this.#timer = setInterval(() => this.#refresh(), this.#periodMs)
-    this.#timer.unref()
+    unrefTimer(this.#timer)
     this.#unsubscribe = this.#link.onReconnect(() => this.#refresh())
   }
 
@@ -84,7 +85,7 @@ export interface PresenceTrackerOptions {
 interface AgentContact {
   last: number
   unreachable: boolean
-  timer?: NodeJS.Timeout | undefined
+  timer?: TimerHandle | undefined
 }
 
 /**
@@ -121,7 +122,7 @@ export class PresenceTracker {
       this.#onChange({ agent })
     }
     state.timer = setTimeout(() => this.#lapse(agent, state), left)
-    state.timer.unref()
+    unrefTimer(state.timer)
   }
 
   /** When `agent` lapsed (its last contact), or `undefined` while it is reachable or unknown. */

@@ -35,6 +35,7 @@ import {
   type ReadQuestion,
   type QuestionRefusal,
 } from './desk-question'
+import { unrefTimer, type TimerHandle } from './delay'
 
 /**
  * A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never
@@ -97,7 +98,7 @@ interface PendingEntry {
   ask: RemoteAsk
   header: QuestionHeader
   qHash: string
-  expiry?: NodeJS.Timeout
+  expiry?: TimerHandle
 }
 
 /** A stored question opened and verified, waiting for its turn to be listed. */
@@ -392,7 +393,7 @@ export class RelayDesk {
         () => this.#settle(key, { key, outcome: 'expired' }),
         Math.min(left, LONGEST_TIMER_MS),
       )
-      pending.expiry.unref()
+      unrefTimer(pending.expiry)
     }
     this.#pending.set(key, pending)
     for (const listener of [...this.#added]) listener(ask)

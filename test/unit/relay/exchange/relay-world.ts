@@ -16,7 +16,7 @@ import {
   type MemberSecret,
   type Roster,
 } from '../../../../relay/crypto'
-import { RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -121,6 +121,7 @@ export async function startRelayWorld(people: {
       if (!member) throw new Error(`no member ${name}`)
       const link = await RelayLink.open({
         url: target,
+        connect: nodeConnect,
         creds: member.creds,
         name,
         allowOutdatedLoopback: true,
