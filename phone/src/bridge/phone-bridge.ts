@@ -59,7 +59,8 @@ export function createPhoneBridge(
   let status: BridgeStatus = 'connecting'
   let session: Session | undefined
   let generation = 0
-  const self = record.natsName
+  // This phone's member id (from its keys, not its NATS name): a receipt naming it is our own answer.
+  let self = ''
 
   const emit = (frame: UiServerFrame): void => {
     for (const listener of [...frameListeners]) listener(frame)
@@ -96,9 +97,11 @@ export function createPhoneBridge(
       void link.close()
       return undefined
     }
+    const device = await loadMemberKeys(record.secret)
+    self = device.member.id
     const desk = await RelayDesk.start({
       link,
-      device: await loadMemberKeys(record.secret),
+      device,
       rootPublicKey: record.rootPublicKey,
       highestSeenRosterVersion: record.highestRosterVersion,
       now,

@@ -36,6 +36,8 @@ export interface WorldMember {
 /** The running relay and its people. */
 export interface RelayWorld {
   url: string
+  /** The relay's WebSocket listener (no TLS, on loopback), as the phone dials it; Origin https://inbox.example. */
+  wsUrl: string
   port: number
   rootPublicKey: string
   roster: Roster
@@ -60,10 +62,11 @@ export async function startRelayWorld(people: {
 }): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
+  const websocketPort = await freePort()
   const init: SelfHostedInit = await initSelfHosted(join(dir, 'relay'), {
     loopbackTest: true,
     clientPort: port,
-    websocketPort: await freePort(),
+    websocketPort,
     allowedOrigins: ['https://inbox.example'],
   })
   let server: RunningNatsServer = await startNatsServer(init.configPath)
@@ -112,6 +115,7 @@ export async function startRelayWorld(people: {
 
   return {
     url,
+    wsUrl: `ws://127.0.0.1:${websocketPort}`,
     port,
     rootPublicKey: root.publicKey,
     roster: signed.roster,
