@@ -2,7 +2,7 @@
 // those sealed to it, answering with create() on the answer key (first answer wins), and following the
 // agents' receipts. It knows nothing of the companion's core: the bridge wraps its small event surface.
 import type { KV, KvEntry } from '@nats-io/kv'
-import { isRelayCryptoError, type MemberKeys, type QuestionHeader } from '../crypto'
+import { isRelayCryptoError, type MemberKeys, type QuestionHeader, type Roster, type SignedRoster } from '../crypto'
 import type { Answer } from '../../shared/answer'
 import { checkAnswer } from '../../shared/answer-rules'
 import { BUCKETS } from '../nats/templates'
@@ -32,6 +32,8 @@ export interface RelayDeskOptions {
   /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
   opener?: QuestionOpener
   onRefused?: (refusal: DeskRefusal) => void
+  /** Hears every roster the desk accepts (verified, never older than the highest seen), with its signed bytes. */
+  onRosterAccepted?: (roster: Roster, signed: SignedRoster) => void
   /** How long without contact before an agent is marked unreachable (default 90 s, the bucket's max_age). */
   presenceLapseMs?: number | undefined
 }
@@ -90,6 +92,7 @@ export class RelayDesk {
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
+      onAccepted: options.onRosterAccepted,
     })
     this.#opener = options.opener ?? openOnThisThread
     this.#onRefused = options.onRefused ?? (() => undefined)

@@ -1,6 +1,7 @@
 // The phone's CompanionBridge: a RelayDesk run with the phone's own keys and credential over WebSocket,
 // its events turned into the UI v2 frames the renderer already reads (desk-frames.ts). There is no core:
 // this object is the phone's inbox. Nothing decrypted is stored; the desk holds the open asks in memory.
+import { toBase64url } from '../../../relay/crypto/encoding'
 import { loadMemberKeys } from '../../../relay/crypto/keys'
 import { isRelayExchangeError } from '../../../relay/exchange/errors'
 import { RelayDesk, type RemoteAsk } from '../../../relay/exchange/relay-desk'
@@ -30,6 +31,11 @@ export interface PhoneBridgeOptions {
   reconnectWaitMs?: number
   /** Accept an outdated nats-server on loopback (tests with a distribution's nats-server). */
   allowOutdatedLoopback?: boolean
+  /**
+   * Stores the record again when the desk accepted a newer root-signed roster (its bytes and
+   * `highestRosterVersion`), so that a roster rollback is refused after a reload too.
+   */
+  saveRecord?: (record: PhoneRecord) => Promise<void>
   now?: () => number
 }
 
@@ -48,9 +54,10 @@ interface Session {
  * reached (it keeps dialling), `closed` after `close()`.
  */
 export function createPhoneBridge(
-  record: PhoneRecord,
+  stored: PhoneRecord,
   options: PhoneBridgeOptions,
 ): CompanionBridge & { close(): Promise<void> } {
+  let record = stored
   const now = options.now ?? Date.now
   const frameListeners = new Set<(frame: UiServerFrame) => void>()
   const statusListeners = new Set<(status: BridgeStatus) => void>()
@@ -105,6 +112,15 @@ export function createPhoneBridge(
       rootPublicKey: record.rootPublicKey,
       highestSeenRosterVersion: record.highestRosterVersion,
       now,
+      onRosterAccepted: (roster, signed) => {
+        if (roster.version <= record.highestRosterVersion) return
+        record = {
+          ...record,
+          roster: { bytes: toBase64url(signed.bytes), signature: toBase64url(signed.signature) },
+          highestRosterVersion: roster.version,
+        }
+        options.saveRecord?.(record).catch((error: unknown) => console.warn(`phone record: ${errorMessage(error)}`))
+      },
     })
     if (mine !== generation) {
       desk.close()

@@ -57,7 +57,10 @@ describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-serv
     }
   }
 
-  const startPhone = (wake?: (redial: () => void) => () => void) => {
+  const startPhone = (
+    wake?: (redial: () => void) => () => void,
+    saveRecord?: (record: PhoneRecord) => Promise<void>,
+  ) => {
     const frames: UiServerFrame[] = []
     const statuses: BridgeStatus[] = []
     const bridge = createPhoneBridge(phoneRecord(), {
@@ -66,6 +69,7 @@ describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-serv
       reconnectWaitMs: 100,
       retryMs: 200,
       ...(wake ? { wake } : {}),
+      ...(saveRecord ? { saveRecord } : {}),
     })
     bridge.onFrame((frame) => frames.push(frame))
     bridge.onStatus((status) => statuses.push(status))
@@ -186,4 +190,20 @@ describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-serv
       await bridge.close()
     }
   }, 120_000)
+
+  it('stores a newer root-signed roster from the relay (bytes and highestRosterVersion) through saveRecord', async () => {
+    const saved: PhoneRecord[] = []
+    const { bridge, statuses } = startPhone(undefined, async (record) => void saved.push(record))
+    try {
+      await until(() => statuses.includes('open'), 'the phone to connect', 30_000)
+      expect(saved).toEqual([])
+      await world.publishRoster(2)
+      await until(() => saved.length > 0, 'the record to be saved')
+      expect(saved.at(-1)).toMatchObject({ highestRosterVersion: 2, natsName: 'phone' })
+      expect(saved.at(-1)!.roster.bytes).not.toBe('AA')
+      expect(saved.at(-1)!.roster.signature).toMatch(/^[A-Za-z0-9_-]{86}$/)
+    } finally {
+      await bridge.close()
+    }
+  }, 60_000)
 })

@@ -46,6 +46,8 @@ export interface RelayWorld {
   link(name: string, url?: string): Promise<RelayLink>
   /** A fresh credential of `role` for `name`, minted as if at `now` (ms), e.g. one already expired. */
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
+  /** Signs the same members as roster `version` and publishes it as the desktop does. */
+  publishRoster(version: number): Promise<void>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -103,15 +105,18 @@ export async function startRelayWorld(people: {
   })
   await createBuckets(admin)
   await admin.close()
-  const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
-  const publisher = await connect({
-    servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)),
-    inboxPrefix: inboxPrefixFor('desk0'),
-  })
-  const { jetstream } = await import('@nats-io/jetstream')
-  await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', encodeRosterRecord(signed))
-  await publisher.close()
+  const publish = async (record: Uint8Array): Promise<void> => {
+    const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
+    const publisher = await connect({
+      servers: url,
+      authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)),
+      inboxPrefix: inboxPrefixFor('desk0'),
+    })
+    const { jetstream } = await import('@nats-io/jetstream')
+    await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', record)
+    await publisher.close()
+  }
+  await publish(encodeRosterRecord(signed))
 
   return {
     url,
@@ -143,6 +148,10 @@ export async function startRelayWorld(people: {
         ttlSeconds,
       )
       return minted.creds
+    },
+    async publishRoster(version) {
+      const next = await signRoster(await loadRootKeys(root.secret), { version, members: listed, now: Date.now() })
+      await publish(encodeRosterRecord(next))
     },
     async killAndRestart() {
       const exited = once(server.process, 'exit')
