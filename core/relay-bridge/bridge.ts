@@ -8,6 +8,7 @@ import type { Answer } from '../../shared/answer'
 import { errorMessage } from '../../shared/describe-error'
 import {
   isRelayExchangeError,
+  nodeConnect,
   RelayDesk,
   RelayLink,
   WorkerQuestionOpener,
@@ -177,6 +178,7 @@ export class RelayBridge {
       try {
         const link = await RelayLink.open({
           url: identity.url,
+          connect: nodeConnect,
           creds: () => this.#creds,
           name: identity.natsName,
           ...CLI_SERVER_CHECKS,

@@ -1,6 +1,7 @@
 // relay/exchange's public surface: the two ends of one remote ask. Everything else here is internal.
 export { RelayExchangeError, RelayExchangeCodeSchema, isRelayExchangeError, type RelayExchangeCode } from './errors'
-export { RelayLink, DEFAULT_REACH_TIMEOUT_MS, type RelayLinkOptions } from './relay-link'
+export { RelayLink, DEFAULT_REACH_TIMEOUT_MS, type RelayLinkOptions, type RelayConnect } from './relay-link'
+export { nodeConnect } from './node-connect'
 export {
   RemoteAsker,
   MAX_REASKS,

@@ -1,4 +1,5 @@
 import { loadMemberKeys } from '../crypto'
+import { nodeConnect } from './node-connect'
 import { RelayLink, type RelayLinkOptions } from './relay-link'
 import { RemoteAsker } from './remote-asker'
 
@@ -27,7 +28,13 @@ export async function openRemoteAsker(
 ): Promise<{ asker: RemoteAsker; link: RelayLink }> {
   const agent = await loadMemberKeys(config.agent)
   const { highestSeenRosterVersion, ...linkOptions } = options
-  const link = await RelayLink.open({ url: config.url, creds: config.creds, name: agent.member.name, ...linkOptions })
+  const link = await RelayLink.open({
+    url: config.url,
+    connect: nodeConnect,
+    creds: config.creds,
+    name: agent.member.name,
+    ...linkOptions,
+  })
   const asker = new RemoteAsker({
     link,
     agent,

@@ -10,6 +10,7 @@ import { openPresence, signPresence, type MemberKeys, type Roster } from '../cry
 import { BUCKETS } from '../nats/templates'
 import { askerToken } from './desk-question'
 import type { RelayLink } from './relay-link'
+import { unrefTimer, type TimerHandle } from './delay'
 
 /** The bucket presence values live in (bucket max_age 90 s, relay/nats/buckets.ts). */
 export const PRESENCE_BUCKET = BUCKETS.presence
@@ -31,7 +32,7 @@ export class PresenceBeacon {
   readonly #periodMs: number
   readonly #now: () => number
   #holders = 0
-  #timer: NodeJS.Timeout | undefined
+  #timer: TimerHandle | undefined
   #unsubscribe: (() => void) | undefined
 
   /** `key`: the agent's presence key, its credential name (the token of its inbox keys). */
@@ -59,7 +60,7 @@ export class PresenceBeacon {
   #start(): void {
     this.#refresh()
     this.#timer = setInterval(() => this.#refresh(), this.#periodMs)
-    this.#timer.unref()
+    unrefTimer(this.#timer)
     this.#unsubscribe = this.#link.onReconnect(() => this.#refresh())
   }
 
@@ -97,7 +98,7 @@ export interface PresenceTrackerOptions {
 interface AgentContact {
   last: number
   unreachable: boolean
-  timer?: NodeJS.Timeout | undefined
+  timer?: TimerHandle | undefined
 }
 
 /**
@@ -156,7 +157,7 @@ export class PresenceTracker {
       this.#onChange({ agent })
     }
     state.timer = setTimeout(() => this.#lapse(agent, state), left)
-    state.timer.unref()
+    unrefTimer(state.timer)
   }
 
   /** When `agent` lapsed (its last contact), or `undefined` while it is reachable or unknown. */

@@ -2,84 +2,25 @@
 // those sealed to it, answering with create() on the answer key (first answer wins), and following the
 // agents' receipts. It knows nothing of the companion's core: the bridge wraps its small event surface.
 import type { KV, KvEntry } from '@nats-io/kv'
-import {
-  findMember,
-  isRelayCryptoError,
-  openReceipt,
-  sealAnswer,
-  verifyAnswerOrigin,
-  type Member,
-  type MemberKeys,
-  type QuestionHeader,
-  type ReceiptOutcome,
-  type RelayCryptoCode,
-} from '../crypto'
+import { isRelayCryptoError, type MemberKeys, type QuestionHeader, type Roster, type SignedRoster } from '../crypto'
 import type { Answer } from '../../shared/answer'
 import { checkAnswer } from '../../shared/answer-rules'
-import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
-import { answerBucketFor } from './answer-bucket'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
 import { PRESENCE_BUCKET, PresenceTracker, type PresenceChange } from './presence'
+import { OpenAheadQueue } from './open-ahead-queue'
 import { openOnThisThread, type QuestionOpener } from './question-opener'
-import { createEntryRetrying, openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
+import { openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
-import {
-  askerToken,
-  isRefusal,
-  mirroredName,
-  readQuestion,
-  type QuestionReader,
-  type ReadQuestion,
-  type QuestionRefusal,
-} from './desk-question'
+import { isRefusal, mirroredName, readQuestion, type QuestionReader, type ReadQuestion } from './desk-question'
+import { unrefTimer, type TimerHandle } from './delay'
+import type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
+import { writeAnswer } from './desk-answer'
+import { settlementOfReceipt } from './desk-receipt'
 
-/**
- * A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never
- * self-declared; for a local ask a desktop mirrors, "<the local agent's name> on <the desktop's roster
- * name>" ({@link mirroredName}), with the desktop's member id.
- */
-export interface RemoteAsk {
-  /** `q.<agent>.<askId>`: the ask's identity on every desk. */
-  readonly key: string
-  readonly askId: string
-  readonly agent: { readonly name: string; readonly id: string }
-  readonly questions: readonly Question[]
-  readonly title?: string
-  /** The ask this one replaces (asked again after an unverifiable answer took that one's key). */
-  readonly previousAskId?: string
-  /** When the agent stops waiting (ms since the epoch), if it said. */
-  readonly expiresAt?: number
-  /** The longest custom answer the asker takes, if it said ({@link RelayDesk.answer} refuses longer ones). */
-  readonly maxCustomChars?: number
-}
-
-/** How a pending ask left the list: the agent's receipt, or its expiry passing on this desk's clock. */
-export interface RemoteAskSettled {
-  readonly key: string
-  readonly outcome: ReceiptOutcome
-  /** For `delivered`: the member whose answer the agent took. */
-  readonly winner?: Member
-  /** For `reasked`: the ask id that replaces this one. */
-  readonly next?: string
-  /** Push subscriptions the agent found gone (404/410) while waking phones: the desktop drops them (relay/push). */
-  readonly pushGone?: readonly { readonly device: string; readonly endpoint: string }[]
-}
-
-/** The result of {@link RelayDesk.answer}. */
-export type AnswerResult =
-  | { readonly won: true }
-  /** Another device answered first; `winner` is verified from the stored answer. */
-  | { readonly won: false; readonly winner: Member }
-  /** An answer that does not verify holds the key: raise the alarm; the agent asks again under a new id. */
-  | { readonly won: false; readonly winner: undefined; readonly alarm: RelayCryptoCode }
-
-/** Something on the relay this desk refused to show, and where (for the alarm and the log; never content). */
-export interface DeskRefusal extends QuestionRefusal {
-  readonly key: string
-}
+export type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
 
 /** What a desk needs: a link made with this device's credential, its member keys and the pinned root key. */
 export interface RelayDeskOptions {
@@ -91,6 +32,8 @@ export interface RelayDeskOptions {
   /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
   opener?: QuestionOpener
   onRefused?: (refusal: DeskRefusal) => void
+  /** Hears every roster the desk accepts (verified, never older than the highest seen), with its signed bytes. */
+  onRosterAccepted?: (roster: Roster, signed: SignedRoster) => void
   /** How long without contact before an agent is marked unreachable (default 90 s, the bucket's max_age). */
   presenceLapseMs?: number | undefined
 }
@@ -99,7 +42,7 @@ interface PendingEntry {
   ask: RemoteAsk
   header: QuestionHeader
   qHash: string
-  expiry?: NodeJS.Timeout
+  expiry?: TimerHandle
 }
 
 /** A stored question opened and verified, waiting for its turn to be listed. */
@@ -129,11 +72,8 @@ export class RelayDesk {
   readonly #onRefused: (refusal: DeskRefusal) => void
   readonly #pending = new Map<string, PendingEntry>()
   readonly #settled = new Set<string>()
-  // Questions are listed one at a time, in the order the watch delivers them (stream order).
-  #questions: Promise<void> = Promise.resolve()
-  /** Questions being read and opened now (at most OPEN_AHEAD), and those waiting for a slot. */
-  #opening = 0
-  readonly #openWaiters: Array<() => void> = []
+  // Questions are opened up to OPEN_AHEAD at a time and listed one at a time, in stream order.
+  readonly #openAhead = new OpenAheadQueue<OpenedEntry>(OPEN_AHEAD)
   readonly #added = new Set<(ask: RemoteAsk) => void>()
   readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
   readonly #presenceListeners = new Set<(change: PresenceChange) => void>()
@@ -152,6 +92,7 @@ export class RelayDesk {
     this.#pin = new RosterPin(options.rootPublicKey, {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
+      onAccepted: options.onRosterAccepted,
     })
     this.#opener = options.opener ?? openOnThisThread
     this.#onRefused = options.onRefused ?? (() => undefined)
@@ -265,38 +206,20 @@ export class RelayDesk {
         `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
       )
     }
-    // The asker's key token, not its shown name: a mirrored ask is shown as "<agent> on <desktop>".
-    const answerKey = inboxKey('a', parseInboxKey(key)!.agent, entry.ask.askId)
-    const bucket = answerBucketFor(entry.ask.questions)
-    const bytes = await sealAnswer({
-      device: this.#device,
-      replyKey: entry.header.replyKey,
-      kvKey: answerKey,
-      askId: entry.ask.askId,
-      qHash: entry.qHash,
-      body: new TextEncoder().encode(JSON.stringify({ v: 1, answers })),
-    })
-    const written = await createEntryRetrying(
-      this.#link.nc,
-      { name: bucket, kv: bucket === BUCKETS.secret ? this.#secret : this.#inbox },
-      answerKey,
-      bytes,
+    return writeAnswer(
+      {
+        nc: this.#link.nc,
+        device: this.#device,
+        inbox: this.#inbox,
+        secret: this.#secret,
+        roster: () => this.#pin.current!,
+        onRefused: this.#onRefused,
+      },
+      key,
+      entry,
+      answers,
       signal,
     )
-    if (written.created) return { won: true }
-    try {
-      const origin = await verifyAnswerOrigin(written.stored.value, {
-        roster: this.#pin.current!,
-        askId: entry.ask.askId,
-        kvKey: answerKey,
-        qHash: entry.qHash,
-      })
-      return { won: false, winner: origin.device }
-    } catch (error) {
-      if (!isRelayCryptoError(error)) throw error
-      this.#onRefused({ key: answerKey, code: error.code, message: error.message })
-      return { won: false, winner: undefined, alarm: error.code }
-    }
   }
 
   /** Stops watching and forgets the pending asks (the link stays open: its owner closes it). */
@@ -316,34 +239,10 @@ export class RelayDesk {
   }
 
   #queueQuestion(entry: KvEntry): void {
-    // Read and opened up to OPEN_AHEAD at a time (an opener on a worker thread answers one round trip
-    // later); listed one at a time, in stream order.
-    const opened = this.#openSlot()
-      .then(async (release) => {
-        try {
-          return await this.#openQuestion(entry)
-        } finally {
-          release()
-        }
-      })
-      .catch(() => undefined)
-    this.#questions = this.#questions
-      .then(async () => {
-        const read = await opened
-        if (read) this.#listQuestion(entry.key, read)
-      })
-      .catch(() => undefined)
-  }
-
-  /** Waits for one of the OPEN_AHEAD slots; resolves with its release (which hands it to the next waiter). */
-  async #openSlot(): Promise<() => void> {
-    if (this.#opening < OPEN_AHEAD) this.#opening++
-    else await new Promise<void>((resolve) => this.#openWaiters.push(resolve))
-    return () => {
-      const next = this.#openWaiters.shift()
-      if (next) next()
-      else this.#opening--
-    }
+    this.#openAhead.add(
+      () => this.#openQuestion(entry),
+      (read) => this.#listQuestion(entry.key, read),
+    )
   }
 
   /** Checks, reads the receipt of and opens one stored question; `undefined` when it is not to be listed. */
@@ -394,7 +293,7 @@ export class RelayDesk {
         () => this.#settle(key, { key, outcome: 'expired' }),
         Math.min(left, LONGEST_TIMER_MS),
       )
-      pending.expiry.unref()
+      unrefTimer(pending.expiry)
     }
     this.#pending.set(key, pending)
     for (const listener of [...this.#added]) listener(ask)
@@ -405,30 +304,9 @@ export class RelayDesk {
     if (parts?.kind !== 'r') return
     const questionKey = inboxKey('q', parts.agent, parts.askId)
     if (this.#settled.has(questionKey)) return
-    try {
-      const roster = this.#pin.current!
-      const receipt = await openReceipt(entry.value, { roster, kvKey: entry.key })
-      const agent = findMember(roster, receipt.agent)
-      if (agent === undefined || askerToken(agent) !== parts.agent || receipt.askId !== parts.askId) {
-        this.#onRefused({
-          key: entry.key,
-          code: 'EXCHANGE_INVALID',
-          message: 'the receipt is signed by another agent than the one that asked; ignoring it',
-        })
-        return
-      }
-      const winner = receipt.winner === undefined ? undefined : findMember(roster, receipt.winner)
-      this.#settle(questionKey, {
-        key: questionKey,
-        outcome: receipt.outcome,
-        ...(winner ? { winner } : {}),
-        ...(receipt.next === undefined ? {} : { next: receipt.next }),
-        ...(receipt.pushGone === undefined ? {} : { pushGone: receipt.pushGone }),
-      })
-    } catch (error) {
-      if (!isRelayCryptoError(error)) throw error
-      this.#onRefused({ key: entry.key, code: error.code, message: error.message })
-    }
+    const settled = await settlementOfReceipt(entry, parts, this.#pin.current!)
+    if ('outcome' in settled) this.#settle(questionKey, settled)
+    else this.#onRefused(settled)
   }
 
   #settle(key: string, settled: RemoteAskSettled): void {

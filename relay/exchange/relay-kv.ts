@@ -3,13 +3,13 @@
 // publish that expects the key to be new. Writes are retried until they land or the caller gives up:
 // during an outage a write times out without being stored, and a timeout after the server stored it
 // comes back as "wrong last sequence", which the caller resolves by comparing the stored value.
-import { setTimeout as delay } from 'node:timers/promises'
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream'
 import { Kvm, type KV, type KvEntry } from '@nats-io/kv'
 import { ClosedConnectionError, type NatsConnection } from '@nats-io/nats-core'
 import { isRelayCryptoError } from '../crypto'
 import { RelayExchangeError } from './errors'
 import type { RelayLink } from './relay-link'
+import { delay } from './delay'
 
 /** The server's "wrong last sequence" code: the key already holds a value. */
 const WRONG_LAST_SEQUENCE = 10071
@@ -46,7 +46,7 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, signal: Abort
       }
       if (error instanceof ClosedConnectionError) throw error
       signal.throwIfAborted()
-      await delay(pause, undefined, { signal })
+      await delay(pause, signal)
     }
   }
 }

@@ -1,11 +1,11 @@
 // One connection to the relay with one credential, kept up through outages: the NATS client reconnects
 // forever, pings every 10 s (its default of 2 min would take minutes to notice a dead link), and this
 // object tells its users whether the link is up and when it came back (watches are re-created then).
-import { setTimeout as delay } from 'node:timers/promises'
-import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
+import { credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
 import { RelayNatsError } from '../nats/errors'
 import { checkServer, type CheckServerOptions } from '../nats/server-version'
 import { inboxPrefixFor } from '../nats/templates'
+import { delay } from './delay'
 import { RelayExchangeError } from './errors'
 import { isPermissionViolation } from './relay-kv'
 
@@ -13,9 +13,18 @@ import { isPermissionViolation } from './relay-kv'
 export const DEFAULT_REACH_TIMEOUT_MS = 30_000
 const PING_INTERVAL_MS = 10_000
 
+/**
+ * Opens one NATS connection: `@nats-io/transport-node`'s `connect` in Node (see node-connect.ts),
+ * `wsconnect` from `@nats-io/nats-core` in a browser (native WebSocket). Injected so that this file,
+ * and the desk built on it, load in the phone's browser without Node.
+ */
+export type RelayConnect = (options: ConnectionOptions) => Promise<NatsConnection>
+
 /** Where and as whom to connect: the relay URL, the `.creds` text (secret) and the credential's name. */
 export interface RelayLinkOptions extends CheckServerOptions {
   url: string
+  /** The transport: which client library dials `url` (nats:/tls: in Node, ws:/wss: in a browser). */
+  connect: RelayConnect
   /**
    * The `.creds` text, or a function asked for it at every (re)connect: a long-running desk hands the
    * client a renewed credential before the old one expires, and the next reconnect uses it.
@@ -60,7 +69,7 @@ export class RelayLink {
     for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 2_000)) {
       signal?.throwIfAborted()
       try {
-        const nc = await connect({
+        const nc = await options.connect({
           servers: options.url,
           authenticator: credsAuthenticator(credsBytes(options.creds)),
           inboxPrefix: inboxPrefixFor(options.name),
@@ -91,7 +100,7 @@ export class RelayLink {
         if (error instanceof RelayNatsError) throw error
         lastError = error
       }
-      await delay(Math.min(pause, Math.max(0, deadline - Date.now())), undefined, { signal }).catch(() => undefined)
+      await delay(Math.min(pause, Math.max(0, deadline - Date.now())), signal)
     }
     throw new RelayExchangeError(
       'RELAY_NEVER_REACHED',

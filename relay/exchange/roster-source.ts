@@ -31,11 +31,21 @@ export class RosterPin {
   readonly #now: () => number
   #highest: number
   #current: Roster | undefined
+  readonly #onAccepted: ((roster: Roster, signed: SignedRoster) => void) | undefined
 
-  constructor(rootPublicKey: string, options: { highestSeenVersion?: number | undefined; now?: () => number } = {}) {
+  /** `onAccepted` hears every roster accepted, with its signed bytes (a phone stores the newest it saw). */
+  constructor(
+    rootPublicKey: string,
+    options: {
+      highestSeenVersion?: number | undefined
+      now?: () => number
+      onAccepted?: ((roster: Roster, signed: SignedRoster) => void) | undefined
+    } = {},
+  ) {
     this.#rootPublicKey = rootPublicKey
     this.#highest = options.highestSeenVersion ?? 0
     this.#now = options.now ?? Date.now
+    this.#onAccepted = options.onAccepted
   }
 
   /** The last roster accepted, if any. */
@@ -52,6 +62,7 @@ export class RosterPin {
     })
     this.#highest = roster.version
     this.#current = roster
+    this.#onAccepted?.(roster, signed)
     return roster
   }
 

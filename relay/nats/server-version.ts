@@ -1,4 +1,3 @@
-import { isIP } from 'node:net'
 import { z } from 'zod'
 import { RelayNatsError } from './errors'
 
@@ -37,10 +36,14 @@ function compare(a: Triple, b: Triple): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
 }
 
+// A dotted-quad literal (each part 0–255). Written here rather than node:net's isIP so that the phone,
+// which checks its relay URL in a browser, shares this check.
+const IPV4_LITERAL = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
+
 /** True for a literal loopback address (127.0.0.0/8, ::1); host names are not trusted to be loopback. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '')
-  if (isIP(host) === 4) return host.startsWith('127.')
+  if (IPV4_LITERAL.test(host)) return host.startsWith('127.')
   return host === '::1'
 }
 

@@ -30,5 +30,10 @@ const alerts = window.companion ? undefined : new BrowserAlerts(pageAlertHost())
 alerts?.listen(bridge, (askId) => store.focusAsk(askId))
 export default mount(App, {
   target,
-  props: { store, desktop: window.companion !== undefined, ...(alerts ? { alerts } : {}) },
+  props: {
+    store,
+    desktop: window.companion !== undefined,
+    phonePairing: window.companion?.phonePairing,
+    ...(alerts ? { alerts } : {}),
+  },
 })

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MIRROR_STATUS } from '../../../cli/relay/mirror-command'
 import { INBOX_BUCKET, parseInboxKey } from '../../../relay/exchange/inbox-keys'
 import { openBucket, readEntry } from '../../../relay/exchange/relay-kv'
-import { RelayLink, RemoteAsker } from '../../../relay/exchange'
+import { nodeConnect, RelayLink, RemoteAsker } from '../../../relay/exchange'
 import { loadDeskIdentity } from '../../../relay/home/desk-identity'
 import { connectRelay, createEntry } from '../../../relay/pairing'
 import type { Ask } from '../../../shared/ask'
@@ -178,6 +178,7 @@ describe.skipIf(skip)('mirroring local asks to the other desks (real nats-server
     const identity = await loadDeskIdentity(homeA, 'desktop')
     const link = await RelayLink.open({
       url: relayUrl,
+      connect: nodeConnect,
       creds: identity.creds,
       name: identity.natsName,
       allowOutdatedLoopback: true,

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RelayDesk, RelayLink, RemoteAsker, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
+import {
+  nodeConnect,
+  RelayDesk,
+  RelayLink,
+  RemoteAsker,
+  type RemoteAsk,
+  type RemoteAskSettled,
+} from '../../../../relay/exchange'
 import { freePort, natsServerSkipReason } from '../../../helpers/nats-server'
 import { startCuttableProxy, type CuttableProxy } from './cuttable-proxy'
 import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
@@ -45,6 +52,7 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
     await expect(
       RelayLink.open({
         url: nobody,
+        connect: nodeConnect,
         creds: member.creds,
         name: 'ci-nightly',
         allowOutdatedLoopback: true,
@@ -62,6 +70,7 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
     await expect(
       RelayLink.open({
         url: world.url,
+        connect: nodeConnect,
         creds,
         name: 'ci-nightly',
         allowOutdatedLoopback: true,

@@ -17,7 +17,7 @@ import {
   type Roster,
   type RosterPush,
 } from '../../../../relay/crypto'
-import { RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -37,6 +37,8 @@ export interface WorldMember {
 /** The running relay and its people. */
 export interface RelayWorld {
   url: string
+  /** The relay's WebSocket listener (no TLS, on loopback), as the phone dials it; Origin https://inbox.example. */
+  wsUrl: string
   port: number
   rootPublicKey: string
   roster: Roster
@@ -47,6 +49,8 @@ export interface RelayWorld {
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
   /** A connection with the account's admin credential: the relay's operator, who may write any key. */
   admin(): Promise<NatsConnection>
+  /** Signs the same members as roster `version` and publishes it as the desktop does. */
+  publishRoster(version: number): Promise<void>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -67,10 +71,11 @@ export async function startRelayWorld(people: {
 }): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
+  const websocketPort = await freePort()
   const init: SelfHostedInit = await initSelfHosted(join(dir, 'relay'), {
     loopbackTest: true,
     clientPort: port,
-    websocketPort: await freePort(),
+    websocketPort,
     allowedOrigins: ['https://inbox.example'],
   })
   let server: RunningNatsServer = await startNatsServer(init.configPath)
@@ -116,18 +121,22 @@ export async function startRelayWorld(people: {
   await createBuckets(admin)
   await admin.close()
   const adminLinks: NatsConnection[] = []
-  const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
-  const publisher = await connect({
-    servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)),
-    inboxPrefix: inboxPrefixFor('desk0'),
-  })
-  const { jetstream } = await import('@nats-io/jetstream')
-  await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', encodeRosterRecord(signed))
-  await publisher.close()
+  const publish = async (record: Uint8Array): Promise<void> => {
+    const desktop = await mintRoleCredential(signer('desktop'), 'desktop', 'desk0', 120)
+    const publisher = await connect({
+      servers: url,
+      authenticator: credsAuthenticator(new TextEncoder().encode(desktop.creds)),
+      inboxPrefix: inboxPrefixFor('desk0'),
+    })
+    const { jetstream } = await import('@nats-io/jetstream')
+    await jetstream(publisher, { checkAPI: false }).publish('$KV.roster.current', record)
+    await publisher.close()
+  }
+  await publish(encodeRosterRecord(signed))
 
   return {
     url,
+    wsUrl: `ws://127.0.0.1:${websocketPort}`,
     port,
     rootPublicKey: root.publicKey,
     roster: signed.roster,
@@ -137,6 +146,7 @@ export async function startRelayWorld(people: {
       if (!member) throw new Error(`no member ${name}`)
       const link = await RelayLink.open({
         url: target,
+        connect: nodeConnect,
         creds: member.creds,
         name,
         allowOutdatedLoopback: true,
@@ -159,6 +169,10 @@ export async function startRelayWorld(people: {
       const nc = await connectAdmin()
       adminLinks.push(nc)
       return nc
+    },
+    async publishRoster(version) {
+      const next = await signRoster(await loadRootKeys(root.secret), { version, members: listed, now: Date.now() })
+      await publish(encodeRosterRecord(next))
     },
     async killAndRestart() {
       const exited = once(server.process, 'exit')

@@ -2,7 +2,7 @@
 // (re)connect, so when the server drops the link at the credential's expiry, the reconnect uses the
 // renewed one the caller put in place meanwhile (the companion's bridge renews every 12 hours).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink } from '../../../../relay/exchange'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
 import { startRelayWorld, type RelayWorld } from './relay-world'
 
@@ -23,6 +23,7 @@ describe.skipIf(skip)('a link whose credential expires and is renewed (real nats
     let asked = 0
     const link = await RelayLink.open({
       url: world.url,
+      connect: nodeConnect,
       creds: () => {
         asked++
         return current

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeFileAtomic } from '../../../../core/private-files'
 import { generateRootIdentity, loadRootKeys, signRoster, type Member, type Roster } from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
+import { nodeConnect } from '../../../../relay/exchange/node-connect'
 import { openBucket } from '../../../../relay/exchange/relay-kv'
 import { pushSectionUpdate } from '../../../../relay/home/push-roster'
 import { RELAY_FILES } from '../../../../relay/home/state'
@@ -56,6 +57,7 @@ describe.skipIf(skip)('the desktop seals the phones’ subscriptions into the ro
     // The phone writes its record at its own key (a device's NATS name is its member id, as the desktop
     // mints it); the tablet may not write the phone's.
     const phoneLink = await RelayLink.open({
+      connect: nodeConnect,
       url: world.url,
       creds: await world.mint('device', phone.member.id, 600),
       name: phone.member.id,

@@ -10,6 +10,7 @@ import { main } from '../../../../cli/main'
 import { AgentRelayFileSchema } from '../../../../cli/relay/agent-file'
 import { loadMemberKeys, type MemberKeys } from '../../../../relay/crypto'
 import { RelayLink } from '../../../../relay/exchange'
+import { nodeConnect } from '../../../../relay/exchange/node-connect'
 import { openBucket } from '../../../../relay/exchange/relay-kv'
 import { loadDeskIdentity } from '../../../../relay/home/desk-identity'
 import { followPushSubscriptions } from '../../../../relay/home/push-keeper'
@@ -73,7 +74,14 @@ describe.skipIf(skip)('the desktop follows phones’ push subscriptions', () => 
   })
 
   const open = async (creds: string, name: string): Promise<RelayLink> => {
-    const link = await RelayLink.open({ url, creds, name, allowOutdatedLoopback: true, reachTimeoutMs: 10_000 })
+    const link = await RelayLink.open({
+      connect: nodeConnect,
+      url,
+      creds,
+      name,
+      allowOutdatedLoopback: true,
+      reachTimeoutMs: 10_000,
+    })
     links.push(link)
     return link
   }

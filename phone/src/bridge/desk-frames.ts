@@ -1,0 +1,83 @@
+// How the phone's desk events become the UI v2 frames the renderer's InboxStore reads (shared/ui.ts):
+// the same meanings the desktop's core gives them (core/relay-bridge/remote-asks.ts), without a core.
+// Pure: phone-bridge.ts does the wiring.
+import type { Ask, AskOrigin } from '../../../shared/ask'
+import { askQuestionFields, hasSecret } from '../../../shared/question-extras'
+import type { UiServerFrame } from '../../../shared/ui'
+import type { AnswerResult, RemoteAsk, RemoteAskSettled } from '../../../relay/exchange/relay-desk'
+
+/**
+ * Why the phone does not answer a secret ask: remote passwords are allowed per agent on the desktop
+ * only (`ask-user relay passwords allow <agent>`), and the phone holds no such setting, so it shows
+ * the ask and refuses to answer it.
+ */
+export function phoneSecretRefused(agent: string): string {
+  return `"${agent}" asks for a secret; the phone does not answer secret asks. Answer it on the desktop.`
+}
+
+/** The origin of a remote ask on the phone: unanswerable when it asks for a secret. */
+export function phoneOrigin(remote: RemoteAsk, unreachableSince?: number): AskOrigin {
+  const secret = hasSecret({ questions: remote.questions as readonly { secret?: unknown }[] })
+  return {
+    kind: 'relay',
+    agentId: remote.agent.id,
+    ...(secret ? { unanswerable: phoneSecretRefused(remote.agent.name) } : {}),
+    ...(unreachableSince !== undefined ? { unreachableSince } : {}),
+  }
+}
+
+/**
+ * A remote ask as windows see it. Its `askId` is the ask's relay key (`q.<agent>.<askId>`): unique
+ * across agents, and what the desk answers by.
+ */
+export function phoneAsk(remote: RemoteAsk, receivedAt: number, unreachableSince?: number): Ask {
+  return {
+    askId: remote.key,
+    kind: 'question',
+    agent: { name: remote.agent.name },
+    ...(remote.title !== undefined ? { title: remote.title } : {}),
+    receivedAt,
+    questions: remote.questions.map(askQuestionFields),
+    origin: phoneOrigin(remote, unreachableSince),
+  }
+}
+
+/**
+ * The `ask/settled` frame for the agent's receipt or the ask's expiry. A delivery names the device
+ * whose answer the agent took unless that device is this phone (`self`, its member id).
+ */
+export function settledFrame(settled: RemoteAskSettled, self: string): UiServerFrame {
+  switch (settled.outcome) {
+    case 'delivered':
+      return {
+        type: 'ask/settled',
+        askId: settled.key,
+        outcome: 'answered',
+        ...(settled.winner && settled.winner.id !== self ? { answeredOn: settled.winner.name } : {}),
+      }
+    case 'expired':
+      return { type: 'ask/settled', askId: settled.key, outcome: 'expired' }
+    // Withdrawn by its agent, or asked again under a new id (listed on its own).
+    case 'withdrawn':
+    case 'reasked':
+      return { type: 'ask/settled', askId: settled.key, outcome: 'aborted' }
+  }
+}
+
+/**
+ * The frames for this phone's answer as the relay took it: accepted when it won (or the stored
+ * answer is its own), settled "answered on <device>" when another device was first, refused when
+ * an answer that does not verify holds the key (the agent asks again under a new id).
+ */
+export function answerFrames(askId: string, result: AnswerResult, self: string): UiServerFrame[] {
+  if (result.won || result.winner?.id === self) return [{ type: 'ask/accepted', askId, outcome: 'answered' }]
+  if (result.winner) return [{ type: 'ask/settled', askId, outcome: 'answered', answeredOn: result.winner.name }]
+  return [
+    {
+      type: 'ask/rejected',
+      askId,
+      code: 'INVALID_ANSWER',
+      reason: `an answer this phone cannot verify took this ask's place on the relay (${result.alarm}); nothing of yours was taken. The agent asks again: answer the new ask.`,
+    },
+  ]
+}

@@ -1,0 +1,242 @@
+// The phone's CompanionBridge: a RelayDesk run with the phone's own keys and credential over WebSocket,
+// its events turned into the UI v2 frames the renderer already reads (desk-frames.ts). There is no core:
+// this object is the phone's inbox. Nothing decrypted is stored; the desk holds the open asks in memory.
+import { toBase64url } from '../../../relay/crypto/encoding'
+import { loadMemberKeys } from '../../../relay/crypto/keys'
+import { isRelayExchangeError } from '../../../relay/exchange/errors'
+import { RelayDesk, type RemoteAsk } from '../../../relay/exchange/relay-desk'
+import { RelayLink, type RelayConnect } from '../../../relay/exchange/relay-link'
+import type { Answer } from '../../../shared/answer'
+import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
+import { errorMessage } from '../../../shared/describe-error'
+import type { UiServerFrame } from '../../../shared/ui'
+import type { PhoneRecord } from '../home/phone-record'
+import { answerFrames, phoneAsk, phoneOrigin, settledFrame } from './desk-frames'
+
+/** What the phone bridge needs besides the record. */
+export interface PhoneBridgeOptions {
+  /** The transport: `wsconnect` from @nats-io/nats-core in the browser. */
+  connect: RelayConnect
+  /**
+   * Subscribes to moments a fresh connection is worth dialling (the browser's `online`, the page
+   * becoming visible: RELAY.md §3.2 measured 5 s for a fresh dial against 35 s for the client's own
+   * reconnect after a phone wakes). Returns the unsubscribe function. Default: none.
+   */
+  wake?: (redial: () => void) => () => void
+  /** How long one dial keeps trying before the status says `unreachable` (default 10 s). */
+  reachTimeoutMs?: number
+  /** Pause between dials while unreachable (default 2 s). */
+  retryMs?: number
+  /** Reconnect pause of the NATS client (default 1 s); tests shorten it. */
+  reconnectWaitMs?: number
+  /** Accept an outdated nats-server on loopback (tests with a distribution's nats-server). */
+  allowOutdatedLoopback?: boolean
+  /**
+   * Stores the record again when the desk accepted a newer root-signed roster (its bytes and
+   * `highestRosterVersion`), so that a roster rollback is refused after a reload too.
+   */
+  saveRecord?: (record: PhoneRecord) => Promise<void>
+  now?: () => number
+}
+
+/** The dial that is current: a newer dial makes every older one's events fall silent. */
+interface Session {
+  link: RelayLink
+  desk: RelayDesk
+}
+
+/**
+ * Starts the phone's inbox for `record` and returns its bridge. The first `onFrame` listener gets a
+ * `snapshot`, and a new one follows every (re)connect. `answer` goes through `desk.answer` (first answer
+ * wins; a lost race settles the ask "answered on <device>"); `decide` and `dismiss` are refused
+ * (`FORBIDDEN`): the relay carries questions only, and only its agent withdraws an ask. Secret asks are
+ * shown and refused (`FORBIDDEN`). Status: `connecting` → `open`, `unreachable` while the relay is not
+ * reached (it keeps dialling), `closed` after `close()`.
+ */
+export function createPhoneBridge(
+  stored: PhoneRecord,
+  options: PhoneBridgeOptions,
+): CompanionBridge & { close(): Promise<void> } {
+  let record = stored
+  const now = options.now ?? Date.now
+  const frameListeners = new Set<(frame: UiServerFrame) => void>()
+  const statusListeners = new Set<(status: BridgeStatus) => void>()
+  const receivedAt = new Map<string, number>()
+  const closed = new AbortController()
+  let status: BridgeStatus = 'connecting'
+  let session: Session | undefined
+  let generation = 0
+  // This phone's member id (from its keys, not its NATS name): a receipt naming it is our own answer.
+  let self = ''
+
+  const emit = (frame: UiServerFrame): void => {
+    for (const listener of [...frameListeners]) listener(frame)
+  }
+  const setStatus = (next: BridgeStatus): void => {
+    if (next === status) return
+    status = next
+    for (const listener of [...statusListeners]) listener(next)
+  }
+  const shown = (desk: RelayDesk, remote: RemoteAsk) => {
+    if (!receivedAt.has(remote.key)) receivedAt.set(remote.key, now())
+    return phoneAsk(remote, receivedAt.get(remote.key)!, desk.unreachableSince(remote.agent.name))
+  }
+  const snapshot = (): void => {
+    if (!session) return
+    const desk = session.desk
+    emit({ type: 'snapshot', pending: desk.pending().map((remote) => shown(desk, remote)) })
+  }
+  const reject = (askId: string, code: 'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDEN', reason: string): void =>
+    emit({ type: 'ask/rejected', askId, code, reason })
+
+  async function dialOnce(mine: number): Promise<Session | undefined> {
+    const link = await RelayLink.open({
+      url: record.url,
+      connect: options.connect,
+      creds: record.creds,
+      name: record.natsName,
+      reachTimeoutMs: options.reachTimeoutMs ?? 10_000,
+      reconnectWaitMs: options.reconnectWaitMs ?? 1_000,
+      allowOutdatedLoopback: options.allowOutdatedLoopback ?? false,
+      signal: closed.signal,
+    })
+    if (mine !== generation) {
+      void link.close()
+      return undefined
+    }
+    const device = await loadMemberKeys(record.secret)
+    self = device.member.id
+    const desk = await RelayDesk.start({
+      link,
+      device,
+      rootPublicKey: record.rootPublicKey,
+      highestSeenRosterVersion: record.highestRosterVersion,
+      now,
+      onRosterAccepted: (roster, signed) => {
+        if (roster.version <= record.highestRosterVersion) return
+        record = {
+          ...record,
+          roster: { bytes: toBase64url(signed.bytes), signature: toBase64url(signed.signature) },
+          highestRosterVersion: roster.version,
+        }
+        options.saveRecord?.(record).catch((error: unknown) => console.warn(`phone record: ${errorMessage(error)}`))
+      },
+    })
+    if (mine !== generation) {
+      desk.close()
+      void link.close()
+      return undefined
+    }
+    return { link, desk }
+  }
+
+  function follow(mine: number, { link, desk }: Session): void {
+    const live = (): boolean => mine === generation
+    desk.onAdded((remote) => live() && emit({ type: 'ask/added', ask: shown(desk, remote) }))
+    desk.onSettled((settled) => {
+      if (!live()) return
+      receivedAt.delete(settled.key)
+      emit(settledFrame(settled, self))
+    })
+    desk.onPresence((change) => {
+      if (!live()) return
+      for (const remote of desk.pending().filter((ask) => ask.agent.name === change.agent))
+        emit({ type: 'ask/origin', askId: remote.key, origin: phoneOrigin(remote, change.unreachableSince) })
+    })
+    void (async () => {
+      for await (const event of link.nc.status()) {
+        if (!live()) return
+        if (event.type === 'disconnect') setStatus('unreachable')
+        if (event.type === 'reconnect') {
+          setStatus('open')
+          snapshot()
+        }
+        // The client's own ping saw a dead link: a fresh dial is faster than its reconnect (RELAY.md §3.2).
+        if (event.type === 'staleConnection') redial()
+      }
+    })()
+  }
+
+  async function dial(): Promise<void> {
+    const mine = ++generation
+    while (mine === generation && !closed.signal.aborted) {
+      try {
+        const next = await dialOnce(mine)
+        if (!next) return
+        session = next
+        follow(mine, next)
+        setStatus('open')
+        snapshot()
+        return
+      } catch (error) {
+        if (closed.signal.aborted || mine !== generation) return
+        setStatus('unreachable')
+        if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) console.warn(`relay: ${errorMessage(error)}`)
+        await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 2_000))
+      }
+    }
+  }
+
+  /** Drops the current connection object (never reused: a woken phone's socket may be dead) and dials anew. */
+  function redial(): void {
+    if (closed.signal.aborted) return
+    const old = session
+    session = undefined
+    if (old) {
+      old.desk.close()
+      void old.link.close().catch(() => undefined)
+    }
+    if (status === 'open') setStatus('connecting')
+    void dial()
+  }
+
+  const stopWake = options.wake?.(redial)
+  void dial()
+
+  async function answer(askId: string, answers: Answer[]): Promise<void> {
+    const desk = session?.desk
+    const remote = desk?.pending().find((ask) => ask.key === askId)
+    if (!desk || !remote) return reject(askId, 'NOT_PENDING', 'this ask is no longer pending here')
+    const origin = phoneOrigin(remote)
+    if (origin.unanswerable !== undefined) return reject(askId, 'FORBIDDEN', origin.unanswerable)
+    try {
+      for (const frame of answerFrames(askId, await desk.answer(askId, answers), self)) emit(frame)
+    } catch (error) {
+      if (isRelayExchangeError(error, 'EXCHANGE_INVALID')) return reject(askId, 'INVALID_ANSWER', error.message)
+      reject(askId, 'NOT_PENDING', errorMessage(error))
+    }
+  }
+
+  return {
+    answer: (askId, answers) => void answer(askId, answers),
+    decide: (askId) => reject(askId, 'FORBIDDEN', 'the relay carries questions only; decide approvals on the desktop'),
+    dismiss: (askId) =>
+      reject(
+        askId,
+        'FORBIDDEN',
+        'a remote ask cannot be dismissed from the phone; answer it or let its agent withdraw it',
+      ),
+    dismissNotice: (noticeId) => emit({ type: 'notice/removed', noticeId }),
+    requestHistory: () => emit({ type: 'history', entries: [], more: false }),
+    onFrame(listener) {
+      frameListeners.add(listener)
+      if (frameListeners.size === 1) snapshot()
+      return () => frameListeners.delete(listener)
+    },
+    onStatus(listener) {
+      statusListeners.add(listener)
+      listener(status)
+      return () => statusListeners.delete(listener)
+    },
+    async close() {
+      closed.abort()
+      generation++
+      stopWake?.()
+      const old = session
+      session = undefined
+      setStatus('closed')
+      old?.desk.close()
+      await old?.link.close()
+    },
+  }
+}

@@ -1,0 +1,49 @@
+// What a desk shows and reports: the shapes RelayDesk's listeners and answers carry (relay-desk.ts).
+import type { Member, RelayCryptoCode, ReceiptOutcome } from '../crypto'
+import type { Question } from '../../shared/tool-input'
+import type { QuestionRefusal } from './desk-question'
+
+/**
+ * A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never
+ * self-declared; for a local ask a desktop mirrors, "<the local agent's name> on <the desktop's roster
+ * name>" (desk-question.ts `mirroredName`), with the desktop's member id.
+ */
+export interface RemoteAsk {
+  /** `q.<agent>.<askId>`: the ask's identity on every desk. */
+  readonly key: string
+  readonly askId: string
+  readonly agent: { readonly name: string; readonly id: string }
+  readonly questions: readonly Question[]
+  readonly title?: string
+  /** The ask this one replaces (asked again after an unverifiable answer took that one's key). */
+  readonly previousAskId?: string
+  /** When the agent stops waiting (ms since the epoch), if it said. */
+  readonly expiresAt?: number
+  /** The longest custom answer the asker takes, if it said ({@link RelayDesk.answer} refuses longer ones). */
+  readonly maxCustomChars?: number
+}
+
+/** How a pending ask left the list: the agent's receipt, or its expiry passing on this desk's clock. */
+export interface RemoteAskSettled {
+  readonly key: string
+  readonly outcome: ReceiptOutcome
+  /** For `delivered`: the member whose answer the agent took. */
+  readonly winner?: Member
+  /** For `reasked`: the ask id that replaces this one. */
+  readonly next?: string
+  /** Push subscriptions the agent found gone (404/410) while waking phones: the desktop drops them (relay/push). */
+  readonly pushGone?: readonly { readonly device: string; readonly endpoint: string }[]
+}
+
+/** The result of {@link RelayDesk.answer}. */
+export type AnswerResult =
+  | { readonly won: true }
+  /** Another device answered first; `winner` is verified from the stored answer. */
+  | { readonly won: false; readonly winner: Member }
+  /** An answer that does not verify holds the key: raise the alarm; the agent asks again under a new id. */
+  | { readonly won: false; readonly winner: undefined; readonly alarm: RelayCryptoCode }
+
+/** Something on the relay this desk refused to show, and where (for the alarm and the log; never content). */
+export interface DeskRefusal extends QuestionRefusal {
+  readonly key: string
+}
