@@ -116,6 +116,27 @@ export const en = {
     'Your relay could not be reached from this phone. Check the phone’s connection and that the relay’s WebSocket address is reachable, then scan again.',
   phonePairInvalid: 'This pairing link is damaged or incomplete. Scan the code on the desktop again.',
   phonePairFailed: 'Pairing failed: {reason}',
+  phoneBaselineTitle: 'This browser cannot hold the phone’s keys',
+  phoneBaselineMissing:
+    'It lacks {missing} in WebCrypto. Use iOS 17 or later, or a current Chrome or Firefox, and open the pairing link again.',
+  phoneHomeScreen: 'To be notified on iPhone: tap Share, then “Add to Home Screen”, and open Ask User from there.',
+  phoneNotificationsOn: 'Notify me of new questions',
+  phoneNotificationsWorking: 'Turning on notifications…',
+  phoneNotificationsAllowed: 'Notifications are on for this phone.',
+  phoneNotificationsDenied:
+    'Notifications are blocked. Allow them for this site in the browser’s settings, then tap again.',
+  phoneNotificationsUnsupported:
+    'This browser cannot receive push notifications; on iPhone, add the app to the Home Screen first.',
+  phoneNotificationsNotReady:
+    'Your desktop has not set up notifications yet. Start the desktop companion, then tap again.',
+  phoneNotificationsUnreachable:
+    'The relay could not be reached, so notifications were not turned on. Tap again when online.',
+  phoneNotificationsFailed: 'Notifications could not be turned on: {reason}',
+  phoneUpdateReady: 'A new version of the app is ready.',
+  phoneUpdate: 'Update',
+  phoneVersion: 'Version {version}',
+  phoneRecordDamaged: 'The paired phone’s stored data is damaged: {reason}',
+  phoneForget: 'Forget this phone',
   connectTitle: 'Connect an agent',
   connectIntro:
     'Run the one line for your agent: it sets the agent up for every project on this machine, with the ask-user of this install, the companion’s folder and the timeouts each agent needs filled in. Running it again changes nothing.',
@@ -419,6 +440,23 @@ export const zh: Messages = {
   phonePairUnreachable: '这部手机无法连接到你的中继。请检查手机网络以及中继的 WebSocket 地址是否可达，然后重新扫描。',
   phonePairInvalid: '此配对链接已损坏或不完整。请重新扫描桌面上的二维码。',
   phonePairFailed: '配对失败：{reason}',
+  phoneBaselineTitle: '此浏览器无法保存手机的密钥',
+  phoneBaselineMissing:
+    '它的 WebCrypto 缺少 {missing}。请使用 iOS 17 或更高版本，或最新的 Chrome 或 Firefox，然后重新打开配对链接。',
+  phoneHomeScreen: '要在 iPhone 上收到通知：点按“分享”，再点“添加到主屏幕”，然后从主屏幕打开 Ask User。',
+  phoneNotificationsOn: '有新问题时通知我',
+  phoneNotificationsWorking: '正在开启通知…',
+  phoneNotificationsAllowed: '这部手机的通知已开启。',
+  phoneNotificationsDenied: '通知已被阻止。请在浏览器设置中允许此网站的通知，然后再点一次。',
+  phoneNotificationsUnsupported: '此浏览器无法接收推送通知；在 iPhone 上请先把应用添加到主屏幕。',
+  phoneNotificationsNotReady: '桌面尚未设置通知。请启动桌面伴侣程序，然后再点一次。',
+  phoneNotificationsUnreachable: '无法连接到中继，通知未开启。联网后请再点一次。',
+  phoneNotificationsFailed: '无法开启通知：{reason}',
+  phoneUpdateReady: '应用的新版本已就绪。',
+  phoneUpdate: '更新',
+  phoneVersion: '版本 {version}',
+  phoneRecordDamaged: '已配对手机保存的数据已损坏：{reason}',
+  phoneForget: '忘记这部手机',
   connectTitle: '连接智能体',
   connectIntro:
     '运行你所用智能体的那一行：它会为这台机器上的所有项目完成设置，已填入本次安装的 ask-user、助手的文件夹以及各智能体需要的超时。再次运行不会改变任何东西。',
