@@ -33,6 +33,7 @@ export const en = {
   signInOtherProgram:
     'Port {port} is used by another program, not the companion: nothing from it is shown. Stop that program, or start the companion on a free port (`ask-user serve --port 0`), then run `ask-user open`.',
   signInUnreachable: 'Not connected to the companion on port {port}; retrying. If it restarted, run `ask-user open`.',
+  signInRelayUnreachable: 'Not connected to your relay; retrying. Nothing is lost: questions wait on the relay.',
   signInAlarm:
     "This page's link was opened a second time, perhaps by someone else, so every window was signed out. Run `ask-user open` for a new link.",
   offline: 'Not connected to the companion; your answer is kept — send it again once connected.',
@@ -172,6 +173,8 @@ export const en = {
   unknownTitle: 'Not known what is waiting',
   unknownBody:
     'This window is not connected to the companion, so it cannot tell what is pending. `ask-user status` in a terminal counts the pending asks.',
+  unknownBodyRelay:
+    'This phone is not connected to your relay, so it cannot tell what is waiting; it shows as soon as it reconnects.',
   questionsCount: '{n} questions',
   oneQuestion: '1 question',
   waitingSeconds: 'waiting {n}s',
@@ -363,6 +366,7 @@ export const zh: Messages = {
   signInOtherProgram:
     '端口 {port} 被另一个程序占用，不是助手：不显示它发来的任何内容。请停止那个程序，或在空闲端口上启动助手（`ask-user serve --port 0`），然后运行 `ask-user open`。',
   signInUnreachable: '未连接到端口 {port} 上的助手，正在重试。如果它已重启，请运行 `ask-user open`。',
+  signInRelayUnreachable: '未连接到你的中继，正在重试。不会丢失任何内容：问题会在中继上等待。',
   signInAlarm: '此页面的链接被第二次打开（可能是别人），因此所有窗口都已登出。请运行 `ask-user open` 获取新链接。',
   offline: '未连接到助手；你的回答已保留，连接恢复后请再次发送。',
   viewInbox: '收件箱',
@@ -489,6 +493,7 @@ export const zh: Messages = {
   emptyBody: '智能体向你提问时，问题会出现在这里。',
   unknownTitle: '不知道有哪些问题在等待',
   unknownBody: '此窗口未连接到助手，因此无法得知待回答的问题。在终端运行 `ask-user status` 可以查看待回答的数量。',
+  unknownBodyRelay: '这部手机未连接到你的中继，因此无法得知待回答的问题。连接恢复后会显示出来。',
   questionsCount: '{n} 个问题',
   oneQuestion: '1 个问题',
   waitingSeconds: '已等待 {n} 秒',
