@@ -2,8 +2,8 @@
 // iOS 17, Firefox 130, Chrome 137. Older browsers would need the P-256 suite, which is not built: the
 // app says so instead of failing later with a cryptic error.
 
-/** What this browser lacks for the app's keys (empty: it has everything). */
-export async function missingCrypto(subtle: SubtleCrypto | undefined = globalThis.crypto?.subtle): Promise<string[]> {
+/** What `subtle` (the page's `crypto.subtle`; undefined outside a secure context) lacks for the app's keys; empty: nothing. */
+export async function missingCrypto(subtle: SubtleCrypto | undefined): Promise<string[]> {
   if (subtle === undefined) return ['WebCrypto (the page must be opened over HTTPS)']
   const missing: string[] = []
   if (!(await generates(subtle, { name: 'X25519' }, ['deriveBits']))) missing.push('X25519')
