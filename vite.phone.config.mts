@@ -55,7 +55,7 @@ export function phoneCsp(delivery: 'header' | 'meta'): string {
     `form-action 'none'`,
     ...(delivery === 'header' ? [`frame-ancestors 'none'`] : []),
     `require-trusted-types-for 'script'`,
-    `trusted-types svelte-trusted-html`,
+    `trusted-types svelte-trusted-html ask-user-sw`, // Svelte's templates; the page's own service worker URL
   ].join('; ')
 }
 

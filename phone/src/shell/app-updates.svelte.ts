@@ -4,6 +4,26 @@
 
 import { ACTIVATE_MESSAGE } from './update-message'
 
+/** The only script URL the page hands the browser: its own service worker. */
+const WORKER_URL = './sw.js'
+
+/**
+ * The worker's URL as Trusted Types want it: the page enforces them (`require-trusted-types-for
+ * 'script'`), and `register()` is a script-URL sink. The policy (named in the CSP) passes that one URL
+ * and refuses every other.
+ */
+function workerUrl(): string {
+  const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: object): unknown } }).trustedTypes
+  if (types === undefined) return WORKER_URL
+  const policy = types.createPolicy('ask-user-sw', {
+    createScriptURL: (url: string) => {
+      if (url !== WORKER_URL) throw new TypeError(`not the app's service worker: ${url}`)
+      return url
+    },
+  }) as { createScriptURL(url: string): string }
+  return policy.createScriptURL(WORKER_URL)
+}
+
 /** What the shell shows about updates. */
 export class AppUpdates {
   /** A newer version is installed and waiting for the person's tap. */
@@ -16,7 +36,7 @@ export class AppUpdates {
   async start(container: ServiceWorkerContainer | undefined = navigator.serviceWorker): Promise<void> {
     if (container === undefined) return
     try {
-      const registration = await container.register('./sw.js', { scope: './' })
+      const registration = await container.register(workerUrl(), { scope: './' })
       this.#registration = registration
       this.#follow(registration)
       // Activated after the person's tap: the page reloads once so that page and worker are one version.

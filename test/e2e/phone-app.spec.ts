@@ -1,0 +1,129 @@
+// The phone app as a web app in real Chromium, from a copy of the built out/phone on a 127.0.0.1 static
+// server (a secure context): it installs its service worker from the page (under the page's Trusted
+// Types), reloads offline from that worker's cache, shows its version, asks for no permission on load,
+// requests nothing from another origin, and a new version waits until the person taps "Update".
+import { execFileSync } from 'node:child_process'
+import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { ROOT } from './support/build'
+import { serveStatic, type StaticServer } from './support/static-server'
+
+let folder: string
+let app: StaticServer
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
+    { cwd: ROOT, stdio: 'inherit' },
+  )
+  // A copy: the update test changes its sw.js as a new release would.
+  folder = await mkdtemp(join(tmpdir(), 'phone-app-'))
+  await cp(join(ROOT, 'out', 'phone'), folder, { recursive: true })
+  app = await serveStatic(folder)
+})
+
+test.afterAll(async () => {
+  await app?.close()
+  if (folder) await rm(folder, { recursive: true, force: true })
+})
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+
+/** Loads the app until its own service worker controls the page (the first visit installs it). */
+async function openControlled(page: Page): Promise<void> {
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL))
+    .toBe(`${app.origin}/sw.js`)
+}
+
+test('installs its worker, reloads offline, shows its version, asks nothing on load, stays on its origin', async ({
+  page,
+  context,
+}) => {
+  await page.addInitScript(() => {
+    const counted = window as unknown as { permissionAsks: number }
+    counted.permissionAsks = 0
+    const original = Notification.requestPermission.bind(Notification)
+    Notification.requestPermission = () => {
+      counted.permissionAsks++
+      return original()
+    }
+  })
+  const foreign: string[] = []
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${app.origin}/`)) foreign.push(request.url())
+  })
+  await openControlled(page)
+  const version = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version as string
+  await expect(page.getByRole('contentinfo')).toHaveText(
+    new RegExp(`^Version ${version.replace(/\./g, '\\.')}\\+\\w+$`),
+  )
+  // Nothing paired in this browser: the pairing screen, which says where the code comes from.
+  await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
+
+  await context.setOffline(true)
+  await page.reload()
+  await expect(page.getByRole('contentinfo')).toContainText(`Version ${version}`)
+  await context.setOffline(false)
+
+  expect(await page.evaluate(() => (window as unknown as { permissionAsks: number }).permissionAsks)).toBe(0)
+  expect(foreign).toEqual([])
+})
+
+test('the manifest names the icons it ships, at their sizes', async ({ request }) => {
+  const manifest = (await (await request.get(`${app.origin}/manifest.webmanifest`)).json()) as {
+    display: string
+    start_url: string
+    icons: { src: string; sizes: string; type: string; purpose: string }[]
+  }
+  expect(manifest).toMatchObject({ display: 'standalone', start_url: './' })
+  expect(manifest.icons.map((icon) => icon.purpose)).toContain('maskable')
+  for (const icon of manifest.icons.filter((entry) => entry.type === 'image/png')) {
+    const png = Buffer.from(await (await request.get(`${app.origin}/${icon.src}`)).body())
+    // The PNG header's width and height (IHDR), as the manifest says.
+    expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes)
+  }
+})
+
+test('a new version waits for the tap on Update, then takes over', async ({ page }) => {
+  await openControlled(page)
+  // A new release: any changed byte of sw.js is a new version to the browser.
+  await appendFile(join(folder, 'sw.js'), '\n// the next release\n')
+  await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()))
+  await expect(page.getByText('A new version of the app is ready.')).toBeVisible()
+  // Not before the tap: a reload still runs under the old worker, with the new one waiting.
+  await page.reload()
+  await expect(page.getByText('A new version of the app is ready.')).toBeVisible()
+  expect(await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.waiting !== null))).toBe(
+    true,
+  )
+
+  await page.getByRole('button', { name: 'Update' }).tap()
+  await expect(page.getByText('A new version of the app is ready.')).toBeHidden()
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.waiting === null)))
+    .toBe(true)
+})
+
+for (const width of [360, 430]) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`the pairing screen at ${width} px, ${colorScheme}: no serious or critical axe violation`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 844 })
+      await page.emulateMedia({ colorScheme })
+      await page.goto(`${app.origin}/`)
+      await expect(page.getByRole('contentinfo')).toBeVisible()
+      const { violations } = await new AxeBuilder({ page }).analyze()
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+    })
+  }
+}
