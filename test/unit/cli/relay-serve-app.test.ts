@@ -8,7 +8,6 @@ import { join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { builtAppDir } from '../../../cli/relay/serve-app'
-import { phoneCsp } from '../../../vite.phone.config.mts'
 import { memoryIo } from './memory-io'
 
 const mode = async (path: string): Promise<number> => (await lstat(path)).mode & 0o777
@@ -81,7 +80,11 @@ describe('relay serve-app DIR', () => {
   it('writes Caddy and nginx samples with the CSP as a header (plus frame-ancestors) and the cache rules', async () => {
     const dir = join(root, 'app')
     expect((await serve(dir)).code).toBe(0)
-    const header = `${phoneCsp('meta')}; frame-ancestors 'none'`
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(
+      await readFile(join(app, 'index.html'), 'utf8'),
+    )![1]!
+    expect(meta).toContain("default-src 'self'")
+    const header = `${meta}; frame-ancestors 'none'`
     for (const name of ['ask-user-app.caddy', 'ask-user-app.nginx.conf']) {
       const sample = await readFile(join(dir, name), 'utf8')
       expect(await mode(join(dir, name))).toBe(0o644)
