@@ -1,4 +1,4 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords|mirror`: set up a self-hosted
+// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords|mirror|app-url|serve-app`: set up a self-hosted
 // relay, give agents their relay file, pair more devices, manage the roster, renew it, allow remote
 // passwords and mirror local asks.
 import { resolve } from 'node:path'
@@ -10,7 +10,9 @@ import { addAgent } from '../relay/add-agent'
 import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
+import { runAppUrl } from '../relay/app-url-command'
 import { runMirror } from '../relay/mirror-command'
+import { runServeApp } from '../relay/serve-app-command'
 import { pairDevice } from '../../relay/home/pair-device'
 import { renderUnicodeCompact } from 'uqr'
 import { runPasswords } from '../relay/passwords'
@@ -21,8 +23,10 @@ import { lineReader } from '../relay/stdin-lines'
 import { RelayCliError } from '../relay/errors'
 
 const HELP = `Usage:
-  ask-user relay init --self-hosted DIR --origin https://PWA [--url URL] [--host H] [--client-port N]
-                      [--ws-port N] (--tls-cert FILE --tls-key FILE | --loopback)
+  ask-user relay init --self-hosted DIR [--app-url URL] [--origin https://ORIGIN] [--url URL] [--host H]
+                      [--client-port N] [--ws-port N] (--tls-cert FILE --tls-key FILE | --loopback)
+  ask-user relay app-url [URL] [--websocket-url URL]   (on the first desktop)
+  ask-user relay serve-app DIR        (writes the phone app and sample web-server configs into DIR)
   ask-user relay add-agent NAME --out FILE [--ttl 12h] [--url URL]
   ask-user relay pair [--phone]       (on the first desktop; --phone: a link and QR code for the phone app)
   ask-user relay join [--name NAME]   (on the new device; reads the pairing line from stdin)
@@ -35,7 +39,15 @@ const HELP = `Usage:
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
 signing keys, the root key, this desktop's keys and the signed roster in the companion's home (mode 600),
 and prints the recovery sheet and root recovery code ONCE: keep them offline. --loopback makes a
-relay on 127.0.0.1 without TLS, for trying it on this machine only.
+relay on 127.0.0.1 without TLS, for trying it on this machine only. --app-url is where the phone app is
+served (default: the project's Pages site); its origin, and each --origin, is allowed on the relay's
+WebSocket listener.
+
+app-url prints where the phone app and the relay's WebSocket are; with URL (or --websocket-url URL) it
+sets them and prints the allowed_origins line for nats-server.conf (restart the server after).
+
+serve-app copies the built phone app into DIR (created 755 if missing; nothing else there is removed;
+a link is refused) with sample Caddy and nginx configs for your own HTTPS host. It opens no port.
 
 add-agent writes ONE new file FILE (mode 600; an existing file or a link is refused) with the relay URL,
 the agent's credential (valid for --ttl, at most 30d) and keys, and the pinned root key; the agent is
@@ -78,6 +90,8 @@ export const run: Command = async (args, io) => {
     if (sub === 'renew') return await runRenew(rest, io)
     if (sub === 'passwords') return await runPasswords(rest, io)
     if (sub === 'mirror') return await runMirror(rest, io)
+    if (sub === 'app-url') return await runAppUrl(rest, io)
+    if (sub === 'serve-app') return await runServeApp(rest, io)
   } catch (error) {
     printError(io, describeRelayError(error))
     return error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')
@@ -96,6 +110,7 @@ async function runInit(args: string[], io: CliIo): Promise<number> {
     options: {
       'self-hosted': { type: 'string' },
       origin: { type: 'string', multiple: true },
+      'app-url': { type: 'string' },
       url: { type: 'string' },
       host: { type: 'string' },
       'client-port': { type: 'string' },
@@ -120,6 +135,7 @@ async function runInit(args: string[], io: CliIo): Promise<number> {
     home: resolveHome(io.env),
     dir: resolve(io.cwd, values['self-hosted']),
     url: values.url,
+    ...(values['app-url'] === undefined ? {} : { appUrl: values['app-url'] }),
     server: {
       allowedOrigins: values.origin ?? [],
       ...(values.host === undefined ? {} : { host: values.host }),

@@ -1,7 +1,16 @@
 // Refusals of `ask-user relay`, each with a stable code and a message that says what to do.
 
 /** Stable codes of the relay commands themselves (relay/nats and relay/crypto have their own). */
-export type RelayCliCode = 'RELAY_ALREADY_INITIALIZED' | 'RELAY_NAME_TAKEN' | 'RELAY_NO_URL' | 'RELAY_NO_LINE'
+export type RelayCliCode =
+  | 'RELAY_ALREADY_INITIALIZED'
+  | 'RELAY_NAME_TAKEN'
+  | 'RELAY_NO_URL'
+  | 'RELAY_NO_LINE'
+  | 'RELAY_BAD_APP_URL'
+  | 'RELAY_BAD_WEBSOCKET_URL'
+  | 'RELAY_APP_URL_NEEDS_DESKTOP'
+  | 'RELAY_SERVE_APP_LINK'
+  | 'RELAY_SERVE_APP_NOT_BUILT'
 
 /** An error of the relay commands. Its message never carries a seed, a key or a credential. */
 export class RelayCliError extends Error {

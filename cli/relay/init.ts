@@ -8,9 +8,10 @@ import { generateMemberIdentity, generateRootIdentity, loadRootKeys, signRoster 
 import { mintAdminCredential } from '../../relay/nats/credentials'
 import { initSelfHosted } from '../../relay/nats/init'
 import { saveRelayKeys } from '../../relay/nats/keys-file'
-import type { ServerConfigOptions } from '../../relay/nats/server-config'
+import { parseServerConfigOptions, type ServerConfigOptions } from '../../relay/nats/server-config'
 import { checkRelayUrl } from '../../relay/nats/server-version'
 import { recordAccountPush } from '../../relay/home/account-push'
+import { appOrigin, checkAppUrl, checkWebsocketUrl, defaultAppUrl } from './app-urls'
 import { RelayCliError } from './errors'
 import { RELAY_FILES, relayInitExists, saveRelayState } from '../../relay/home/state'
 
@@ -24,6 +25,8 @@ export interface InitRelayOptions {
   server: ServerConfigOptions
   /** The URL agents will connect to; checked here, stored in the settings. */
   url?: string
+  /** Where the phone app is served (default: the project's Pages site); its origin joins allowed_origins. */
+  appUrl?: string
   desktopName?: string
   now?: () => number
 }
@@ -36,13 +39,17 @@ export interface InitRelayOptions {
  */
 export async function initRelay(options: InitRelayOptions): Promise<string> {
   if (options.url !== undefined) checkRelayUrl(options.url)
+  const appUrl = checkAppUrl(options.appUrl ?? defaultAppUrl())
+  const origins = [...new Set([...(options.server.allowedOrigins ?? []), appOrigin(appUrl)])]
+  const server: ServerConfigOptions = { ...options.server, allowedOrigins: origins }
+  const websocketUrl = websocketUrlOf(parseServerConfigOptions(server), options.url)
   if ((await relayInitExists(options.home)) || (await exists(join(options.dir, 'nats-server.conf')))) {
     throw new RelayCliError(
       'RELAY_ALREADY_INITIALIZED',
       'A relay is already set up in the companion home or that folder; keep using it (ask-user relay add-agent), or move the relay-*.json files out of the home and pick an empty folder to start over.',
     )
   }
-  const init = await initSelfHosted(options.dir, options.server)
+  const init = await initSelfHosted(options.dir, server)
   await ensurePrivateDir(options.home)
   await saveRelayKeys(options.home, init.companionKeys)
   // The server's config carries this release's account JWT with no revocation: no renewal need push it.
@@ -63,7 +70,13 @@ export async function initRelay(options: InitRelayOptions): Promise<string> {
     root: root.secret,
     desktop: desktop.secret,
     roster,
-    settings: { v: 1, rootPublicKey: root.publicKey, ...(options.url === undefined ? {} : { url: options.url }) },
+    settings: {
+      v: 1,
+      rootPublicKey: root.publicKey,
+      ...(options.url === undefined ? {} : { url: options.url }),
+      ...(websocketUrl === undefined ? {} : { websocketUrl }),
+      appUrl,
+    },
   })
   return [
     'KEEP THE FOLLOWING OFFLINE: print or write it down, store it away from this computer, and do not paste it anywhere.',
@@ -74,7 +87,38 @@ export async function initRelay(options: InitRelayOptions): Promise<string> {
     '',
     init.steps.trimEnd(),
     '',
+    `The phone app: ${appUrl} (its origin is in allowed_origins; change it with \`ask-user relay app-url URL\`).`,
+    websocketUrl === undefined
+      ? 'No WebSocket URL for the phone is known (the server listens on every interface and no --url names the host): set it with `ask-user relay app-url --websocket-url wss://HOST:PORT`.'
+      : `The phone reaches the relay at ${websocketUrl}.`,
+    '',
   ].join('\n')
+}
+
+/**
+ * The relay's WebSocket URL for browsers, from what nats-server.conf gets: `ws://127.0.0.1:<port>` on
+ * loopback, else `wss://<host>:<port>` with the host named by --host, or by --url when the server listens
+ * on every interface. Undefined when no host name is known.
+ */
+function websocketUrlOf(
+  server: ReturnType<typeof parseServerConfigOptions>,
+  url: string | undefined,
+): string | undefined {
+  const port = server.websocketPort
+  if (server.loopbackTest) return `ws://127.0.0.1:${port}`
+  const listen = server.host
+  const host = listen === '0.0.0.0' || listen === '::' ? hostOf(url) : listen
+  return host === undefined ? undefined : checkWebsocketUrl(`wss://${host.includes(':') ? `[${host}]` : host}:${port}`)
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined
+  try {
+    const host = new URL(url).hostname
+    return host === '' ? undefined : host.replace(/^\[(.*)\]$/, '$1')
+  } catch {
+    return undefined
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -15,7 +15,11 @@ const safeString = z
   .string()
   .min(1)
   .regex(/^[^"\\$\n\r]*$/, 'must not contain quotes, backslashes, "$" or line breaks')
-const origin = safeString.regex(/^https:\/\/[^/\s]+$/, 'must be an https:// origin without a path')
+// http:// only on loopback: a browser counts 127.0.0.1 and localhost as secure (a phone app served locally).
+const origin = safeString.regex(
+  /^(https:\/\/[^/\s]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)$/,
+  'must be an https:// origin without a path',
+)
 
 /** The options of a self-hosted relay's config. `loopbackTest` is for tests: 127.0.0.1, no TLS. */
 export const ServerConfigOptionsSchema = z

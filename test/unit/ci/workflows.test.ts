@@ -133,4 +133,25 @@ describe('release.yml', () => {
     expect(runs.match(/status && break/g)).toHaveLength(2)
     expect(runs).toContain('ask-user.cmd" status; if ($LASTEXITCODE -eq 0) { break }')
   })
+
+  it('builds the phone app and deploys out/phone to Pages, with actions pinned by commit and Pages rights on that job only', () => {
+    const pages = release.jobs['pages']! as Job & { permissions: Record<string, string> }
+    const runs = pages.steps.map((s) => s.run ?? '').join('\n')
+    expect(runs).toContain('npx vite build -c vite.phone.config.mts')
+    const uses = pages.steps.map((s) => s.uses ?? '').filter((u) => u.startsWith('actions/') && /pages/.test(u))
+    expect(uses.map((u) => u.split('@')[0])).toEqual([
+      'actions/configure-pages',
+      'actions/upload-pages-artifact',
+      'actions/deploy-pages',
+    ])
+    for (const u of uses) expect(u).toMatch(/@[0-9a-f]{40}$/)
+    const upload = pages.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact'))!
+    expect(upload.with).toEqual({ path: 'out/phone' })
+    expect(pages.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' })
+    const workflow = load(readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8')) as { permissions: object }
+    expect(workflow.permissions).toEqual({ contents: 'read' })
+    for (const [name, job] of Object.entries(release.jobs) as Array<[string, { permissions?: object }]>) {
+      if (name !== 'pages') expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/pages|id-token/)
+    }
+  })
 })

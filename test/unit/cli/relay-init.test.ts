@@ -53,7 +53,13 @@ describe('ask-user relay init --self-hosted DIR', () => {
     const code = /root recovery code: (.+)/.exec(out)?.[1] ?? ''
     const restored = await rootFromRecoveryCode(code)
     const settings = JSON.parse(await readFile(join(home, RELAY_FILES.settings), 'utf8'))
-    expect(settings).toEqual({ v: 1, url: 'nats://127.0.0.1:4222', rootPublicKey: restored.keys.publicKey })
+    expect(settings).toEqual({
+      v: 1,
+      url: 'nats://127.0.0.1:4222',
+      rootPublicKey: restored.keys.publicKey,
+      websocketUrl: 'ws://127.0.0.1:443',
+      appUrl: 'https://ask-user-companion.github.io/ask-user-companion/',
+    })
 
     // No seed printed once lands in a file: not in the server folder, not in the home.
     const seeds = [...out.matchAll(/seed: (S[A-Z2-7]{57})/g)].map((m) => m[1]!)
