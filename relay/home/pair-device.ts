@@ -49,7 +49,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
       'RELAY_NO_PHONE_URLS',
       link.settings.appUrl === undefined
         ? 'No phone app URL is set, so a phone cannot open the pairing link; run `ask-user relay app-url URL` (where the phone app is served) on this desktop.'
-        : 'No WebSocket URL of the relay is set, so a phone cannot reach it; run `ask-user relay app-url --websocket-url wss://HOST:PORT` (the relay\'s WebSocket listener) on this desktop.',
+        : "No WebSocket URL of the relay is set, so a phone cannot reach it; run `ask-user relay app-url --websocket-url wss://HOST:PORT` (the relay's WebSocket listener) on this desktop.",
     )
   }
   try {
