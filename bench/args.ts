@@ -14,11 +14,12 @@ export const SECTIONS = [
   'claude-hooks',
   'relay',
   'push',
+  'phone',
 ] as const
 export type Section = (typeof SECTIONS)[number]
 
 export const USAGE =
-  'Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth,markdown,claude-hooks,relay,push] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]'
+  'Usage: npm run bench -- [--quick] [--runs N] [--json [FILE]] [--only=roundtrip,scale,browser,cli,startup,growth,markdown,claude-hooks,relay,push,phone] [--cpu-prof=DIR] [--visible-asks=N] [--inbox-loads=N] [--no-history] [--no-build]'
 
 export interface BenchArgs {
   quick: boolean

@@ -11,6 +11,7 @@ import { runBrowser } from './browser'
 import { runClaudeHooks } from './claude-hooks'
 import { runCli } from './cli'
 import { runMarkdown } from './markdown'
+import { runPhoneFirstScreen } from './phone-first-screen'
 import { runPush } from './push'
 import { runRelay } from './relay'
 import { failed, tableOf, type Results } from './measurements'
@@ -188,6 +189,12 @@ async function main(): Promise<void> {
     if (args.only.has('push')) {
       results.push = await section('push (web-push-testing in a network namespace)', () =>
         runPush({ samples: q ? 30 : 200 }),
+      )
+    }
+    if (args.only.has('phone')) {
+      // Needs out/phone: `npx vite build -c vite.phone.config.mts` (npm run build makes it).
+      results.phone = await section('phone first screen (Chromium, CPU 4× slower)', () =>
+        runPhoneFirstScreen(resolve(ROOT, 'out', 'phone')),
       )
     }
   }

@@ -9,6 +9,7 @@ import { ms, us, x, type Row } from './report'
 import type { RoundTripResult } from './roundtrip'
 import type { RelayBenchOutcome } from './relay'
 import { relayRows } from './relay-rows'
+import { phoneFirstScreenRows, type PhoneFirstScreenOutcome } from './phone-first-screen'
 import { pushRows, type PushBenchOutcome } from './push'
 import type { ScaleResult } from './scale'
 import type { StartupResult } from './startup'
@@ -29,6 +30,7 @@ export interface Results {
   claudeHooks?: Outcome<ClaudeHooksResult>
   relay?: Outcome<RelayBenchOutcome>
   push?: Outcome<PushBenchOutcome>
+  phone?: Outcome<PhoneFirstScreenOutcome>
 }
 
 /** Whether a section failed. */
@@ -313,5 +315,6 @@ export function tableOf(results: Results): Row[] {
     ...sectionRows(results.claudeHooks, 'Claude Code hooks per tool call', claudeHooks),
     ...sectionRows(results.relay, 'relay', relayRows),
     ...sectionRows(results.push, 'push', pushRows),
+    ...sectionRows(results.phone, 'phone first screen', phoneFirstScreenRows),
   ].map(judge)
 }

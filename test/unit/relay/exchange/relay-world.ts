@@ -1,7 +1,7 @@
 // Test fixture: one operator-mode nats-server (Debian's 2.9.10 on 127.0.0.1) with the buckets, a root
 // key, a signed roster on the relay, and real scoped credentials from relay/nats for every member.
 import { once } from 'node:events'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
@@ -68,6 +68,11 @@ export async function startRelayWorld(people: {
   desktops?: string[]
   /** The roster's push section for its members (relay/push), when the test wants one. */
   push?: (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
+  /**
+   * The WebSocket listener's allowed origin instead of https://inbox.example: a browser test's app on
+   * loopback http, which the config schema (https only) would refuse, so it is written into the file.
+   */
+  browserOrigin?: string
 }): Promise<RelayWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-exchange-'))
   const port = await freePort()
@@ -78,6 +83,10 @@ export async function startRelayWorld(people: {
     websocketPort,
     allowedOrigins: ['https://inbox.example'],
   })
+  if (people.browserOrigin !== undefined) {
+    const config = await readFile(init.configPath, 'utf8')
+    await writeFile(init.configPath, config.replace('"https://inbox.example"', JSON.stringify(people.browserOrigin)))
+  }
   let server: RunningNatsServer = await startNatsServer(init.configPath)
   const url = `nats://127.0.0.1:${port}`
   const links: RelayLink[] = []

@@ -1,0 +1,160 @@
+// The phone app's first screen: 20 asks pending on a local nats-server (a real agent asked them), the
+// built app (out/phone) at 390 px with the CPU throttled 4× (a mid-range phone), time from navigation
+// until all 20 are listed; cold (fresh browser context: no cache, no service worker) and warm (a second
+// load with the service worker and its cache in place). Plus the app's transferred size: every file of
+// out/phone gzip'd. Reported, never asserted.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { gzipSync } from 'node:zlib'
+import { chromium, type BrowserContext, type Page } from '@playwright/test'
+import { RemoteAsker } from '../relay/exchange'
+import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium-path.mjs'
+import { natsServerSkipReason } from '../test/helpers/nats-server'
+import { serveStatic } from '../test/e2e/support/static-server'
+import { startRelayWorld, until } from '../test/unit/relay/exchange/relay-world'
+import type { Measurement } from './goals'
+import { ms } from './report'
+
+export type PhoneFirstScreenOutcome =
+  | { skipped: string }
+  | {
+      asks: number
+      coldMs: number
+      warmMs: number
+      /** Whether the service worker controlled the warm load (else it is the HTTP cache only). */
+      workerServed: boolean
+      gzipBytes: number
+    }
+
+/** The gzip'd size of every file under `folder` (what a first visit transfers at most). */
+export function gzipSizeOf(folder: string): number {
+  let total = 0
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += gzipSync(readFileSync(join(entry.parentPath, entry.name))).length
+  }
+  return total
+}
+
+/** Navigates `page` to `url` and returns the ms until the inbox says `asks` are pending. */
+async function timeToListed(page: Page, url: string, asks: number, reload: boolean): Promise<number> {
+  const t0 = performance.now()
+  if (reload) await page.reload({ waitUntil: 'commit' })
+  else await page.goto(url, { waitUntil: 'commit' })
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="pending-count"]')?.textContent?.match(/\d+/)?.[0] === String(n),
+    asks,
+    { timeout: 120_000, polling: 'raf' },
+  )
+  return performance.now() - t0
+}
+
+async function throttled(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage()
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+  return page
+}
+
+/** Runs the measurement against the built app in `appDir` (out/phone). */
+export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<PhoneFirstScreenOutcome> {
+  const skip = natsServerSkipReason()
+  if (skip) return { skipped: skip }
+  const app = await serveStatic(appDir)
+  const world = await startRelayWorld({ devices: ['phone'], agents: ['ci-nightly'], browserOrigin: app.origin })
+  const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS })
+  try {
+    const agent = new RemoteAsker({
+      link: await world.link('ci-nightly'),
+      agent: world.members.get('ci-nightly')!.keys,
+      rootPublicKey: world.rootPublicKey,
+    })
+    let asked = 0
+    for (let i = 0; i < asks; i++) {
+      agent
+        .ask([{ id: 'q', question: `Question ${i}?`, options: [{ label: 'Yes' }, { label: 'No' }] }], {
+          onEvent: (e) => void (e.type === 'asked' && asked++),
+        })
+        .catch(() => undefined)
+    }
+    await until(() => asked === asks, 'the asks to be written', 60_000)
+    const phone = world.members.get('phone')!
+    const record = {
+      v: 1,
+      url: world.wsUrl,
+      rootPublicKey: world.rootPublicKey,
+      secret: phone.secret,
+      creds: phone.creds,
+      natsName: 'phone',
+      credsExpiresAt: Math.floor(Date.now() / 1000) + 600,
+      roster: { bytes: 'AA', signature: 'AA' },
+      highestRosterVersion: 1,
+    }
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+    // The record goes in from a blank page of the app's origin, so the measured load starts cold.
+    await context.route(`${app.origin}/seed`, (route) => route.fulfill({ contentType: 'text/html', body: '' }))
+    const seed = await context.newPage()
+    await seed.goto(`${app.origin}/seed`)
+    await seed.evaluate(
+      (value) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('ask-user-phone', 1)
+          open.onupgradeneeded = () => open.result.createObjectStore('home')
+          open.onerror = () => reject(open.error)
+          open.onsuccess = () => {
+            const tx = open.result.transaction('home', 'readwrite')
+            tx.objectStore('home').put(value, 'record')
+            tx.oncomplete = () => (open.result.close(), resolve())
+          }
+        }),
+      record,
+    )
+    await seed.close()
+    const page = await throttled(context)
+    const coldMs = await timeToListed(page, `${app.origin}/`, asks, false)
+    process.stderr.write(`bench: phone cold ${coldMs.toFixed(0)} ms\n`)
+    await page.close()
+    // The worker installs after the first screen; the warm load starts once it controls the origin.
+    const waiter = await context.newPage()
+    await waiter.goto(`${app.origin}/`)
+    const controlled = await waiter
+      .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 })
+      .then(
+        () => true,
+        () => false,
+      )
+    await waiter.close()
+    const warm = await throttled(context)
+    const warmMs = await timeToListed(warm, `${app.origin}/`, asks, false)
+    const workerServed = controlled && (await warm.evaluate(() => navigator.serviceWorker.controller !== null))
+    await context.close()
+    return { asks, coldMs, warmMs, workerServed, gzipBytes: gzipSizeOf(appDir) }
+  } finally {
+    await browser.close()
+    await world.close()
+    await app.close()
+  }
+}
+
+/** The bench table's rows for the phone's first screen. */
+export function phoneFirstScreenRows(outcome: PhoneFirstScreenOutcome): Measurement[] {
+  if ('skipped' in outcome)
+    return [{ metric: 'phone first screen', measured: `n/a (${outcome.skipped.slice(0, 60)})`, status: 'n/a' }]
+  return [
+    {
+      metric: `phone: ${outcome.asks} asks listed, cold, CPU 4× slower`,
+      measured: ms(outcome.coldMs),
+      value: outcome.coldMs,
+    },
+    {
+      metric: `phone: ${outcome.asks} asks listed, warm (${outcome.workerServed ? 'service worker' : 'HTTP cache only'}), CPU 4× slower`,
+      measured: ms(outcome.warmMs),
+      value: outcome.warmMs,
+    },
+    {
+      metric: 'phone app transferred size (all of out/phone, gzip)',
+      measured: `${(outcome.gzipBytes / 1024).toFixed(1)} KiB`,
+      value: outcome.gzipBytes,
+    },
+  ]
+}

@@ -1,0 +1,253 @@
+// The phone app's inbox end to end in real Chromium at phone size: the built app (out/phone) from a
+// 127.0.0.1 static server, its record seeded into IndexedDB as pairing leaves it, a real nats-server whose
+// WebSocket listener allows only the app's origin, and a real agent (RemoteAsker) and a second desk
+// (RelayDesk on a laptop member) on the Node side. Proves: a paired phone opens on the inbox; an ask is
+// listed, answered by a tap and the agent gets exactly the answer; a race lost names the winning device
+// and the phone's late answer never reaches the agent; a cut link reads as not connected and the app
+// recovers on `online`; axe finds nothing serious at 360/430 px in light and dark; a browser without
+// X25519 is refused by name.
+import { execFileSync } from 'node:child_process'
+import { createServer, Socket, type Server } from 'node:net'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { RelayDesk, RemoteAsker } from '../../relay/exchange'
+import type { PhoneRecord } from '../../phone/src/home/phone-record'
+import { natsServerSkipReason } from '../helpers/nats-server'
+import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { ROOT } from './support/build'
+import { armed, expect, test } from './support/fixtures'
+import { serveStatic, type StaticServer } from './support/static-server'
+
+const skip = natsServerSkipReason()
+if (skip) console.log(`skipping the phone inbox browser tests: ${skip}`)
+
+const QUESTIONS = [{ id: 'go', question: 'Deploy now?', options: [{ label: 'Yes' }, { label: 'No' }] }]
+
+/** A TCP pass-through in front of the relay's WebSocket port that the test can cut and restore. */
+interface CuttableLink {
+  url: string
+  cut(): void
+  restore(): void
+  close(): Promise<void>
+}
+
+async function cuttableLink(targetPort: number): Promise<CuttableLink> {
+  const open = new Set<Socket>()
+  let cut = false
+  const server: Server = createServer((client) => {
+    if (cut) return void client.destroy()
+    const upstream = new Socket()
+    upstream.connect(targetPort, '127.0.0.1')
+    for (const socket of [client, upstream]) {
+      open.add(socket)
+      socket.on('close', () => open.delete(socket))
+      socket.on('error', () => undefined)
+    }
+    client.pipe(upstream).pipe(client)
+    client.on('close', () => upstream.destroy())
+    upstream.on('close', () => client.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  return {
+    url: `ws://127.0.0.1:${port}`,
+    cut() {
+      cut = true
+      for (const socket of open) socket.destroy()
+    },
+    restore() {
+      cut = false
+    },
+    close: () => new Promise<void>((resolve) => (server.close(() => resolve()), open.forEach((s) => s.destroy()))),
+  }
+}
+
+let app: StaticServer
+let world: RelayWorld
+let laptop: RelayDesk
+let agent: RemoteAsker
+let link: CuttableLink
+
+test.beforeAll(async () => {
+  test.skip(skip !== undefined, skip)
+  test.setTimeout(180_000)
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
+    { cwd: ROOT, stdio: 'inherit' },
+  )
+  app = await serveStatic(join(ROOT, 'out', 'phone'))
+  world = await startRelayWorld({
+    devices: ['phone', 'laptop'],
+    agents: ['ci-nightly'],
+    desktops: ['desk'],
+    browserOrigin: app.origin,
+  })
+  link = await cuttableLink(Number(new URL(world.wsUrl).port))
+  laptop = await RelayDesk.start({
+    link: await world.link('laptop'),
+    device: world.members.get('laptop')!.keys,
+    rootPublicKey: world.rootPublicKey,
+  })
+  agent = new RemoteAsker({
+    link: await world.link('ci-nightly'),
+    agent: world.members.get('ci-nightly')!.keys,
+    rootPublicKey: world.rootPublicKey,
+  })
+})
+
+test.afterAll(async () => {
+  laptop?.close()
+  await world?.close()
+  await link?.close()
+  await app?.close()
+})
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+
+/** The record pairing leaves for the `phone` member, dialling the relay through the cuttable link. */
+const phoneRecord = (): PhoneRecord => {
+  const phone = world.members.get('phone')!
+  return {
+    v: 1,
+    url: link.url,
+    rootPublicKey: world.rootPublicKey,
+    secret: phone.secret,
+    creds: phone.creds,
+    natsName: 'phone',
+    credsExpiresAt: Math.floor(Date.now() / 1000) + 600,
+    roster: { bytes: 'AA', signature: 'AA' },
+    highestRosterVersion: 1,
+  }
+}
+
+/** Opens the app, writes the record into IndexedDB as pairing does, and reloads onto the inbox. */
+async function openPairedPhone(page: Page): Promise<void> {
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(
+    (record) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('ask-user-phone', 1)
+        open.onupgradeneeded = () => open.result.createObjectStore('home')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const tx = open.result.transaction('home', 'readwrite')
+          tx.objectStore('home').put(record, 'record')
+          tx.oncomplete = () => (open.result.close(), resolve())
+          tx.onerror = () => reject(tx.error)
+        }
+      }),
+    phoneRecord(),
+  )
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
+}
+
+/** The agent asks; resolves once the question is on the relay, with its key and the answer's promise. */
+async function agentAsks(): Promise<{ key: string; answer: Promise<unknown> }> {
+  let askId: string | undefined
+  const answer = agent.ask(QUESTIONS, { onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
+  answer.catch(() => undefined)
+  await until(() => askId !== undefined, 'the question to be written')
+  return { key: `q.ci-nightly.${askId!}`, answer }
+}
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  expect(
+    violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([])
+}
+
+test('a paired phone opens on the inbox, shows its version, and is connected', async ({ page }) => {
+  await openPairedPhone(page)
+  await expect(page.getByTestId('pair-name')).toHaveCount(0)
+  await expect(page.locator('footer')).toHaveText(/^Version \S+/)
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test("a real agent's ask is listed, answered by a tap, and the agent gets exactly that answer", async ({ page }) => {
+  await openPairedPhone(page)
+  const { answer } = await agentAsks()
+  await expect(page.getByTestId('ask-view')).toContainText('Deploy now?', { timeout: 30_000 })
+  await armed(page.getByTestId('ask-view'))
+  await page.getByRole('radio', { name: 'Yes' }).check()
+  await page.getByRole('button', { name: 'Send answer' }).tap()
+  expect(JSON.stringify(await answer)).toBe(JSON.stringify({ answers: [{ id: 'go', selected: ['Yes'] }] }))
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test("a race lost to the laptop names the laptop, and the phone's late answer never reaches the agent", async ({
+  page,
+}) => {
+  await openPairedPhone(page)
+  const { key, answer } = await agentAsks()
+  await expect(page.getByTestId('ask-view')).toContainText('Deploy now?', { timeout: 30_000 })
+  await armed(page.getByTestId('ask-view'))
+  // A draft on the phone keeps the card open when the ask settles elsewhere.
+  await page.getByRole('radio', { name: 'Yes' }).check()
+  await until(() => laptop.pending().some((ask) => ask.key === key), 'the ask on the laptop', 30_000)
+  expect(await laptop.answer(key, [{ id: 'go', selected: ['No'] }])).toEqual({ won: true })
+  await expect(page.getByTestId('settled-notice')).toContainText('laptop', { timeout: 30_000 })
+  expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['No'] }] })
+  await expect(page.getByRole('button', { name: 'Send answer' })).toHaveCount(0)
+})
+
+test('a cut link reads as not connected; on `online` the app dials afresh and a new ask is answered', async ({
+  page,
+}) => {
+  await openPairedPhone(page)
+  link.cut()
+  try {
+    await expect(page.getByTestId('connection-status')).not.toHaveAttribute('data-status', 'open', {
+      timeout: 60_000,
+    })
+  } finally {
+    link.restore()
+  }
+  await page.evaluate(() => window.dispatchEvent(new Event('online')))
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 60_000 })
+  const { answer } = await agentAsks()
+  await expect(page.getByTestId('ask-view')).toContainText('Deploy now?', { timeout: 30_000 })
+  await armed(page.getByTestId('ask-view'))
+  await page.getByRole('radio', { name: 'No' }).check()
+  await page.getByRole('button', { name: 'Send answer' }).tap()
+  expect(await answer).toEqual({ answers: [{ id: 'go', selected: ['No'] }] })
+})
+
+test('axe: nothing serious on the inbox with an ask shown, at 360 and 430 px, light and dark', async ({ page }) => {
+  test.setTimeout(120_000)
+  await openPairedPhone(page)
+  const { key, answer } = await agentAsks()
+  await expect(page.getByTestId('ask-view')).toContainText('Deploy now?', { timeout: 30_000 })
+  await armed(page.getByTestId('ask-view'))
+  for (const width of [360, 430]) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 844 })
+      await page.emulateMedia({ colorScheme })
+      await expectNoSeriousViolations(page)
+    }
+  }
+  // Leave no ask pending for the next test: the laptop answers it.
+  await until(() => laptop.pending().some((ask) => ask.key === key), 'the ask on the laptop', 30_000)
+  await laptop.answer(key, [{ id: 'go', selected: ['No'] }])
+  await answer
+})
+
+test('a browser without X25519 is refused by name', async ({ page }) => {
+  await page.addInitScript(() => {
+    const generateKey = crypto.subtle.generateKey.bind(crypto.subtle)
+    crypto.subtle.generateKey = ((algorithm: AlgorithmIdentifier, ...rest: unknown[]) => {
+      const name = typeof algorithm === 'string' ? algorithm : algorithm.name
+      if (name === 'X25519') return Promise.reject(new DOMException('Unrecognized name', 'NotSupportedError'))
+      return (generateKey as (...args: unknown[]) => Promise<unknown>)(algorithm, ...rest)
+    }) as typeof crypto.subtle.generateKey
+  })
+  await page.goto(`${app.origin}/`)
+  await expect(page.getByRole('heading', { name: 'This browser cannot hold the phone’s keys' })).toBeVisible()
+  await expect(page.getByText(/X25519/)).toBeVisible()
+  await expect(page.getByText(/Ed25519/)).toHaveCount(0)
+})
