@@ -1,6 +1,6 @@
 // The VAPID key pair (RFC 8292) the first desktop makes, kept 0600 in its home through core/private-files
 // (Node only). Every sender gets a copy through the roster's sealed push section; rotating it
-// (docs/phone-push.md) is: remove this file, and phones subscribe again with the new public key.
+// (docs/phone.md, "Waking the phone") is: remove this file, and phones subscribe again with the new public key.
 import { join } from 'node:path'
 import webpush from 'web-push'
 import { z } from 'zod'
