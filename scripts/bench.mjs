@@ -24,6 +24,13 @@ function step(label, command, commandArgs) {
 
 if (!skipBuild) {
   step('built the app (electron-vite build)', bin('electron-vite'), ['build'])
+  step('built the phone app (vite build -c vite.phone.config.mts)', bin('vite'), [
+    'build',
+    '-c',
+    'vite.phone.config.mts',
+    '--logLevel',
+    'warn',
+  ])
   step('built the bench (vite build --config vite.bench.config.mts)', bin('vite'), [
     'build',
     '--config',
