@@ -250,8 +250,6 @@ export class RelayDesk {
     const key = entry.key
     const parts = parseInboxKey(key)
     if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return undefined
-    // Writing a question is contact too (an agent of an older build never refreshes presence otherwise).
-    this.#presence.contact(parts.agent, entry.created.getTime())
     // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
     const receiptKey = inboxKey('r', parts.agent, parts.askId)
     const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)
@@ -262,6 +260,9 @@ export class RelayDesk {
       this.#onRefused({ key, ...read })
       return undefined
     }
+    // A question the agent signed is contact too (an agent of an older build never refreshes presence
+    // otherwise); one that does not verify is not, or the relay could keep a cut agent looking alive.
+    this.#presence.contact(parts.agent, entry.created.getTime())
     return { askId: parts.askId, read }
   }
 

@@ -133,11 +133,13 @@ describe.skipIf(skip)('presence through the relay (real nats-server, the agentâ€
   })
 
   it('a cut of twice the lapse (3 minutes against 90 s, scaled down) marks the ask "agent unreachable", keeps it answerable, and the answer reaches the agent once the link returns', async () => {
+    const refused: string[] = []
     desk = await RelayDesk.start({
       link: await world.link('laptop'),
       device: world.members.get('laptop')!.keys,
       rootPublicKey: world.rootPublicKey,
       presenceLapseMs: LAPSE_MS,
+      onRefused: (refusal) => refused.push(refusal.key),
     })
     const agentLink = await world.link('devbox', proxy.url)
     const agent = new RemoteAsker({
@@ -185,6 +187,10 @@ describe.skipIf(skip)('presence through the relay (real nats-server, the agentâ€
     const off = desk.onPresence((c) => changesAfterForgery.push(c))
     await put('devbox', utf8(JSON.stringify({ v: 1 })))
     await put('devbox', await signPresence(ci, { key: 'devbox', at: Date.now() }))
+    // A "question" the operator writes at the cut agent's key is refused, and counts as no contact either.
+    const forgedQuestion = `q.devbox.${'F'.repeat(22)}`
+    await admin.publish(`$KV.inbox.${forgedQuestion}`, utf8('not a question'))
+    await until(() => refused.includes(forgedQuestion), 'the forged question refused')
     const ciBack = nextEvent<PresenceChange>(
       (l) => desk!.onPresence(l),
       (c) => c.agent === 'ci' && c.unreachableSince === undefined,
