@@ -12,7 +12,7 @@ import type { RelayLink } from './relay-link'
 import { delay } from './delay'
 
 /** The server's "wrong last sequence" code: the key already holds a value. */
-const WRONG_LAST_SEQUENCE = 10071
+export const WRONG_LAST_SEQUENCE = 10071
 const FIRST_RETRY_MS = 100
 const LONGEST_RETRY_MS = 2_000
 

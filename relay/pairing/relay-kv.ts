@@ -4,9 +4,7 @@
 import type { NatsConnection } from '@nats-io/nats-core'
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream'
 import { Kvm, type KvEntry } from '@nats-io/kv'
-
-/** The server's "wrong last sequence" code: the key already holds a value. */
-const WRONG_LAST_SEQUENCE = 10071
+import { WRONG_LAST_SEQUENCE } from '../exchange/relay-kv'
 
 /**
  * Opens a connection to `url` as the NATS user `name` with the `.creds` text `creds` (and `name`'s own
@@ -15,22 +13,7 @@ const WRONG_LAST_SEQUENCE = 10071
 export type RelayConnect = (url: string, creds: string, name: string) => Promise<NatsConnection>
 
 /** Stores `value` at `key` only if the key is new (KV `create()`); false when it already holds a value. */
-export async function createEntry(
-  nc: NatsConnection,
-  bucket: string,
-  key: string,
-  value: Uint8Array,
-): Promise<boolean> {
-  try {
-    await jetstream(nc, { checkAPI: false }).publish(`$KV.${bucket}.${key}`, value, {
-      expect: { lastSubjectSequence: 0 },
-    })
-    return true
-  } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE) return false
-    throw error
-  }
-}
+export { createEntry } from '../exchange/relay-kv'
 
 /** Stores `value` at `key`, replacing what is there (the roster's `current`). Resolves with the new revision. */
 export async function putEntry(nc: NatsConnection, bucket: string, key: string, value: Uint8Array): Promise<number> {
