@@ -1,13 +1,47 @@
 // First answer wins everywhere, for a local ask the desktop mirrors (docs/relay.md "Mirroring local asks"):
 // a window here answers it by claiming the mirrored question's answer key on the relay, exactly as a desk
 // answers a remote ask (RelayDesk.answer: sealed to the question's reply key, written with create()).
-// Local agents never depend on the relay: a claim that gets no reply within MIRROR_CLAIM_MS settles here.
+// Local agents never depend on the relay: a claim whose relay link has been down for MIRROR_CLAIM_MS
+// settles here. A slow but connected relay is waited for (up to MIRROR_CLAIM_CEILING_MS): settling here
+// then would overrule a desk the relay already told "accepted".
 import type { Answer } from '../../shared/answer'
 import type { AnswerResult, RelayDesk } from '../../relay/exchange'
 import { answeredElsewhere, type Refusal, type Settlement } from '../registry'
 
-/** How long a window's answer to a mirrored ask waits for the relay before it settles the ask here alone. */
+/** How long a window's answer to a mirrored ask waits for an unreachable relay before it settles the ask here alone. */
 export const MIRROR_CLAIM_MS = 5_000
+/** The longest a claim waits for a connected relay (as a desk's answer write does, ANSWER_WRITE_MS). */
+export const MIRROR_CLAIM_CEILING_MS = 30_000
+/** How often a claim looks whether the relay link is still up. */
+const LINK_CHECK_MS = 250
+
+/**
+ * A signal for one claim: aborts once `linkUp()` has said false for `downMs` in a row, or after
+ * `ceilingMs` in all. `stop()` ends its timers (call it when the claim settled).
+ */
+export function claimPatience(
+  linkUp: () => boolean,
+  downMs: number,
+  ceilingMs: number = MIRROR_CLAIM_CEILING_MS,
+): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController()
+  const started = Date.now()
+  let downSince: number | undefined
+  const check = (): void => {
+    const now = Date.now()
+    downSince = linkUp() ? undefined : (downSince ?? now)
+    if (downSince !== undefined && now - downSince >= downMs) {
+      controller.abort(new Error(`the relay was unreachable for ${Math.round(downMs / 1000)} s`))
+    } else if (now - started >= ceilingMs) {
+      controller.abort(new Error(`the relay gave no reply within ${Math.round(ceilingMs / 1000)} s`))
+    }
+    if (controller.signal.aborted) clearInterval(timer)
+  }
+  const timer = setInterval(check, LINK_CHECK_MS)
+  timer.unref()
+  check()
+  return { signal: controller.signal, stop: () => clearInterval(timer) }
+}
 
 /** What a claim needs of this desk's RelayDesk. */
 export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'onAdded' | 'onSettled' | 'answer'>

@@ -22,7 +22,7 @@ import type { DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
 import { mirrorLocalAsks } from '../../relay/home/mirror-setting'
 import { answeredElsewhere, type Refusal, type Registry, type Settlement } from '../registry'
-import { claimOwnQuestion, claimSettlement, MIRROR_CLAIM_MS } from './mirror-claim'
+import { claimOwnQuestion, claimPatience, claimSettlement, MIRROR_CLAIM_MS } from './mirror-claim'
 import type { RelayBridgeContext } from './start'
 
 /** What the mirror needs: the registry, how to read the setting, an asker acting as this desktop. */
@@ -38,8 +38,10 @@ export interface MirrorContext {
   self: string
   /** Answers this desktop's own relay question `askId` as its desk (mirror-claim.ts claimOwnQuestion). */
   claim: (relayAskId: string, answers: Answer[], signal: AbortSignal) => Promise<AnswerResult>
-  /** How long a claim may wait for the relay (default {@link MIRROR_CLAIM_MS}). */
+  /** How long a claim waits for a relay whose link is down (default {@link MIRROR_CLAIM_MS}). */
   claimMs?: number
+  /** True while the relay link is up: a claim waits for a connected relay, however slow. */
+  linkUp: () => boolean
   warn: (message: string) => void
 }
 
@@ -148,7 +150,7 @@ export class LocalAskMirror {
 
   /**
    * A window's answer to a mirrored ask: claimed on the relay first (first answer wins everywhere). With
-   * no reply from the relay within the claim's bound it settles here, and onResolved withdraws the relay
+   * the relay link down for the claim's bound (or no reply at all within its ceiling) it settles here, and onResolved withdraws the relay
    * question: a desk that answered meanwhile is told "withdrawn" (docs/relay.md).
    */
   async #claim(mirrored: Mirrored, answers: Answer[]): Promise<Settlement | Refusal> {
@@ -160,9 +162,9 @@ export class LocalAskMirror {
     // The asker already took another desk's answer: it reaches the agent as soon as the asker returns.
     const before = taken()
     if (before || mirrored.relayAskId === undefined || mirrored.withdrawal.signal.aborted) return before ?? here
-    const bound = this.#ctx.claimMs ?? MIRROR_CLAIM_MS
+    const patience = claimPatience(this.#ctx.linkUp, this.#ctx.claimMs ?? MIRROR_CLAIM_MS)
     try {
-      const result = await this.#ctx.claim(mirrored.relayAskId, answers, AbortSignal.timeout(bound))
+      const result = await this.#ctx.claim(mirrored.relayAskId, answers, patience.signal)
       const settlement = claimSettlement(result, answers, this.#ctx.self)
       if ('outcome' in settlement) mirrored.claimed = true
       return settlement
@@ -174,6 +176,8 @@ export class LocalAskMirror {
         `an answer given here settled a mirrored ask without the relay (${describeRelayError(error)}); its relay question is withdrawn`,
       )
       return here
+    } finally {
+      patience.stop()
     }
   }
 
@@ -239,6 +243,7 @@ export function startLocalAskMirror(
     self: identity.device.member.id,
     claim: (relayAskId, answers, signal) =>
       claimOwnQuestion(desk, inboxKey('q', identity.natsName, relayAskId), answers, signal),
+    linkUp: () => link.up,
     warn: ctx.warn,
   })
 }
