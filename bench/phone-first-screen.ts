@@ -12,6 +12,7 @@ import { RemoteAsker } from '../relay/exchange'
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium-path.mjs'
 import { natsServerSkipReason } from '../test/helpers/nats-server'
 import { serveStatic } from '../test/e2e/support/static-server'
+import { phoneRecordOf, storePhoneRecordInPage } from '../test/helpers/phone-record'
 import { startRelayWorld, until } from '../test/unit/relay/exchange/relay-world'
 import type { Measurement } from './goals'
 import { ms } from './report'
@@ -78,37 +79,13 @@ export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<Ph
         .catch(() => undefined)
     }
     await until(() => asked === asks, 'the asks to be written', 60_000)
-    const phone = world.members.get('phone')!
-    const record = {
-      v: 1,
-      url: world.wsUrl,
-      rootPublicKey: world.rootPublicKey,
-      secret: phone.secret,
-      creds: phone.creds,
-      natsName: 'phone',
-      credsExpiresAt: Math.floor(Date.now() / 1000) + 600,
-      roster: { bytes: 'AA', signature: 'AA' },
-      highestRosterVersion: 1,
-    }
+    const record = phoneRecordOf(world, world.wsUrl)
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
     // The record goes in from a blank page of the app's origin, so the measured load starts cold.
     await context.route(`${app.origin}/seed`, (route) => route.fulfill({ contentType: 'text/html', body: '' }))
     const seed = await context.newPage()
     await seed.goto(`${app.origin}/seed`)
-    await seed.evaluate(
-      (value) =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('ask-user-phone', 1)
-          open.onupgradeneeded = () => open.result.createObjectStore('home')
-          open.onerror = () => reject(open.error)
-          open.onsuccess = () => {
-            const tx = open.result.transaction('home', 'readwrite')
-            tx.objectStore('home').put(value, 'record')
-            tx.oncomplete = () => (open.result.close(), resolve())
-          }
-        }),
-      record,
-    )
+    await seed.evaluate(storePhoneRecordInPage, record)
     await seed.close()
     const page = await throttled(context)
     const coldMs = await timeToListed(page, `${app.origin}/`, asks, false)

@@ -17,6 +17,7 @@ const root = join(__dirname, '../..')
 // internet) is the spec skipped, with the installer's one-line reason.
 const install = ensureElectron(root, { log: () => {} })
 const bin = install.ok ? install.executable : undefined
+// Skipped only where Electron's binary cannot be installed (no download here); the message says why.
 test.skip(!install.ok, install.ok ? '' : install.message)
 
 let app: ElectronApplication

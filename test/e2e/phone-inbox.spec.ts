@@ -17,6 +17,7 @@ import { natsServerSkipReason } from '../helpers/nats-server'
 import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
 import { ROOT } from './support/build'
 import { armed, expect, test } from './support/fixtures'
+import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
 import { serveStatic, type StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
@@ -107,39 +108,12 @@ test.afterAll(async () => {
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
 /** The record pairing leaves for the `phone` member, dialling the relay through the cuttable link. */
-const phoneRecord = (): PhoneRecord => {
-  const phone = world.members.get('phone')!
-  return {
-    v: 1,
-    url: link.url,
-    rootPublicKey: world.rootPublicKey,
-    secret: phone.secret,
-    creds: phone.creds,
-    natsName: 'phone',
-    credsExpiresAt: Math.floor(Date.now() / 1000) + 600,
-    roster: { bytes: 'AA', signature: 'AA' },
-    highestRosterVersion: 1,
-  }
-}
+const phoneRecord = (): PhoneRecord => phoneRecordOf(world, link.url)
 
 /** Opens the app, writes the record into IndexedDB as pairing does, and reloads onto the inbox. */
 async function openPairedPhone(page: Page): Promise<void> {
   await page.goto(`${app.origin}/`)
-  await page.evaluate(
-    (record) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('ask-user-phone', 1)
-        open.onupgradeneeded = () => open.result.createObjectStore('home')
-        open.onerror = () => reject(open.error)
-        open.onsuccess = () => {
-          const tx = open.result.transaction('home', 'readwrite')
-          tx.objectStore('home').put(record, 'record')
-          tx.oncomplete = () => (open.result.close(), resolve())
-          tx.onerror = () => reject(tx.error)
-        }
-      }),
-    phoneRecord(),
-  )
+  await page.evaluate(storePhoneRecordInPage, phoneRecord())
   await page.reload()
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
 }

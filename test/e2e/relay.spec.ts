@@ -19,6 +19,7 @@ let served: Served | undefined
 let page: Page
 
 test.beforeAll(async ({ browser }) => {
+  // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
   test.setTimeout(120_000)
   relay = await makeRelayHome(['nightly'])

@@ -9,6 +9,7 @@ import type { BridgeStatus } from '../../../shared/bridge'
 import type { UiServerFrame } from '../../../shared/ui'
 import { createPhoneBridge } from '../../../phone/src/bridge/phone-bridge'
 import type { PhoneRecord } from '../../../phone/src/home/phone-record'
+import { phoneRecordOf } from '../../helpers/phone-record'
 import { natsServerSkipReason } from '../../helpers/nats-server'
 import { startRelayWorld, until, type RelayWorld } from '../relay/exchange/relay-world'
 
@@ -42,20 +43,7 @@ describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-serv
     await world?.close()
   })
 
-  const phoneRecord = (): PhoneRecord => {
-    const phone = world.members.get('phone')!
-    return {
-      v: 1,
-      url: world.wsUrl,
-      rootPublicKey: world.rootPublicKey,
-      secret: phone.secret,
-      creds: phone.creds,
-      natsName: 'phone',
-      credsExpiresAt: Math.floor(Date.now() / 1000) + 600,
-      roster: { bytes: 'AA', signature: 'AA' },
-      highestRosterVersion: 1,
-    }
-  }
+  const phoneRecord = (): PhoneRecord => phoneRecordOf(world, world.wsUrl)
 
   const startPhone = (
     wake?: (redial: () => void) => () => void,
