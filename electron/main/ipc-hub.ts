@@ -13,6 +13,7 @@ import type { UiServerFrame } from '../../shared'
 import type { WindowHandle } from '../../core'
 import type { DesktopCompanion } from './companion'
 import type { RelayChangeOutcome } from './relay-changes'
+import { ipcSenderCheck } from './ipc-sender'
 
 /** The relay between the question window (IPC) and the companion's UI channel. */
 export interface IpcHub {
@@ -75,18 +76,7 @@ export function setupIpcHub(options: IpcHubOptions): IpcHub {
   }
 
   /** The sender check of every handler: our window, its main frame, our page. */
-  const trusted = (event: Electron.IpcMainEvent): boolean => {
-    const frame = event.senderFrame
-    if (event.sender !== contents || !frame || frame !== contents.mainFrame) {
-      refuse("sender is not the question window's main frame")
-      return false
-    }
-    if (!options.isAppUrl(frame.url)) {
-      refuse(`sender page is not the app (${frame.url})`)
-      return false
-    }
-    return true
-  }
+  const trusted = ipcSenderCheck(contents, options.isAppUrl, refuse)
 
   /**
    * Attaches the window to the core. When handling one of its frames fails in the core (a fault of

@@ -5,6 +5,7 @@
 import type * as Electron from 'electron'
 import { IPC_CHANNELS, PhonePairDecisionSchema, type PhonePairState } from '../../shared/ipc'
 import { pairDevice, type PairDeviceOptions } from '../../relay/home/pair-device'
+import { ipcSenderCheck } from './ipc-sender'
 
 /** One pairing in progress: its id once offered, the pending decision, and whether the person cancelled. */
 interface PairingRun {
@@ -44,18 +45,7 @@ export function setupPhonePairing(options: PhonePairingOptions): () => void {
   const send = (state: PhonePairState): void => {
     if (!contents.isDestroyed()) contents.send(IPC_CHANNELS.phonePairState, state)
   }
-  const trusted = (event: Electron.IpcMainEvent): boolean => {
-    const frame = event.senderFrame
-    if (event.sender !== contents || !frame || frame !== contents.mainFrame) {
-      refuse("phone pairing: sender is not the question window's main frame")
-      return false
-    }
-    if (!options.isAppUrl(frame.url)) {
-      refuse(`phone pairing: sender page is not the app (${frame.url})`)
-      return false
-    }
-    return true
-  }
+  const trusted = ipcSenderCheck(contents, options.isAppUrl, refuse, 'phone pairing: ')
 
   const onStart = (event: Electron.IpcMainEvent): void => {
     if (!trusted(event)) return
