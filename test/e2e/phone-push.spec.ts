@@ -104,11 +104,20 @@ const draft: NoticeDraft = {
   title: 'Merge the release branch?',
 }
 
-/** Dispatches a synthetic push with `payload` (UTF-8 text; `undefined`: no data) in the worker. */
+/**
+ * Dispatches a synthetic push with `payload` (UTF-8 text; `undefined`: no data) in the worker and waits
+ * for what the handler handed to waitUntil. A script-made event refuses waitUntil (so the browser would
+ * not keep the worker alive for it, and the handler's work could be cut off under load); the stand-in
+ * collects the promise instead, as the browser does for a real push.
+ */
 async function push(worker: Worker, payload: string | undefined): Promise<void> {
-  await worker.evaluate((data) => {
+  await worker.evaluate(async (data) => {
     const event = data === undefined ? new PushEvent('push') : new PushEvent('push', { data })
+    const pending: Promise<unknown>[] = []
+    Object.defineProperty(event, 'waitUntil', { value: (work: Promise<unknown>) => void pending.push(work) })
     self.dispatchEvent(event)
+    if (pending.length !== 1) throw new Error(`the push handler called waitUntil ${pending.length} times`)
+    await Promise.all(pending)
   }, payload)
 }
 
@@ -135,10 +144,21 @@ async function shown(worker: Worker, tag: string): Promise<Shown[]> {
   return found
 }
 
+/**
+ * Closes every notification and waits until the browser has forgotten them. close() is applied later, and
+ * a close still on its way would take down the next notification with the same tag (Chromium names a
+ * tagged notification by its tag), so the next push must not be sent before the list is empty.
+ */
 async function clearNotifications(worker: Worker): Promise<void> {
-  await worker.evaluate(async () => {
-    for (const n of await (self as unknown as WorkerScope).registration.getNotifications()) n.close()
-  })
+  await expect
+    .poll(() =>
+      worker.evaluate(async () => {
+        const list = await (self as unknown as WorkerScope).registration.getNotifications()
+        for (const n of list) n.close()
+        return list.length
+      }),
+    )
+    .toBe(0)
 }
 
 test.describe('the phone service worker: push and notificationclick', () => {
@@ -276,7 +296,12 @@ test.describe('the phone service worker: push and notificationclick', () => {
     await worker.evaluate(async (tag) => {
       const scope = self as unknown as WorkerScope
       const [notification] = await scope.registration.getNotifications({ tag })
-      scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: notification! }))
+      const event = new NotificationEvent('notificationclick', { notification: notification! })
+      // As for push(): the handler's waitUntil work is awaited here.
+      const pending: Promise<unknown>[] = []
+      Object.defineProperty(event, 'waitUntil', { value: (work: Promise<unknown>) => void pending.push(work) })
+      scope.dispatchEvent(event)
+      await Promise.all(pending)
     }, ASK_ID)
     await expect.poll(() => page.url()).toBe(`${origin}/#ask=${ASK_ID}`)
     expect(
