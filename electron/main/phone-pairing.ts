@@ -7,11 +7,11 @@ import { IPC_CHANNELS, PhonePairDecisionSchema, type PhonePairState } from '../.
 import { pairDevice, type PairDeviceOptions } from '../../relay/home/pair-device'
 import { ipcSenderCheck } from './ipc-sender'
 
-/** One pairing in progress: its id once offered, the pending decision, and whether the person cancelled. */
+/** One pairing in progress: its id once offered, the pending decision, and its Cancel (aborts the run). */
 interface PairingRun {
   pairId?: string
   decide?: (confirm: boolean) => void
-  cancelled: boolean
+  cancel: AbortController
 }
 
 export interface PhonePairingOptions {
@@ -33,7 +33,8 @@ export interface PhonePairingOptions {
  * showing our page only (the same sender check as ipc-hub.ts), runs one pairing at a time and sends
  * each `PhonePairState` on `companion:phone-pair-state`. A decision for another pairing id, a confirm
  * before a phone asked, or a second start while one runs, is refused; declining before a phone asked
- * cancels (a request that still arrives is declined). Returns the disposer, which declines a pairing still waiting.
+ * cancels: the offer is withdrawn on the relay at once, so a phone that scans it later is told "cancelled
+ * on the desktop". Returns the disposer, which cancels a pairing still running.
  */
 export function setupPhonePairing(options: PhonePairingOptions): () => void {
   const { ipcMain, window } = options
@@ -50,16 +51,17 @@ export function setupPhonePairing(options: PhonePairingOptions): () => void {
   const onStart = (event: Electron.IpcMainEvent): void => {
     if (!trusted(event)) return
     if (running) return refuse('phone pairing: one is already running')
-    const run: PairingRun = { cancelled: false }
+    const run: PairingRun = { cancel: new AbortController() }
     running = run
     pair({
       home: options.home,
+      signal: run.cancel.signal,
       showPhoneLink: (link, offer) => {
         run.pairId = offer.pairId
         send({ state: 'offer', pairId: offer.pairId, link, expiresAt: offer.expiresAt })
       },
       confirm: (request, code) => {
-        if (run.cancelled) return Promise.resolve(false)
+        if (run.cancel.signal.aborted) return Promise.resolve(false)
         return new Promise<boolean>((resolve) => {
           run.decide = resolve
           send({ state: 'confirm', pairId: run.pairId ?? '', name: request.member.name, code })
@@ -71,6 +73,8 @@ export function setupPhonePairing(options: PhonePairingOptions): () => void {
         (error: unknown) => {
           const { code, message } = error as { code?: unknown; message?: unknown }
           const stableCode = typeof code === 'string' ? code : 'RELAY_PAIR_FAILED'
+          // The person's own Cancel: the window has already left this pairing.
+          if (stableCode === 'RELAY_PAIR_CANCELLED' && run.cancel.signal.aborted) return
           send({
             state: 'stopped',
             ...(run.pairId !== undefined ? { pairId: run.pairId } : {}),
@@ -93,14 +97,13 @@ export function setupPhonePairing(options: PhonePairingOptions): () => void {
       return refuse('phone pairing: a decision for a pairing that is not running')
     const run = running
     if (run.decide === undefined) {
-      // Cancelled while the QR is still up: the offer stays valid on the relay until it expires, so a
-      // request that still comes is declined; a new "Add a phone" may start meanwhile.
+      // Cancelled while the QR is still up: the run withdraws the offer on the relay and stops
+      // listening; a new "Add a phone" may start meanwhile.
       if (parsed.data.confirm) return refuse('phone pairing: nothing to confirm yet')
-      run.cancelled = true
+      run.cancel.abort()
       running = undefined
       return
     }
-    if (!parsed.data.confirm) run.cancelled = true
     run.decide(parsed.data.confirm)
     run.decide = undefined
   }
@@ -111,8 +114,8 @@ export function setupPhonePairing(options: PhonePairingOptions): () => void {
     ipcMain.removeListener(IPC_CHANNELS.phonePairStart, onStart)
     ipcMain.removeListener(IPC_CHANNELS.phonePairDecide, onDecide)
     if (running) {
-      running.cancelled = true
       running.decide?.(false)
+      running.cancel.abort()
     }
   }
 }

@@ -30,6 +30,8 @@ export interface PairDeviceOptions {
   showPhoneLink?: (link: string, offer: { pairId: string; expiresAt: number }) => void
   /** Shows the device's name and the 6-digit code and resolves with the person's decision. */
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
+  /** Aborted when the person cancels: the offer is withdrawn on the relay at once (`RELAY_PAIR_CANCELLED`). */
+  signal?: AbortSignal
   ttlMs?: number
   now?: () => number
 }
@@ -75,6 +77,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
     await runDesktopPairing(link.nc, offer, {
       now,
       confirm: options.confirm,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
       grant: async (request) => {
         const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
           highestSeenVersion: 0,

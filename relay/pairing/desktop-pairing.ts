@@ -7,7 +7,7 @@ import { BUCKETS } from '../nats/templates'
 import { RelayPairingError } from './errors'
 import { createEntry, getEntry, watchKey } from './relay-kv'
 import { checkPairRequest, confirmationCode } from './request'
-import { declinePairResponse, sealPairGrant } from './response'
+import { declinePairResponse, pairingCancelled, sealPairGrant } from './response'
 import type { PairOffer, PairRequestBody } from './schemas'
 
 /** What the desktop grants a confirmed device: its credential and the re-signed roster that lists it. */
@@ -24,13 +24,18 @@ export interface DesktopPairingHooks {
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
   /** Adds the device to the roster and mints its credential; called only after confirmation. A refusal here is passed on (and the device told no). */
   grant: (request: PairRequestBody) => Promise<PairGrantInput>
+  /**
+   * Aborted when the person cancels: the run stops listening and withdraws the offer (a "cancelled"
+   * decline at `resp.<pairId>`), so a device that asks later is told at once instead of waiting for expiry.
+   */
+  signal?: AbortSignal
   now?: () => number
 }
 
 /**
  * Runs one pairing for `offer` through `nc` (a desktop connection) and returns the paired request.
  * Refuses with `RELAY_PAIR_EXPIRED` (no request in time), `RELAY_PAIR_SECOND_REQUEST` (the alarm),
- * `RELAY_PAIR_DECLINED` (the person said no) or a request refusal (`RELAY_PAIR_MAC`, `RELAY_PAIR_REPLAY`,
+ * `RELAY_PAIR_DECLINED` (the person said no), `RELAY_PAIR_CANCELLED` (`signal` aborted) or a request refusal (`RELAY_PAIR_MAC`, `RELAY_PAIR_REPLAY`,
  * …); every refusal after a request arrived is also written as a decline, so the device stops waiting.
  */
 export async function runDesktopPairing(
@@ -40,8 +45,17 @@ export async function runDesktopPairing(
 ): Promise<PairRequestBody> {
   const now = hooks.now ?? Date.now
   const requestKey = `req.${offer.pairId}`
-  const decline = (): Promise<boolean> =>
-    createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, declinePairResponse(offer.pairId)).catch(() => false)
+  const decline = (reason?: 'cancelled'): Promise<boolean> =>
+    createEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`, declinePairResponse(offer.pairId, reason)).catch(() => false)
+  const isCancel = (error: unknown): boolean =>
+    error instanceof RelayPairingError && error.code === 'RELAY_PAIR_CANCELLED'
+  let onAbort: (() => void) | undefined
+  const cancelled = new Promise<never>((_, reject) => {
+    onAbort = () => reject(pairingCancelled())
+    if (hooks.signal?.aborted) onAbort()
+    else hooks.signal?.addEventListener('abort', onAbort, { once: true })
+  })
+  cancelled.catch(() => undefined)
 
   let settle!: (entry: { value: Uint8Array; revision: number }) => void
   let alarm!: (error: RelayPairingError) => void
@@ -69,7 +83,11 @@ export async function runDesktopPairing(
   })
   expired.catch(() => undefined)
   try {
-    const entry = await Promise.race([first, expired])
+    // Before any request, only Cancel writes a reply (the withdrawal); at expiry the device times out itself.
+    const entry = await Promise.race([first, expired, cancelled]).catch(async (error: unknown) => {
+      if (isCancel(error)) await decline('cancelled')
+      throw error
+    })
     let request: PairRequestBody
     try {
       request = await checkPairRequest(offer, entry.value, now())
@@ -81,8 +99,9 @@ export async function runDesktopPairing(
       hooks.confirm(request, await confirmationCode(offer, entry.value)),
       second,
       expired,
+      cancelled,
     ]).catch(async (error: unknown) => {
-      await decline()
+      await decline(isCancel(error) ? 'cancelled' : undefined)
       throw error
     })
     if (!confirmed) {
@@ -106,6 +125,7 @@ export async function runDesktopPairing(
     return request
   } finally {
     clearTimeout(timer)
+    if (onAbort !== undefined) hooks.signal?.removeEventListener('abort', onAbort)
     watch.stop()
   }
 }

@@ -8,6 +8,7 @@ export type RelayPairingCode =
   | 'RELAY_PAIR_SECOND_REQUEST'
   | 'RELAY_PAIR_LINE_USED'
   | 'RELAY_PAIR_DECLINED'
+  | 'RELAY_PAIR_CANCELLED'
   | 'RELAY_PAIR_RESPONSE_INVALID'
 
 /** A refusal of the pairing exchange. Never carries the pairing secret, a key or a credential. */

@@ -48,14 +48,17 @@ export async function sealPairGrant(options: {
   return encode({ v: 1, t: 'granted', pairId: options.offer.pairId, ...box })
 }
 
-/** The bytes the desktop writes to `resp.<pairId>` when the person declines (or the pairing is refused). */
-export function declinePairResponse(pairId: string): Uint8Array {
-  return encode({ v: 1, t: 'declined', pairId })
+/**
+ * The bytes the desktop writes to `resp.<pairId>` when the person declines (or the pairing is refused);
+ * with `reason` 'cancelled' when the person withdrew the offer before any device asked.
+ */
+export function declinePairResponse(pairId: string, reason?: 'cancelled'): Uint8Array {
+  return encode({ v: 1, t: 'declined', pairId, ...(reason !== undefined ? { reason } : {}) })
 }
 
 /**
  * Opens the desktop's reply on the new device. Returns the grant and the verified roster, or refuses
- * with `RELAY_PAIR_DECLINED`, `RELAY_PAIR_RESPONSE_INVALID` (not for this request, does not open, or a
+ * with `RELAY_PAIR_DECLINED`, `RELAY_PAIR_CANCELLED` (the offer was withdrawn on the desktop), `RELAY_PAIR_RESPONSE_INVALID` (not for this request, does not open, or a
  * roster that does not list this device) or a roster code (`ROSTER_SIGNATURE`: not signed by the
  * pinned root key).
  */
@@ -79,6 +82,7 @@ export async function openPairResponse(
   if (!response.success || response.data.pairId !== options.offer.pairId)
     throw invalid('is malformed or for another pairing')
   if (response.data.t === 'declined') {
+    if (response.data.reason === 'cancelled') throw pairingCancelled()
     throw new RelayPairingError(
       'RELAY_PAIR_DECLINED',
       'The pairing was declined or refused on the first desktop; nothing was paired.',
@@ -110,4 +114,12 @@ export async function openPairResponse(
     roster,
     signedRoster,
   }
+}
+
+/** The refusal a device meets when the person withdrew the offer on the desktop (Cancel) before it asked. */
+export function pairingCancelled(): RelayPairingError {
+  return new RelayPairingError(
+    'RELAY_PAIR_CANCELLED',
+    'The pairing was cancelled on the desktop; nothing was paired. Start pairing there again and use the new code.',
+  )
 }

@@ -76,5 +76,11 @@ export type PairGrant = z.infer<typeof PairGrantSchema>
 /** The desktop's reply at `resp.<pairId>`: a grant sealed to the device, or a plain refusal. */
 export const StoredPairResponseSchema = z.discriminatedUnion('t', [
   z.strictObject({ v: z.literal(1), t: z.literal('granted'), pairId: PairIdSchema, enc: Base64url, ct: Base64url }),
-  z.strictObject({ v: z.literal(1), t: z.literal('declined'), pairId: PairIdSchema }),
+  z.strictObject({
+    v: z.literal(1),
+    t: z.literal('declined'),
+    pairId: PairIdSchema,
+    /** 'cancelled': the person withdrew the offer before any device asked (absent: declined or refused). */
+    reason: z.literal('cancelled').optional(),
+  }),
 ])

@@ -11,7 +11,7 @@ export interface PairStop {
 }
 
 /**
- * The sentence for `error`: expired, declined, offer used by someone else (an alarm), damaged link, the
+ * The sentence for `error`: expired, declined, cancelled on the desktop, offer used by someone else (an alarm), damaged link, the
  * store's own message, or, for anything the relay connection threw, "relay unreachable".
  */
 export function pairStopText(error: unknown, i18n: Pick<I18n, 't'>): PairStop {
@@ -21,6 +21,8 @@ export function pairStopText(error: unknown, i18n: Pick<I18n, 't'>): PairStop {
         return { alarm: false, text: i18n.t('phonePairExpired') }
       case 'RELAY_PAIR_DECLINED':
         return { alarm: false, text: i18n.t('phonePairDeclined') }
+      case 'RELAY_PAIR_CANCELLED':
+        return { alarm: false, text: i18n.t('phonePairCancelled') }
       case 'RELAY_PAIR_LINE_USED':
         return { alarm: true, text: i18n.t('phonePairLineUsed') }
       case 'RELAY_PAIR_LINE_INVALID':

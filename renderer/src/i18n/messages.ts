@@ -111,6 +111,8 @@ export const en = {
   phonePairDone: 'This phone is paired as “{name}”.',
   phonePairExpired: 'This pairing code has expired. Press Add a phone on the desktop again and scan the new code.',
   phonePairDeclined: 'The pairing was declined on the desktop. Nothing was stored on this phone.',
+  phonePairCancelled:
+    'The pairing was cancelled on the desktop. Nothing was stored on this phone. Press Add a phone on the desktop again and scan the new code.',
   phonePairLineUsed:
     'Alarm: another device already answered this pairing code, so someone else has seen it. Decline on the desktop, then start again.',
   phonePairUnreachable:
@@ -440,6 +442,8 @@ export const zh: Messages = {
   phonePairDone: '这部手机已配对为“{name}”。',
   phonePairExpired: '此配对码已过期。请在桌面上再次点击“添加手机”并扫描新的二维码。',
   phonePairDeclined: '桌面拒绝了这次配对。这部手机上没有保存任何内容。',
+  phonePairCancelled:
+    '桌面上已取消这次配对。这部手机上没有保存任何内容。请在桌面上再次点击“添加手机”并扫描新的二维码。',
   phonePairLineUsed: '警报：已有另一台设备响应了此配对码，说明有人看到了它。请在桌面上拒绝，然后重新开始。',
   phonePairUnreachable: '这部手机无法连接到你的中继。请检查手机网络以及中继的 WebSocket 地址是否可达，然后重新扫描。',
   phonePairInvalid: '此配对链接已损坏或不完整。请重新扫描桌面上的二维码。',

@@ -128,7 +128,8 @@ describe('Add a phone over the window IPC', () => {
     decide(true)
     expect(refusals).toContain('phone pairing: nothing to confirm yet')
     decide(false)
-    // The offer stays valid on the relay until it expires: a phone that still asks is declined at once.
+    // The run is aborted (phone-pairing-cancel.test.ts shows the withdrawal on a real relay); a request
+    // the scripted run still passes on is declined at once.
     expect(await run.request()).toBe(false)
     // And a new "Add a phone" may start meanwhile (the window shows only the newest pairing's states).
     start()
