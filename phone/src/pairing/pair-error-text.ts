@@ -1,5 +1,6 @@
 // One clear sentence for each way pairing can stop on the phone, in the person's language.
 import { RelayCryptoError } from '../../../relay/crypto/errors'
+import { RelayNatsError } from '../../../relay/nats/errors'
 import { RelayPairingError } from '../../../relay/pairing/errors'
 import type { I18n } from '../../../renderer/src/i18n/i18n.svelte'
 import { PhoneHomeError } from '../home/phone-home'
@@ -32,8 +33,9 @@ export function pairStopText(error: unknown, i18n: Pick<I18n, 't'>): PairStop {
     }
   }
   if (error instanceof PhoneHomeError) return { alarm: false, text: error.message }
-  // A roster not signed by the pinned root key, or keys this browser cannot make: not the network.
-  if (error instanceof RelayCryptoError)
+  // A roster not signed by the pinned root key, keys this browser cannot make, or a relay server or URL
+  // refused (an outdated nats-server off loopback): not the network.
+  if (error instanceof RelayCryptoError || error instanceof RelayNatsError)
     return { alarm: false, text: i18n.t('phonePairFailed', { reason: error.message }) }
   return { alarm: false, text: i18n.t('phonePairUnreachable') }
 }
