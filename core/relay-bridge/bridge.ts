@@ -6,6 +6,7 @@
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Answer } from '../../shared/answer'
 import { errorMessage } from '../../shared/describe-error'
+import { refusedOnRelayText } from '../../shared/relay-notices'
 import {
   isRelayExchangeError,
   nodeConnect,
@@ -131,7 +132,7 @@ export class RelayBridge {
         rootPublicKey: identity.rootPublicKey,
         highestSeenRosterVersion: renewal.rosterVersion,
         opener: this.#opener.open,
-        onRefused: (refusal) => warn(`the relay held something this desk refused (${refusal.key}): ${refusal.code}`),
+        onRefused: (refusal) => warn(refusedOnRelayText(refusal)),
       },
       this.#closed.signal,
     )

@@ -1,11 +1,16 @@
 // What the windows are told about the relay itself, as inbox notices from "Relay": that it is
 // unreachable (one notice, gone once it is back), an alarm about an answer no desk can verify, and
-// a problem that stopped the bridge or will (a roster about to lapse).
+// a problem that stopped the bridge or will (a roster about to lapse). The wording is shared with the
+// phone (shared/relay-notices.ts).
 import type { InboxNotice } from '../../shared/ask'
+import {
+  RELAY_NOTICE_AGENT,
+  relayAlarmNotice,
+  relayProblemNotice,
+  relayUnreachableNotice,
+  type RelayNotice,
+} from '../../shared/relay-notices'
 import type { NoticeBoard } from '../notice-board'
-
-/** The sender of the relay's notices in every window. */
-export const RELAY_NOTICE_AGENT = { name: 'Relay' } as const
 
 /** The relay's notices on one companion's board. */
 export class RelayNotices {
@@ -19,14 +24,7 @@ export class RelayNotices {
   /** The relay cannot be reached (shown once until it is back). */
   unreachable(url: string): void {
     if (this.#unreachable && this.#board.list().includes(this.#unreachable)) return
-    this.#unreachable = this.#board.add(
-      RELAY_NOTICE_AGENT,
-      {
-        kind: 'info',
-        text: `The relay at ${url} is unreachable. Agents on this machine are not affected; remote asks stay listed and can be answered once it is back.`,
-      },
-      'Relay unreachable',
-    )
+    this.#unreachable = this.#add(relayUnreachableNotice(url))
   }
 
   /** The relay is reachable (again): the unreachable notice goes. */
@@ -37,11 +35,15 @@ export class RelayNotices {
 
   /** An answer on the relay that no desk can verify took an ask's place. */
   alarm(text: string): void {
-    this.#board.add(RELAY_NOTICE_AGENT, { kind: 'info', text: `Alarm: ${text}` }, 'Relay alarm')
+    this.#add(relayAlarmNotice(text))
   }
 
   /** Something the person should act on (a lapse ahead, a refusal that stopped the bridge). */
   problem(text: string): void {
-    this.#board.add(RELAY_NOTICE_AGENT, { kind: 'info', text }, 'Relay')
+    this.#add(relayProblemNotice(text))
+  }
+
+  #add({ notice, title }: RelayNotice): InboxNotice {
+    return this.#board.add(RELAY_NOTICE_AGENT, notice, title)
   }
 }

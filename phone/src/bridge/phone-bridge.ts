@@ -12,6 +12,7 @@ import { errorMessage } from '../../../shared/describe-error'
 import type { UiServerFrame } from '../../../shared/ui'
 import type { PhoneRecord } from '../home/phone-record'
 import { answerFrames, phoneAsk, phoneOrigin, settledFrame } from './desk-frames'
+import { PhoneNotices } from './phone-notices'
 
 /** What the phone bridge needs besides the record. */
 export interface PhoneBridgeOptions {
@@ -62,6 +63,7 @@ export function createPhoneBridge(
   const frameListeners = new Set<(frame: UiServerFrame) => void>()
   const statusListeners = new Set<(status: BridgeStatus) => void>()
   const receivedAt = new Map<string, number>()
+  const notices = new PhoneNotices(now)
   const closed = new AbortController()
   let status: BridgeStatus = 'connecting'
   let session: Session | undefined
@@ -84,7 +86,7 @@ export function createPhoneBridge(
   const snapshot = (): void => {
     if (!session) return
     const desk = session.desk
-    emit({ type: 'snapshot', pending: desk.pending().map((remote) => shown(desk, remote)) })
+    emit({ type: 'snapshot', pending: desk.pending().map((remote) => shown(desk, remote)), notices: notices.list() })
   }
   const reject = (askId: string, code: 'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDEN', reason: string): void =>
     emit({ type: 'ask/rejected', askId, code, reason })
@@ -112,6 +114,11 @@ export function createPhoneBridge(
       rootPublicKey: record.rootPublicKey,
       highestSeenRosterVersion: record.highestRosterVersion,
       now,
+      // What the desk refused to show (a forged question, an unverifiable receipt, a rollback): an alarm.
+      onRefused: (refusal) => {
+        const added = notices.refused(refusal)
+        if (added) emit({ type: 'notice/added', notice: added })
+      },
       onRosterAccepted: (roster, signed) => {
         if (roster.version <= record.highestRosterVersion) return
         record = {
@@ -216,7 +223,10 @@ export function createPhoneBridge(
         'FORBIDDEN',
         'a remote ask cannot be dismissed from the phone; answer it or let its agent withdraw it',
       ),
-    dismissNotice: (noticeId) => emit({ type: 'notice/removed', noticeId }),
+    dismissNotice: (noticeId) => {
+      notices.remove(noticeId)
+      emit({ type: 'notice/removed', noticeId })
+    },
     requestHistory: () => emit({ type: 'history', entries: [], more: false }),
     onFrame(listener) {
       frameListeners.add(listener)
