@@ -134,7 +134,31 @@ describe('release.yml', () => {
     expect(runs).toContain('ask-user.cmd" status; if ($LASTEXITCODE -eq 0) { break }')
   })
 
-  it('builds the phone app and deploys out/phone to Pages, with actions pinned by commit and Pages rights on that job only', () => {
+  it('pins every action of every job by full commit SHA, with its release tag in a comment', () => {
+    const lines = readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8').split('\n')
+    const pinned = /^\s*(?:- )?uses: ([\w.-]+\/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$/
+    const usesLines = lines.filter((line) => /^\s*(?:- )?uses:/.test(line))
+    for (const line of usesLines) expect(line).toMatch(pinned)
+    // Every step's `uses` is one of those lines (none written as a flow mapping the line check would miss).
+    const steps = Object.values(release.jobs).flatMap((job) => job.steps.filter((step) => step.uses !== undefined))
+    expect(steps).toHaveLength(usesLines.length)
+    for (const step of steps) expect(step.uses).toMatch(/@[0-9a-f]{40}$/)
+    // One action, one commit and one tag throughout the file.
+    const byAction = new Map<string, Set<string>>()
+    for (const line of usesLines) {
+      const [, action, sha, tag] = pinned.exec(line)!
+      byAction.set(action!, (byAction.get(action!) ?? new Set()).add(`${sha} ${tag}`))
+    }
+    for (const [action, pins] of byAction) expect([...pins], action).toHaveLength(1)
+  })
+
+  it('deploys Pages and drafts the release only after every installer built and passed its smoke test', () => {
+    for (const name of ['pages', 'publish']) {
+      expect((release.jobs[name] as Job & { needs?: string[] }).needs, name).toEqual(['build', 'smoke'])
+    }
+  })
+
+  it('builds the phone app and deploys out/phone to Pages, with Pages rights on that job only', () => {
     const pages = release.jobs['pages']! as Job & { permissions: Record<string, string> }
     const runs = pages.steps.map((s) => s.run ?? '').join('\n')
     expect(runs).toContain('npx vite build -c vite.phone.config.mts')
@@ -144,7 +168,6 @@ describe('release.yml', () => {
       'actions/upload-pages-artifact',
       'actions/deploy-pages',
     ])
-    for (const u of uses) expect(u).toMatch(/@[0-9a-f]{40}$/)
     const upload = pages.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact'))!
     expect(upload.with).toEqual({ path: 'out/phone' })
     expect(pages.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' })
