@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { codedErrorGuard, RelayCodedError } from '../coded-error'
 
 /**
  * Every way the relay's end-to-end crypto refuses something. Stable: callers, tests and the UI match
@@ -42,18 +43,12 @@ export type RelayCryptoCode = z.infer<typeof RelayCryptoCodeSchema>
  * A refusal by relay/crypto. Local only (never sent to the relay): `code` is stable, `message` says what
  * happened and what the person or the caller should do. Never carries key material.
  */
-export class RelayCryptoError extends Error {
+export class RelayCryptoError extends RelayCodedError<RelayCryptoCode> {
   override readonly name = 'RelayCryptoError'
-  constructor(
-    readonly code: RelayCryptoCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${code}: ${message}`, options)
+  constructor(code: RelayCryptoCode, message: string, options?: { cause?: unknown }) {
+    super(code, `${code}: ${message}`, options)
   }
 }
 
 /** True when `value` is a {@link RelayCryptoError} with `code` (or any code when `code` is omitted). */
-export function isRelayCryptoError(value: unknown, code?: RelayCryptoCode): value is RelayCryptoError {
-  return value instanceof RelayCryptoError && (code === undefined || value.code === code)
-}
+export const isRelayCryptoError = codedErrorGuard(RelayCryptoError)

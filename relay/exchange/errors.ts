@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { codedErrorGuard, RelayCodedError } from '../coded-error'
 
 /**
  * Every way one remote ask can end without an answer, and what the exchange refuses. Stable: callers
@@ -27,18 +28,12 @@ export const RelayExchangeCodeSchema = z.enum([
 export type RelayExchangeCode = z.infer<typeof RelayExchangeCodeSchema>
 
 /** A refusal or ending of relay/exchange. Never carries key material or plaintext of an ask. */
-export class RelayExchangeError extends Error {
+export class RelayExchangeError extends RelayCodedError<RelayExchangeCode> {
   override readonly name = 'RelayExchangeError'
-  constructor(
-    readonly code: RelayExchangeCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${code}: ${message}`, options)
+  constructor(code: RelayExchangeCode, message: string, options?: { cause?: unknown }) {
+    super(code, `${code}: ${message}`, options)
   }
 }
 
 /** True when `value` is a {@link RelayExchangeError} with `code` (or any code when omitted). */
-export function isRelayExchangeError(value: unknown, code?: RelayExchangeCode): value is RelayExchangeError {
-  return value instanceof RelayExchangeError && (code === undefined || value.code === code)
-}
+export const isRelayExchangeError = codedErrorGuard(RelayExchangeError)

@@ -1,6 +1,8 @@
 // Refusals about the relay state kept in a companion's home, each with a stable code and a message that
 // says what to do. The relay commands and the companion's start-up both surface them as they are.
 
+import { RelayCodedError } from '../coded-error'
+
 /** Stable codes of relay/home. */
 export type RelayHomeCode =
   | 'RELAY_NOT_INITIALIZED'
@@ -17,14 +19,8 @@ export type RelayHomeCode =
   | 'RELAY_CANNOT_REMOVE_DESKTOP'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
-export class RelayHomeError extends Error {
+export class RelayHomeError extends RelayCodedError<RelayHomeCode> {
   override readonly name = 'RelayHomeError'
-  constructor(
-    readonly code: RelayHomeCode,
-    message: string,
-  ) {
-    super(message)
-  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import { RelayCodedError } from '../coded-error'
+
 /** Stable codes for everything relay/nats refuses; each message says what to do instead. */
 export type RelayNatsCode =
   | 'RELAY_BAD_NAME'
@@ -13,13 +15,6 @@ export type RelayNatsCode =
   | 'RELAY_BAD_SERVER_INFO'
 
 /** An error of the relay's NATS layer with a stable UPPER_SNAKE code. Never carries a seed or a JWT. */
-export class RelayNatsError extends Error {
+export class RelayNatsError extends RelayCodedError<RelayNatsCode> {
   override readonly name = 'RelayNatsError'
-  constructor(
-    readonly code: RelayNatsCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }

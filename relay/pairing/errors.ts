@@ -1,3 +1,5 @@
+import { RelayCodedError } from '../coded-error'
+
 /** Stable codes for every refusal of the pairing exchange; each message says what to do instead. */
 export type RelayPairingCode =
   | 'RELAY_PAIR_LINE_INVALID'
@@ -12,12 +14,6 @@ export type RelayPairingCode =
   | 'RELAY_PAIR_RESPONSE_INVALID'
 
 /** A refusal of the pairing exchange. Never carries the pairing secret, a key or a credential. */
-export class RelayPairingError extends Error {
+export class RelayPairingError extends RelayCodedError<RelayPairingCode> {
   override readonly name = 'RelayPairingError'
-  constructor(
-    readonly code: RelayPairingCode,
-    message: string,
-  ) {
-    super(message)
-  }
 }

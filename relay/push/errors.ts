@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { codedErrorGuard, RelayCodedError } from '../coded-error'
 
 /** Every way relay/push refuses something. Stable: callers and tests match on these codes, never on messages. */
 export const RelayPushCodeSchema = z.enum([
@@ -16,17 +17,12 @@ export const RelayPushCodeSchema = z.enum([
 export type RelayPushCode = z.infer<typeof RelayPushCodeSchema>
 
 /** A refusal by relay/push: `code` is stable, `message` says what happened and what to do. Never carries keys. */
-export class RelayPushError extends Error {
+export class RelayPushError extends RelayCodedError<RelayPushCode> {
   override readonly name = 'RelayPushError'
-  constructor(
-    readonly code: RelayPushCode,
-    message: string,
-  ) {
-    super(`${code}: ${message}`)
+  constructor(code: RelayPushCode, message: string) {
+    super(code, `${code}: ${message}`)
   }
 }
 
 /** True when `value` is a {@link RelayPushError} with `code` (or any code when `code` is omitted). */
-export function isRelayPushError(value: unknown, code?: RelayPushCode): value is RelayPushError {
-  return value instanceof RelayPushError && (code === undefined || value.code === code)
-}
+export const isRelayPushError = codedErrorGuard(RelayPushError)

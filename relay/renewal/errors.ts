@@ -1,6 +1,8 @@
 // Refusals of the renewals (the roster at every desktop start, device credentials), each with a stable
 // code and a message that says what to do.
 
+import { RelayCodedError } from '../coded-error'
+
 /** Stable codes of relay/renewal. */
 export type RelayRenewalCode =
   | 'RELAY_CREDENTIAL_INVALID'
@@ -11,13 +13,6 @@ export type RelayRenewalCode =
   | 'RELAY_UNREACHABLE'
 
 /** An error of a renewal. Its message never carries a seed, a JWT or a key. */
-export class RelayRenewalError extends Error {
+export class RelayRenewalError extends RelayCodedError<RelayRenewalCode> {
   override readonly name = 'RelayRenewalError'
-  constructor(
-    readonly code: RelayRenewalCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
 }
