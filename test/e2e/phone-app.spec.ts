@@ -2,13 +2,13 @@
 // server (a secure context): it installs its service worker from the page (under the page's Trusted
 // Types), reloads offline from that worker's cache, shows its version, asks for no permission on load,
 // requests nothing from another origin, and a new version waits until the person taps "Update".
-import { execFileSync } from 'node:child_process'
 import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { ROOT } from './support/build'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { serveStatic, type StaticServer } from './support/static-server'
 
 let folder: string
@@ -16,14 +16,10 @@ let app: StaticServer
 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
-    { cwd: ROOT, stdio: 'inherit' },
-  )
+  await ensurePhoneBuilt()
   // A copy: the update test changes its sw.js as a new release would.
   folder = await mkdtemp(join(tmpdir(), 'phone-app-'))
-  await cp(join(ROOT, 'out', 'phone'), folder, { recursive: true })
+  await cp(PHONE_DIR, folder, { recursive: true })
   app = await serveStatic(folder)
 })
 

@@ -6,16 +6,14 @@
 // and the phone's late answer never reaches the agent; a cut link reads as not connected and the app
 // recovers on `online`; axe finds nothing serious at 360/430 px in light and dark; a browser without
 // X25519 is refused by name.
-import { execFileSync } from 'node:child_process'
 import { createServer, Socket, type Server } from 'node:net'
-import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { RelayDesk, RemoteAsker } from '../../relay/exchange'
 import type { PhoneRecord } from '../../phone/src/home/phone-record'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
-import { ROOT } from './support/build'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { armed, expect, test } from './support/fixtures'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
 import { serveStatic, type StaticServer } from './support/static-server'
@@ -73,12 +71,8 @@ let link: CuttableLink
 test.beforeAll(async () => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
-    { cwd: ROOT, stdio: 'inherit' },
-  )
-  app = await serveStatic(join(ROOT, 'out', 'phone'))
+  await ensurePhoneBuilt()
+  app = await serveStatic(PHONE_DIR)
   world = await startRelayWorld({
     devices: ['phone', 'laptop'],
     agents: ['ci-nightly'],

@@ -3,7 +3,6 @@
 // desktop's side of pairing run here with the real scoped credentials. Proves: the offer travels only in
 // the fragment and leaves the address bar and history before the app dials; both screens show the same
 // code; the record lands in IndexedDB; a decline and a second request (the alarm) read clearly.
-import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +23,7 @@ import {
   type PairRequestBody,
 } from '../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../helpers/nats-server'
-import { ROOT } from './support/build'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import { serveStatic, type StaticServer } from './support/static-server'
@@ -84,15 +83,8 @@ test.beforeAll(async () => {
   // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  )
-  app = await serveStatic(join(ROOT, 'out', 'phone'))
+  await ensurePhoneBuilt()
+  app = await serveStatic(PHONE_DIR)
   root = await mkdtemp(join(tmpdir(), 'phone-pairing-'))
   const port = await freePort()
   const wsPort = await freePort()

@@ -3,7 +3,6 @@
 // notificationclick events carrying payloads the push service stand-in decrypted (a real subscription
 // needs the browser vendor's push service). What the person would see is read back with
 // registration.getNotifications().
-import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { extname, join, normalize } from 'node:path'
@@ -16,7 +15,7 @@ import { notifyDevices } from '../../relay/push/notifier'
 import { sealNotice, type NoticeDraft } from '../../relay/push/notice'
 import { generateVapidKeys } from '../../relay/push/vapid'
 import { pushServiceSkipReason, startPushService, type PushService } from '../helpers/push-service'
-import { ROOT } from './support/build'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 
 // The worker's globals, as far as this test uses them inside worker.evaluate (the tests' tsconfig has
 // the DOM lib, not WebWorker).
@@ -27,7 +26,6 @@ interface WorkerScope {
 declare const PushEvent: new (type: string, init?: { data?: string }) => Event
 declare const NotificationEvent: new (type: string, init: { notification: Notification }) => Event
 
-const PHONE_DIR = join(ROOT, 'out', 'phone')
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.js': 'text/javascript',
@@ -170,21 +168,7 @@ test.describe('the phone service worker: push and notificationclick', () => {
   let worker: Worker
 
   test.beforeAll(async () => {
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
-        'build',
-        '-c',
-        'vite.phone.config.mts',
-        '--logLevel',
-        'error',
-      ],
-      {
-        cwd: ROOT,
-        stdio: 'pipe',
-      },
-    )
+    await ensurePhoneBuilt()
     ;({ server, origin } = await serveOutPhone())
     if (!pushServiceSkipReason()) service = await startPushService()
     inbox = await makeInbox()

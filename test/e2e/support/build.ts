@@ -7,7 +7,8 @@ export const ROOT = join(__dirname, '..', '..', '..')
 /** The built renderer `startCompanion({staticDir})` serves. */
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer')
 
-function newestMtime(dir: string): number {
+/** The newest modification time (ms) of any file under `dir`. */
+export function newestMtime(dir: string): number {
   let newest = 0
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
