@@ -25,7 +25,19 @@ async function generates(subtle: SubtleCrypto, algorithm: AlgorithmIdentifier, u
  * Web Push exists only for apps added to the Home Screen (iOS 16.4+), so the app explains that step.
  */
 export function needsHomeScreen(nav: Navigator = navigator): boolean {
-  const ios = /iPhone|iPad|iPod/.test(nav.userAgent) || (nav.platform === 'MacIntel' && nav.maxTouchPoints > 1)
-  const standalone = (nav as Navigator & { standalone?: boolean }).standalone === true
-  return ios && !standalone
+  return isIos(nav) && !isStandalone(nav)
 }
+
+/**
+ * True in the Home Screen app on an iPhone or iPad. There a pairing made in a Safari tab may be missing
+ * (some iOS versions give the Home Screen app its own storage), which the app cannot tell from never
+ * having paired, so the pairing screen says to pair again here.
+ */
+export function isIosHomeScreenApp(nav: Navigator = navigator): boolean {
+  return isIos(nav) && isStandalone(nav)
+}
+
+// iPadOS reports itself as a Mac, told apart by its touch points.
+const isIos = (nav: Navigator): boolean =>
+  /iPhone|iPad|iPod/.test(nav.userAgent) || (nav.platform === 'MacIntel' && nav.maxTouchPoints > 1)
+const isStandalone = (nav: Navigator): boolean => (nav as Navigator & { standalone?: boolean }).standalone === true

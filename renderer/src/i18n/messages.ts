@@ -102,6 +102,8 @@ export const en = {
   phonePairTitle: 'Pair this phone',
   phonePairNoOffer:
     'On your desktop, open the Ask User window, go to Relay → Add a phone, and scan the code it shows with this phone’s camera.',
+  phonePairAgainHere:
+    'If you paired this phone in Safari, pair again here: the Home Screen app may not see a pairing made in a Safari tab.',
   phonePairNameLabel: 'Name this phone',
   phonePairNameHint: 'Your desktop shows this name when you confirm.',
   phonePairStart: 'Pair',
@@ -433,6 +435,8 @@ export const zh: Messages = {
   relayAddPhoneFailed: '配对已停止：{reason}',
   phonePairTitle: '配对这部手机',
   phonePairNoOffer: '在桌面上打开 Ask User 窗口，进入“中继 → 添加手机”，然后用这部手机的相机扫描显示的二维码。',
+  phonePairAgainHere:
+    '如果你在 Safari 中配对过这部手机，请在这里重新配对：主屏幕应用可能看不到在 Safari 标签页中完成的配对。',
   phonePairNameLabel: '给这部手机命名',
   phonePairNameHint: '确认时桌面会显示这个名称。',
   phonePairStart: '配对',

@@ -3,7 +3,7 @@
 // notifications stops before anything is sent (permission, Push API, the roster's VAPID key).
 import { describe, expect, it } from 'vitest'
 import type { PhoneRecord } from '../../../phone/src/home/phone-record'
-import { missingCrypto, needsHomeScreen } from '../../../phone/src/shell/baseline'
+import { isIosHomeScreenApp, missingCrypto, needsHomeScreen } from '../../../phone/src/shell/baseline'
 import { PushSetupError, subscribeToPush, type PushHost } from '../../../phone/src/shell/push-subscribe'
 import {
   generateMemberIdentity,
@@ -75,6 +75,10 @@ describe('the browser baseline', () => {
     expect(needsHomeScreen(nav('Mozilla/5.0 (Linux; Android 14; Pixel 8)'))).toBe(false)
     // iPadOS reports itself as a Mac; its touch points give it away.
     expect(needsHomeScreen({ userAgent: 'Macintosh', platform: 'MacIntel', maxTouchPoints: 5 } as Navigator)).toBe(true)
+    // The Home Screen app itself (where a Safari tab's pairing may be missing), on iPhone only.
+    expect(isIosHomeScreenApp(nav('Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)', true))).toBe(true)
+    expect(isIosHomeScreenApp(nav('Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)'))).toBe(false)
+    expect(isIosHomeScreenApp(nav('Mozilla/5.0 (Linux; Android 14; Pixel 8)', true))).toBe(false)
   })
 })
 
