@@ -179,6 +179,30 @@ test('a decline on the desktop reads as such on the phone, and nothing is stored
   expect(await page.evaluate(storedRecord)).toBeUndefined()
 })
 
+test('an offer cancelled on the desktop before the phone asks reads as cancelled at once, nothing stored', async ({
+  page,
+}) => {
+  const offer = await newOffer()
+  const cancel = new AbortController()
+  const desk = runDesktopPairing(desktop, offer, {
+    confirm: async () => true,
+    grant: grantFor,
+    signal: cancel.signal,
+  })
+  desk.catch(() => undefined)
+  cancel.abort()
+  await expect(desk).rejects.toMatchObject({ code: 'RELAY_PAIR_CANCELLED' })
+  // Scanned after Cancel: told at once, well before the offer's expiry.
+  await page.goto(formatPairLink(`${app.origin}/`, offer))
+  await page.getByTestId('pair-start').click()
+  await expect(page.getByTestId('pair-stopped')).toHaveText(
+    'The pairing was cancelled on the desktop. Nothing was stored on this phone. Press Add a phone on the desktop again and scan the new code.',
+  )
+  await expect(page.getByTestId('pair-stopped')).toHaveAttribute('data-alarm', 'false')
+  expect(offer.expiresAt - Date.now()).toBeGreaterThan(60_000)
+  expect(await page.evaluate(storedRecord)).toBeUndefined()
+})
+
 test('an offer someone else already answered is an alarm on the phone', async ({ page }) => {
   const offer = await newOffer()
   const intruder = await connectRelay(natsUrl, offer.creds, offer.pairId, CHECKS)
