@@ -119,7 +119,9 @@ async function openPairedPhone(page: Page): Promise<void> {
 }
 
 /** The agent asks; resolves once the question is on the relay, with its key and the answer's promise. */
-async function agentAsks(questions = QUESTIONS): Promise<{ key: string; answer: Promise<unknown> }> {
+async function agentAsks(
+  questions: Parameters<RemoteAsker['ask']>[0] = QUESTIONS,
+): Promise<{ key: string; answer: Promise<unknown> }> {
   let askId: string | undefined
   const answer = agent.ask(questions, { onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
   answer.catch(() => undefined)
