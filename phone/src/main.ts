@@ -1,9 +1,12 @@
 // The phone app's entry: pairing when this browser holds no phone record, else the inbox over the relay.
+// The interface (Svelte, the renderer's components) is a chunk of its own: the first screen is decided,
+// and the relay dialled, while it loads.
 import '../../renderer/src/zod-config'
 import { mount } from 'svelte'
 import '../../renderer/src/app.css'
-import PhoneApp from './PhoneApp.svelte'
+import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
 import { takePairFragment } from './pairing/pair-fragment'
+import { decideFirstScreen } from './shell/first-screen'
 
 // Before anything else runs: a pairing offer (`#pair=…`) leaves the address bar and the history.
 takePairFragment()
@@ -11,4 +14,18 @@ takePairFragment()
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')
 
-export default mount(PhoneApp, { target })
+const first = decideFirstScreen()
+const app = import('./PhoneApp.svelte').then(({ default: PhoneApp }) => mount(PhoneApp, { target, props: { first } }))
+// Agents' Markdown (markdown-it and its tables) is a chunk of its own too, loaded when the page first
+// idles after mounting: the first screen lists the asks without it, and a card shows its text as it is
+// until it arrives. Safari has no requestIdleCallback: there it loads right after the mount.
+const MARKDOWN_WAIT_MS = 2_000 // the longest the parser waits for an idle moment
+const whenIdle = (run: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: MARKDOWN_WAIT_MS })
+  else setTimeout(run, 0)
+}
+void app
+  .then(() => new Promise<void>((resolve) => whenIdle(resolve)))
+  .then(() => import('../../shared/markdown/parse'))
+  .then(useMarkdownParser)
+export default app

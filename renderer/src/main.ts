@@ -1,10 +1,12 @@
 import './zod-config'
 import { mount } from 'svelte'
 import './app.css'
+import * as markdownParser from '../../shared/markdown/parse'
 import App from './App.svelte'
 import { getBridge } from './bridge'
 import { BrowserAlerts, pageAlertHost } from './lib/browser-alerts.svelte'
 import { links } from './lib/links.svelte'
+import { useMarkdownParser } from './lib/markdown-cache'
 import { clock } from './state/clock.svelte'
 import { InboxStore } from './state/inbox.svelte'
 
@@ -19,6 +21,8 @@ function sessionStore(): Storage | undefined {
   }
 }
 
+// The window parses Markdown from its first paint (the phone loads the parser later: phone/src/main.ts).
+useMarkdownParser(markdownParser)
 clock.start()
 // The page's one bridge has three users: the store (every frame and every send), `links` (opening a
 // link from agent text goes through main in Electron) and, in the served page only, the browser alerts

@@ -2,7 +2,7 @@
 // server (a secure context): it installs its service worker from the page (under the page's Trusted
 // Types), reloads offline from that worker's cache, shows its version, asks for no permission on load,
 // requests nothing from another origin, and a new version waits until the person taps "Update".
-import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { appendFile, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
@@ -29,6 +29,15 @@ test.afterAll(async () => {
 })
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
+
+/** The built scripts index.html does not name: chunks the app imports when it needs them. */
+async function chunksLoadedLater(): Promise<string[]> {
+  const html = await readFile(join(folder, 'index.html'), 'utf8')
+  const scripts = await readdir(join(folder, 'assets'))
+  return scripts
+    .filter((file) => file.endsWith('.js') && !html.includes(`assets/${file}`))
+    .map((file) => `assets/${file}`)
+}
 
 /** Loads the app until its own service worker controls the page (the first visit installs it). */
 async function openControlled(page: Page): Promise<void> {
@@ -65,9 +74,21 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   // Nothing paired in this browser: the pairing screen, which says where the code comes from.
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
 
+  // Offline, the chunks loaded after the first screen (the pairing screen, the Markdown parser) come
+  // from the worker's cache too: the precache list holds every file of the build, not only index.html's.
+  const lazyChunks = await chunksLoadedLater()
+  expect(lazyChunks.map((file) => file.slice(0, file.indexOf('-')))).toEqual(
+    expect.arrayContaining(['assets/PairScreen', 'assets/parse']),
+  )
+  const servedOffline: string[] = []
+  page.on('response', (response) => {
+    if (response.ok() && response.fromServiceWorker()) servedOffline.push(new URL(response.url()).pathname.slice(1))
+  })
   await context.setOffline(true)
   await page.reload()
   await expect(page.getByRole('contentinfo')).toContainText(`Version ${version}`)
+  await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
+  await expect.poll(() => lazyChunks.filter((file) => !servedOffline.includes(file))).toEqual([])
   await context.setOffline(false)
 
   expect(await page.evaluate(() => (window as unknown as { permissionAsks: number }).permissionAsks)).toBe(0)

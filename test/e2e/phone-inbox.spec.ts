@@ -113,9 +113,11 @@ async function openPairedPhone(page: Page): Promise<void> {
 }
 
 /** The agent asks; resolves once the question is on the relay, with its key and the answer's promise. */
-async function agentAsks(): Promise<{ key: string; answer: Promise<unknown> }> {
+async function agentAsks(
+  questions: Parameters<RemoteAsker['ask']>[0] = QUESTIONS,
+): Promise<{ key: string; answer: Promise<unknown> }> {
   let askId: string | undefined
-  const answer = agent.ask(QUESTIONS, { onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
+  const answer = agent.ask(questions, { onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
   answer.catch(() => undefined)
   await until(() => askId !== undefined, 'the question to be written')
   return { key: `q.ci-nightly.${askId!}`, answer }
@@ -146,6 +148,19 @@ test("a real agent's ask is listed, answered by a tap, and the agent gets exactl
   await page.getByRole('button', { name: 'Send answer' }).tap()
   expect(JSON.stringify(await answer)).toBe(JSON.stringify({ answers: [{ id: 'go', selected: ['Yes'] }] }))
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
+})
+
+test('a detail in Markdown is rendered once the parser, loaded after the first screen, arrives', async ({ page }) => {
+  const parserChunks: string[] = []
+  page.on('response', (response) => {
+    if (response.ok() && /\/assets\/parse-[\w-]+\.js$/.test(response.url())) parserChunks.push(response.url())
+  })
+  await openPairedPhone(page)
+  await agentAsks([{ ...QUESTIONS[0]!, detail: 'The plan:\n\n1. **Ship** the build' }])
+  const detail = page.getByTestId('question-detail')
+  await expect(detail.locator('ol > li strong')).toHaveText('Ship', { timeout: 30_000 })
+  await expect(page.getByTestId('md-loading')).toHaveCount(0)
+  expect(parserChunks.length).toBeGreaterThan(0)
 })
 
 test("a race lost to the laptop names the laptop, and the phone's late answer never reaches the agent", async ({

@@ -1,7 +1,11 @@
 // Setup of the component tests (vitest.config.mts): Testing Library's `waitFor` and `findBy…` give up
 // after 1 s by default, which a busy machine can spend on one Svelte render in jsdom. They wait as
 // long as every other helper wait instead (test/helpers/waits.ts).
+// Cards parse Markdown from their first render, as in the window (renderer/src/main.ts hands the parser in).
 import { configure } from '@testing-library/svelte'
+import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
+import * as markdownParser from '../../shared/markdown/parse'
 import { WAIT_MS } from './waits'
 
 configure({ asyncUtilTimeout: WAIT_MS })
+useMarkdownParser(markdownParser)

@@ -1,6 +1,34 @@
 import { getContext, setContext } from 'svelte'
-import { renderBlocks, renderInline } from '../../../shared/markdown/parse'
+import type { renderBlocks, renderInline } from '../../../shared/markdown/parse'
 import type { Rendered } from '../../../shared/markdown/tree'
+
+/** The Markdown parser (shared/markdown/parse.ts): markdown-it and its tables, the largest part of a card. */
+export interface MarkdownParser {
+  renderBlocks: typeof renderBlocks
+  renderInline: typeof renderInline
+}
+
+// The parser is handed in rather than imported: the window hands it in before its first paint, the
+// phone loads it after its first screen (a dynamic import), so the list shows before markdown-it loads.
+let parser: MarkdownParser | undefined
+let parserProvided!: () => void
+const parserReady = new Promise<void>((resolve) => (parserProvided = resolve))
+
+/** Makes `given` the parser every card uses from now on (call once, before or after mounting). */
+export function useMarkdownParser(given: MarkdownParser): void {
+  parser = given
+  parserProvided()
+}
+
+/** Whether a parser was handed in yet (until then {@link renderMarkdown} returns `undefined`). */
+export function markdownLoaded(): boolean {
+  return parser !== undefined
+}
+
+/** Resolves once a parser is handed in. */
+export function markdownReady(): Promise<void> {
+  return parserReady
+}
 
 /**
  * Parsed Markdown kept per ask: every field of an ask is parsed the first time its card shows it, and
@@ -13,17 +41,21 @@ const OWNER = Symbol('markdown-owner')
 
 export type MarkdownMode = 'block' | 'inline'
 
-const parse = (text: string, mode: MarkdownMode): Rendered =>
-  mode === 'block' ? renderBlocks(text) : renderInline(text)
+const parse = (given: MarkdownParser, text: string, mode: MarkdownMode): Rendered =>
+  mode === 'block' ? given.renderBlocks(text) : given.renderInline(text)
 
-/** The rendered tree of `text`, kept under `askId` when given. */
-export function renderMarkdown(text: string, mode: MarkdownMode, askId?: string): Rendered {
-  if (askId === undefined) return parse(text, mode)
+/**
+ * The rendered tree of `text`, kept under `askId` when given; `undefined` while no parser was handed in
+ * ({@link useMarkdownParser}; nothing is kept then).
+ */
+export function renderMarkdown(text: string, mode: MarkdownMode, askId?: string): Rendered | undefined {
+  if (parser === undefined) return undefined
+  if (askId === undefined) return parse(parser, text, mode)
   let fields = byAsk.get(askId)
   if (!fields) byAsk.set(askId, (fields = new Map()))
   const key = `${mode}\u0000${text}`
   let rendered = fields.get(key)
-  if (rendered === undefined) fields.set(key, (rendered = parse(text, mode)))
+  if (rendered === undefined) fields.set(key, (rendered = parse(parser, text, mode)))
   return rendered
 }
 
