@@ -9,7 +9,7 @@ import { newestMtime, ROOT } from './build'
 /** The built phone app. */
 export const PHONE_DIR = join(ROOT, 'out', 'phone')
 /** What the phone build reads: a change to any of these makes out/phone stale. */
-const SOURCES = ['phone', 'renderer', 'shared', 'relay']
+const SOURCES = ['phone', 'renderer', 'shared', 'relay', 'integrations']
 const FILES = ['vite.phone.config.mts', 'package.json']
 // Inside this worktree's out/, so two checkouts never wait for each other.
 const LOCK = join(ROOT, 'out', '.phone-build.lock')
