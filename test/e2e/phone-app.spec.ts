@@ -5,9 +5,9 @@
 import { appendFile, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { ROOT } from './support/build'
+import { expectNoSeriousViolations } from './support/axe'
 import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { serveStatic, type StaticServer } from './support/static-server'
 
@@ -139,8 +139,7 @@ for (const width of [360, 430]) {
       await page.emulateMedia({ colorScheme })
       await page.goto(`${app.origin}/`)
       await expect(page.getByRole('contentinfo')).toBeVisible()
-      const { violations } = await new AxeBuilder({ page }).analyze()
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+      await expectNoSeriousViolations(page)
     })
   }
 }

@@ -7,12 +7,12 @@
 // recovers on `online`; axe finds nothing serious at 360/430 px in light and dark; a browser without
 // X25519 is refused by name.
 import { createServer, Socket, type Server } from 'node:net'
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { RelayDesk, RemoteAsker } from '../../relay/exchange'
 import type { PhoneRecord } from '../../phone/src/home/phone-record'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { expectNoSeriousViolations } from './support/axe'
 import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { armed, expect, test } from './support/fixtures'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
@@ -113,23 +113,26 @@ async function openPairedPhone(page: Page): Promise<void> {
 }
 
 /** The agent asks; resolves once the question is on the relay, with its key and the answer's promise. */
+/** The asks of the running test: withdrawn after it, so no ask of one test is still listed in the next. */
+const asked: Array<{ withdrawal: AbortController; settled: Promise<unknown> }> = []
+
+test.afterEach(async () => {
+  for (const { withdrawal } of asked) withdrawal.abort()
+  await Promise.all(asked.splice(0).map(({ settled }) => settled))
+})
+
 async function agentAsks(
   questions: Parameters<RemoteAsker['ask']>[0] = QUESTIONS,
 ): Promise<{ key: string; answer: Promise<unknown> }> {
   let askId: string | undefined
-  const answer = agent.ask(questions, { onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)) })
-  answer.catch(() => undefined)
+  const withdrawal = new AbortController()
+  const answer = agent.ask(questions, {
+    signal: withdrawal.signal,
+    onEvent: (e) => void (e.type === 'asked' && (askId = e.askId)),
+  })
+  asked.push({ withdrawal, settled: answer.catch(() => undefined) })
   await until(() => askId !== undefined, 'the question to be written')
   return { key: `q.ci-nightly.${askId!}`, answer }
-}
-
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(
-    violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([])
 }
 
 test('a paired phone opens on the inbox, shows its version, and is connected', async ({ page }) => {

@@ -6,7 +6,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import AxeBuilder from '@axe-core/playwright'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { generateRootIdentity, loadRootKeys, signRoster } from '../../relay/crypto'
 import { createBuckets } from '../../relay/nats/buckets'
@@ -23,8 +22,8 @@ import {
   type PairRequestBody,
 } from '../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../helpers/nats-server'
+import { expectNoSeriousViolations } from './support/axe'
 import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
-import type { Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import { serveStatic, type StaticServer } from './support/static-server'
 
@@ -74,11 +73,6 @@ const storedRecord = (): Promise<unknown> =>
   })
 
 /** axe in the page as it is now: no serious or critical violation. */
-async function expectNoSeriousViolations(page: Page): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
-}
-
 test.beforeAll(async () => {
   // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
