@@ -11,6 +11,30 @@ export type PairFragment =
 
 let taken: PairFragment | undefined
 
+/** The refusal of a pairing link that is not one: what the person sees, with the code of a damaged link. */
+const damaged = (): RelayPairingError =>
+  new RelayPairingError('RELAY_PAIR_LINE_INVALID', 'This pairing link is damaged; scan the QR code again.')
+
+function parsed(hash: string, now: number): PairFragment {
+  try {
+    return { kind: 'offer', offer: parsePairFragment(hash, now) }
+  } catch (error) {
+    return { kind: 'refused', error: error instanceof RelayPairingError ? error : damaged() }
+  }
+}
+
+/**
+ * The offer in a pairing link the person pasted (the whole `<app>#pair=…` link, or only its `#pair=…`
+ * part), parsed at `now`: `none` for an empty field, `refused` with the reason for anything else that is
+ * not a valid, unexpired offer. Only the fragment is read; the link's address is not visited.
+ */
+export function pastedPairLink(text: string, now: number = Date.now()): PairFragment {
+  const trimmed = text.trim()
+  if (trimmed === '') return { kind: 'none' }
+  const at = trimmed.indexOf(`#${PAIR_FRAGMENT_KEY}=`)
+  return at < 0 ? { kind: 'refused', error: damaged() } : parsed(trimmed.slice(at), now)
+}
+
 /**
  * Takes the pairing offer out of `location`: when the fragment starts with `#pair=`, first replaces
  * the current history entry with the same URL without its fragment (`history.replaceState`, so neither
@@ -27,16 +51,5 @@ export function takePairFragment(
   const hash = location.hash
   if (!hash.startsWith(`#${PAIR_FRAGMENT_KEY}=`)) return (taken = { kind: 'none' })
   history.replaceState(history.state, '', `${location.pathname}${location.search}`)
-  try {
-    taken = { kind: 'offer', offer: parsePairFragment(hash, now) }
-  } catch (error) {
-    taken = {
-      kind: 'refused',
-      error:
-        error instanceof RelayPairingError
-          ? error
-          : new RelayPairingError('RELAY_PAIR_LINE_INVALID', 'This pairing link is damaged; scan the QR code again.'),
-    }
-  }
-  return taken
+  return (taken = parsed(hash, now))
 }

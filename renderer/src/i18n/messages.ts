@@ -103,7 +103,10 @@ export const en = {
   phonePairNoOffer:
     'On your desktop, open the Ask User window, go to Relay → Add a phone, and scan the code it shows with this phone’s camera.',
   phonePairAgainHere:
-    'If you paired this phone in Safari, pair again here: the Home Screen app may not see a pairing made in a Safari tab.',
+    'The camera opens the code’s link in Safari, not in this app, and a pairing made in a Safari tab may not reach the Home Screen app. So in the Camera, touch and hold the link under the code, choose Copy Link, and paste it below.',
+  phonePairPasteLabel: 'Or paste the pairing link',
+  phonePairPasteHint: 'It starts with this app’s address and contains #pair=. It works once, for a few minutes.',
+  phonePairPasteUse: 'Use this link',
   phonePairNameLabel: 'Name this phone',
   phonePairNameHint: 'Your desktop shows this name when you confirm.',
   phonePairStart: 'Pair',
@@ -436,7 +439,10 @@ export const zh: Messages = {
   phonePairTitle: '配对这部手机',
   phonePairNoOffer: '在桌面上打开 Ask User 窗口，进入“中继 → 添加手机”，然后用这部手机的相机扫描显示的二维码。',
   phonePairAgainHere:
-    '如果你在 Safari 中配对过这部手机，请在这里重新配对：主屏幕应用可能看不到在 Safari 标签页中完成的配对。',
+    '相机会在 Safari 中打开二维码的链接，而不是在这个应用中；在 Safari 标签页中完成的配对，主屏幕应用可能看不到。因此请在相机中按住二维码下方的链接，选择“拷贝链接”，然后粘贴到下面。',
+  phonePairPasteLabel: '或粘贴配对链接',
+  phonePairPasteHint: '它以这个应用的地址开头，包含 #pair=。只能使用一次，几分钟内有效。',
+  phonePairPasteUse: '使用此链接',
   phonePairNameLabel: '给这部手机命名',
   phonePairNameHint: '确认时桌面会显示这个名称。',
   phonePairStart: '配对',
