@@ -31,6 +31,8 @@ export interface WorldMember {
   /** The stored form of the keys, as an agent's relay file carries them. */
   secret: MemberSecret
   creds: string
+  /** The credential's name: the member's name, or a desktop's member id (as `relay init` names it). */
+  natsName: string
   role: Role
 }
 
@@ -98,11 +100,14 @@ export async function startRelayWorld(people: {
   const members = new Map<string, WorldMember>()
   const add = async (name: string, role: 'device' | 'agent' | 'desktop'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
-    const credential = await mintRoleCredential(signer(role), role, name, 600)
+    // A desktop's credential is named by its member id, as `relay init` names it (desk-question.ts askerToken).
+    const natsName = role === 'desktop' ? identity.member.id : name
+    const credential = await mintRoleCredential(signer(role), role, natsName, 600)
     members.set(name, {
       keys: await loadMemberKeys(identity.secret),
       secret: identity.secret,
       creds: credential.creds,
+      natsName,
       role,
     })
     return identity.member
@@ -157,7 +162,7 @@ export async function startRelayWorld(people: {
         url: target,
         connect: nodeConnect,
         creds: member.creds,
-        name,
+        name: member.natsName,
         allowOutdatedLoopback: true,
         reconnectWaitMs: 100,
         reachTimeoutMs: 10_000,
