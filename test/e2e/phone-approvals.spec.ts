@@ -6,11 +6,11 @@
 // arming rule, and a tap on "Allow once" reaches the desktop as exactly that decision.
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { RemoteAsker } from '../../relay/exchange'
+import type { RemoteAsker } from '../../relay/exchange'
 import type { ApprovalRequest } from '../../shared/approval'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
-import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { desktopAsker, startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
 import { ROOT } from './support/build'
 import { armed, expect, test } from './support/fixtures'
 import { serveStatic, type StaticServer } from './support/static-server'
@@ -40,13 +40,7 @@ test.beforeAll(async () => {
   )
   app = await serveStatic(join(ROOT, 'out', 'phone'))
   world = await startRelayWorld({ devices: ['phone'], agents: [], desktops: ['desk'], browserOrigin: app.origin })
-  const keys = world.members.get('desk')!.keys
-  desktop = new RemoteAsker({
-    link: await world.link('desk'),
-    agent: keys,
-    rootPublicKey: world.rootPublicKey,
-    keyToken: keys.member.id,
-  })
+  desktop = await desktopAsker(world, 'desk')
 })
 
 test.afterAll(async () => {

@@ -3,10 +3,9 @@
 // does), the phone lists it as an approval ask with the whole request, refuses "always allow" without
 // writing anything, and its allow once reaches the desktop as exactly that decision; a deny on another
 // desk first settles the phone's card "decided on <desk>".
-import { wsconnect, type NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import { RelayDesk, RemoteAsker, type RelayConnect } from '../../../relay/exchange'
+import type { RemoteAsker } from '../../../relay/exchange'
+import { RelayDesk } from '../../../relay/exchange'
 import type { ApprovalRequest } from '../../../shared/approval'
 import type { BridgeStatus } from '../../../shared/bridge'
 import type { UiServerFrame } from '../../../shared/ui'
@@ -14,7 +13,8 @@ import { PHONE_ALWAYS_REFUSED } from '../../../phone/src/bridge/desk-frames'
 import { createPhoneBridge } from '../../../phone/src/bridge/phone-bridge'
 import { phoneRecordOf } from '../../helpers/phone-record'
 import { natsServerSkipReason } from '../../helpers/nats-server'
-import { startRelayWorld, until, type RelayWorld } from '../relay/exchange/relay-world'
+import { nodeWsConnect } from '../../helpers/node-ws-connect'
+import { desktopAsker, startRelayWorld, until, type RelayWorld } from '../relay/exchange/relay-world'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the phone approval tests: ${skip}`)
@@ -25,16 +25,6 @@ const APPROVAL: ApprovalRequest = {
   action: { kind: 'command', command: 'git push --force origin main', cwd: '/tmp/project' },
   always: { label: 'Bash(git push:*) in this project' },
 }
-
-// Node 20 has no global WebSocket: the `ws` package stands in, sending the Origin a browser would.
-const nodeWsConnect: RelayConnect = (options) =>
-  wsconnect({
-    ...options,
-    wsFactory: async (url: string) => ({
-      socket: new WebSocket(url, { headers: { Origin: 'https://inbox.example' } }) as unknown as globalThis.WebSocket,
-      encrypted: false,
-    }),
-  } as Parameters<typeof wsconnect>[0]) as Promise<NatsConnection>
 
 describe.skipIf(skip)('mirrored approvals on the phone bridge (real nats-server)', () => {
   let world: RelayWorld
@@ -48,13 +38,7 @@ describe.skipIf(skip)('mirrored approvals on the phone bridge (real nats-server)
       device: world.members.get('laptop')!.keys,
       rootPublicKey: world.rootPublicKey,
     })
-    const keys = world.members.get('desk')!.keys
-    desktop = new RemoteAsker({
-      link: await world.link('desk'),
-      agent: keys,
-      rootPublicKey: world.rootPublicKey,
-      keyToken: keys.member.id,
-    })
+    desktop = await desktopAsker(world, 'desk')
   }, 60_000)
   afterAll(async () => {
     laptop?.close()

@@ -1,30 +1,19 @@
 // The phone's bridge against a real nats-server's WebSocket listener: a real agent asks (RemoteAsker),
 // the phone lists it as UI v2 frames and answers it; a race lost to another desk says who won; the
 // relay restarting and a fresh dial on wake both end in a new snapshot and a working inbox.
-import { wsconnect, type NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import { RelayDesk, RemoteAsker, type RelayConnect } from '../../../relay/exchange'
+import { RelayDesk, RemoteAsker } from '../../../relay/exchange'
 import type { BridgeStatus } from '../../../shared/bridge'
 import type { UiServerFrame } from '../../../shared/ui'
 import { createPhoneBridge } from '../../../phone/src/bridge/phone-bridge'
 import type { PhoneRecord } from '../../../phone/src/home/phone-record'
 import { phoneRecordOf } from '../../helpers/phone-record'
 import { natsServerSkipReason } from '../../helpers/nats-server'
+import { nodeWsConnect } from '../../helpers/node-ws-connect'
 import { startRelayWorld, until, type RelayWorld } from '../relay/exchange/relay-world'
 
 const skip = natsServerSkipReason()
 const QUESTIONS = [{ id: 'go', question: 'Deploy now?', options: [{ label: 'Yes' }, { label: 'No' }] }]
-
-// Node 20 has no global WebSocket: the `ws` package stands in, sending the Origin a browser would.
-const nodeWsConnect: RelayConnect = (options) =>
-  wsconnect({
-    ...options,
-    wsFactory: async (url: string) => ({
-      socket: new WebSocket(url, { headers: { Origin: 'https://inbox.example' } }) as unknown as globalThis.WebSocket,
-      encrypted: false,
-    }),
-  } as Parameters<typeof wsconnect>[0]) as Promise<NatsConnection>
 
 describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-server)', () => {
   let world: RelayWorld

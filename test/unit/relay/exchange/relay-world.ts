@@ -17,7 +17,7 @@ import {
   type Roster,
   type RosterPush,
 } from '../../../../relay/crypto'
-import { nodeConnect, RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink, RemoteAsker } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -230,4 +230,18 @@ export async function until(check: () => boolean, what: string, ms = 15_000): Pr
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+}
+
+/**
+ * An asker acting as desktop `name` of `world`, as the mirroring desktop asks (its keys go under its
+ * member id, its credential's name), on a link of its own.
+ */
+export async function desktopAsker(world: RelayWorld, name: string): Promise<RemoteAsker> {
+  const keys = world.members.get(name)!.keys
+  return new RemoteAsker({
+    link: await world.link(name),
+    agent: keys,
+    rootPublicKey: world.rootPublicKey,
+    keyToken: keys.member.id,
+  })
 }
