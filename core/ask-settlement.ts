@@ -14,7 +14,8 @@ import type { AskQuestion } from '../shared/question-extras'
 export type Settlement =
   /** `answeredOn`: a remote ask answered on another desk (its answers are sealed to the agent, unknown here). */
   | { outcome: 'answered'; answers: Answer[]; answeredOn?: string }
-  | { outcome: 'decided'; decision: ApprovalDecision }
+  /** `answeredOn`: a mirrored approval decided on another desk (core/relay-bridge/mirror.ts). */
+  | { outcome: 'decided'; decision: ApprovalDecision; answeredOn?: string }
   | { outcome: 'cancelled' }
   | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
   | { outcome: 'agent-gone' }
@@ -37,6 +38,9 @@ export type Refusal = SharedRefusal<'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDE
 
 /** What {@link Registry.answer} resolves with: settled (and whether the agent was told), or refused. */
 export type AnswerOutcome = { ok: true; delivered: boolean } | Refusal
+
+/** What {@link Registry.decide} resolves with: the same shape as an answer's outcome. */
+export type DecideOutcome = AnswerOutcome
 
 /**
  * Why a reply of the wrong kind is refused with `INVALID_ANSWER` (the ask is pending; the frame sent
@@ -73,11 +77,22 @@ export const AGENT_GONE_REASON =
 export type SubmitFirst = (answers: Answer[]) => Promise<Settlement | Refusal>
 
 /**
+ * Sends a window's checked decision on a local approval somewhere before it settles (the relay mirror
+ * claiming the answer key of the approval it mirrors), as {@link SubmitFirst} does for answers.
+ */
+export type DecideFirst = (decision: ApprovalDecision) => Promise<Settlement | Refusal>
+
+/**
  * The refusal of a window's answer when another desk's answer took the ask first (the same words for a
  * remote ask and for a mirrored local ask).
  */
 export function answeredElsewhere(desk: string): Refusal {
   return { ok: false, code: 'NOT_PENDING', message: `answered on ${desk} first; your answer was not sent` }
+}
+
+/** The refusal of a window's decision when another desk decided the (mirrored) approval first. */
+export function decidedElsewhere(desk: string): Refusal {
+  return { ok: false, code: 'NOT_PENDING', message: `decided on ${desk} first; your decision was not sent` }
 }
 
 /** What an agent connection hands over to register an ask: a question ask or an approval. */

@@ -233,7 +233,10 @@ type SettledFields = {
 
 function settledFields(ask: Ask, settlement: Settlement, settledAt: number, delivered: boolean): SettledFields {
   const fields: SettledFields = { outcome: settlement.outcome, settledAt }
-  if (settlement.outcome === 'decided') fields.decision = settlement.decision
+  if (settlement.outcome === 'decided') {
+    fields.decision = settlement.decision
+    if (settlement.answeredOn !== undefined) fields.answeredOn = settlement.answeredOn
+  }
   // A secret ask keeps its question and "answered", never the value (nor a reference to it).
   // Another desk's answer is sealed to the agent: this companion knows only where it was given.
   else if (settlement.outcome === 'answered' && settlement.answeredOn !== undefined)

@@ -9,11 +9,14 @@ import { hasSecret } from '../shared/question-extras'
 import {
   AGENT_GONE_REASON,
   answeredElsewhere,
+  decidedElsewhere,
   notPending,
   REMOTE_DISMISS_REASON,
   WRONG_KIND_REASON,
   type AnswerOutcome,
   type AskOwner,
+  type DecideFirst,
+  type DecideOutcome,
   type NewAsk,
   type Refusal,
   type ResolvedListener,
@@ -35,6 +38,8 @@ interface Entry {
   submitting?: boolean
   /** Set by {@link Registry.submitThrough}: where a window's answer to this local ask goes first. */
   submitFirst?: SubmitFirst
+  /** Set by {@link Registry.decideThrough}: where a window's decision on this local approval goes first. */
+  decideFirst?: DecideFirst
 }
 
 /**
@@ -112,6 +117,18 @@ export class Registry {
   }
 
   /**
+   * Routes the windows' decisions on the pending approval `askId` through `decide` first (the relay
+   * mirror's claim), or no longer when `undefined`; a decision given with `decidedOn` (another desk's,
+   * already taken there) never goes through it. False when no such approval is pending.
+   */
+  decideThrough(askId: string, decide: DecideFirst | undefined): boolean {
+    const entry = this.entries.get(askId)
+    if (entry?.ask.kind !== 'approval') return false
+    entry.decideFirst = decide
+    return true
+  }
+
+  /**
    * Submits a person's answers to a question ask: checked against the answer rules, then settles the
    * ask as answered; `delivered` is false when the agent's socket was closing as it was sent. An answer
    * to an ask whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON}) and handed
@@ -140,9 +157,10 @@ export class Registry {
       this.undelivered.emit(ask, canonical, at)
       return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
     }
-    if (entry.owner.submit) return this.submit(entry, entry.owner.submit.bind(entry.owner), canonical)
+    const { owner } = entry
+    if (owner.submit) return this.submit(entry, () => owner.submit!(entry.wireId, canonical))
     const submitFirst = answeredOn === undefined ? entry.submitFirst : undefined
-    if (submitFirst) return this.submit(entry, (_wireId, given) => submitFirst(given), canonical)
+    if (submitFirst) return this.submit(entry, () => submitFirst(canonical))
     const settlement: Settlement = {
       outcome: 'answered',
       answers: canonical,
@@ -152,15 +170,12 @@ export class Registry {
   }
 
   /**
-   * Hands checked answers to whatever sends them first (a remote ask's owner, or the {@link submitThrough}
-   * hook); one at a time per ask (a second is refused `INVALID_ANSWER`: the ask stays pending). When
-   * another desk's answer won, this window's answer is refused `NOT_PENDING` ({@link answeredElsewhere}).
+   * Hands checked answers or a decision to whatever sends them first (a remote ask's owner, or the
+   * {@link submitThrough} / {@link decideThrough} hook); one at a time per ask (a second is refused
+   * `INVALID_ANSWER`: the ask stays pending). When another desk's reply won, this window's is refused
+   * `NOT_PENDING` ({@link answeredElsewhere}, {@link decidedElsewhere}).
    */
-  private async submit(
-    entry: Entry,
-    submit: NonNullable<AskOwner['submit']>,
-    answers: Answer[],
-  ): Promise<AnswerOutcome> {
+  private async submit(entry: Entry, send: () => Promise<Settlement | Refusal>): Promise<AnswerOutcome> {
     const askId = entry.ask.askId
     if (entry.submitting)
       return {
@@ -171,7 +186,7 @@ export class Registry {
     entry.submitting = true
     let result: Settlement | Refusal
     try {
-      result = await submit(entry.wireId, answers)
+      result = await send()
     } finally {
       entry.submitting = false
     }
@@ -180,6 +195,7 @@ export class Registry {
     const settled = this.entries.get(askId) === entry ? this.settle(askId, result) : false
     if (!settled) return notPending(askId)
     if (result.outcome === 'answered' && result.answeredOn !== undefined) return answeredElsewhere(result.answeredOn)
+    if (result.outcome === 'decided' && result.answeredOn !== undefined) return decidedElsewhere(result.answeredOn)
     return { ok: true, delivered: settled === 'delivered' }
   }
 
@@ -187,16 +203,25 @@ export class Registry {
    * Submits the person's decision on an approval: refused `INVALID_ANSWER` for an `always` the request
    * did not offer or a deny message over the `textChars` cap; then settles the approval as decided. A
    * decision for an approval whose agent has just gone is refused `NOT_PENDING` ({@link AGENT_GONE_REASON});
-   * a decision on a question ask is refused `INVALID_ANSWER` ({@link WRONG_KIND_REASON}).
+   * a decision on a question ask is refused `INVALID_ANSWER` ({@link WRONG_KIND_REASON}). `decidedOn`
+   * names the desk another desk's decision on a mirrored approval was given on (the windows see where);
+   * without it, an approval routed through {@link decideThrough} settles by what that resolves with
+   * (then the result is a promise).
    */
-  decide(askId: string, decision: ApprovalDecision): { ok: true; delivered: boolean } | Refusal {
+  decide(askId: string, decision: ApprovalDecision, decidedOn?: string): DecideOutcome | Promise<DecideOutcome> {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
     if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.decide }
     const checked = checkDecision(ask.approval, decision, this.maxCustomChars)
     if (!checked.ok) return checked
     if (!entry) return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
-    const settlement: Settlement = { outcome: 'decided', decision: checked.decision }
+    const decideFirst = decidedOn === undefined ? entry.decideFirst : undefined
+    if (decideFirst) return this.submit(entry, () => decideFirst(checked.decision))
+    const settlement: Settlement = {
+      outcome: 'decided',
+      decision: checked.decision,
+      ...(decidedOn === undefined ? {} : { answeredOn: decidedOn }),
+    }
     return { ok: true, delivered: this.settle(askId, settlement) === 'delivered' }
   }
 

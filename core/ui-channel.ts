@@ -254,14 +254,20 @@ export class WindowHub {
         return
       }
       case 'ask/decide': {
+        const decided = (result: AnswerOutcome): void => {
+          if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
+          reply({
+            type: 'ask/accepted',
+            askId: frame.askId,
+            outcome: 'decided',
+            ...(result.delivered ? {} : { undelivered: true as const }),
+          })
+        }
         const result = this.ctx.registry.decide(frame.askId, frame.decision)
-        if (!result.ok) return reply(rejected(frame.askId, result.code, result.message))
-        return reply({
-          type: 'ask/accepted',
-          askId: frame.askId,
-          outcome: 'decided',
-          ...(result.delivered ? {} : { undelivered: true as const }),
-        })
+        // A mirrored approval's decision claims the relay first (core/relay-bridge/mirror.ts).
+        if (result instanceof Promise) result.then(decided).catch(fault)
+        else decided(result)
+        return
       }
       case 'ask/dismiss': {
         const result = this.ctx.registry.dismiss(frame.askId)
@@ -306,7 +312,7 @@ function settledFrame(askId: string, settlement: Settlement): UiServerFrame {
     askId,
     outcome: settlement.outcome,
     ...(settlement.outcome === 'decided' ? { decision: settlement.decision } : {}),
-    ...(settlement.outcome === 'answered' && settlement.answeredOn !== undefined
+    ...((settlement.outcome === 'answered' || settlement.outcome === 'decided') && settlement.answeredOn !== undefined
       ? { answeredOn: settlement.answeredOn }
       : {}),
   }

@@ -123,6 +123,8 @@ export const ApprovalHistoryEntrySchema = ApprovalAskSchema.extend({
   outcome: OutcomeSchema.exclude(['answered']),
   /** The person's decision (when `outcome` is `decided`). */
   decision: ApprovalDecisionSchema.optional(),
+  /** A mirrored approval decided on another desk: that device's roster name. */
+  answeredOn: z.string().optional(),
 })
 export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntrySchema>
 

@@ -76,8 +76,8 @@ export const AskSettledFrameSchema = z.object({
   /** Present when `outcome` is `decided`. */
   decision: ApprovalDecisionSchema.optional(),
   /**
-   * A remote ask answered on another desk of the person: that device's name in the roster (its answer
-   * is the one the agent took). Absent when this companion's windows answered it.
+   * A remote ask answered (or a mirrored approval decided) on another desk of the person: that device's
+   * name in the roster (its reply is the one the agent took). Absent when this companion's windows replied.
    */
   answeredOn: z.string().optional(),
 })

@@ -5,8 +5,28 @@
 // settles here. A slow but connected relay is waited for (up to MIRROR_CLAIM_CEILING_MS): settling here
 // then would overrule a desk the relay already told "accepted".
 import type { Answer } from '../../shared/answer'
+import type { ApprovalDecision } from '../../shared/approval'
 import type { AnswerResult, RelayDesk } from '../../relay/exchange'
-import { answeredElsewhere, type Refusal, type Settlement } from '../registry'
+import { answeredElsewhere, decidedElsewhere, type Refusal, type Settlement } from '../registry'
+
+/** What a window here replies to a mirrored ask: answers to its questions, or a decision on its approval. */
+export type LocalReply = { answers: Answer[] } | { decision: ApprovalDecision }
+
+/** How the local ask settles by `reply` when this desk's reply is the one taken. */
+export function replySettlement(reply: LocalReply): Settlement {
+  return 'answers' in reply
+    ? { outcome: 'answered', answers: reply.answers }
+    : { outcome: 'decided', decision: reply.decision }
+}
+
+/**
+ * The decision a window's `decision` claims the relay with: "always allow" travels as allow once (the
+ * rule it adds is this machine's own, applied here by the local settlement; the relay carries neither
+ * the rule nor a way for a desk to send one).
+ */
+export function decisionOverRelay(decision: ApprovalDecision): ApprovalDecision {
+  return decision.behavior === 'allow' ? { behavior: 'allow' } : decision
+}
 
 /** How long a window's answer to a mirrored ask waits for an unreachable relay before it settles the ask here alone. */
 export const MIRROR_CLAIM_MS = 5_000
@@ -44,21 +64,24 @@ export function claimPatience(
 }
 
 /** What a claim needs of this desk's RelayDesk. */
-export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'onAdded' | 'onSettled' | 'answer'>
+export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'onAdded' | 'onSettled' | 'answer' | 'decide'>
 
 /**
- * Answers this desktop's own question `key` on the relay through `desk`, once the desk has read it (the
- * question is written just before, so its watch may not have delivered it yet). Rejects with the
- * desk's errors (`ASK_NOT_PENDING` when a receipt ended it first) or `signal`'s reason.
+ * Answers (or decides, {@link decisionOverRelay}) this desktop's own question `key` on the relay through
+ * `desk`, once the desk has read it (the question is written just before, so its watch may not have
+ * delivered it yet). Rejects with the desk's errors (`ASK_NOT_PENDING` when a receipt ended it first)
+ * or `signal`'s reason.
  */
 export async function claimOwnQuestion(
   desk: ClaimingDesk,
   key: string,
-  answers: Answer[],
+  reply: LocalReply,
   signal: AbortSignal,
 ): Promise<AnswerResult> {
   if (!desk.pending().some((ask) => ask.key === key)) await deskReads(desk, key, signal)
-  return desk.answer(key, answers, signal)
+  return 'answers' in reply
+    ? desk.answer(key, reply.answers, signal)
+    : desk.decide(key, decisionOverRelay(reply.decision), signal)
 }
 
 /** Resolves once `desk` lists `key` or drops it (then `answer` says why); rejects when `signal` aborts. */
@@ -82,14 +105,15 @@ function deskReads(desk: ClaimingDesk, key: string, signal: AbortSignal): Promis
 }
 
 /**
- * How a window's answer to a mirrored ask settles by its claim's `result`: won (or an own answer that
- * landed after an earlier wait) settles the ask here with `answers`; another desk's win refuses it with
- * that desk's name (the mirror delivers that desk's answer to the agent); an answer nobody can verify
+ * How a window's reply to a mirrored ask settles by its claim's `result`: won (or an own reply that
+ * landed after an earlier wait) settles the ask here with `reply`; another desk's win refuses it with
+ * that desk's name (the mirror delivers that desk's reply to the agent); an answer nobody can verify
  * holding the key refuses it (the mirror asks again on the relay; the ask stays pending here).
  */
-export function claimSettlement(result: AnswerResult, answers: Answer[], self: string): Settlement | Refusal {
-  if (result.won || result.winner?.id === self) return { outcome: 'answered', answers }
-  if (result.winner) return answeredElsewhere(result.winner.name)
+export function claimSettlement(result: AnswerResult, reply: LocalReply, self: string): Settlement | Refusal {
+  if (result.won || result.winner?.id === self) return replySettlement(reply)
+  if (result.winner)
+    return 'answers' in reply ? answeredElsewhere(result.winner.name) : decidedElsewhere(result.winner.name)
   return {
     ok: false,
     code: 'INVALID_ANSWER',

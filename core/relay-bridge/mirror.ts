@@ -3,10 +3,11 @@
 // it. The first answer on the relay settles the local ask: a window here claims the answer key first
 // (mirror-claim.ts), like any desk; another desk's signed answer read from the relay reaches the local
 // agent exactly (through the registry's window path with its answer-rule checks, and the windows see
-// "answered on <desk>"). The agent leaving withdraws it. Approvals are not mirrored: see mirrorable().
+// "answered on <desk>"). A local approval (a harness's permission prompt) is mirrored the same way and
+// decided allow once or deny on another desk; "always allow" is decided only here (see mirrorable()).
+// The agent leaving withdraws it.
 import { randomBytes } from 'node:crypto'
-import type { Answer } from '../../shared/answer'
-import type { Ask, QuestionAsk } from '../../shared/ask'
+import type { ApprovalAsk, Ask, QuestionAsk } from '../../shared/ask'
 import { errorMessage } from '../../shared/describe-error'
 import { hasSecret } from '../../shared/question-extras'
 import {
@@ -16,13 +17,21 @@ import {
   type RelayDesk,
   type RelayLink,
   type RemoteAsk,
+  type RemoteAskEvent,
 } from '../../relay/exchange'
 import { inboxKey } from '../../relay/exchange/inbox-keys'
 import type { DeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
 import { mirrorLocalAsks } from '../../relay/home/mirror-setting'
-import { answeredElsewhere, type Refusal, type Registry, type Settlement } from '../registry'
-import { claimOwnQuestion, claimPatience, claimSettlement, MIRROR_CLAIM_MS } from './mirror-claim'
+import { answeredElsewhere, decidedElsewhere, type Refusal, type Registry, type Settlement } from '../registry'
+import {
+  claimOwnQuestion,
+  claimPatience,
+  claimSettlement,
+  MIRROR_CLAIM_MS,
+  replySettlement,
+  type LocalReply,
+} from './mirror-claim'
 import type { RelayBridgeContext } from './start'
 
 /** What the mirror needs: the registry, how to read the setting, an asker acting as this desktop. */
@@ -32,12 +41,12 @@ export interface MirrorContext {
   mirrorOn: () => Promise<boolean>
   /** Asks as this desktop: its member keys, its credential's link, its own key token. */
   asker: RemoteAsker
-  /** The longest custom answer the registry takes (`textChars`): desks check it before they write. */
+  /** The longest custom answer or deny reason the registry takes (`textChars`): desks check it before they write. */
   maxCustomChars: number
   /** This desktop's member id: an answer it signed is its own window's claim. */
   self: string
-  /** Answers this desktop's own relay question `askId` as its desk (mirror-claim.ts claimOwnQuestion). */
-  claim: (relayAskId: string, answers: Answer[], signal: AbortSignal) => Promise<AnswerResult>
+  /** Answers or decides this desktop's own relay question `askId` as its desk (mirror-claim.ts claimOwnQuestion). */
+  claim: (relayAskId: string, reply: LocalReply, signal: AbortSignal) => Promise<AnswerResult>
   /** How long a claim waits for a relay whose link is down (default {@link MIRROR_CLAIM_MS}). */
   claimMs?: number
   /** True while the relay link is up: a claim waits for a connected relay, however slow. */
@@ -59,12 +68,14 @@ interface Mirrored {
 
 /**
  * Whether a local ask may go to the relay: a question ask of a local agent (not one that came through
- * the relay), with no secret question and not from the askpass helper. Approvals stay here: deciding
- * one may add an "always" rule to this machine's permissions and reads this machine's tool input, which
- * another desk can neither apply nor show as the harness would.
+ * the relay), with no secret question and not from the askpass helper; or an approval, with the request
+ * exactly as the windows get it (an ApprovalRequest holds no secret field: askpass and passwords are
+ * question asks). Another desk decides an approval allow once or deny only: "always allow" changes this
+ * machine's permission rules, so only a window here offers it (relay/exchange refuses it over the relay).
  */
-export function mirrorable(ask: Ask): ask is QuestionAsk {
-  return ask.kind === 'question' && ask.origin === undefined && ask.askpass === undefined && !hasSecret(ask)
+export function mirrorable(ask: Ask): ask is QuestionAsk | ApprovalAsk {
+  if (ask.kind === 'approval') return true
+  return ask.origin === undefined && ask.askpass === undefined && !hasSecret(ask)
 }
 
 /** The mirror of one companion; {@link close} stops it and withdraws what it still has on the relay. */
@@ -118,24 +129,33 @@ export class LocalAskMirror {
     this.#issued.add(relayAskId)
     mirrored.relayAskId = relayAskId
     // From the moment the question may be on the relay, a window here answers by claiming it there.
-    this.#ctx.registry.submitThrough(ask.askId, (answers) => this.#claim(mirrored, answers))
+    this.#route(ask, mirrored)
+    const options = {
+      askId: relayAskId,
+      signal: withdrawal.signal,
+      ...(ask.title === undefined ? {} : { title: ask.title }),
+      mirroredFor: ask.agent.name,
+      maxCustomChars: this.#ctx.maxCustomChars,
+      onEvent: (event: RemoteAskEvent) => {
+        if (event.type === 'asked') mirrored.relayAskId = event.askId
+        if (event.type === 'answered') mirrored.winner = event.device
+        if (event.type === 'answer-refused' && event.code === 'ALWAYS_NOT_REMOTE')
+          this.#ctx.warn(`a relay answer to "${ask.agent.name}"'s approval was refused: ${event.message}`)
+      },
+    }
     try {
-      const answer = await this.#ctx.asker.ask(ask.questions, {
-        askId: relayAskId,
-        signal: withdrawal.signal,
-        ...(ask.title === undefined ? {} : { title: ask.title }),
-        mirroredFor: ask.agent.name,
-        maxCustomChars: this.#ctx.maxCustomChars,
-        onEvent: (event) => {
-          if (event.type === 'asked') mirrored.relayAskId = event.askId
-          if (event.type === 'answered') mirrored.winner = event.device
-        },
-      })
+      const reply: LocalReply =
+        ask.kind === 'question'
+          ? { answers: (await this.#ctx.asker.ask(ask.questions, options)).answers }
+          : { decision: await this.#ctx.asker.askApproval(ask.approval, options) }
       this.#mirrored.delete(ask.askId)
       // This desk's own answer: the window's claim that wrote it settles the ask, never this a second time.
       if (mirrored.winner?.id === this.#ctx.self) return
       const answeredOn = mirrored.winner?.name ?? 'another desk'
-      const outcome = await this.#ctx.registry.answer(ask.askId, answer.answers, answeredOn)
+      // Through the window path, with its checks (answer rules, the decision against the request).
+      const outcome = await ('answers' in reply
+        ? this.#ctx.registry.answer(ask.askId, reply.answers, answeredOn)
+        : this.#ctx.registry.decide(ask.askId, reply.decision, answeredOn))
       // Settled here in the meantime (the agent leaving, a claim that got no reply): that settlement stands.
       if (!outcome.ok && outcome.code !== 'NOT_PENDING')
         this.#ctx.warn(`an answer from ${answeredOn} was refused here: ${outcome.message}`)
@@ -143,29 +163,36 @@ export class LocalAskMirror {
       this.#mirrored.delete(ask.askId)
       if (isRelayExchangeError(error, 'ASK_WITHDRAWN')) return
       // The local ask stays pending and answerable here, with no relay in the way; only its copy there is gone.
-      this.#ctx.registry.submitThrough(ask.askId, undefined)
+      this.#route(ask, undefined)
       this.#ctx.warn(`a local ask could not be mirrored to the relay: ${errorMessage(error)}`)
     }
   }
 
+  /** Routes the windows' replies to `ask` through the relay claim of `mirrored`, or no longer when undefined. */
+  #route(ask: QuestionAsk | ApprovalAsk, mirrored: Mirrored | undefined): void {
+    if (ask.kind === 'question')
+      this.#ctx.registry.submitThrough(ask.askId, mirrored && ((answers) => this.#claim(mirrored, { answers })))
+    else this.#ctx.registry.decideThrough(ask.askId, mirrored && ((decision) => this.#claim(mirrored, { decision })))
+  }
+
   /**
-   * A window's answer to a mirrored ask: claimed on the relay first (first answer wins everywhere). With
+   * A window's reply to a mirrored ask: claimed on the relay first (first answer wins everywhere). With
    * the relay link down for the claim's bound (or no reply at all within its ceiling) it settles here, and onResolved withdraws the relay
    * question: a desk that answered meanwhile is told "withdrawn" (docs/relay.md).
    */
-  async #claim(mirrored: Mirrored, answers: Answer[]): Promise<Settlement | Refusal> {
-    const here: Settlement = { outcome: 'answered', answers }
+  async #claim(mirrored: Mirrored, reply: LocalReply): Promise<Settlement | Refusal> {
+    const here = replySettlement(reply)
     const taken = (): Refusal | undefined =>
       mirrored.winner !== undefined && mirrored.winner.id !== this.#ctx.self
-        ? answeredElsewhere(mirrored.winner.name)
+        ? ('answers' in reply ? answeredElsewhere : decidedElsewhere)(mirrored.winner.name)
         : undefined
     // The asker already took another desk's answer: it reaches the agent as soon as the asker returns.
     const before = taken()
     if (before || mirrored.relayAskId === undefined || mirrored.withdrawal.signal.aborted) return before ?? here
     const patience = claimPatience(this.#ctx.linkUp, this.#ctx.claimMs ?? MIRROR_CLAIM_MS)
     try {
-      const result = await this.#ctx.claim(mirrored.relayAskId, answers, patience.signal)
-      const settlement = claimSettlement(result, answers, this.#ctx.self)
+      const result = await this.#ctx.claim(mirrored.relayAskId, reply, patience.signal)
+      const settlement = claimSettlement(result, reply, this.#ctx.self)
       if ('outcome' in settlement) mirrored.claimed = true
       return settlement
     } catch (error) {
@@ -241,8 +268,8 @@ export function startLocalAskMirror(
     asker,
     maxCustomChars: ctx.limits.textChars,
     self: identity.device.member.id,
-    claim: (relayAskId, answers, signal) =>
-      claimOwnQuestion(desk, inboxKey('q', identity.natsName, relayAskId), answers, signal),
+    claim: (relayAskId, reply, signal) =>
+      claimOwnQuestion(desk, inboxKey('q', identity.natsName, relayAskId), reply, signal),
     linkUp: () => link.up,
     warn: ctx.warn,
   })

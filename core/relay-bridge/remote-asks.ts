@@ -28,6 +28,13 @@ export type RemoteNewAsk = Omit<Extract<NewAsk, { kind: 'question' }>, 'owner'>
  * (the person allowed remote passwords for this agent on this desk).
  */
 export function remoteNewAsk(remote: RemoteAsk, limits: Limits, passwordsAllowed = false): RemoteNewAsk | InputRefusal {
+  // A desktop desk does not list another desktop's mirrored approvals yet: said plainly, not as a broken ask.
+  if (remote.approval !== undefined)
+    return {
+      ok: false,
+      code: 'INVALID_ARGS',
+      message: 'it is an approval; decide it on the phone or on the desktop that mirrors it',
+    }
   const input = validateAskInput({ questions: remote.questions }, limits)
   if (!input.ok) return input
   if (remote.title !== undefined && remote.title.length > limits.textChars)

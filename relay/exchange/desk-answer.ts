@@ -10,12 +10,12 @@ import {
   type QuestionHeader,
   type Roster,
 } from '../crypto'
-import type { Answer } from '../../shared/answer'
 import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
 import type { AnswerResult, DeskRefusal, RemoteAsk } from './desk-types'
 import { inboxKey, parseInboxKey } from './inbox-keys'
 import { createEntryRetrying } from './relay-kv'
+import type { RemoteAnswerBody } from './schemas'
 
 /** What writing an answer needs from its desk. */
 export interface AnswerTarget {
@@ -30,7 +30,7 @@ export interface AnswerTarget {
 }
 
 /**
- * Seals `answers` (already checked against the answer rules) for the pending ask `key` and creates the
+ * Seals `body` (answers already checked against the answer rules, or a decision) for the pending ask `key` and creates the
  * answer key, retrying through outages until `signal` aborts. Resolves `won`, the verified winner, or
  * an alarm when the stored answer does not verify (reported through `onRefused`).
  */
@@ -38,7 +38,7 @@ export async function writeAnswer(
   target: AnswerTarget,
   key: string,
   entry: { ask: RemoteAsk; header: QuestionHeader; qHash: string },
-  answers: Answer[],
+  body: RemoteAnswerBody,
   signal: AbortSignal,
 ): Promise<AnswerResult> {
   // The asker's key token, not its shown name: a mirrored ask is shown as "<agent> on <desktop>".
@@ -50,7 +50,7 @@ export async function writeAnswer(
     kvKey: answerKey,
     askId: entry.ask.askId,
     qHash: entry.qHash,
-    body: new TextEncoder().encode(JSON.stringify({ v: 1, answers })),
+    body: new TextEncoder().encode(JSON.stringify(body)),
   })
   const written = await createEntryRetrying(
     target.nc,

@@ -68,6 +68,12 @@ export async function readQuestion(
           code: 'EXCHANGE_INVALID',
           message: `the question from "${agent.name}" is marked mirrored wrongly for its role; ignoring it`,
         }
+      // Approvals travel only as a desktop's mirror of its local agent's permission prompt.
+      if ('approval' in body.data && agent.role !== 'desktop')
+        return {
+          code: 'EXCHANGE_INVALID',
+          message: `"${agent.name}" sent an approval; only a desktop mirrors one; ignoring it`,
+        }
       return { header: opened.header, agent, body: body.data, qHash: opened.qHash }
     } catch (error) {
       if (!isRelayCryptoError(error))

@@ -1,5 +1,6 @@
 // What a desk shows and reports: the shapes RelayDesk's listeners and answers carry (relay-desk.ts).
 import type { Member, RelayCryptoCode, ReceiptOutcome } from '../crypto'
+import type { ApprovalRequest } from '../../shared/approval'
 import type { Question } from '../../shared/tool-input'
 import type { QuestionRefusal } from './desk-question'
 
@@ -13,13 +14,19 @@ export interface RemoteAsk {
   readonly key: string
   readonly askId: string
   readonly agent: { readonly name: string; readonly id: string }
+  /** The questions to answer; empty for an approval. */
   readonly questions: readonly Question[]
+  /**
+   * Present on a mirrored approval (a permission prompt of the desktop's local agent), exactly as that
+   * desktop's windows get it: decided with {@link RelayDesk.decide}, never answered.
+   */
+  readonly approval?: ApprovalRequest
   readonly title?: string
   /** The ask this one replaces (asked again after an unverifiable answer took that one's key). */
   readonly previousAskId?: string
   /** When the agent stops waiting (ms since the epoch), if it said. */
   readonly expiresAt?: number
-  /** The longest custom answer the asker takes, if it said ({@link RelayDesk.answer} refuses longer ones). */
+  /** The longest custom answer or deny reason the asker takes, if it said (the desk refuses longer ones). */
   readonly maxCustomChars?: number
 }
 

@@ -24,6 +24,10 @@ export const RelayExchangeCodeSchema = z.enum([
   'EXCHANGE_INVALID',
   /** The desk cannot answer this ask (unknown, already settled, or not sealed to this device). */
   'ASK_NOT_PENDING',
+  /** An "always allow" decision over the relay: only allow once and deny travel (docs/relay.md). */
+  'ALWAYS_NOT_REMOTE',
+  /** The sealed question is larger than the relay takes in one entry (its server's max_payload). */
+  'ENTRY_TOO_LARGE',
 ])
 export type RelayExchangeCode = z.infer<typeof RelayExchangeCodeSchema>
 

@@ -4,6 +4,7 @@
 import type { KV, KvEntry } from '@nats-io/kv'
 import { isRelayCryptoError, type MemberKeys, type QuestionHeader, type Roster, type SignedRoster } from '../crypto'
 import type { Answer } from '../../shared/answer'
+import type { ApprovalDecision } from '../../shared/approval'
 import { checkAnswer } from '../../shared/answer-rules'
 import { BUCKETS } from '../nats/templates'
 import { RelayExchangeError } from './errors'
@@ -17,7 +18,7 @@ import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
 import { isRefusal, mirroredName, readQuestion, type QuestionReader, type ReadQuestion } from './desk-question'
 import { unrefTimer, type TimerHandle } from './delay'
 import type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
-import { writeAnswer } from './desk-answer'
+import { writeAnswer, type AnswerTarget } from './desk-answer'
 import { settlementOfReceipt } from './desk-receipt'
 
 export type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
@@ -193,12 +194,9 @@ export class RelayDesk {
     answers: Answer[],
     signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
   ): Promise<AnswerResult> {
-    const entry = this.#pending.get(key)
-    if (!entry)
-      throw new RelayExchangeError(
-        'ASK_NOT_PENDING',
-        'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent',
-      )
+    const entry = this.#pendingEntry(key)
+    if (entry.ask.approval !== undefined)
+      throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask is an approval: decide it (allow once or deny)')
     const violations = checkAnswer(entry.ask.questions, { answers }, entry.ask.maxCustomChars)
     if (violations.length > 0) {
       throw new RelayExchangeError(
@@ -206,20 +204,57 @@ export class RelayDesk {
         `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
       )
     }
-    return writeAnswer(
-      {
-        nc: this.#link.nc,
-        device: this.#device,
-        inbox: this.#inbox,
-        secret: this.#secret,
-        roster: () => this.#pin.current!,
-        onRefused: this.#onRefused,
-      },
-      key,
-      entry,
-      answers,
-      signal,
-    )
+    return writeAnswer(this.#answerTarget(), key, entry, { v: 1, answers }, signal)
+  }
+
+  /**
+   * Decides the pending mirrored approval `key` (RemoteAsk.approval) with `decision`, written as
+   * {@link answer} writes answers (first answer wins; the same results). Only allow once and deny travel:
+   * "always allow" is refused `ALWAYS_NOT_REMOTE` before anything is written (it would change the
+   * mirroring machine's permission rules from another device); a deny reason longer than the asker's
+   * `maxCustomChars`, or a decision for an ask with questions, `EXCHANGE_INVALID`. Throws as {@link answer}.
+   */
+  async decide(
+    key: string,
+    decision: ApprovalDecision,
+    signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
+  ): Promise<AnswerResult> {
+    const entry = this.#pendingEntry(key)
+    if (entry.ask.approval === undefined)
+      throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask has questions: answer them, it takes no decision')
+    if (decision.behavior === 'allow' && decision.always === true)
+      throw new RelayExchangeError(
+        'ALWAYS_NOT_REMOTE',
+        '"always allow" is decided only on the machine whose permissions it changes; allow once or deny here',
+      )
+    const reason = decision.behavior === 'deny' ? (decision.message?.length ?? 0) : 0
+    if (entry.ask.maxCustomChars !== undefined && reason > entry.ask.maxCustomChars)
+      throw new RelayExchangeError(
+        'EXCHANGE_INVALID',
+        `the reason is ${reason} characters and the asker takes at most ${entry.ask.maxCustomChars}; shorten it`,
+      )
+    return writeAnswer(this.#answerTarget(), key, entry, { v: 1, decision }, signal)
+  }
+
+  #pendingEntry(key: string): PendingEntry {
+    const entry = this.#pending.get(key)
+    if (!entry)
+      throw new RelayExchangeError(
+        'ASK_NOT_PENDING',
+        'this ask is not pending on this desk (answered, withdrawn or unknown); nothing was sent',
+      )
+    return entry
+  }
+
+  #answerTarget(): AnswerTarget {
+    return {
+      nc: this.#link.nc,
+      device: this.#device,
+      inbox: this.#inbox,
+      secret: this.#secret,
+      roster: () => this.#pin.current!,
+      onRefused: this.#onRefused,
+    }
   }
 
   /** Stops watching and forgets the pending asks (the link stays open: its owner closes it). */
@@ -277,7 +312,7 @@ export class RelayDesk {
         name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
         id: agent.id,
       },
-      questions: body.questions,
+      ...('questions' in body ? { questions: body.questions } : { questions: [], approval: body.approval }),
       ...(body.title === undefined ? {} : { title: body.title }),
       ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
       ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),

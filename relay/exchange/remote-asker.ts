@@ -14,7 +14,9 @@ import {
   type Receipt,
   type RelayCryptoCode,
 } from '../crypto'
-import { acceptAnswer as checkAgainstQuestions, type CheckedAnswer } from '../../shared/answer-rules'
+import type { CheckedAnswer } from '../../shared/answer-rules'
+import { approvalSummary, type ApprovalDecision, type ApprovalRequest } from '../../shared/approval'
+import { AnswerRulesError, checkedAnswer, checkedDecision } from './answer-checks'
 import { AskPushes, type PushedReport } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
@@ -26,7 +28,7 @@ import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from '
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
-import { RemoteAnswerBodySchema, RemoteQuestionBodySchema } from './schemas'
+import { RemoteQuestionBodySchema } from './schemas'
 
 /** How many times one ask is asked again after answers it could not verify took its answer key. */
 export const MAX_REASKS = 3
@@ -36,7 +38,12 @@ export const RECEIPT_WRITE_MS = 10_000
 /** What the asker reports along the way (for logs and the CLI's progress line); never ask content. */
 export type RemoteAskEvent =
   | { type: 'asked'; askId: string; previousAskId?: string }
-  | { type: 'answer-refused'; askId: string; code: RelayCryptoCode | 'ANSWER_RULES'; message: string }
+  | {
+      type: 'answer-refused'
+      askId: string
+      code: RelayCryptoCode | 'ANSWER_RULES' | 'ALWAYS_NOT_REMOTE'
+      message: string
+    }
   | { type: 'answered'; askId: string; device: Member }
   | { type: 'receipt-unwritten'; askId: string; outcome: Receipt['outcome'] }
   /** Phones were woken or their notification replaced (Web Push, relay/push). */
@@ -77,7 +84,19 @@ export interface RemoteAskerOptions {
   presenceRefreshMs?: number | undefined
 }
 
-type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
+type RoundOutcome<T> = { answered: true; answer: T } | { answered: false }
+
+/** What one remote ask asks: questions, or (a desktop mirroring a permission prompt) one approval. */
+type AskSubject = { questions: readonly Question[] } | { approval: ApprovalRequest }
+
+/** Turns a verified answer body into what the caller gets, or throws {@link AnswerRulesError}. */
+type TakeAnswer<T> = (body: Uint8Array) => T
+
+/**
+ * Room left in one relay entry besides the sealed question: the message's subject and the KV headers
+ * the server adds to a put.
+ */
+const ENTRY_HEADROOM_BYTES = 1_024
 
 /**
  * Asks through the relay as one agent. Never answers for the person: `ask` resolves only with answers a
@@ -119,6 +138,21 @@ export class RemoteAsker {
    * (`ROSTER_EXPIRED`, `ROSTER_ROLLBACK`, `ROSTER_SIGNATURE`, `NO_RECIPIENTS`).
    */
   async ask(questions: readonly Question[], options: RemoteAskOptions = {}): Promise<CheckedAnswer> {
+    return this.#askRounds({ questions }, options, (body) => checkedAnswer(body, questions, options.maxCustomChars))
+  }
+
+  /**
+   * Asks for a decision on `approval` (a mirrored permission prompt; only a desktop asks one, with
+   * `mirroredFor`) and resolves with the person's decision: allow once or deny (with the reason they
+   * gave). An "always allow" answer is refused (`answer-refused` with `ALWAYS_NOT_REMOTE`) and the
+   * approval asked again, as for any answer that breaks the rules: nothing is decided by it. Rejects as
+   * {@link ask} does, and with `ENTRY_TOO_LARGE` when the sealed approval does not fit one relay entry.
+   */
+  async askApproval(approval: ApprovalRequest, options: RemoteAskOptions = {}): Promise<ApprovalDecision> {
+    return this.#askRounds({ approval }, options, (body) => checkedDecision(body, options.maxCustomChars))
+  }
+
+  async #askRounds<T>(subject: AskSubject, options: RemoteAskOptions, take: TakeAnswer<T>): Promise<T> {
     const stop = new AbortController()
     const withdraw = (): void =>
       stop.abort(new RelayExchangeError('ASK_WITHDRAWN', 'the ask was withdrawn before anyone answered'))
@@ -142,7 +176,7 @@ export class RemoteAsker {
           {
             askId,
             previousAskId,
-            questions,
+            subject,
             title: options.title,
             mirroredFor: options.mirroredFor,
             maxCustomChars: options.maxCustomChars,
@@ -150,6 +184,7 @@ export class RemoteAsker {
           },
           stop.signal,
           options.onEvent,
+          take,
         )
         if (outcome.answered) return outcome.answer
         const next = randomToken()
@@ -195,11 +230,11 @@ export class RemoteAsker {
     return this.#buckets
   }
 
-  async #askOnce(
+  async #askOnce<T>(
     ask: {
       askId: string
       previousAskId: string | undefined
-      questions: readonly Question[]
+      subject: AskSubject
       title: string | undefined
       mirroredFor: string | undefined
       maxCustomChars: number | undefined
@@ -207,10 +242,12 @@ export class RemoteAsker {
     },
     signal: AbortSignal,
     onEvent: RemoteAskOptions['onEvent'],
-  ): Promise<RoundOutcome> {
+    take: TakeAnswer<T>,
+  ): Promise<RoundOutcome<T>> {
     const { inbox, roster: rosterKv, secret } = await this.#openBuckets()
+    const questions = 'questions' in ask.subject ? ask.subject.questions : []
     // A password's answer waits in the short-lived `secret` bucket, never in `inbox` (answer-bucket.ts).
-    const answerBucket = answerBucketFor(ask.questions) === BUCKETS.secret ? secret : inbox
+    const answerBucket = answerBucketFor(questions) === BUCKETS.secret ? secret : inbox
     const name = this.#token
     const questionKey = inboxKey('q', name, ask.askId)
     const answerKey = inboxKey('a', name, ask.askId)
@@ -223,12 +260,12 @@ export class RemoteAsker {
       const replyKey = await newReplyKey()
       const body = RemoteQuestionBodySchema.parse({
         v: 1,
-        questions: ask.questions,
+        ...('questions' in ask.subject ? { questions: ask.subject.questions } : { approval: ask.subject.approval }),
+        maxCustomChars: ask.maxCustomChars,
         title: ask.title,
         previousAskId: ask.previousAskId,
         expiresAt: ask.expiresAt,
         mirroredFor: ask.mirroredFor,
-        maxCustomChars: ask.maxCustomChars,
       })
       const sealed = await sealQuestion({
         agent: this.#agent,
@@ -238,6 +275,7 @@ export class RemoteAsker {
         replyKey: replyKey.publicKey,
         body: new TextEncoder().encode(JSON.stringify(body)),
       })
+      this.#checkEntrySize(sealed.bytes.byteLength)
       // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
       watch = await RenewingWatch.start(this.#link, answerBucket, answerKey, (entry) => answers.push(entry), signal)
       const written = await createEntryRetrying(
@@ -254,7 +292,8 @@ export class RemoteAsker {
         )
       onEvent?.({ type: 'asked', askId: ask.askId, ...(ask.previousAskId ? { previousAskId: ask.previousAskId } : {}) })
       // The question's own words, cut short: sealed to each phone, shown only once the phone verified the sender.
-      const title = ask.questions[0]?.question ?? ask.title ?? ''
+      const title =
+        'approval' in ask.subject ? approvalSummary(ask.subject.approval) : (questions[0]?.question ?? ask.title ?? '')
       this.#pushes.asked(roster, { askId: ask.askId, kvKey: questionKey, title }, onEvent)
       const seen = new Set<number>()
       for (;;) {
@@ -271,7 +310,7 @@ export class RemoteAsker {
             kvKey: answerKey,
             qHash: sealed.qHash,
           })
-          const answer = checkedAnswer(accepted.body, ask.questions, ask.maxCustomChars)
+          const answer = take(accepted.body)
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
           await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
           return { answered: true, answer }
@@ -280,7 +319,7 @@ export class RemoteAsker {
           onEvent?.({
             type: 'answer-refused',
             askId: ask.askId,
-            code: isRelayCryptoError(error) ? error.code : 'ANSWER_RULES',
+            code: error.code,
             message: error.message,
           })
           // The key holds one value and cannot be emptied: nothing valid can follow on it. Ask again.
@@ -302,6 +341,19 @@ export class RemoteAsker {
     } finally {
       watch?.stop()
     }
+  }
+
+  /**
+   * Refuses a sealed question larger than the relay takes in one entry (the server's `max_payload`, as
+   * it announced it on connect), before anything is written: the server would refuse the put anyway.
+   */
+  #checkEntrySize(bytes: number): void {
+    const maxPayload = this.#link.nc.info?.max_payload
+    if (maxPayload === undefined || bytes + ENTRY_HEADROOM_BYTES <= maxPayload) return
+    throw new RelayExchangeError(
+      'ENTRY_TOO_LARGE',
+      `the sealed ask is ${bytes} bytes and the relay takes at most ${maxPayload - ENTRY_HEADROOM_BYTES} in one entry; it was not sent`,
+    )
   }
 
   /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */
@@ -326,28 +378,4 @@ export class RemoteAsker {
       onEvent?.({ type: 'receipt-unwritten', askId, outcome: result.outcome })
     }
   }
-}
-
-class AnswerRulesError extends Error {}
-
-/** The answer body, parsed and checked against the asked questions (an `AnswerRulesError` otherwise). */
-function checkedAnswer(
-  body: Uint8Array,
-  questions: readonly Question[],
-  maxCustomChars = Number.POSITIVE_INFINITY,
-): CheckedAnswer {
-  let data: unknown
-  try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
-  } catch {
-    data = undefined
-  }
-  const parsed = RemoteAnswerBodySchema.safeParse(data)
-  if (!parsed.success) throw new AnswerRulesError('the answer body is not an answer; asking again')
-  const check = checkAgainstQuestions(questions, { answers: parsed.data.answers }, maxCustomChars)
-  if (!check.ok)
-    throw new AnswerRulesError(
-      `the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`,
-    )
-  return check.answer
 }

@@ -3,7 +3,7 @@
 // answered on another desk of the person saying where. A local ask has no mark.
 import { cleanup, screen, within } from '@testing-library/svelte'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeAsk } from './fake-bridge'
+import { makeApproval, makeAsk } from './fake-bridge'
 import { renderInbox } from './setup'
 
 beforeEach(() => sessionStorage.clear())
@@ -67,6 +67,19 @@ describe('remote asks in the window', () => {
     await user.type(screen.getByRole('textbox'), 'half an answer')
     await bridge.emit({ type: 'ask/settled', askId: 'r3', outcome: 'answered', answeredOn: 'laptop-b' })
     expect(screen.getByTestId('settled-notice').textContent).toContain('Answered on laptop-b.')
+  })
+
+  it('a mirrored approval decided on another desk says which one', async () => {
+    const request = { tool: 'Bash', action: { kind: 'command' as const, command: 'npm test' } }
+    const { bridge } = await renderInbox([makeApproval(request, { askId: 'r5' })])
+    await bridge.emit({
+      type: 'ask/settled',
+      askId: 'r5',
+      outcome: 'decided',
+      decision: { behavior: 'allow' },
+      answeredOn: 'laptop-b',
+    })
+    expect(screen.getByTestId('settled-notice').textContent).toContain('Decided on laptop-b.')
   })
 
   it('a remote ask that expired says so', async () => {

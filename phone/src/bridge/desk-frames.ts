@@ -26,11 +26,31 @@ export function phoneOrigin(remote: RemoteAsk, unreachableSince?: number): AskOr
   }
 }
 
+/** Why the phone never sends "always allow": it would change the asking desktop's permission rules. */
+export const PHONE_ALWAYS_REFUSED =
+  '"Always allow" changes the permission rules of the machine that asks; decide it there. From the phone: allow once or deny.'
+
+/** How a reply to `remote` settles it: a mirrored approval is `decided`, a question ask `answered`. */
+export function replyOutcome(remote: Pick<RemoteAsk, 'approval'>): 'answered' | 'decided' {
+  return remote.approval === undefined ? 'answered' : 'decided'
+}
+
 /**
  * A remote ask as windows see it. Its `askId` is the ask's relay key (`q.<agent>.<askId>`): unique
- * across agents, and what the desk answers by.
+ * across agents, and what the desk answers by. A mirrored approval is an approval ask with the request
+ * exactly as the desktop's windows have it (presence marks are for question asks: an approval carries
+ * no `origin`).
  */
 export function phoneAsk(remote: RemoteAsk, receivedAt: number, unreachableSince?: number): Ask {
+  if (remote.approval !== undefined)
+    return {
+      askId: remote.key,
+      kind: 'approval',
+      agent: { name: remote.agent.name },
+      ...(remote.title !== undefined ? { title: remote.title } : {}),
+      receivedAt,
+      approval: remote.approval,
+    }
   return {
     askId: remote.key,
     kind: 'question',
@@ -44,15 +64,20 @@ export function phoneAsk(remote: RemoteAsk, receivedAt: number, unreachableSince
 
 /**
  * The `ask/settled` frame for the agent's receipt or the ask's expiry. A delivery names the device
- * whose answer the agent took unless that device is this phone (`self`, its member id).
+ * whose answer the agent took unless that device is this phone (`self`, its member id); it is
+ * `decided` for a mirrored approval (`delivered`: {@link replyOutcome}).
  */
-export function settledFrame(settled: RemoteAskSettled, self: string): UiServerFrame {
+export function settledFrame(
+  settled: RemoteAskSettled,
+  self: string,
+  delivered: 'answered' | 'decided' = 'answered',
+): UiServerFrame {
   switch (settled.outcome) {
     case 'delivered':
       return {
         type: 'ask/settled',
         askId: settled.key,
-        outcome: 'answered',
+        outcome: delivered,
         ...(settled.winner && settled.winner.id !== self ? { answeredOn: settled.winner.name } : {}),
       }
     case 'expired':
@@ -65,13 +90,19 @@ export function settledFrame(settled: RemoteAskSettled, self: string): UiServerF
 }
 
 /**
- * The frames for this phone's answer as the relay took it: accepted when it won (or the stored
- * answer is its own), settled "answered on <device>" when another device was first, refused when
- * an answer that does not verify holds the key (the agent asks again under a new id).
+ * The frames for this phone's answer (or, `outcome` `decided`, its decision) as the relay took it:
+ * accepted when it won (or the stored answer is its own), settled "answered on <device>" when another
+ * device was first, refused when an answer that does not verify holds the key (the agent asks again
+ * under a new id).
  */
-export function answerFrames(askId: string, result: AnswerResult, self: string): UiServerFrame[] {
-  if (result.won || result.winner?.id === self) return [{ type: 'ask/accepted', askId, outcome: 'answered' }]
-  if (result.winner) return [{ type: 'ask/settled', askId, outcome: 'answered', answeredOn: result.winner.name }]
+export function answerFrames(
+  askId: string,
+  result: AnswerResult,
+  self: string,
+  outcome: 'answered' | 'decided' = 'answered',
+): UiServerFrame[] {
+  if (result.won || result.winner?.id === self) return [{ type: 'ask/accepted', askId, outcome }]
+  if (result.winner) return [{ type: 'ask/settled', askId, outcome, answeredOn: result.winner.name }]
   return [
     {
       type: 'ask/rejected',

@@ -7,11 +7,12 @@ import { isRelayExchangeError } from '../../../relay/exchange/errors'
 import { RelayDesk, type RemoteAsk } from '../../../relay/exchange/relay-desk'
 import { RelayLink, type RelayConnect } from '../../../relay/exchange/relay-link'
 import type { Answer } from '../../../shared/answer'
+import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import { errorMessage } from '../../../shared/describe-error'
 import type { UiServerFrame } from '../../../shared/ui'
 import type { PhoneRecord } from '../home/phone-record'
-import { answerFrames, phoneAsk, phoneOrigin, settledFrame } from './desk-frames'
+import { answerFrames, PHONE_ALWAYS_REFUSED, phoneAsk, phoneOrigin, replyOutcome, settledFrame } from './desk-frames'
 import { PhoneNotices } from './phone-notices'
 
 /** What the phone bridge needs besides the record. */
@@ -49,8 +50,9 @@ interface Session {
 /**
  * Starts the phone's inbox for `record` and returns its bridge. The first `onFrame` listener gets a
  * `snapshot`, and a new one follows every (re)connect. `answer` goes through `desk.answer` (first answer
- * wins; a lost race settles the ask "answered on <device>"); `decide` and `dismiss` are refused
- * (`FORBIDDEN`): the relay carries questions only, and only its agent withdraws an ask. Secret asks are
+ * wins; a lost race settles the ask "answered on <device>"); `decide` goes through `desk.decide` for a
+ * mirrored approval, allow once or deny only ("always allow" is refused `FORBIDDEN`: it would change the
+ * asking desktop's permission rules); `dismiss` is refused (`FORBIDDEN`): only its agent withdraws an ask. Secret asks are
  * shown and refused (`FORBIDDEN`). Status: `connecting` → `open`, `unreachable` while the relay is not
  * reached (it keeps dialling), `closed` after `close()`.
  */
@@ -64,6 +66,8 @@ export function createPhoneBridge(
   const statusListeners = new Set<(status: BridgeStatus) => void>()
   const receivedAt = new Map<string, number>()
   const notices = new PhoneNotices(now)
+  /** How each listed ask settles when delivered (a mirrored approval is `decided`), kept past its listing. */
+  const outcomes = new Map<string, 'answered' | 'decided'>()
   const closed = new AbortController()
   let status: BridgeStatus = 'connecting'
   let session: Session | undefined
@@ -81,6 +85,7 @@ export function createPhoneBridge(
   }
   const shown = (desk: RelayDesk, remote: RemoteAsk) => {
     if (!receivedAt.has(remote.key)) receivedAt.set(remote.key, now())
+    outcomes.set(remote.key, replyOutcome(remote))
     return phoneAsk(remote, receivedAt.get(remote.key)!, desk.unreachableSince(remote.agent.name))
   }
   const snapshot = (): void => {
@@ -143,11 +148,14 @@ export function createPhoneBridge(
     desk.onSettled((settled) => {
       if (!live()) return
       receivedAt.delete(settled.key)
-      emit(settledFrame(settled, self))
+      emit(settledFrame(settled, self, outcomes.get(settled.key)))
+      outcomes.delete(settled.key)
     })
     desk.onPresence((change) => {
       if (!live()) return
-      for (const remote of desk.pending().filter((ask) => ask.agent.name === change.agent))
+      // An approval carries no origin (shared/ask.ts): presence marks are shown on question asks.
+      const marked = desk.pending().filter((ask) => ask.agent.name === change.agent && ask.approval === undefined)
+      for (const remote of marked)
         emit({ type: 'ask/origin', askId: remote.key, origin: phoneOrigin(remote, change.unreachableSince) })
     })
     void (async () => {
@@ -214,9 +222,25 @@ export function createPhoneBridge(
     }
   }
 
+  async function decide(askId: string, decision: ApprovalDecision): Promise<void> {
+    const desk = session?.desk
+    const remote = desk?.pending().find((ask) => ask.key === askId)
+    if (!desk || !remote) return reject(askId, 'NOT_PENDING', 'this ask is no longer pending here')
+    if (remote.approval === undefined)
+      return reject(askId, 'INVALID_ANSWER', 'this ask has questions: answer them, it takes no decision')
+    if (decision.behavior === 'allow' && decision.always === true)
+      return reject(askId, 'FORBIDDEN', PHONE_ALWAYS_REFUSED)
+    try {
+      for (const frame of answerFrames(askId, await desk.decide(askId, decision), self, 'decided')) emit(frame)
+    } catch (error) {
+      if (isRelayExchangeError(error, 'EXCHANGE_INVALID')) return reject(askId, 'INVALID_ANSWER', error.message)
+      reject(askId, 'NOT_PENDING', errorMessage(error))
+    }
+  }
+
   return {
     answer: (askId, answers) => void answer(askId, answers),
-    decide: (askId) => reject(askId, 'FORBIDDEN', 'the relay carries questions only; decide approvals on the desktop'),
+    decide: (askId, decision) => void decide(askId, decision),
     dismiss: (askId) =>
       reject(
         askId,

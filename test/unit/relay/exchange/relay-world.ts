@@ -17,7 +17,7 @@ import {
   type Roster,
   type RosterPush,
 } from '../../../../relay/crypto'
-import { nodeConnect, RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink, RemoteAsker } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -31,6 +31,8 @@ export interface WorldMember {
   /** The stored form of the keys, as an agent's relay file carries them. */
   secret: MemberSecret
   creds: string
+  /** The credential's name: the member's name, or a desktop's member id (as `relay init` names it). */
+  natsName: string
   role: Role
 }
 
@@ -98,11 +100,14 @@ export async function startRelayWorld(people: {
   const members = new Map<string, WorldMember>()
   const add = async (name: string, role: 'device' | 'agent' | 'desktop'): Promise<Member> => {
     const identity = await generateMemberIdentity(name, role)
-    const credential = await mintRoleCredential(signer(role), role, name, 600)
+    // A desktop's credential is named by its member id, as `relay init` names it (desk-question.ts askerToken).
+    const natsName = role === 'desktop' ? identity.member.id : name
+    const credential = await mintRoleCredential(signer(role), role, natsName, 600)
     members.set(name, {
       keys: await loadMemberKeys(identity.secret),
       secret: identity.secret,
       creds: credential.creds,
+      natsName,
       role,
     })
     return identity.member
@@ -157,7 +162,7 @@ export async function startRelayWorld(people: {
         url: target,
         connect: nodeConnect,
         creds: member.creds,
-        name,
+        name: member.natsName,
         allowOutdatedLoopback: true,
         reconnectWaitMs: 100,
         reachTimeoutMs: 10_000,
@@ -225,4 +230,18 @@ export async function until(check: () => boolean, what: string, ms = 15_000): Pr
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
+}
+
+/**
+ * An asker acting as desktop `name` of `world`, as the mirroring desktop asks (its keys go under its
+ * member id, its credential's name), on a link of its own.
+ */
+export async function desktopAsker(world: RelayWorld, name: string): Promise<RemoteAsker> {
+  const keys = world.members.get(name)!.keys
+  return new RemoteAsker({
+    link: await world.link(name),
+    agent: keys,
+    rootPublicKey: world.rootPublicKey,
+    keyToken: keys.member.id,
+  })
 }
