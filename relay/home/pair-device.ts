@@ -1,6 +1,7 @@
-// Pairing on the first desktop (`ask-user relay pair`, and "Add a phone" in the desktop window): one
-// offer, one confirmed device, added to the re-signed roster (version + 1) and given its own 7-day
-// credential, sealed to it.
+// Pairing on a desktop (`ask-user relay pair`, and "Add a phone" in the desktop window): one offer, one
+// confirmed device, added to the re-signed roster (version + 1) and given its own 7-day credential,
+// sealed to it. In the terminal the one who joins may be another desktop (`relay connect`): it gets the
+// desk secrets too (desk-secrets.ts), so it can sign rosters and mint credentials as this one does.
 import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../crypto'
 import { mintRoleCredential, mintRoleJwt } from '../nats/credentials'
 import { DEVICE_CREDENTIAL_SECONDS } from '../renewal'
@@ -13,10 +14,14 @@ import {
   runDesktopPairing,
   type PairRequestBody,
 } from '../pairing'
+import { deskSecretsOf } from './desk-secrets'
 import { openDesktopLink, publishRoster } from './desktop-link'
 import { pushSectionForMembers } from './push-roster'
 import { RelayHomeError } from './errors'
 import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
+
+/** The credential in a grant to a joining desktop: never used for long, it mints its own at each connection. */
+const JOINED_DESKTOP_CREDENTIAL_SECONDS = 3_600
 
 /** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
 export interface PairDeviceOptions {
@@ -28,7 +33,11 @@ export interface PairDeviceOptions {
    * URL and is shown as the phone app's link (`<appUrl>#pair=…`, for a QR code) with its expiry (ms).
    */
   showPhoneLink?: (link: string, offer: { pairId: string; expiresAt: number }) => void
-  /** Shows the device's name and the 6-digit code and resolves with the person's decision. */
+  /**
+   * Shows the device's name and the 6-digit code and resolves with the person's decision. A request of
+   * role `desktop` (only accepted without `showPhoneLink`) must be shown as a desktop that will be able to
+   * change the roster.
+   */
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
   ttlMs?: number
   now?: () => number
@@ -55,7 +64,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
   try {
     const pairId = newPairId()
     const ttlMs = options.ttlMs ?? PAIR_OFFER_TTL_MS
-    const signer = (role: 'pair' | 'device') => ({
+    const signer = (role: 'pair' | 'device' | 'desktop') => ({
       accountPublicKey: link.keys.accountPublicKey,
       signingSeed: link.keys.roleSigningSeeds[role],
       now,
@@ -75,6 +84,8 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
     await runDesktopPairing(link.nc, offer, {
       now,
       confirm: options.confirm,
+      // A phone link opens in a browser, which never joins as a desktop.
+      allowDesktop: phone === undefined,
       grant: async (request) => {
         const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
           highestSeenVersion: 0,
@@ -93,20 +104,35 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           members,
           push: await pushSectionForMembers(options.home, current, members),
         })
+        const desktop = member.role === 'desktop'
+        // A desktop mints its own short credential at each connection, so its one here is short and not renewed.
         const credential = await mintRoleJwt(
-          signer('device'),
-          'device',
+          signer(desktop ? 'desktop' : 'device'),
+          desktop ? 'desktop' : 'device',
           member.id,
           request.nkey,
-          DEVICE_CREDENTIAL_SECONDS,
+          desktop ? JOINED_DESKTOP_CREDENTIAL_SECONDS : DEVICE_CREDENTIAL_SECONDS,
         )
+        const desk = desktop ? await deskSecretsOf(options.home, link.settings) : undefined
         await publishRoster(link, next)
         await saveRoster(options.home, next)
-        const renewals = await loadRenewals(options.home)
-        renewals.devices[member.id] = { renewedAt: now(), expiresAt: credential.expiresAt * 1000, nkey: request.nkey }
-        await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
+        if (!desktop) {
+          const renewals = await loadRenewals(options.home)
+          renewals.devices[member.id] = {
+            renewedAt: now(),
+            expiresAt: credential.expiresAt * 1000,
+            nkey: request.nkey,
+          }
+          await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
+        }
         result = { member, rosterVersion: next.roster.version }
-        return { jwt: credential.jwt, natsName: member.id, credsExpiresAt: credential.expiresAt, roster: next }
+        return {
+          jwt: credential.jwt,
+          natsName: member.id,
+          credsExpiresAt: credential.expiresAt,
+          roster: next,
+          ...(desk === undefined ? {} : { desk }),
+        }
       },
     })
     return result!

@@ -8,7 +8,7 @@ import { RelayPairingError } from './errors'
 import { createEntry, getEntry, watchKey } from './relay-kv'
 import { checkPairRequest, confirmationCode } from './request'
 import { declinePairResponse, sealPairGrant } from './response'
-import type { PairOffer, PairRequestBody } from './schemas'
+import type { DeskSecrets, PairOffer, PairRequestBody } from './schemas'
 
 /** What the desktop grants a confirmed device: its credential and the re-signed roster that lists it. */
 export interface PairGrantInput {
@@ -16,6 +16,8 @@ export interface PairGrantInput {
   natsName: string
   credsExpiresAt: number
   roster: SignedRoster
+  /** Only for a joining desktop: what lets it act as a desktop (see DeskSecretsSchema). */
+  desk?: DeskSecrets
 }
 
 /** The hooks the caller (terminal or window) provides; `now` is injectable for tests. */
@@ -24,6 +26,8 @@ export interface DesktopPairingHooks {
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
   /** Adds the device to the roster and mints its credential; called only after confirmation. A refusal here is passed on (and the device told no). */
   grant: (request: PairRequestBody) => Promise<PairGrantInput>
+  /** Accept a request from a joining desktop (`relay connect`); default: devices only. */
+  allowDesktop?: boolean
   now?: () => number
 }
 
@@ -72,7 +76,7 @@ export async function runDesktopPairing(
     const entry = await Promise.race([first, expired])
     let request: PairRequestBody
     try {
-      request = await checkPairRequest(offer, entry.value, now())
+      request = await checkPairRequest(offer, entry.value, now(), { allowDesktop: hooks.allowDesktop === true })
     } catch (error) {
       await decline()
       throw error
