@@ -14,6 +14,7 @@ import {
   runDesktopPairing,
   type PairRequestBody,
 } from '../pairing'
+import { syncDeskRecords } from './desk-records-sync'
 import { deskSecretsOf } from './desk-secrets'
 import { openDesktopLink, publishRoster } from './desktop-link'
 import { pushSectionForMembers } from './push-roster'
@@ -125,6 +126,8 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           }
           await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
         }
+        // Shared with the other desktops (and re-sealed to a joining one); the cache holds it if this fails.
+        await syncDeskRecords(link, options.home, next.roster).catch(() => undefined)
         result = { member, rosterVersion: next.roster.version }
         return {
           jwt: credential.jwt,

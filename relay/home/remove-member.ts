@@ -1,8 +1,9 @@
 // Removing a member from the roster on the first desktop: `ask-user relay remove NAME` and the Electron
 // window's "Remove" (electron/main/relay-changes.ts) both run this one function.
-import { loadRootKeys, renewRoster, verifyRoster } from '../crypto'
+import { loadRootKeys, renewRoster, verifyRoster, type Roster } from '../crypto'
 import type { RelayKeys } from '../nats/keys-file'
-import { pushPersonAccount } from './account-push'
+import { pushPersonAccount, serverRevocations } from './account-push'
+import { syncDeskRecords } from './desk-records-sync'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster, type DesktopLink } from './desktop-link'
 import { RelayHomeError } from './errors'
 import { pushSectionForMembers } from './push-roster'
@@ -47,7 +48,10 @@ export async function removeMember(
     })
     await publishRoster(link, next)
     await saveRoster(home, next)
-    return { rosterVersion: next.roster.version, credentialRevoked: await revokeCredential(home, link, member.id, now) }
+    return {
+      rosterVersion: next.roster.version,
+      credentialRevoked: await revokeCredential(home, link, next.roster, member.id, now),
+    }
   } finally {
     await link.nc.close()
   }
@@ -67,21 +71,28 @@ export async function pushRevocations(
   return pushPersonAccount(home, url, keys, revocations, { server: CLI_SERVER_CHECKS })
 }
 
-// The roster change already stands; a failed push leaves the credential to lapse within 7 days.
+// The roster change already stands; a failed push leaves the credential to lapse within 7 days. The
+// device may have been paired on another desktop, so the shared records are read first (its nkey); the
+// push carries every revocation known here, there and on the server, so no desktop lifts another's.
 async function revokeCredential(
   home: string,
   link: DesktopLink,
+  roster: Roster,
   memberId: string,
   now: () => number,
 ): Promise<boolean> {
+  await syncDeskRecords(link, home, roster).catch(() => undefined)
   const renewals = await loadRenewals(home)
   const device = renewals.devices[memberId]
   if (device === undefined) return false
   const revoked = { ...renewals.revoked, [device.nkey]: Math.floor(now() / 1000) }
+  const onServer = await serverRevocations(link.url, link.keys, CLI_SERVER_CHECKS).catch(() => ({}))
+  for (const [user, at] of Object.entries(onServer)) revoked[user] = Math.max(at, revoked[user] ?? 0)
   const pushed = await pushRevocations(home, link.url, link.keys, revoked).catch(() => false)
   if (pushed) {
     delete renewals.devices[memberId]
     await saveJson(home, RENEWALS_FILE, RenewalsSchema, { ...renewals, revoked })
+    await syncDeskRecords(link, home, roster).catch(() => undefined)
   }
   return pushed
 }

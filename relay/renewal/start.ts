@@ -4,6 +4,7 @@
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { pushAccountIfChanged } from '../home/account-push'
+import { syncDeskRecords } from '../home/desk-records-sync'
 import { pushSectionUpdate } from '../home/push-roster'
 import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
 import { describeRelayError } from '../home/errors'
@@ -125,6 +126,11 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       }
     }
     await saveRoster(home, next)
+    // What the other desktops paired and revoked: their devices are renewed here too, their revocations pushed.
+    let recordsProblem: string | undefined
+    await syncDeskRecords(link, home, next.roster).catch((error: unknown) => {
+      recordsProblem = describeRelayError(error)
+    })
     const renewals = await loadRenewals(home)
     let accountUpdated = false
     let accountProblem: string | undefined
@@ -143,11 +149,12 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       published: true,
       accountUpdated,
       warnings: [] as string[],
-      ...(accountProblem !== undefined ? { problem: accountProblem } : {}),
+      ...((accountProblem ?? recordsProblem) !== undefined ? { problem: (accountProblem ?? recordsProblem)! } : {}),
     }
     try {
       const renewed = await renewDeviceCredentials(link, next.roster, renewals, now)
       await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
+      if (renewed.renewed.length > 0) await syncDeskRecords(link, home, next.roster)
       return { ...result, devicesRenewed: renewed.renewed.map((member) => member.name) }
     } catch (error) {
       return { ...result, devicesRenewed: [], problem: describeRelayError(error) }

@@ -8,13 +8,23 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
 import { generateRootIdentity, RosterRecordSchema, verifyRosterSignature, type Roster } from '../../../../relay/crypto'
-import { RELAY_FILES } from '../../../../relay/home/state'
+import {
+  DEVICE_FILES,
+  DeviceCredsSchema,
+  RELAY_FILES,
+  RENEWALS_FILE,
+  RenewalsSchema,
+} from '../../../../relay/home/state'
+import { connectRelay } from '../../../../relay/pairing'
+import { renewRelayAtStart } from '../../../../relay/renewal'
 import { RELAY_KEYS_FILE } from '../../../../relay/nats/keys-file'
 import { VAPID_FILE } from '../../../../relay/push/vapid'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../../helpers/nats-server'
 import { memoryIo } from '../memory-io'
 import { pipeIo } from './pipe-io'
 
+const DAY = 86_400_000
+const CHECKS = { allowOutdatedLoopback: true }
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping relay connect tests: ${skip}`)
 
@@ -162,5 +172,45 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     expect(await main(['relay', 'devices'], devices)).toBe(0)
     expect(devices.out()).toMatch(/^laptop\tdevice\t/m)
     expect(devices.out()).not.toMatch(/builder/)
+
+    // Two days on, the first desktop renews the device the second one paired: it learnt its nkey from the
+    // shared records (before them it knew only the devices it paired itself).
+    const later = await renewRelayAtStart(home, { now: () => Date.now() + 2 * DAY, server: CHECKS })
+    expect(later).toMatchObject({ role: 'desktop', published: true })
+    expect(later.role === 'desktop' ? later.problem : 'not a desktop').toBeUndefined()
+    expect(later.role === 'desktop' ? [...later.devicesRenewed].sort() : []).toEqual(['laptop', 'tablet'])
+  }, 60_000)
+
+  it('each desktop revokes a device the other paired, and neither push lifts the other revocation', async () => {
+    const refused = async (deviceName: string): Promise<string> => {
+      const creds = DeviceCredsSchema.parse(
+        JSON.parse(await readFile(join(root, `${deviceName}-home`, DEVICE_FILES.deviceCreds), 'utf8')),
+      )
+      try {
+        await (await connectRelay(url, creds.creds, creds.natsName, CHECKS)).close()
+        return 'connected'
+      } catch (error) {
+        return String(error)
+      }
+    }
+    expect(await refused('tablet')).toBe('connected')
+    const onSecond = memoryIo({ ASK_USER_HOME: secondHome })
+    expect(await main(['relay', 'remove', 'tablet'], onSecond)).toBe(0)
+    expect(onSecond.err()).toMatch(/Its relay credential is revoked/)
+    await expect.poll(() => refused('tablet'), { timeout: 10_000 }).toMatch(/authorization violation/i)
+
+    const onFirst = memoryIo({ ASK_USER_HOME: home })
+    expect(await main(['relay', 'remove', 'laptop'], onFirst)).toBe(0)
+    expect(onFirst.err()).toMatch(/Its relay credential is revoked/)
+    await expect.poll(() => refused('laptop'), { timeout: 10_000 }).toMatch(/authorization violation/i)
+    // The first desktop's push carried the second's revocation too: the tablet stays refused.
+    expect(await refused('tablet')).toMatch(/authorization violation/i)
+    for (const folder of [home, secondHome]) {
+      await main(['relay', 'renew'], memoryIo({ ASK_USER_HOME: folder }))
+      const renewals = RenewalsSchema.parse(JSON.parse(await readFile(join(folder, RENEWALS_FILE), 'utf8')))
+      expect(Object.keys(renewals.revoked ?? {})).toHaveLength(2)
+      expect(renewals.devices).toEqual({})
+    }
+    expect(await refused('tablet')).toMatch(/authorization violation/i)
   }, 60_000)
 })
