@@ -319,7 +319,14 @@ async function runDevices(args: string[], io: CliIo): Promise<number> {
   const { roster, rows } = await listRoster(resolveHome(io.env))
   const day = (ms: number | undefined): string =>
     ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
-  io.stdout.write(`Roster version ${roster.version}, signed by the root key, valid until ${day(roster.expiresAt)}\n`)
+  // Which desktop signed it (rosters from before the field say nothing; a removed desktop shows its id).
+  const signer =
+    roster.signedBy === undefined
+      ? ''
+      : ` on desktop "${roster.members.find((member) => member.id === roster.signedBy)?.name ?? roster.signedBy}"`
+  io.stdout.write(
+    `Roster version ${roster.version}, signed by the root key${signer}, valid until ${day(roster.expiresAt)}\n`,
+  )
   io.stdout.write(`${['NAME', 'ROLE', 'ADDED', 'LAST RENEWAL'].join('\t')}\n`)
   for (const row of rows) io.stdout.write(`${[row.name, row.role, day(row.addedAt), day(row.renewedAt)].join('\t')}\n`)
   return EXIT.OK

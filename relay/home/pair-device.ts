@@ -2,7 +2,7 @@
 // confirmed device, added to the re-signed roster (version + 1) and given its own 7-day credential,
 // sealed to it. In the terminal the one who joins may be another desktop (`relay connect`): it gets the
 // desk secrets too (desk-secrets.ts), so it can sign rosters and mint credentials as this one does.
-import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../crypto'
+import type { Member } from '../crypto'
 import { mintRoleCredential, mintRoleJwt } from '../nats/credentials'
 import { DEVICE_CREDENTIAL_SECONDS } from '../renewal'
 import {
@@ -16,10 +16,11 @@ import {
 } from '../pairing'
 import { syncDeskRecords } from './desk-records-sync'
 import { deskSecretsOf } from './desk-secrets'
-import { openDesktopLink, publishRoster } from './desktop-link'
+import { openDesktopLink } from './desktop-link'
+import { publishRosterChange } from './roster-change'
 import { pushSectionForMembers } from './push-roster'
 import { RelayHomeError } from './errors'
-import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson } from './state'
 
 /** The credential in a grant to a joining desktop: never used for long, it mints its own at each connection. */
 const JOINED_DESKTOP_CREDENTIAL_SECONDS = 3_600
@@ -88,23 +89,20 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
       // A phone link opens in a browser, which never joins as a desktop.
       allowDesktop: phone === undefined,
       grant: async (request) => {
-        const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
-          highestSeenVersion: 0,
-          now: now(),
+        let added: Member | undefined
+        // Applied again on top of another desktop's change published meanwhile (roster-change.ts).
+        const next = await publishRosterChange(link, options.home, now, async (current) => {
+          if (current.members.some((member) => member.name === request.member.name)) {
+            throw new RelayHomeError(
+              'RELAY_NAME_TAKEN',
+              `The roster already lists "${request.member.name}"; join again with another --name.`,
+            )
+          }
+          added = { ...request.member, addedAt: now() }
+          const members = [...current.members, added]
+          return { members, push: await pushSectionForMembers(options.home, current, members) }
         })
-        if (current.members.some((member) => member.name === request.member.name)) {
-          throw new RelayHomeError(
-            'RELAY_NAME_TAKEN',
-            `The roster already lists "${request.member.name}"; join again with another --name.`,
-          )
-        }
-        const member: Member = { ...request.member, addedAt: now() }
-        const members = [...current.members, member]
-        const next = await renewRoster(await loadRootKeys(link.root), current, {
-          now: now(),
-          members,
-          push: await pushSectionForMembers(options.home, current, members),
-        })
+        const member = added!
         const desktop = member.role === 'desktop'
         // A desktop mints its own short credential at each connection, so its one here is short and not renewed.
         const credential = await mintRoleJwt(
@@ -115,8 +113,6 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
           desktop ? JOINED_DESKTOP_CREDENTIAL_SECONDS : DEVICE_CREDENTIAL_SECONDS,
         )
         const desk = desktop ? await deskSecretsOf(options.home, link.settings) : undefined
-        await publishRoster(link, next)
-        await saveRoster(options.home, next)
         if (!desktop) {
           const renewals = await loadRenewals(options.home)
           renewals.devices[member.id] = {

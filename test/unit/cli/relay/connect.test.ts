@@ -16,6 +16,8 @@ import {
   RenewalsSchema,
 } from '../../../../relay/home/state'
 import { connectRelay } from '../../../../relay/pairing'
+import { openDesktopLink } from '../../../../relay/home/desktop-link'
+import { publishRosterChange } from '../../../../relay/home/roster-change'
 import { renewRelayAtStart } from '../../../../relay/renewal'
 import { RELAY_KEYS_FILE } from '../../../../relay/nats/keys-file'
 import { VAPID_FILE } from '../../../../relay/push/vapid'
@@ -171,6 +173,13 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     const devices = memoryIo({ ASK_USER_HOME: home })
     expect(await main(['relay', 'devices'], devices)).toBe(0)
     expect(devices.out()).toMatch(/^laptop\tdevice\t/m)
+    // The roster says which desktop signed it: the first one renewed last.
+    const firstName = (
+      JSON.parse(await readFile(join(home, RELAY_FILES.desktop), 'utf8')) as { member: { name: string } }
+    ).member.name
+    expect(devices.out()).toMatch(
+      new RegExp(`^Roster version 7, signed by the root key on desktop "${firstName}", valid`),
+    )
     expect(devices.out()).not.toMatch(/builder/)
 
     // Two days on, the first desktop renews the device the second one paired: it learnt its nkey from the
@@ -179,6 +188,47 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     expect(later).toMatchObject({ role: 'desktop', published: true })
     expect(later.role === 'desktop' ? later.problem : 'not a desktop').toBeUndefined()
     expect(later.role === 'desktop' ? [...later.devicesRenewed].sort() : []).toEqual(['laptop', 'tablet'])
+  }, 60_000)
+
+  it('two desktops change the roster at once: the later one takes the newer roster, applies its change again, and both land', async () => {
+    for (const agent of ['ci-a', 'ci-b'])
+      expect(
+        await main(
+          ['relay', 'add-agent', agent, '--out', join(root, `${agent}.json`)],
+          memoryIo({ ASK_USER_HOME: home }),
+        ),
+      ).toBe(0)
+    // Both links read the same revision of the relay's roster (the first one publishes the agents).
+    const first = await openDesktopLink(home)
+    const second = await openDesktopLink(secondHome)
+    try {
+      expect(second.rosterRevision).toBe(first.rosterRevision)
+      const without = (name: string) => async (current: Roster) => ({
+        members: current.members.filter((member) => member.name !== name),
+      })
+      const onSecond = await publishRosterChange(second, secondHome, Date.now, without('ci-b'))
+      const onFirst = await publishRosterChange(first, home, Date.now, without('ci-a'))
+      expect(onFirst.roster.version).toBe(onSecond.roster.version + 1)
+      for (const folder of [home, secondHome]) {
+        const published = await openDesktopLink(folder)
+        try {
+          const roster = await verifyRosterSignature(
+            published.roster.bytes,
+            published.roster.signature,
+            published.settings.rootPublicKey,
+          )
+          expect(roster.version).toBe(onFirst.roster.version)
+          expect(roster.members.map((member) => member.name)).not.toContain('ci-a')
+          expect(roster.members.map((member) => member.name)).not.toContain('ci-b')
+          expect(roster.signedBy).toBe(first.desktop.member.id)
+        } finally {
+          await published.nc.close()
+        }
+      }
+    } finally {
+      await first.nc.close()
+      await second.nc.close()
+    }
   }, 60_000)
 
   it('each desktop revokes a device the other paired, and neither push lifts the other revocation', async () => {
