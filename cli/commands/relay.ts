@@ -233,18 +233,12 @@ async function runPair(args: string[], io: CliIo): Promise<number> {
 async function runJoin(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' } } })
   const input = lineReader(io.stdin)
-  let line: string | undefined
+  let line: string
   try {
-    io.stderr.write('Paste the line from `ask-user relay pair` on the first desktop:\n')
-    line = await input.next()
+    line = await readPairingLine(input, io)
   } finally {
     input.close()
   }
-  if (line === undefined || line.trim() === '')
-    throw new RelayCliError(
-      'RELAY_NO_LINE',
-      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
-    )
   const joined = await joinRelay({
     home: resolveHome(io.env),
     line,
@@ -273,25 +267,15 @@ async function runConnect(args: string[], io: CliIo): Promise<number> {
     return EXIT.INVALID_INPUT
   }
   const input = lineReader(io.stdin)
-  let line: string | undefined
+  let line: string
   let recoveryCode: string | undefined
   try {
-    io.stderr.write('Paste the line from `ask-user relay pair` on a desktop of the relay:\n')
-    line = await input.next()
-    if (line !== undefined && line.trim() !== '') {
-      io.stderr.write(
-        'Type the root recovery code `relay init` printed (checked here; it never leaves this machine):\n',
-      )
-      recoveryCode = await input.next()
-    }
+    line = await readPairingLine(input, io)
+    io.stderr.write('Type the root recovery code `relay init` printed (checked here; it never leaves this machine):\n')
+    recoveryCode = await input.next()
   } finally {
     input.close()
   }
-  if (line === undefined || line.trim() === '')
-    throw new RelayCliError(
-      'RELAY_NO_LINE',
-      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
-    )
   if (recoveryCode === undefined || recoveryCode.trim() === '')
     throw new RelayCliError(
       'RELAY_NO_RECOVERY_CODE',
@@ -312,6 +296,18 @@ async function runConnect(args: string[], io: CliIo): Promise<number> {
     `Connected as desktop "${joined.member.name}". Roster version ${joined.rosterVersion}. This desktop can now pair, remove and renew.\n`,
   )
   return EXIT.OK
+}
+
+/** Prompts for and reads the pairing line (a secret: stdin only); an empty input is `RELAY_NO_LINE`. */
+async function readPairingLine(input: ReturnType<typeof lineReader>, io: CliIo): Promise<string> {
+  io.stderr.write('Paste the line from `ask-user relay pair` on a desktop of the relay:\n')
+  const line = await input.next()
+  if (line === undefined || line.trim() === '')
+    throw new RelayCliError(
+      'RELAY_NO_LINE',
+      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
+    )
+  return line
 }
 
 async function runDevices(args: string[], io: CliIo): Promise<number> {

@@ -7,9 +7,10 @@ import { ensurePrivateDir } from '../../core/private-files'
 import { MemberSecretSchema, RootSecretSchema, rootFromRecoveryCode, type Member } from '../../relay/crypto'
 import { checkDeskSecrets, saveDeskSecrets } from '../../relay/home/desk-secrets'
 import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
-import { relayInitExists, RelaySettingsSchema, RELAY_FILES, saveJson, saveRoster } from '../../relay/home/state'
+import { RelaySettingsSchema, RELAY_FILES, saveJson, saveRoster } from '../../relay/home/state'
 import { joinPairing, parsePairLine } from '../../relay/pairing'
 import { RelayCliError } from './errors'
+import { refuseRelayHome } from './join'
 
 /**
  * Joins the relay of the pairing `line` as desktop `name`, with the root `recoveryCode` as typed.
@@ -29,12 +30,7 @@ export async function connectDesktop(options: {
   now?: () => number
 }): Promise<{ member: Member; rosterVersion: number }> {
   const now = options.now ?? Date.now
-  if (await relayInitExists(options.home)) {
-    throw new RelayCliError(
-      'RELAY_ALREADY_INITIALIZED',
-      'This companion home already belongs to a relay; connect from a fresh home (ASK_USER_HOME) or remove its relay-*.json files first.',
-    )
-  }
+  await refuseRelayHome(options.home, 'connect')
   const offer = parsePairLine(options.line, now())
   if (options.url !== undefined && options.url !== offer.url) {
     throw new RelayCliError(
