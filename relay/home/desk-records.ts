@@ -6,18 +6,16 @@
 // time of each), and a device whose nkey is revoked is dropped, so a merge never lifts a revocation.
 import { z } from 'zod'
 import {
-  findMember,
-  fromBase64url,
   openSealedBox,
   sealToKey,
   signEnvelope,
   splitEnvelope,
-  verifyBytes,
   type Bytes,
   type MemberKeys,
   type Roster,
 } from '../crypto'
 import { MemberIdSchema } from '../crypto/schemas'
+import { signedByRosterDesktop } from '../renewal/credential-envelope'
 import { RenewalsSchema, type Renewals } from './state'
 
 const INFO = 'ask-user/v1/desk-records'
@@ -95,9 +93,7 @@ export async function openDeskRecords(
   const split = splitEnvelope(new Uint8Array(stored))
   const outer = StoredDeskRecordsSchema.safeParse(split === undefined ? undefined : parseJson(split.content))
   if (split === undefined || !outer.success) return undefined
-  const writer = findMember(roster, outer.data.writer)
-  const writerKey = writer?.role === 'desktop' ? fromBase64url(writer.signPublic) : undefined
-  if (writerKey === undefined || !(await verifyBytes(writerKey, split.signature, split.content))) return undefined
+  if (!(await signedByRosterDesktop(roster, outer.data.writer, split))) return undefined
   const box = outer.data.boxes.find((candidate) => candidate.to === reader.member.id)
   if (box === undefined) return undefined
   const plain = await openSealedBox(reader.hpkePrivateKey, INFO, aad(outer.data.writer, reader.member.id), box)
