@@ -1,27 +1,22 @@
 // What one desktop hands another that joins its relay (`relay connect`), inside the pairing grant sealed
-// to the joining desktop's key: the NATS signing keys (relay/nats/keys-file.ts), the VAPID key when this
-// home has made one, and the phone URLs. The receiver checks each against its own schema before storing
-// it exactly where the first desktop keeps it. The operator's own key never was in a home, so it never
+// to the joining desktop's key: the NATS signing keys (relay/nats/keys-file.ts), the VAPID key (made
+// first if this home has none), and the phone URLs. The receiver checks each against its own schema
+// before storing it exactly where the first desktop keeps it. The operator's own key never was in a home, so it never
 // travels; the root secret comes from the recovery code the person types on the joining desktop.
-import { join } from 'node:path'
-import { isErrnoCode, readPrivateFile } from '../../core/private-files'
 import { loadRelayKeys, RelayKeysSchema, saveRelayKeys, type RelayKeys } from '../nats/keys-file'
 import { RelayPairingError, type DeskSecrets } from '../pairing'
-import { saveVapid, VAPID_FILE, VapidFileSchema, type VapidFile } from '../push/vapid'
+import { loadOrCreateVapid, saveVapid, VapidFileSchema, type VapidFile } from '../push/vapid'
 import type { RelaySettings } from './state'
 
 /** The desk secrets of desktop home `home` with public `settings`, for a grant to a joining desktop. */
 export async function deskSecretsOf(home: string, settings: RelaySettings): Promise<DeskSecrets> {
   const keys = await loadRelayKeys(home)
-  let vapid: string | undefined
-  try {
-    vapid = await readPrivateFile(join(home, VAPID_FILE))
-  } catch (error) {
-    if (!isErrnoCode(error, 'ENOENT')) throw error
-  }
+  // Made now if this home has none yet, so both desktops seal the roster's push section with one key
+  // (each making its own would drop the other's phones' subscriptions).
+  const vapid = await loadOrCreateVapid(home)
   return {
     natsKeys: JSON.stringify(keys),
-    ...(vapid === undefined ? {} : { vapid: JSON.stringify(VapidFileSchema.parse(JSON.parse(vapid))) }),
+    vapid: JSON.stringify(vapid),
     ...(settings.websocketUrl === undefined ? {} : { websocketUrl: settings.websocketUrl }),
     ...(settings.appUrl === undefined ? {} : { appUrl: settings.appUrl }),
   }
