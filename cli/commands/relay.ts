@@ -1,4 +1,4 @@
-// `ask-user relay init|add-agent|pair|join|devices|remove|renew|passwords|mirror|app-url|serve-app`: set up a self-hosted
+// `ask-user relay init|add-agent|pair|join|connect|devices|remove|renew|passwords|mirror|app-url|serve-app`: set up a self-hosted
 // relay, give agents their relay file, pair more devices, manage the roster, renew it, allow remote
 // passwords and mirror local asks.
 import { resolve } from 'node:path'
@@ -10,6 +10,7 @@ import { addAgent } from '../relay/add-agent'
 import { describeRelayError } from '../relay/errors'
 import { initRelay } from '../relay/init'
 import { joinRelay } from '../relay/join'
+import { connectDesktop } from '../relay/connect'
 import { runAppUrl } from '../relay/app-url-command'
 import { runMirror } from '../relay/mirror-command'
 import { runServeApp } from '../relay/serve-app-command'
@@ -30,6 +31,8 @@ const HELP = `Usage:
   ask-user relay add-agent NAME --out FILE [--ttl 12h] [--url URL]
   ask-user relay pair [--phone]       (on the first desktop; --phone: a link and QR code for the phone app)
   ask-user relay join [--name NAME]   (on the new device; reads the pairing line from stdin)
+  ask-user relay connect [URL] [--name NAME]
+                                      (on another desktop; reads the pairing line, then the root recovery code, from stdin)
   ask-user relay devices
   ask-user relay remove NAME
   ask-user relay renew                (what the companion does at every start)
@@ -56,6 +59,13 @@ added to the roster. Give that file to the agent only.
 pair prints a one-time line (valid 5 minutes). Give it to \`ask-user relay join\` on the new device through
 its stdin (paste it; never as an argument). Both terminals then show the same 6-digit code: type yes on
 the first desktop only if they match. The device is added to the roster and gets its own credential.
+
+connect joins this machine as another DESKTOP of an existing relay, from a fresh companion home: paste
+the line from \`relay pair\` (on a desktop of the relay), then type the root recovery code \`relay init\`
+printed. The code is checked against the line's root key before anything is sent, and never leaves this
+machine. Confirm on the other desktop as for a device; this desktop then gets the relay's signing keys
+and can pair, remove and renew too. URL is optional and only checked: it must equal the relay URL in the
+line (the line already says where the relay is).
 
 devices lists the roster after checking its signature; remove NAME takes a member out of the roster
 (re-signed and published): from then on nothing it answers is accepted.
@@ -85,6 +95,7 @@ export const run: Command = async (args, io) => {
     if (sub === 'add-agent') return await runAddAgent(rest, io)
     if (sub === 'pair') return await runPair(rest, io)
     if (sub === 'join') return await runJoin(rest, io)
+    if (sub === 'connect') return await runConnect(rest, io)
     if (sub === 'devices') return await runDevices(rest, io)
     if (sub === 'remove') return await runRemove(rest, io)
     if (sub === 'renew') return await runRenew(rest, io)
@@ -206,6 +217,8 @@ async function runPair(args: string[], io: CliIo): Promise<number> {
           }),
       confirm: async (request, code) => {
         io.stdout.write(`Confirmation code: ${code}\n`)
+        if (request.member.role === 'desktop')
+          io.stderr.write('A DESKTOP wants to join; it will be able to change the roster (pair, remove, renew).\n')
         io.stderr.write(`Pair "${request.member.name}"? Type yes only if the new device shows the same code: `)
         return (await input.next())?.trim().toLowerCase() === 'yes'
       },
@@ -220,18 +233,12 @@ async function runPair(args: string[], io: CliIo): Promise<number> {
 async function runJoin(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { name: { type: 'string' } } })
   const input = lineReader(io.stdin)
-  let line: string | undefined
+  let line: string
   try {
-    io.stderr.write('Paste the line from `ask-user relay pair` on the first desktop:\n')
-    line = await input.next()
+    line = await readPairingLine(input, io)
   } finally {
     input.close()
   }
-  if (line === undefined || line.trim() === '')
-    throw new RelayCliError(
-      'RELAY_NO_LINE',
-      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
-    )
   const joined = await joinRelay({
     home: resolveHome(io.env),
     line,
@@ -245,12 +252,77 @@ async function runJoin(args: string[], io: CliIo): Promise<number> {
   return EXIT.OK
 }
 
+async function runConnect(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { name: { type: 'string' } },
+  })
+  if (positionals.length > 1) {
+    printError(
+      io,
+      'relay connect takes at most one URL (checked against the pairing line); the line itself goes to stdin',
+    )
+    return EXIT.INVALID_INPUT
+  }
+  const input = lineReader(io.stdin)
+  let line: string
+  let recoveryCode: string | undefined
+  try {
+    line = await readPairingLine(input, io)
+    io.stderr.write('Type the root recovery code `relay init` printed (checked here; it never leaves this machine):\n')
+    recoveryCode = await input.next()
+  } finally {
+    input.close()
+  }
+  if (recoveryCode === undefined || recoveryCode.trim() === '')
+    throw new RelayCliError(
+      'RELAY_NO_RECOVERY_CODE',
+      "No recovery code was given; type the root recovery code `relay init` printed into this command's input, after the line.",
+    )
+  const joined = await connectDesktop({
+    home: resolveHome(io.env),
+    line,
+    recoveryCode,
+    ...(positionals[0] === undefined ? {} : { url: positionals[0] }),
+    name: values.name ?? (hostname().trim().slice(0, 100) || 'desktop'),
+    showCode: (code) => {
+      io.stdout.write(`Confirmation code: ${code}\n`)
+      io.stderr.write('Confirm on the other desktop only if it shows the same code.\n')
+    },
+  })
+  io.stderr.write(
+    `Connected as desktop "${joined.member.name}". Roster version ${joined.rosterVersion}. This desktop can now pair, remove and renew.\n`,
+  )
+  return EXIT.OK
+}
+
+/** Prompts for and reads the pairing line (a secret: stdin only); an empty input is `RELAY_NO_LINE`. */
+async function readPairingLine(input: ReturnType<typeof lineReader>, io: CliIo): Promise<string> {
+  io.stderr.write('Paste the line from `ask-user relay pair` on a desktop of the relay:\n')
+  const line = await input.next()
+  if (line === undefined || line.trim() === '')
+    throw new RelayCliError(
+      'RELAY_NO_LINE',
+      "No pairing line was given; paste the line from `ask-user relay pair` into this command's input.",
+    )
+  return line
+}
+
 async function runDevices(args: string[], io: CliIo): Promise<number> {
   parseArgs({ args, strict: true, allowPositionals: false, options: {} })
   const { roster, rows } = await listRoster(resolveHome(io.env))
   const day = (ms: number | undefined): string =>
     ms === undefined ? '-' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ')
-  io.stdout.write(`Roster version ${roster.version}, signed by the root key, valid until ${day(roster.expiresAt)}\n`)
+  // Which desktop signed it (rosters from before the field say nothing; a removed desktop shows its id).
+  const signer =
+    roster.signedBy === undefined
+      ? ''
+      : ` on desktop "${roster.members.find((member) => member.id === roster.signedBy)?.name ?? roster.signedBy}"`
+  io.stdout.write(
+    `Roster version ${roster.version}, signed by the root key${signer}, valid until ${day(roster.expiresAt)}\n`,
+  )
   io.stdout.write(`${['NAME', 'ROLE', 'ADDED', 'LAST RENEWAL'].join('\t')}\n`)
   for (const row of rows) io.stdout.write(`${[row.name, row.role, day(row.addedAt), day(row.renewedAt)].join('\t')}\n`)
   return EXIT.OK

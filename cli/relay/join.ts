@@ -15,6 +15,16 @@ import {
   saveRoster,
 } from '../../relay/home/state'
 
+/** Refuses with `RELAY_ALREADY_INITIALIZED` when `home` already belongs to a relay (before `verb` sends anything). */
+export async function refuseRelayHome(home: string, verb: 'join' | 'connect'): Promise<void> {
+  if (await relayInitExists(home)) {
+    throw new RelayCliError(
+      'RELAY_ALREADY_INITIALIZED',
+      `This companion home already belongs to a relay; ${verb} from a fresh home (ASK_USER_HOME) or remove its relay-*.json files first.`,
+    )
+  }
+}
+
 /**
  * Joins the relay of the pairing `line` as device `name`. Refuses with `RELAY_ALREADY_INITIALIZED`
  * before anything when this home already belongs to a relay, then with the line's and the pairing's codes.
@@ -27,12 +37,7 @@ export async function joinRelay(options: {
   now?: () => number
 }): Promise<{ member: Member; rosterVersion: number }> {
   const now = options.now ?? Date.now
-  if (await relayInitExists(options.home)) {
-    throw new RelayCliError(
-      'RELAY_ALREADY_INITIALIZED',
-      'This companion home already belongs to a relay; join from a fresh home (ASK_USER_HOME) or remove its relay-*.json files first.',
-    )
-  }
+  await refuseRelayHome(options.home, 'join')
   const offer = parsePairLine(options.line, now())
   const joined = await joinPairing(offer, {
     name: options.name,

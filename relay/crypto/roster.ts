@@ -27,7 +27,14 @@ export interface SignedRoster {
  */
 export async function signRoster(
   root: RootKeys,
-  options: { version: number; members: readonly Member[]; now: number; push?: RosterPush | undefined },
+  options: {
+    version: number
+    members: readonly Member[]
+    now: number
+    push?: RosterPush | undefined
+    /** The member id of the desktop signing (see RosterSchema's `signedBy`). */
+    signedBy?: string
+  },
 ): Promise<SignedRoster & { roster: Roster }> {
   const parsed = RosterSchema.safeParse({
     v: 1,
@@ -36,6 +43,7 @@ export async function signRoster(
     expiresAt: options.now + ROSTER_LIFETIME_MS,
     members: options.members,
     ...(options.push ? { push: options.push } : {}),
+    ...(options.signedBy === undefined ? {} : { signedBy: options.signedBy }),
   })
   if (!parsed.success)
     throw new RelayCryptoError(
@@ -57,7 +65,7 @@ export async function signRoster(
 export async function renewRoster(
   root: RootKeys,
   previous: Roster,
-  options: { now: number; members?: readonly Member[]; push?: RosterPush | undefined },
+  options: { now: number; members?: readonly Member[]; push?: RosterPush | undefined; signedBy?: string },
 ): Promise<SignedRoster & { roster: Roster }> {
   const push = 'push' in options ? options.push : options.members === undefined ? previous.push : undefined
   return signRoster(root, {
@@ -65,6 +73,7 @@ export async function renewRoster(
     members: options.members ?? previous.members,
     now: options.now,
     push,
+    ...(options.signedBy === undefined ? {} : { signedBy: options.signedBy }),
   })
 }
 

@@ -93,6 +93,11 @@ export const RosterSchema = z
     members: z.array(MemberSchema).max(ROSTER_MAX_MEMBERS),
     /** Web Push (relay/push); absent until the first phone subscribes. */
     push: RosterPushSchema.optional(),
+    /**
+     * Which desktop of the person signed this version (with the root key every desktop holds), shown in
+     * `relay devices`. Informational: verifiers ignore it, and rosters from before it carry none.
+     */
+    signedBy: MemberIdSchema.optional(),
   })
   .refine((roster) => roster.expiresAt > roster.issuedAt, 'expiresAt must be after issuedAt')
   .refine(

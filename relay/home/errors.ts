@@ -17,6 +17,7 @@ export type RelayHomeCode =
   | 'RELAY_NO_PHONE_URLS'
   | 'RELAY_NO_SUCH_MEMBER'
   | 'RELAY_CANNOT_REMOVE_DESKTOP'
+  | 'RELAY_DESK_RECORDS_CONFLICT'
 
 /** An error about the relay files in a companion's home. Its message never carries a seed, a key or a credential. */
 export class RelayHomeError extends RelayCodedError<RelayHomeCode> {

@@ -1,7 +1,8 @@
-// Pairing on the first desktop (`ask-user relay pair`, and "Add a phone" in the desktop window): one
-// offer, one confirmed device, added to the re-signed roster (version + 1) and given its own 7-day
-// credential, sealed to it.
-import { loadRootKeys, renewRoster, verifyRoster, type Member } from '../crypto'
+// Pairing on a desktop (`ask-user relay pair`, and "Add a phone" in the desktop window): one offer, one
+// confirmed device, added to the re-signed roster (version + 1) and given its own 7-day credential,
+// sealed to it. In the terminal the one who joins may be another desktop (`relay connect`): it gets the
+// desk secrets too (desk-secrets.ts), so it can sign rosters and mint credentials as this one does.
+import type { Member } from '../crypto'
 import { mintRoleCredential, mintRoleJwt } from '../nats/credentials'
 import { DEVICE_CREDENTIAL_SECONDS } from '../renewal'
 import {
@@ -13,10 +14,16 @@ import {
   runDesktopPairing,
   type PairRequestBody,
 } from '../pairing'
-import { openDesktopLink, publishRoster } from './desktop-link'
+import { syncDeskRecords } from './desk-records-sync'
+import { deskSecretsOf } from './desk-secrets'
+import { openDesktopLink } from './desktop-link'
+import { publishRosterChange } from './roster-change'
 import { pushSectionForMembers } from './push-roster'
 import { RelayHomeError } from './errors'
-import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson } from './state'
+
+/** The credential in a grant to a joining desktop: never used for long, it mints its own at each connection. */
+const JOINED_DESKTOP_CREDENTIAL_SECONDS = 3_600
 
 /** What {@link pairDevice} needs: where to show the line, how to ask the person; `now` for tests. */
 export interface PairDeviceOptions {
@@ -28,7 +35,11 @@ export interface PairDeviceOptions {
    * URL and is shown as the phone app's link (`<appUrl>#pair=…`, for a QR code) with its expiry (ms).
    */
   showPhoneLink?: (link: string, offer: { pairId: string; expiresAt: number }) => void
-  /** Shows the device's name and the 6-digit code and resolves with the person's decision. */
+  /**
+   * Shows the device's name and the 6-digit code and resolves with the person's decision. A request of
+   * role `desktop` (only accepted without `showPhoneLink`) must be shown as a desktop that will be able to
+   * change the roster.
+   */
   confirm: (request: PairRequestBody, code: string) => Promise<boolean>
   /** Aborted when the person cancels: the offer is withdrawn on the relay at once (`RELAY_PAIR_CANCELLED`). */
   signal?: AbortSignal
@@ -57,7 +68,7 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
   try {
     const pairId = newPairId()
     const ttlMs = options.ttlMs ?? PAIR_OFFER_TTL_MS
-    const signer = (role: 'pair' | 'device') => ({
+    const signer = (role: 'pair' | 'device' | 'desktop') => ({
       accountPublicKey: link.keys.accountPublicKey,
       signingSeed: link.keys.roleSigningSeeds[role],
       now,
@@ -78,38 +89,52 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
       now,
       confirm: options.confirm,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      // A phone link opens in a browser, which never joins as a desktop.
+      allowDesktop: phone === undefined,
       grant: async (request) => {
-        const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
-          highestSeenVersion: 0,
-          now: now(),
+        let added: Member | undefined
+        // Applied again on top of another desktop's change published meanwhile (roster-change.ts).
+        const next = await publishRosterChange(link, options.home, now, async (current) => {
+          if (current.members.some((member) => member.name === request.member.name)) {
+            throw new RelayHomeError(
+              'RELAY_NAME_TAKEN',
+              `The roster already lists "${request.member.name}"; join again with another --name.`,
+            )
+          }
+          added = { ...request.member, addedAt: now() }
+          const members = [...current.members, added]
+          return { members, push: await pushSectionForMembers(options.home, current, members) }
         })
-        if (current.members.some((member) => member.name === request.member.name)) {
-          throw new RelayHomeError(
-            'RELAY_NAME_TAKEN',
-            `The roster already lists "${request.member.name}"; join again with another --name.`,
-          )
-        }
-        const member: Member = { ...request.member, addedAt: now() }
-        const members = [...current.members, member]
-        const next = await renewRoster(await loadRootKeys(link.root), current, {
-          now: now(),
-          members,
-          push: await pushSectionForMembers(options.home, current, members),
-        })
+        const member = added!
+        const desktop = member.role === 'desktop'
+        // A desktop mints its own short credential at each connection, so its one here is short and not renewed.
         const credential = await mintRoleJwt(
-          signer('device'),
-          'device',
+          signer(desktop ? 'desktop' : 'device'),
+          desktop ? 'desktop' : 'device',
           member.id,
           request.nkey,
-          DEVICE_CREDENTIAL_SECONDS,
+          desktop ? JOINED_DESKTOP_CREDENTIAL_SECONDS : DEVICE_CREDENTIAL_SECONDS,
         )
-        await publishRoster(link, next)
-        await saveRoster(options.home, next)
-        const renewals = await loadRenewals(options.home)
-        renewals.devices[member.id] = { renewedAt: now(), expiresAt: credential.expiresAt * 1000, nkey: request.nkey }
-        await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
+        const desk = desktop ? await deskSecretsOf(options.home, link.settings) : undefined
+        if (!desktop) {
+          const renewals = await loadRenewals(options.home)
+          renewals.devices[member.id] = {
+            renewedAt: now(),
+            expiresAt: credential.expiresAt * 1000,
+            nkey: request.nkey,
+          }
+          await saveJson(options.home, RENEWALS_FILE, RenewalsSchema, renewals)
+        }
+        // Shared with the other desktops (and re-sealed to a joining one); the cache holds it if this fails.
+        await syncDeskRecords(link, options.home, next.roster).catch(() => undefined)
         result = { member, rosterVersion: next.roster.version }
-        return { jwt: credential.jwt, natsName: member.id, credsExpiresAt: credential.expiresAt, roster: next }
+        return {
+          jwt: credential.jwt,
+          natsName: member.id,
+          credsExpiresAt: credential.expiresAt,
+          roster: next,
+          ...(desk === undefined ? {} : { desk }),
+        }
       },
     })
     return result!

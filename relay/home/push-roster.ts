@@ -5,8 +5,6 @@
 import type { NatsConnection } from '@nats-io/nats-core'
 import {
   loadMemberKeys,
-  loadRootKeys,
-  renewRoster,
   verifyRosterSignature,
   type Member,
   type MemberKeys,
@@ -21,8 +19,9 @@ import { type DeviceSubscription, type PushSectionContent } from '../push/schema
 import { openPushSection, sealPushSection } from '../push/section'
 import { openSubscription, subscriptionKey } from '../push/subscription'
 import { loadOrCreateVapid, rememberGone } from '../push/vapid'
-import { publishRoster, type DesktopLink } from './desktop-link'
-import { loadOwnMember, loadRelayState, saveRoster } from './state'
+import type { DesktopLink } from './desktop-link'
+import { publishRosterChange } from './roster-change'
+import { loadOwnMember, loadRelayState } from './state'
 
 /** The push section a roster listing `roster.members` should carry, and whether it differs from `roster.push`. */
 export interface PushSectionUpdate {
@@ -88,8 +87,8 @@ async function sameSection(desktop: MemberKeys, roster: Roster, content: PushSec
 /**
  * When a subscription arrives or a receipt reports one gone: re-signs and publishes the roster with the
  * updated push section, only when the section changed. Returns the new roster version, or `undefined`
- * when nothing changed. Throws relay/home's `RELAY_ROSTER_CONFLICT` (another change was published
- * meanwhile: call again) and what {@link pushSectionUpdate} throws.
+ * when nothing changed. Throws relay/home's `RELAY_ROSTER_CONFLICT` (other changes were published
+ * meanwhile at every try: call again) and what {@link pushSectionUpdate} throws.
  */
 export async function refreshPushRoster(
   home: string,
@@ -98,12 +97,16 @@ export async function refreshPushRoster(
 ): Promise<number | undefined> {
   const state = await loadRelayState(home)
   const roster = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
-  const update = await pushSectionUpdate(home, link.nc, roster, options.gone)
-  if (!update.changed) return undefined
-  const next = await renewRoster(await loadRootKeys(state.root), roster, { now: options.now, push: update.push })
-  await publishRoster(link, next)
-  link.roster = next
-  await saveRoster(home, next)
+  if (!(await pushSectionUpdate(home, link.nc, roster, options.gone)).changed) return undefined
+  // Built again on top of another desktop's roster change published meanwhile (roster-change.ts).
+  const next = await publishRosterChange(
+    link,
+    home,
+    () => options.now,
+    async (current) => ({
+      push: (await pushSectionUpdate(home, link.nc, current, options.gone)).push,
+    }),
+  )
   return next.roster.version
 }
 

@@ -1,12 +1,14 @@
 // Removing a member from the roster on the first desktop: `ask-user relay remove NAME` and the Electron
 // window's "Remove" (electron/main/relay-changes.ts) both run this one function.
-import { loadRootKeys, renewRoster, verifyRoster } from '../crypto'
+import type { Member, Roster } from '../crypto'
 import type { RelayKeys } from '../nats/keys-file'
-import { pushPersonAccount } from './account-push'
-import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster, type DesktopLink } from './desktop-link'
+import { pushPersonAccount, serverRevocations } from './account-push'
+import { syncDeskRecords } from './desk-records-sync'
+import { CLI_SERVER_CHECKS, openDesktopLink, type DesktopLink } from './desktop-link'
+import { publishRosterChange } from './roster-change'
 import { RelayHomeError } from './errors'
 import { pushSectionForMembers } from './push-roster'
-import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson, saveRoster } from './state'
+import { loadRenewals, RenewalsSchema, RENEWALS_FILE, saveJson } from './state'
 
 /**
  * Removes the member called `name` on the first desktop: roster version + 1 without it, published to
@@ -22,32 +24,30 @@ export async function removeMember(
 ): Promise<{ rosterVersion: number; credentialRevoked: boolean }> {
   const link = await openDesktopLink(home, now)
   try {
-    const current = await verifyRoster(link.roster.bytes, link.roster.signature, link.settings.rootPublicKey, {
-      highestSeenVersion: 0,
-      now: now(),
-    })
-    const member = current.members.find((candidate) => candidate.name === name)
-    if (member === undefined)
-      throw new RelayHomeError(
-        'RELAY_NO_SUCH_MEMBER',
-        `The roster lists no member called "${name}"; run \`ask-user relay devices\` for the names.`,
-      )
-    if (member.id === link.desktop.member.id) {
-      throw new RelayHomeError(
-        'RELAY_CANNOT_REMOVE_DESKTOP',
-        'This desktop holds the root key and cannot remove itself; remove other devices, or start a new relay.',
-      )
-    }
-    const members = current.members.filter((candidate) => candidate.id !== member.id)
-    const next = await renewRoster(await loadRootKeys(link.root), current, {
-      now: now(),
-      members,
+    let removed: Member | undefined
+    // Applied again on top of another desktop's change published meanwhile (roster-change.ts).
+    const next = await publishRosterChange(link, home, now, async (current) => {
+      const member = current.members.find((candidate) => candidate.name === name)
+      if (member === undefined)
+        throw new RelayHomeError(
+          'RELAY_NO_SUCH_MEMBER',
+          `The roster lists no member called "${name}"; run \`ask-user relay devices\` for the names.`,
+        )
+      if (member.id === link.desktop.member.id) {
+        throw new RelayHomeError(
+          'RELAY_CANNOT_REMOVE_DESKTOP',
+          'This desktop cannot remove itself; remove it from another desktop, or remove other devices here.',
+        )
+      }
+      removed = member
+      const members = current.members.filter((candidate) => candidate.id !== member.id)
       // Re-sealed without the removed device's subscription (and without its key, for an agent).
-      push: await pushSectionForMembers(home, current, members),
+      return { members, push: await pushSectionForMembers(home, current, members) }
     })
-    await publishRoster(link, next)
-    await saveRoster(home, next)
-    return { rosterVersion: next.roster.version, credentialRevoked: await revokeCredential(home, link, member.id, now) }
+    return {
+      rosterVersion: next.roster.version,
+      credentialRevoked: await revokeCredential(home, link, next.roster, removed!.id, now),
+    }
   } finally {
     await link.nc.close()
   }
@@ -67,21 +67,28 @@ export async function pushRevocations(
   return pushPersonAccount(home, url, keys, revocations, { server: CLI_SERVER_CHECKS })
 }
 
-// The roster change already stands; a failed push leaves the credential to lapse within 7 days.
+// The roster change already stands; a failed push leaves the credential to lapse within 7 days. The
+// device may have been paired on another desktop, so the shared records are read first (its nkey); the
+// push carries every revocation known here, there and on the server, so no desktop lifts another's.
 async function revokeCredential(
   home: string,
   link: DesktopLink,
+  roster: Roster,
   memberId: string,
   now: () => number,
 ): Promise<boolean> {
+  await syncDeskRecords(link, home, roster).catch(() => undefined)
   const renewals = await loadRenewals(home)
   const device = renewals.devices[memberId]
   if (device === undefined) return false
   const revoked = { ...renewals.revoked, [device.nkey]: Math.floor(now() / 1000) }
+  const onServer = await serverRevocations(link.url, link.keys, CLI_SERVER_CHECKS).catch(() => ({}))
+  for (const [user, at] of Object.entries(onServer)) revoked[user] = Math.max(at, revoked[user] ?? 0)
   const pushed = await pushRevocations(home, link.url, link.keys, revoked).catch(() => false)
   if (pushed) {
     delete renewals.devices[memberId]
     await saveJson(home, RENEWALS_FILE, RenewalsSchema, { ...renewals, revoked })
+    await syncDeskRecords(link, home, roster).catch(() => undefined)
   }
   return pushed
 }

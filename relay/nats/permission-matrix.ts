@@ -1,4 +1,4 @@
-import { BUCKETS } from './templates'
+import { BUCKETS, DESK_RECORDS_KEY } from './templates'
 import { expandTemplate, ROLES, type Role } from './templates'
 
 /**
@@ -62,6 +62,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvCreate(roster, `cred.${other}`),
     kvCreate(roster, `sub.${self}`),
     kvCreate(roster, `sub.${other}`),
+    kvCreate(roster, DESK_RECORDS_KEY),
     kvCreate(pair, `req.pair1`),
     kvGet(inbox, `q.${self}.ask1`),
     kvGet(inbox, `q.${other}.ask1`),
@@ -73,6 +74,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvGet(roster, `cred.${self}`),
     kvGet(roster, `cred.${other}`),
     kvGet(roster, `sub.${other}`),
+    kvGet(roster, DESK_RECORDS_KEY),
     kvGet(presence, other),
     kvWatch(inbox, `a.${self}.>`),
     kvWatch(inbox, `a.${other}.>`),
@@ -81,6 +83,7 @@ export function probesFor(self: string, other: string): Probe[] {
     kvWatch(secret, `a.${other}.>`),
     kvWatch(roster, 'current'),
     kvWatch(roster, 'sub.*'),
+    kvWatch(roster, DESK_RECORDS_KEY),
     kvWatch(presence, '*'),
     {
       op: 'legacy-consumer-create',

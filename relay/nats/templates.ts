@@ -29,6 +29,13 @@ export const CREDENTIAL_KEY_PREFIX = 'cred'
  */
 export const SUBSCRIPTION_KEY_PREFIX = 'sub'
 
+/**
+ * The desktops' shared credential records (relay/home/desk-records.ts: each device's nkey and the revoked
+ * users) live in the `roster` bucket at this key, sealed to every desktop of the roster and signed by the
+ * desktop that wrote them: only desktops read or write it.
+ */
+export const DESK_RECORDS_KEY = 'desk-records'
+
 /** The roles a scoped signing key exists for. */
 export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
@@ -110,6 +117,9 @@ const DESKTOP: RoleTemplate = {
     `$KV.presence.${SELF}`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
+    // The desktops' shared credential records, written with a compare-and-set on their revision.
+    `$KV.roster.${DESK_RECORDS_KEY}`,
+    ...readKeys('roster', DESK_RECORDS_KEY),
     // Every device's push subscription record, read and watched to seal it into the roster's push section.
     ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,

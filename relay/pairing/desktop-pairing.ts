@@ -8,7 +8,7 @@ import { RelayPairingError } from './errors'
 import { createEntry, getEntry, watchKey } from './relay-kv'
 import { checkPairRequest, confirmationCode } from './request'
 import { declinePairResponse, pairingCancelled, sealPairGrant } from './response'
-import type { PairOffer, PairRequestBody } from './schemas'
+import type { DeskSecrets, PairOffer, PairRequestBody } from './schemas'
 
 /** What the desktop grants a confirmed device: its credential and the re-signed roster that lists it. */
 export interface PairGrantInput {
@@ -16,6 +16,8 @@ export interface PairGrantInput {
   natsName: string
   credsExpiresAt: number
   roster: SignedRoster
+  /** Only for a joining desktop: what lets it act as a desktop (see DeskSecretsSchema). */
+  desk?: DeskSecrets
 }
 
 /** The hooks the caller (terminal or window) provides; `now` is injectable for tests. */
@@ -29,6 +31,8 @@ export interface DesktopPairingHooks {
    * decline at `resp.<pairId>`), so a device that asks later is told at once instead of waiting for expiry.
    */
   signal?: AbortSignal
+  /** Accept a request from a joining desktop (`relay connect`); default: devices only. */
+  allowDesktop?: boolean
   now?: () => number
 }
 
@@ -90,7 +94,7 @@ export async function runDesktopPairing(
     })
     let request: PairRequestBody
     try {
-      request = await checkPairRequest(offer, entry.value, now())
+      request = await checkPairRequest(offer, entry.value, now(), { allowDesktop: hooks.allowDesktop === true })
     } catch (error) {
       await decline()
       throw error

@@ -5,6 +5,8 @@ export {
   PairOfferSchema,
   PairRequestBodySchema,
   PairGrantSchema,
+  DeskSecretsSchema,
+  type DeskSecrets,
   type PairOffer,
   type PairRequestBody,
   type PairGrant,

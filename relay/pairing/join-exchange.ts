@@ -27,6 +27,8 @@ export interface JoinedDevice {
 /** How a device joins: its name, where it shows the code, how it dials; `now` for tests. */
 export interface JoinOptions {
   name: string
+  /** `desktop` for `relay connect` (the grant must then carry the desk secrets); default `device`. */
+  role?: 'device' | 'desktop'
   showCode: (code: string) => void
   connect: RelayConnect
   now?: () => number
@@ -36,7 +38,7 @@ export interface JoinOptions {
  * Joins with a parsed `offer` under the device name `name`. `showCode` is called with the 6-digit code
  * once the request is stored. Refuses with `RELAY_PAIR_REQUEST_INVALID` (a bad name),
  * `RELAY_PAIR_LINE_USED` (another request took this offer: an alarm), `RELAY_PAIR_EXPIRED`,
- * `RELAY_PAIR_DECLINED`, `RELAY_PAIR_RESPONSE_INVALID`, a roster code, or the connect function's error.
+ * `RELAY_PAIR_DECLINED`, `RELAY_PAIR_RESPONSE_INVALID` (also a grant without the desk secrets to a desktop), a roster code, or the connect function's error.
  */
 export async function joinPairingWith(offer: PairOffer, options: JoinOptions): Promise<JoinedDevice> {
   const now = options.now ?? Date.now
@@ -46,7 +48,8 @@ export async function joinPairingWith(offer: PairOffer, options: JoinOptions): P
       'A device name is 1-100 characters without control characters; pick another name.',
     )
   }
-  const identity = await generateMemberIdentity(options.name, 'device')
+  const role = options.role ?? 'device'
+  const identity = await generateMemberIdentity(options.name, role)
   const keys = await loadMemberKeys(identity.secret)
   const nkey = createUser()
   const request = await makePairRequest(offer, identity.member, nkey.getPublicKey(), now())
@@ -78,6 +81,15 @@ export async function joinPairingWith(offer: PairOffer, options: JoinOptions): P
       })
       const stored = await Promise.race([response, expired])
       const opened = await openPairResponse(keys, stored, { offer, storedRequest: request, now: now() })
+      // A desktop without the desk secrets could not sign or mint: the grant answered a device pairing.
+      if ((role === 'desktop') !== (opened.grant.desk !== undefined)) {
+        throw new RelayPairingError(
+          'RELAY_PAIR_RESPONSE_INVALID',
+          role === 'desktop'
+            ? "The desktop's reply does not carry what a second desktop needs (an older release answered); nothing was stored. Update the first desktop, then run `ask-user relay pair` there again."
+            : "The desktop's reply is meant for a desktop, not a device; nothing was stored. Run `ask-user relay pair` on the desktop again.",
+        )
+      }
       const creds = new TextDecoder().decode(fmtCreds(opened.grant.jwt, nkey))
       return { secret: identity.secret, creds, ...opened }
     } finally {

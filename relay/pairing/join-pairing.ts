@@ -13,7 +13,13 @@ export type { JoinedDevice } from './join-exchange'
  */
 export async function joinPairing(
   offer: PairOffer,
-  options: { name: string; showCode: (code: string) => void; now?: () => number; server?: CheckServerOptions },
+  options: {
+    name: string
+    role?: 'device' | 'desktop'
+    showCode: (code: string) => void
+    now?: () => number
+    server?: CheckServerOptions
+  },
 ): Promise<JoinedDevice> {
   return joinPairingWith(offer, {
     ...options,

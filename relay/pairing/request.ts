@@ -28,7 +28,7 @@ export async function requestDigest(stored: Uint8Array): Promise<string> {
   return toBase64url(await sha256(new Uint8Array(stored)))
 }
 
-/** The exact bytes the new device writes to `req.<pairId>` for `member` (role `device`) and its `nkey`. */
+/** The exact bytes the new device writes to `req.<pairId>` for `member` (role `device`, or `desktop` for `relay connect`) and its `nkey`. */
 export async function makePairRequest(
   offer: PairOffer,
   member: Member,
@@ -44,12 +44,19 @@ export async function makePairRequest(
 
 /**
  * Checks a stored request against the desktop's own `offer` at `now` (ms) and returns its body.
+ * A request of role `desktop` is accepted only with `allowDesktop` (the terminal's `relay pair`, where
+ * the person is told a desktop joins); otherwise only `device`.
  * Refuses with `RELAY_PAIR_REQUEST_INVALID` (not a request, a member record whose id does not name its
- * key, or not a device), `RELAY_PAIR_REPLAY` (made for another pairing), `RELAY_PAIR_EXPIRED` (the offer
+ * key, or a role not accepted here), `RELAY_PAIR_REPLAY` (made for another pairing), `RELAY_PAIR_EXPIRED` (the offer
  * expired, or the request predates it) and `RELAY_PAIR_MAC` (not made with this offer's secret: keys
  * swapped on the way, or a forgery).
  */
-export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now: number): Promise<PairRequestBody> {
+export async function checkPairRequest(
+  offer: PairOffer,
+  stored: Uint8Array,
+  now: number,
+  options: { allowDesktop?: boolean } = {},
+): Promise<PairRequestBody> {
   const invalid = new RelayPairingError(
     'RELAY_PAIR_REQUEST_INVALID',
     'The pairing request is malformed; nothing was paired. Run `ask-user relay pair` again.',
@@ -87,7 +94,8 @@ export async function checkPairRequest(offer: PairOffer, stored: Uint8Array, now
     )
   }
   const { member } = body.data
-  if (member.role !== 'device' || (await memberIdFor(fromBase64url(member.signPublic)!)) !== member.id) throw invalid
+  const roleAccepted = member.role === 'device' || (member.role === 'desktop' && options.allowDesktop === true)
+  if (!roleAccepted || (await memberIdFor(fromBase64url(member.signPublic)!)) !== member.id) throw invalid
   return body.data
 }
 

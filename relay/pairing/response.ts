@@ -10,6 +10,7 @@ import { RelayPairingError } from './errors'
 import { requestDigest } from './request'
 import {
   PairGrantSchema,
+  type DeskSecrets,
   StoredPairResponseSchema,
   type PairGrant,
   type PairOffer,
@@ -29,6 +30,7 @@ export async function sealPairGrant(options: {
   natsName: string
   credsExpiresAt: number
   roster: SignedRoster
+  desk?: DeskSecrets
 }): Promise<Uint8Array> {
   const digest = await requestDigest(options.storedRequest)
   const grant = PairGrantSchema.parse({
@@ -43,6 +45,7 @@ export async function sealPairGrant(options: {
       bytes: toBase64url(new Uint8Array(options.roster.bytes)),
       signature: toBase64url(new Uint8Array(options.roster.signature)),
     },
+    ...(options.desk === undefined ? {} : { desk: options.desk }),
   })
   const box = await sealToKey(options.request.member.hpkePublic, INFO, aad(options.offer.pairId, digest), encode(grant))
   return encode({ v: 1, t: 'granted', pairId: options.offer.pairId, ...box })

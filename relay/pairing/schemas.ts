@@ -56,6 +56,20 @@ export type PairRequestBody = z.infer<typeof PairRequestBodySchema>
 /** A request as stored at `req.<pairId>`: the body's exact text and HMAC-SHA256(secret, body). */
 export const StoredPairRequestSchema = z.strictObject({ body: z.string().max(8_192), mac: Key32Schema })
 
+/**
+ * What a desktop hands a joining desktop (`relay connect`) inside the sealed grant, so both can sign
+ * rosters, mint credentials, renew and remove: the text of its NATS signing-keys file and of its VAPID
+ * file (each checked against its own schema by the receiver before it is stored), and the phone URLs.
+ * The operator's own key and the root secret never travel (the root comes from the typed recovery code).
+ */
+export const DeskSecretsSchema = z.strictObject({
+  natsKeys: z.string().min(1).max(16_384),
+  vapid: z.string().min(1).max(16_384).optional(),
+  websocketUrl: z.string().min(1).max(2_048).optional(),
+  appUrl: z.string().min(1).max(2_048).optional(),
+})
+export type DeskSecrets = z.infer<typeof DeskSecretsSchema>
+
 /** What the desktop seals to the new device: its relay credential and the roster that lists it. */
 export const PairGrantSchema = z.strictObject({
   v: z.literal(1),
@@ -70,6 +84,8 @@ export const PairGrantSchema = z.strictObject({
   /** Seconds since the epoch. */
   credsExpiresAt: z.int().min(0),
   roster: z.strictObject({ bytes: Base64url, signature: Base64url }),
+  /** Only in a grant to a joining desktop (its request's member role is `desktop`). */
+  desk: DeskSecretsSchema.optional(),
 })
 export type PairGrant = z.infer<typeof PairGrantSchema>
 

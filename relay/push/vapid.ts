@@ -17,7 +17,8 @@ export const VAPID_FILE = 'relay-vapid.json'
 /** The VAPID `sub` claim when the person named none: push services want a contact, this says whose. */
 export const DEFAULT_VAPID_SUBJECT = 'mailto:ask-user-companion@localhost.invalid'
 
-const VapidFileSchema = z.strictObject({
+/** The VAPID file's shape; a desktop joining with `relay connect` checks the copy it is given against it. */
+export const VapidFileSchema = z.strictObject({
   v: z.literal(1),
   keys: VapidKeysSchema,
   subject: z.string().min(1).max(200),
@@ -72,6 +73,7 @@ export async function rememberGone(home: string, file: VapidFile, endpoints: rea
   return next
 }
 
-async function saveVapid(home: string, file: VapidFile): Promise<void> {
+/** Writes the VAPID file of `home` (0600, atomically). */
+export async function saveVapid(home: string, file: VapidFile): Promise<void> {
   await writeFileAtomic(join(home, VAPID_FILE), `${JSON.stringify(file)}\n`)
 }

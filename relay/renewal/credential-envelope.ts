@@ -71,6 +71,20 @@ export async function sealDeviceCredential(
 }
 
 /**
+ * Whether `split` (a signed envelope's content and signature) is signed by the member `writerId`, and
+ * that member is a desktop of `roster`: the check for anything only a desktop may write on the relay.
+ */
+export async function signedByRosterDesktop(
+  roster: Roster,
+  writerId: string,
+  split: { content: Bytes; signature: Bytes },
+): Promise<boolean> {
+  const writer = findMember(roster, writerId)
+  const writerKey = writer?.role === 'desktop' ? fromBase64url(writer.signPublic) : undefined
+  return writerKey !== undefined && verifyBytes(writerKey, split.signature, split.content)
+}
+
+/**
  * Opens a renewal on the device `device` against its verified `roster` and its current `.creds`, and
  * returns the new `.creds` text (the new JWT with the seed the device kept) and its expiry (seconds), or
  * `undefined` when it is the credential the device already holds. Refuses with:
@@ -98,9 +112,7 @@ export async function openDeviceCredential(
   const outer = StoredCredentialSchema.safeParse(data)
   if (split === undefined || !outer.success) throw invalid('is malformed')
   if (outer.data.device !== device.member.id) throw invalid('is for another device')
-  const writer = findMember(options.roster, outer.data.desktop)
-  const writerKey = writer?.role === 'desktop' ? fromBase64url(writer.signPublic) : undefined
-  if (writerKey === undefined || !(await verifyBytes(writerKey, split.signature, split.content))) {
+  if (!(await signedByRosterDesktop(options.roster, outer.data.desktop, split))) {
     throw new RelayRenewalError(
       'RELAY_CREDENTIAL_SIGNATURE',
       'The renewed relay credential is not signed by a desktop of the roster; it was ignored (the relay or someone else wrote it).',

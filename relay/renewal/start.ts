@@ -4,8 +4,10 @@
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
 import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { pushAccountIfChanged } from '../home/account-push'
+import { syncDeskRecords } from '../home/desk-records-sync'
 import { pushSectionUpdate } from '../home/push-roster'
-import { CLI_SERVER_CHECKS, openDesktopLink, publishRoster } from '../home/desktop-link'
+import { CLI_SERVER_CHECKS, openDesktopLink } from '../home/desktop-link'
+import { publishRosterChange } from '../home/roster-change'
 import { describeRelayError } from '../home/errors'
 import {
   loadDeviceCreds,
@@ -101,15 +103,22 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
     return { role: 'desktop', ...result, warnings: rosterWarnings(previous, now()), problem: describeRelayError(error) }
   }
   try {
-    // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then stored.
-    const previous = await verifyRosterSignature(link.roster.bytes, link.roster.signature, state.settings.rootPublicKey)
-    // The push section is rebuilt with it (relay/push); a failure there never stops the renewal.
-    const push = await pushSectionUpdate(home, link.nc, previous).catch(() => undefined)
-    const next = await renewRoster(rootKeys, previous, { now: now(), ...(push ? { push: push.push } : {}) })
+    // Signed on top of the roster the link settled on (the relay's, when it is newer), published, then
+    // stored; signed again on top of another desktop's change published meanwhile (roster-change.ts).
+    let next
     try {
-      await publishRoster(link, next)
+      next = await publishRosterChange(link, home, now, async (current) => {
+        // The push section is rebuilt with it (relay/push); a failure there never stops the renewal.
+        const push = await pushSectionUpdate(home, link.nc, current).catch(() => undefined)
+        return push ? { push: push.push } : {}
+      })
     } catch (error) {
-      // Nothing stored either: the roster the relay has now is newer than the one this renewal built on.
+      // Nothing stored: every try met a newer roster published by another desktop, or the relay failed.
+      const previous = await verifyRosterSignature(
+        link.roster.bytes,
+        link.roster.signature,
+        state.settings.rootPublicKey,
+      )
       const unchanged = {
         rosterVersion: previous.version,
         rosterExpiresAt: previous.expiresAt,
@@ -124,7 +133,11 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
         problem: describeRelayError(error),
       }
     }
-    await saveRoster(home, next)
+    // What the other desktops paired and revoked: their devices are renewed here too, their revocations pushed.
+    let recordsProblem: string | undefined
+    await syncDeskRecords(link, home, next.roster).catch((error: unknown) => {
+      recordsProblem = describeRelayError(error)
+    })
     const renewals = await loadRenewals(home)
     let accountUpdated = false
     let accountProblem: string | undefined
@@ -143,11 +156,12 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
       published: true,
       accountUpdated,
       warnings: [] as string[],
-      ...(accountProblem !== undefined ? { problem: accountProblem } : {}),
+      ...((accountProblem ?? recordsProblem) !== undefined ? { problem: (accountProblem ?? recordsProblem)! } : {}),
     }
     try {
       const renewed = await renewDeviceCredentials(link, next.roster, renewals, now)
       await saveJson(home, RENEWALS_FILE, RenewalsSchema, renewed.renewals)
+      if (renewed.renewed.length > 0) await syncDeskRecords(link, home, next.roster)
       return { ...result, devicesRenewed: renewed.renewed.map((member) => member.name) }
     } catch (error) {
       return { ...result, devicesRenewed: [], problem: describeRelayError(error) }

@@ -144,6 +144,12 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('agent', 'kv-watch', /KV_secret/)).toEqual([true, false])
     expect(rows.filter((r) => r.role === 'pair' && /secret/.test(r.probe.subject) && r.allowed)).toEqual([])
     expect(allowed('desktop', 'kv-create', /roster\.(current|cred)/)).toEqual([true, true])
+    // The desktops' shared credential records (device nkeys, revocations): desktops only.
+    for (const op of ['kv-create', 'kv-get', 'kv-watch'] as const) {
+      expect(allowed('desktop', op, /desk-records/)).toEqual([true])
+      for (const role of ['agent', 'device', 'pair'] as const)
+        expect(allowed(role, op, /desk-records/)).toEqual([false])
+    }
     // A push subscription record: a device writes only its own, the desktop reads every one, nobody else.
     expect(allowed('device', 'kv-create', /roster\.sub\./)).toEqual([true, false])
     expect(allowed('device', 'kv-get', /roster\.sub\./)).toEqual([false])

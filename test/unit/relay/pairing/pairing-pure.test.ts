@@ -97,6 +97,20 @@ describe('the request', () => {
       'RELAY_PAIR_REQUEST_INVALID',
     )
   })
+
+  it('accepts a joining desktop only where the desktop allows it (the terminal), never an agent', async () => {
+    const { offer } = await setting()
+    const desk = await makeMember('office', 'desktop')
+    const request = await makePairRequest(offer, desk.member, createUser().getPublicKey(), NOW + 1_000)
+    expect(await codeOf(checkPairRequest(offer, request, NOW + 2_000))).toBe('RELAY_PAIR_REQUEST_INVALID')
+    const body = await checkPairRequest(offer, request, NOW + 2_000, { allowDesktop: true })
+    expect(body.member.role).toBe('desktop')
+    const agent = await makeMember('builder', 'agent')
+    const asAgent = await makePairRequest(offer, agent.member, createUser().getPublicKey(), NOW + 1_000)
+    expect(await codeOf(checkPairRequest(offer, asAgent, NOW + 2_000, { allowDesktop: true }))).toBe(
+      'RELAY_PAIR_REQUEST_INVALID',
+    )
+  })
 })
 
 describe('device names', () => {
