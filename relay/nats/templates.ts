@@ -29,6 +29,13 @@ export const CREDENTIAL_KEY_PREFIX = 'cred'
  */
 export const SUBSCRIPTION_KEY_PREFIX = 'sub'
 
+/**
+ * Which remote agents a device (a phone) may answer password questions for lives in the `roster` bucket
+ * at `pw.<its NATS name>` (relay/home/passwords-record.ts): only desktops write one, each device reads
+ * only its own.
+ */
+export const PASSWORDS_KEY_PREFIX = 'pw'
+
 /** The roles a scoped signing key exists for. */
 export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
@@ -89,6 +96,8 @@ const DEVICE: RoleTemplate = {
     // Its renewed credential, written by the desktop and sealed to it: only this device reads it.
     `${JS}.DIRECT.GET.KV_roster.$KV.roster.${CREDENTIAL_KEY_PREFIX}.${SELF}`,
     ...readKeys('presence', '*'),
+    // The agents it may answer passwords for, written by a desktop and sealed to it: only its own record.
+    ...readKeys('roster', `${PASSWORDS_KEY_PREFIX}.${SELF}`),
     // Its Web Push subscription, sealed to the desktops (relay/push): only its own key.
     `$KV.roster.${SUBSCRIPTION_KEY_PREFIX}.${SELF}`,
     `${JS}.INFO`,
@@ -110,6 +119,8 @@ const DESKTOP: RoleTemplate = {
     `$KV.presence.${SELF}`,
     `$KV.roster.current`,
     `$KV.roster.${CREDENTIAL_KEY_PREFIX}.*`,
+    // Every device's password setting ("Allow passwords from this agent … also on my phone").
+    `$KV.roster.${PASSWORDS_KEY_PREFIX}.*`,
     // Every device's push subscription record, read and watched to seal it into the roster's push section.
     ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,
