@@ -47,7 +47,13 @@ export type PhonePairState = z.infer<typeof PhonePairStateSchema>
  */
 export const RelayChangeSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('relay/mirror-local'), on: z.boolean() }),
-  z.strictObject({ type: z.literal('relay/remote-passwords'), agent: z.string().min(1).max(200), allow: z.boolean() }),
+  z.strictObject({
+    type: z.literal('relay/remote-passwords'),
+    agent: z.string().min(1).max(200),
+    allow: z.boolean(),
+    /** A paired device (a phone) by its roster name: the change is that phone's (`relay passwords … --on`). */
+    on: z.string().min(1).max(200).optional(),
+  }),
   z.strictObject({ type: z.literal('devices/remove'), name: z.string().min(1).max(200) }),
 ])
 export type RelayChange = z.infer<typeof RelayChangeSchema>

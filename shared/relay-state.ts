@@ -49,6 +49,8 @@ export const RelayAgentViewSchema = z.strictObject({
   lastContactAt: z.number().optional(),
   /** Present when the person allowed this desk to answer the agent's password questions (`relay passwords`). */
   passwordsAllowed: z.literal(true).optional(),
+  /** The paired devices (phones, by roster name) also allowed to answer its passwords (`relay passwords --on`). */
+  passwordsOnDevices: z.array(z.string()).optional(),
 })
 export type RelayAgentView = z.infer<typeof RelayAgentViewSchema>
 

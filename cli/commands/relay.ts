@@ -36,7 +36,7 @@ const HELP = `Usage:
   ask-user relay devices
   ask-user relay remove NAME
   ask-user relay renew                (what the companion does at every start)
-  ask-user relay passwords allow NAME | deny NAME | list
+  ask-user relay passwords allow NAME | deny NAME [--on DEVICE | --phones] | list
   ask-user relay mirror on|off|status (on the first desktop)
 
 init writes the relay server's folder DIR (mode 700: nats-server.conf, RUN.txt), keeps the companion's
@@ -76,7 +76,10 @@ credential. The companion does the same at every start.
 
 passwords allow NAME lets this desk answer the remote agent NAME's password (secret) questions; the
 answer is sealed to a one-time key of that ask and kept on the relay 10 minutes at most. deny NAME
-takes it back; list shows the agents allowed here. Other desks decide for themselves.
+takes it back; list shows the agents allowed here. Other desks decide for themselves. With --on DEVICE
+(a paired phone, by its name in \`relay devices\`) or --phones (every paired device), allow also lets
+that phone answer them, and deny stops only that phone: the first desktop seals the list to each phone
+on the relay and rewrites it at once (the relay must be reachable).
 
 mirror on makes the first desktop's companion write each new question of its local agents (never a
 secret one, never an approval) to the relay, so the other desks can answer it: the first answer, here

@@ -112,12 +112,12 @@ export class RelayBridge {
       home,
       () => {
         reviseRemoteSecretAsks(this.#ctx.registry, this.#listed.values(), passwords)
-        this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds())
+        this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id) => passwords.devicesOf(id))
       },
       warn,
     )
     this.#passwords = passwords
-    this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds())
+    this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id) => passwords.devicesOf(id))
     if (this.#closed.signal.aborted) return passwords.close()
     this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
     this.#renewals.unref()

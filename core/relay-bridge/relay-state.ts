@@ -51,6 +51,7 @@ export class RelayStateBoard {
   #credentialExpiry: ReadonlyMap<string, number> = new Map()
   /** Agent member ids this desk answers password questions for. */
   #passwordsAllowed: ReadonlySet<string> = new Set()
+  #passwordsOnDevices: (agentId: string) => readonly string[] = () => []
   /** The first desktop's "mirror local asks" (undefined until read). */
   #mirrorLocalAsks: boolean | undefined
   #pendingRemote = 0
@@ -104,6 +105,9 @@ export class RelayStateBoard {
             : {}),
           ...(lastContactAt !== undefined ? { lastContactAt } : {}),
           ...(this.#passwordsAllowed.has(member.id) ? { passwordsAllowed: true as const } : {}),
+          ...(this.#passwordsOnDevices(member.id).length > 0
+            ? { passwordsOnDevices: [...this.#passwordsOnDevices(member.id)] }
+            : {}),
         },
       ]
     })
@@ -176,9 +180,13 @@ export class RelayStateBoard {
     this.#publish()
   }
 
-  /** The agents (member ids) this desk now answers password questions for; replaces the ones before. */
-  passwordsAllowed(agentIds: Iterable<string>): void {
+  /**
+   * The agents (member ids) this desk now answers password questions for, and for each the names of the
+   * phones also allowed (`devicesOf`); replaces the ones before.
+   */
+  passwordsAllowed(agentIds: Iterable<string>, devicesOf: (agentId: string) => readonly string[] = () => []): void {
     this.#passwordsAllowed = new Set(agentIds)
+    this.#passwordsOnDevices = devicesOf
     this.#publish()
   }
 

@@ -15,6 +15,8 @@ export class RemotePasswords {
   readonly #home: string
   readonly #warn: (message: string) => void
   #allowed = new Set<string>()
+  /** Per allowed agent, the names of the phones it is also allowed on (their sealed records on the relay). */
+  #devices = new Map<string, readonly string[]>()
   #watcher: FSWatcher | undefined
   #reading: Promise<void> = Promise.resolve()
 
@@ -52,6 +54,11 @@ export class RemotePasswords {
     return this.#allowed.has(agentId)
   }
 
+  /** The names of the paired devices (phones) also allowed to answer `agentId`'s passwords. */
+  devicesOf(agentId: string): readonly string[] {
+    return this.#devices.get(agentId) ?? []
+  }
+
   /** The roster ids of the agents allowed now. */
   allowedAgentIds(): ReadonlySet<string> {
     return this.#allowed
@@ -65,8 +72,10 @@ export class RemotePasswords {
     try {
       const setting = await loadRemotePasswords(this.#home)
       this.#allowed = new Set(setting.agents.map((agent) => agent.id))
+      this.#devices = new Map(setting.agents.map((agent) => [agent.id, (agent.devices ?? []).map((d) => d.name)]))
     } catch (error) {
       this.#allowed = new Set()
+      this.#devices = new Map()
       this.#warn(`remote passwords are allowed for no agent: ${describeRelayError(error)}`)
     }
   }

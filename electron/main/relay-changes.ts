@@ -30,7 +30,13 @@ export async function applyRelayChange(
       }
       case 'relay/remote-passwords': {
         const { setRemotePasswords } = await import('../../relay/home/remote-passwords')
-        await setRemotePasswords(home, change.agent, change.allow, now)
+        await setRemotePasswords(
+          home,
+          change.agent,
+          change.allow,
+          now,
+          change.on === undefined ? undefined : { name: change.on },
+        )
         break
       }
       case 'devices/remove': {
@@ -41,7 +47,9 @@ export async function applyRelayChange(
     }
     return { ok: true }
   } catch (error) {
-    return refusalOf(error, change.type === 'devices/remove')
+    // Removing a device and a phone's password setting (its sealed record) are written on the relay.
+    const reachesRelay = change.type !== 'relay/mirror-local'
+    return refusalOf(error, reachesRelay)
   }
 }
 

@@ -1,24 +1,42 @@
 // Which remote agents this desk answers secret asks (passwords) for: `ask-user relay passwords allow|deny`.
-// A per-desk choice kept 0600 in the companion's 0700 home; nothing of it goes to the relay. Agents are
-// kept by roster member id (an id names exactly one key), with the roster's name for listing.
+// A per-desk choice kept 0600 in the companion's 0700 home. Agents are kept by roster member id (an id
+// names exactly one key), with the roster's name for listing. An agent may also be allowed on phones
+// (paired devices): that part reaches each phone named as a record sealed to it (device-passwords.ts).
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../core/private-files'
-import { verifyRoster, type Member } from '../crypto'
+import { verifyRoster, type Member, type Roster } from '../crypto'
+import { publishDevicePasswords } from './device-passwords'
 import { RelayHomeError } from './errors'
 import { loadRosterAndSettings, readJsonFile } from './state'
 
 /** The file in the companion's home (0600). */
 export const REMOTE_PASSWORDS_FILE = 'relay-remote-passwords.json'
 
+const NamedMemberSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1) })
+
 /** The agents allowed remote passwords on this desk, each by roster id and name, with when it was allowed. */
 export const RemotePasswordsSchema = z.strictObject({
   v: z.literal(1),
-  agents: z.array(z.strictObject({ id: z.string().min(1), name: z.string().min(1), allowedAt: z.int().min(0) })),
+  agents: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      name: z.string().min(1),
+      allowedAt: z.int().min(0),
+      /** The paired devices (phones) that may answer this agent's passwords too, by roster id and name. */
+      devices: z.array(NamedMemberSchema).optional(),
+    }),
+  ),
+  /** The version of the device records this desk wrote last (each device refuses an older one). */
+  devicesVersion: z.int().min(1).optional(),
 })
 export type RemotePasswords = z.infer<typeof RemotePasswordsSchema>
+type AllowedAgent = RemotePasswords['agents'][number]
 
 const NONE: RemotePasswords = { v: 1, agents: [] }
+
+/** Where besides this desk a change applies: one paired device by its roster name, or every one. */
+export type PasswordDevices = { name: string } | 'every-device'
 
 /**
  * The stored setting; an absent file means no agent is allowed. A damaged file is `RELAY_BAD_STATE`
@@ -36,15 +54,21 @@ export async function loadRemotePasswords(home: string): Promise<RemotePasswords
 
 /**
  * Allows (`allow: true`) or stops allowing remote passwords for the agent called `name` in the roster this
- * home holds, verified against the pinned root key. Resolves the agent and whether anything changed.
- * Throws `RELAY_NO_SUCH_AGENT` for a name the roster does not list as an agent, the roster's refusals
- * (`ROSTER_*`), `RELAY_NOT_INITIALIZED` without a relay.
+ * home holds, verified against the pinned root key. Without `devices` the change is this desk's: allowing
+ * keeps the devices already allowed, stopping stops it everywhere. With `devices`, allowing allows this desk
+ * and those devices; stopping stops only those devices. Every device whose list changed gets its record
+ * rewritten on the relay first (this desk must be a desktop of the roster, with its relay reachable), and
+ * the file is written after, so a failed publish changes nothing. Resolves the agent and whether anything
+ * changed. Throws `RELAY_NO_SUCH_AGENT` / `RELAY_NO_SUCH_DEVICE` for a name the roster does not list as
+ * one, the roster's refusals (`ROSTER_*`), `RELAY_NOT_INITIALIZED`, and the desktop link's codes and
+ * connection errors when a device record is written.
  */
 export async function setRemotePasswords(
   home: string,
   name: string,
   allow: boolean,
   now: () => number = Date.now,
+  devices?: PasswordDevices,
 ): Promise<{ agent: Member; changed: boolean }> {
   const { roster: stored, settings } = await loadRosterAndSettings(home)
   const roster = await verifyRoster(stored.bytes, stored.signature, settings.rootPublicKey, {
@@ -57,12 +81,77 @@ export async function setRemotePasswords(
       'RELAY_NO_SUCH_AGENT',
       `The roster lists no agent called "${name}"; run \`ask-user relay devices\` for the names (on a paired device, \`ask-user relay renew\` first fetches the newest roster).`,
     )
+  const named = devices === undefined ? [] : devicesNamed(roster, devices)
   const current = await loadRemotePasswords(home)
-  const others = current.agents.filter((entry) => entry.id !== agent.id)
-  const had = others.length !== current.agents.length
-  if (had === allow) return { agent, changed: false }
-  const agents = allow ? [...others, { id: agent.id, name: agent.name, allowedAt: now() }] : others
-  const next = RemotePasswordsSchema.parse({ v: 1, agents })
-  await writeFileAtomic(join(home, REMOTE_PASSWORDS_FILE), `${JSON.stringify(next, null, 2)}\n`)
+  const before = current.agents.find((entry) => entry.id === agent.id)
+  const after = nextEntry(before, { agent, allow, devices: devices === undefined ? undefined : named, now })
+  const touched = changedDevices(before, after)
+  if (sameEntry(before, after) && touched.length === 0) return { agent, changed: false }
+  const agents = [...current.agents.filter((entry) => entry.id !== agent.id), ...(after ? [after] : [])]
+  let next: RemotePasswords = {
+    v: 1,
+    agents,
+    ...(current.devicesVersion ? { devicesVersion: current.devicesVersion } : {}),
+  }
+  if (touched.length > 0) {
+    const version = (current.devicesVersion ?? 0) + 1
+    next = { ...next, devicesVersion: version }
+    await publishDevicePasswords(home, roster, touched, version, agentsAllowedOn(next), now)
+  }
+  await writeFileAtomic(
+    join(home, REMOTE_PASSWORDS_FILE),
+    `${JSON.stringify(RemotePasswordsSchema.parse(next), null, 2)}\n`,
+  )
   return { agent, changed: true }
+}
+
+/** For each device id, the agent ids allowed on it in `setting`. */
+export function agentsAllowedOn(setting: RemotePasswords): (deviceId: string) => string[] {
+  return (deviceId) =>
+    setting.agents.filter((entry) => entry.devices?.some((device) => device.id === deviceId)).map((entry) => entry.id)
+}
+
+function devicesNamed(roster: Roster, devices: PasswordDevices): Member[] {
+  const paired = roster.members.filter((member) => member.role === 'device')
+  const found = devices === 'every-device' ? paired : paired.filter((member) => member.name === devices.name)
+  if (found.length === 0)
+    throw new RelayHomeError(
+      'RELAY_NO_SUCH_DEVICE',
+      devices === 'every-device'
+        ? 'No phone or other device is paired; pair one first (`ask-user relay pair --phone`, or "Add a phone" in the Relay view).'
+        : `The roster lists no paired device called "${devices.name}"; run \`ask-user relay devices\` for the names.`,
+    )
+  return found
+}
+
+function nextEntry(
+  before: AllowedAgent | undefined,
+  change: { agent: Member; allow: boolean; devices: Member[] | undefined; now: () => number },
+): AllowedAgent | undefined {
+  const { agent, allow, devices } = change
+  if (!allow) {
+    if (devices === undefined || before === undefined) return undefined
+    const left = (before.devices ?? []).filter((device) => !devices.some((gone) => gone.id === device.id))
+    return withDevices(before, left)
+  }
+  const base = before ?? { id: agent.id, name: agent.name, allowedAt: change.now() }
+  const kept = base.devices ?? []
+  const added = (devices ?? []).filter((device) => !kept.some((known) => known.id === device.id))
+  return withDevices(base, [...kept, ...added.map((device) => ({ id: device.id, name: device.name }))])
+}
+
+function withDevices(entry: AllowedAgent, devices: { id: string; name: string }[]): AllowedAgent {
+  const { devices: _old, ...rest } = entry
+  return devices.length === 0 ? rest : { ...rest, devices }
+}
+
+/** The device ids whose allowed agents differ between `before` and `after` (one agent's entry). */
+function changedDevices(before: AllowedAgent | undefined, after: AllowedAgent | undefined): string[] {
+  const had = new Set((before?.devices ?? []).map((device) => device.id))
+  const has = new Set((after?.devices ?? []).map((device) => device.id))
+  return [...new Set([...had, ...has])].filter((id) => had.has(id) !== has.has(id))
+}
+
+function sameEntry(before: AllowedAgent | undefined, after: AllowedAgent | undefined): boolean {
+  return (before === undefined) === (after === undefined)
 }

@@ -36,6 +36,13 @@ export const SUBSCRIPTION_KEY_PREFIX = 'sub'
  */
 export const DESK_RECORDS_KEY = 'desk-records'
 
+/**
+ * Which remote agents a device (a phone) may answer password questions for lives in the `roster` bucket
+ * at `pw.<its NATS name>` (relay/home/passwords-record.ts): only desktops write one, each device reads
+ * only its own.
+ */
+export const PASSWORDS_KEY_PREFIX = 'pw'
+
 /** The roles a scoped signing key exists for. */
 export const ROLES = ['agent', 'device', 'desktop', 'pair'] as const
 export type Role = (typeof ROLES)[number]
@@ -96,6 +103,8 @@ const DEVICE: RoleTemplate = {
     // Its renewed credential, written by the desktop and sealed to it: only this device reads it.
     `${JS}.DIRECT.GET.KV_roster.$KV.roster.${CREDENTIAL_KEY_PREFIX}.${SELF}`,
     ...readKeys('presence', '*'),
+    // The agents it may answer passwords for, written by a desktop and sealed to it: only its own record.
+    ...readKeys('roster', `${PASSWORDS_KEY_PREFIX}.${SELF}`),
     // Its Web Push subscription, sealed to the desktops (relay/push): only its own key.
     `$KV.roster.${SUBSCRIPTION_KEY_PREFIX}.${SELF}`,
     `${JS}.INFO`,
@@ -120,6 +129,8 @@ const DESKTOP: RoleTemplate = {
     // The desktops' shared credential records, written with a compare-and-set on their revision.
     `$KV.roster.${DESK_RECORDS_KEY}`,
     ...readKeys('roster', DESK_RECORDS_KEY),
+    // Every device's password setting ("Allow passwords from this agent … also on my phone").
+    `$KV.roster.${PASSWORDS_KEY_PREFIX}.*`,
     // Every device's push subscription record, read and watched to seal it into the roster's push section.
     ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,

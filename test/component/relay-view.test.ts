@@ -133,6 +133,44 @@ describe('the Relay view', () => {
     expect(bridge.relayChanges.at(-1)).toEqual({ type: 'relay/remote-passwords', agent: 'ci-job', allow: false })
   })
 
+  it('"Also on laptop-b" under an allowed agent: asks first, names the phone, and turning it off does not ask', async () => {
+    const { bridge, user } = await renderWindow({ desktop: true })
+    await bridge.emit({ type: 'relay/state', state: STATE })
+    await user.click(screen.getByTestId('relay-tab'))
+    // Not allowed on this desk: no phone switch yet.
+    expect(screen.queryByTestId('relay-passwords-phone-switch')).toBeNull()
+    const allowed: RelayState = { ...STATE, agents: [{ name: 'ci-job', passwordsAllowed: true }, { name: 'sandbox' }] }
+    await bridge.emit({ type: 'relay/state', state: allowed })
+    const phone = (): HTMLElement => screen.getByRole('switch', { name: 'Also on laptop-b' })
+    expect(phone().getAttribute('aria-checked')).toBe('false')
+    await user.click(phone())
+    expect(text('relay-passwords-confirm')).toContain(
+      'laptop-b will be able to answer the password questions ci-job asks through the relay. This setting is sealed to that phone alone',
+    )
+    expect(bridge.relayChanges).toEqual([])
+    await user.click(screen.getByTestId('relay-passwords-yes'))
+    expect(bridge.relayChanges).toEqual([
+      { type: 'relay/remote-passwords', agent: 'ci-job', allow: true, on: 'laptop-b' },
+    ])
+    const onPhone: RelayState = {
+      ...STATE,
+      agents: [{ name: 'ci-job', passwordsAllowed: true, passwordsOnDevices: ['laptop-b'] }, { name: 'sandbox' }],
+    }
+    await bridge.emit({ type: 'relay/state', state: onPhone })
+    expect(phone().getAttribute('aria-checked')).toBe('true')
+    await user.click(phone())
+    expect(screen.queryByTestId('relay-passwords-confirm')).toBeNull()
+    expect(bridge.relayChanges.at(-1)).toEqual({
+      type: 'relay/remote-passwords',
+      agent: 'ci-job',
+      allow: false,
+      on: 'laptop-b',
+    })
+    // Only the first desktop writes a phone's setting.
+    await bridge.emit({ type: 'relay/state', state: { ...onPhone, desk: { name: 'laptop-b', role: 'device' } } })
+    expect(screen.queryByTestId('relay-passwords-phone-switch')).toBeNull()
+  })
+
   it('"Remove" on each other device, after a confirmation that says what removal does', async () => {
     const { bridge, user } = await renderWindow({ desktop: true })
     await bridge.emit({ type: 'relay/state', state: STATE })

@@ -7,21 +7,23 @@ import type { UiServerFrame } from '../../../shared/ui'
 import type { AnswerResult, RemoteAsk, RemoteAskSettled } from '../../../relay/exchange/relay-desk'
 
 /**
- * Why the phone does not answer a secret ask: remote passwords are allowed per agent on the desktop
- * only (`ask-user relay passwords allow <agent>`), and the phone holds no such setting, so it shows
- * the ask and refuses to answer it.
+ * Why the phone does not answer a secret ask: the person allows passwords per agent and per phone on
+ * the desktop only (the record it seals to this phone, phone-passwords.ts), and has not for this agent.
  */
 export function phoneSecretRefused(agent: string): string {
-  return `"${agent}" asks for a secret; the phone does not answer secret asks. Answer it on the desktop.`
+  return `"${agent}" asks for a password, and this phone may not answer its passwords. To allow it, turn on "Allow passwords from this agent" and "also on" this phone in the desktop's Relay view (or run \`ask-user relay passwords allow ${agent} --on <this phone>\` on the desktop); or answer it on the desktop.`
 }
 
-/** The origin of a remote ask on the phone: unanswerable when it asks for a secret. */
-export function phoneOrigin(remote: RemoteAsk, unreachableSince?: number): AskOrigin {
+/**
+ * The origin of a remote ask on the phone: unanswerable when it asks for a secret and
+ * `passwordsAllowed` is not true (the desktop did not allow this agent's passwords on this phone).
+ */
+export function phoneOrigin(remote: RemoteAsk, unreachableSince?: number, passwordsAllowed = false): AskOrigin {
   const secret = hasSecret({ questions: remote.questions as readonly { secret?: unknown }[] })
   return {
     kind: 'relay',
     agentId: remote.agent.id,
-    ...(secret ? { unanswerable: phoneSecretRefused(remote.agent.name) } : {}),
+    ...(secret && !passwordsAllowed ? { unanswerable: phoneSecretRefused(remote.agent.name) } : {}),
     ...(unreachableSince !== undefined ? { unreachableSince } : {}),
   }
 }
@@ -41,7 +43,12 @@ export function replyOutcome(remote: Pick<RemoteAsk, 'approval'>): 'answered' | 
  * exactly as the desktop's windows have it (presence marks are for question asks: an approval carries
  * no `origin`).
  */
-export function phoneAsk(remote: RemoteAsk, receivedAt: number, unreachableSince?: number): Ask {
+export function phoneAsk(
+  remote: RemoteAsk,
+  receivedAt: number,
+  unreachableSince?: number,
+  passwordsAllowed = false,
+): Ask {
   if (remote.approval !== undefined)
     return {
       askId: remote.key,
@@ -58,7 +65,7 @@ export function phoneAsk(remote: RemoteAsk, receivedAt: number, unreachableSince
     ...(remote.title !== undefined ? { title: remote.title } : {}),
     receivedAt,
     questions: remote.questions.map(askQuestionFields),
-    origin: phoneOrigin(remote, unreachableSince),
+    origin: phoneOrigin(remote, unreachableSince, passwordsAllowed),
   }
 }
 

@@ -6,14 +6,17 @@ import { loadMemberKeys } from '../../../relay/crypto/keys'
 import { isRelayExchangeError } from '../../../relay/exchange/errors'
 import { RelayDesk, type RemoteAsk } from '../../../relay/exchange/relay-desk'
 import { RelayLink, type RelayConnect } from '../../../relay/exchange/relay-link'
+import type { Roster } from '../../../relay/crypto/schemas'
 import type { Answer } from '../../../shared/answer'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
 import { errorMessage } from '../../../shared/describe-error'
 import type { UiServerFrame } from '../../../shared/ui'
 import type { PhoneRecord } from '../home/phone-record'
+import { hasSecret } from '../../../shared/question-extras'
 import { answerFrames, PHONE_ALWAYS_REFUSED, phoneAsk, phoneOrigin, replyOutcome, settledFrame } from './desk-frames'
 import { PhoneNotices } from './phone-notices'
+import { PhonePasswords } from './phone-passwords'
 
 /** What the phone bridge needs besides the record. */
 export interface PhoneBridgeOptions {
@@ -35,7 +38,8 @@ export interface PhoneBridgeOptions {
   allowOutdatedLoopback?: boolean
   /**
    * Stores the record again when the desk accepted a newer root-signed roster (its bytes and
-   * `highestRosterVersion`), so that a roster rollback is refused after a reload too.
+   * `highestRosterVersion`) or a newer password record (`highestPasswordsVersion`), so that a rollback
+   * of either is refused after a reload too.
    */
   saveRecord?: (record: PhoneRecord) => Promise<void>
   now?: () => number
@@ -45,15 +49,23 @@ export interface PhoneBridgeOptions {
 interface Session {
   link: RelayLink
   desk: RelayDesk
+  /** The agents the desktop allowed this phone to answer passwords for (phone-passwords.ts). */
+  passwords: PhonePasswords
 }
+
+/** How long one dial waits for the relay to start the password record's watch. */
+const PASSWORDS_START_MS = 30_000
 
 /**
  * Starts the phone's inbox for `record` and returns its bridge. The first `onFrame` listener gets a
  * `snapshot`, and a new one follows every (re)connect. `answer` goes through `desk.answer` (first answer
  * wins; a lost race settles the ask "answered on <device>"); `decide` goes through `desk.decide` for a
  * mirrored approval, allow once or deny only ("always allow" is refused `FORBIDDEN`: it would change the
- * asking desktop's permission rules); `dismiss` is refused (`FORBIDDEN`): only its agent withdraws an ask. Secret asks are
- * shown and refused (`FORBIDDEN`). Status: `connecting` → `open`, `unreachable` while the relay is not
+ * asking desktop's permission rules); `dismiss` is refused (`FORBIDDEN`): only its agent withdraws an ask.
+ * A secret ask is answerable only when the desktop allowed its agent's passwords on this phone (the sealed
+ * record phone-passwords.ts follows; its answer goes sealed to the ask's reply key, as from any desk);
+ * otherwise it is shown and refused (`FORBIDDEN`, with where to allow it). Status: `connecting` → `open`,
+ * `unreachable` while the relay is not
  * reached (it keeps dialling), `closed` after `close()`.
  */
 export function createPhoneBridge(
@@ -83,10 +95,29 @@ export function createPhoneBridge(
     status = next
     for (const listener of [...statusListeners]) listener(next)
   }
+  const passwordsAllowed = (remote: RemoteAsk): boolean => session?.passwords.allows(remote.agent.id) ?? false
   const shown = (desk: RelayDesk, remote: RemoteAsk) => {
     if (!receivedAt.has(remote.key)) receivedAt.set(remote.key, now())
     outcomes.set(remote.key, replyOutcome(remote))
-    return phoneAsk(remote, receivedAt.get(remote.key)!, desk.unreachableSince(remote.agent.name))
+    return phoneAsk(
+      remote,
+      receivedAt.get(remote.key)!,
+      desk.unreachableSince(remote.agent.name),
+      passwordsAllowed(remote),
+    )
+  }
+  /** Tells the windows of every pending secret ask whether it is answerable here now. */
+  const reviseSecretAsks = (): void => {
+    const desk = session?.desk
+    for (const remote of desk?.pending() ?? []) {
+      if (!hasSecret({ questions: remote.questions as readonly { secret?: unknown }[] })) continue
+      const origin = phoneOrigin(remote, desk!.unreachableSince(remote.agent.name), passwordsAllowed(remote))
+      emit({ type: 'ask/origin', askId: remote.key, origin })
+    }
+  }
+  const saveRecord = (next: PhoneRecord): void => {
+    record = next
+    options.saveRecord?.(record).catch((error: unknown) => console.warn(`phone record: ${errorMessage(error)}`))
   }
   const snapshot = (): void => {
     if (!session) return
@@ -113,6 +144,7 @@ export function createPhoneBridge(
     }
     const device = await loadMemberKeys(record.secret)
     self = device.member.id
+    let roster: Roster | undefined
     const desk = await RelayDesk.start({
       link,
       device,
@@ -124,22 +156,36 @@ export function createPhoneBridge(
         const added = notices.refused(refusal)
         if (added) emit({ type: 'notice/added', notice: added })
       },
-      onRosterAccepted: (roster, signed) => {
-        if (roster.version <= record.highestRosterVersion) return
-        record = {
+      onRosterAccepted: (accepted, signed) => {
+        roster = accepted
+        if (accepted.version <= record.highestRosterVersion) return
+        saveRecord({
           ...record,
           roster: { bytes: toBase64url(signed.bytes), signature: toBase64url(signed.signature) },
-          highestRosterVersion: roster.version,
-        }
-        options.saveRecord?.(record).catch((error: unknown) => console.warn(`phone record: ${errorMessage(error)}`))
+          highestRosterVersion: accepted.version,
+        })
       },
     })
+    const passwords = await PhonePasswords.start(
+      {
+        link,
+        device,
+        natsName: record.natsName,
+        roster: () => roster,
+        highestVersion: record.highestPasswordsVersion ?? 0,
+        onNewVersion: (version) => saveRecord({ ...record, highestPasswordsVersion: version }),
+        onChange: () => mine === generation && reviseSecretAsks(),
+        onRefused: (why) => console.warn(`relay: ${why}`),
+      },
+      AbortSignal.any([closed.signal, AbortSignal.timeout(PASSWORDS_START_MS)]),
+    )
     if (mine !== generation) {
+      passwords.close()
       desk.close()
       void link.close()
       return undefined
     }
-    return { link, desk }
+    return { link, desk, passwords }
   }
 
   function follow(mine: number, { link, desk }: Session): void {
@@ -156,7 +202,11 @@ export function createPhoneBridge(
       // An approval carries no origin (shared/ask.ts): presence marks are shown on question asks.
       const marked = desk.pending().filter((ask) => ask.agent.name === change.agent && ask.approval === undefined)
       for (const remote of marked)
-        emit({ type: 'ask/origin', askId: remote.key, origin: phoneOrigin(remote, change.unreachableSince) })
+        emit({
+          type: 'ask/origin',
+          askId: remote.key,
+          origin: phoneOrigin(remote, change.unreachableSince, passwordsAllowed(remote)),
+        })
     })
     void (async () => {
       for await (const event of link.nc.status()) {
@@ -198,6 +248,7 @@ export function createPhoneBridge(
     const old = session
     session = undefined
     if (old) {
+      old.passwords.close()
       old.desk.close()
       void old.link.close().catch(() => undefined)
     }
@@ -212,7 +263,7 @@ export function createPhoneBridge(
     const desk = session?.desk
     const remote = desk?.pending().find((ask) => ask.key === askId)
     if (!desk || !remote) return reject(askId, 'NOT_PENDING', 'this ask is no longer pending here')
-    const origin = phoneOrigin(remote)
+    const origin = phoneOrigin(remote, undefined, passwordsAllowed(remote))
     if (origin.unanswerable !== undefined) return reject(askId, 'FORBIDDEN', origin.unanswerable)
     try {
       for (const frame of answerFrames(askId, await desk.answer(askId, answers), self)) emit(frame)
@@ -269,6 +320,7 @@ export function createPhoneBridge(
       const old = session
       session = undefined
       setStatus('closed')
+      old?.passwords.close()
       old?.desk.close()
       await old?.link.close()
     },

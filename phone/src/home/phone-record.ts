@@ -25,5 +25,10 @@ export const PhoneRecordSchema = z.strictObject({
   roster: z.strictObject({ bytes: Base64url, signature: Base64url }),
   /** The highest roster version seen (a lower one is a rollback, refused). */
   highestRosterVersion: z.int().min(1),
+  /**
+   * The highest version of this phone's password record taken (`roster/pw.<phone>`, written by a
+   * desktop): a lower one is a rollback, refused. Absent until the first record.
+   */
+  highestPasswordsVersion: z.int().min(1).optional(),
 })
 export type PhoneRecord = z.infer<typeof PhoneRecordSchema>

@@ -70,6 +70,10 @@ export const en = {
   relayPasswordsConfirmText:
     'This desk will show the password questions {name} asks through the relay, and you can answer them here. Your answer is sealed to that agent alone and kept on the relay for at most 10 minutes; the relay cannot read it. Your other desks are not changed.',
   relayPasswordsYes: 'Allow passwords',
+  relayPasswordsPhoneLabel: 'Also on {device}',
+  relayPasswordsPhoneConfirm: 'Allow password questions from {name} on {device} too?',
+  relayPasswordsPhoneConfirmText:
+    '{device} will be able to answer the password questions {name} asks through the relay. This setting is sealed to that phone alone; it shows the question masked, sends your answer sealed to that agent alone and keeps nothing of it. Turning it off here applies at once.',
   relayCancel: 'Cancel',
   relayRemove: 'Remove',
   relayRemoveConfirm: 'Remove {name}?',
@@ -408,6 +412,10 @@ export const zh: Messages = {
   relayPasswordsConfirmText:
     '此桌面将显示 {name} 通过中继提出的密码问题，你可以在这里回答。你的回答只密封给该智能体，在中继上最多保留 10 分钟，中继无法读取。你的其他桌面不受影响。',
   relayPasswordsYes: '允许密码',
+  relayPasswordsPhoneLabel: '也在 {device} 上',
+  relayPasswordsPhoneConfirm: '也允许在 {device} 上回答 {name} 的密码问题？',
+  relayPasswordsPhoneConfirmText:
+    '{device} 将可以回答 {name} 通过中继提出的密码问题。此设置只密封给该手机；它以遮掩方式显示问题，把你的回答只密封给该智能体，并且不保存任何内容。在这里关闭后立即生效。',
   relayCancel: '取消',
   relayRemove: '移除',
   relayRemoveConfirm: '移除 {name}？',

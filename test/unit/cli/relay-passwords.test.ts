@@ -54,7 +54,7 @@ describe('ask-user relay passwords', () => {
     expect((await run('allow', 'builder')).err).toMatch(/^Nothing changed: /)
     expect(await run('deny', 'builder')).toMatchObject({
       code: 0,
-      err: 'This desk no longer answers password questions of "builder" through the relay.\n',
+      err: 'Neither this desk nor any phone answers password questions of "builder" through the relay any more.\n',
     })
     expect(RemotePasswordsSchema.parse(JSON.parse(await readFile(path, 'utf8'))).agents).toEqual([])
   })
@@ -71,6 +71,18 @@ describe('ask-user relay passwords', () => {
     expect((await run('allow', desktop)).err).toContain('RELAY_NO_SUCH_AGENT')
     for (const args of [['allow'], ['block', 'builder'], ['allow', 'builder', 'extra'], ['list', 'builder']])
       expect((await run(...args)).code).toBe(2)
+    // A phone: named by the roster's device names; none is paired here. Both ways at once is bad usage.
+    expect(await run('allow', 'builder', '--on', 'my-phone')).toEqual({
+      code: 1,
+      out: '',
+      err: 'Error: RELAY_NO_SUCH_DEVICE: The roster lists no paired device called "my-phone"; run `ask-user relay devices` for the names.\n',
+    })
+    expect((await run('allow', 'builder', '--on', desktop)).err).toContain('RELAY_NO_SUCH_DEVICE')
+    expect((await run('deny', 'builder', '--phones')).err).toContain('RELAY_NO_SUCH_DEVICE')
+    expect((await run('allow', 'builder', '--on', 'my-phone', '--phones')).code).toBe(2)
+    expect((await run('list', '--phones')).code).toBe(2)
+    // Nothing was written by a refused change.
+    expect((await run('list')).err).toBe('No agent may ask for passwords through the relay on this desk.\n')
   })
 
   it('reports a damaged file instead of guessing', async () => {

@@ -78,6 +78,27 @@ describe.skipIf(skip)('relay changes from the desktop window (real nats-server)'
     expect((await loadRemotePasswords(desks.homeA)).agents.map((agent) => agent.name)).toEqual(['ci-job'])
     await until(() => latestState()?.agents[0]?.passwordsAllowed === true, 'passwords allowed in relay/state')
 
+    // "Also on laptop-b" (a paired device, as a phone is): the record sealed to it is written on the relay,
+    // the file names the device, and relay/state shows it under the agent; off rewrites it at once.
+    const onPhone = { type: 'relay/remote-passwords', agent: 'ci-job', allow: true, on: 'laptop-b' }
+    expect(await change('p1', onPhone)).toEqual({ changeId: 'p1', ok: true })
+    expect((await loadRemotePasswords(desks.homeA)).agents[0]?.devices?.map((device) => device.name)).toEqual([
+      'laptop-b',
+    ])
+    expect((await loadRemotePasswords(desks.homeA)).devicesVersion).toBe(1)
+    await until(() => latestState()?.agents[0]?.passwordsOnDevices?.[0] === 'laptop-b', 'the phone in relay/state')
+    expect(await change('p2', { ...onPhone, allow: false })).toEqual({ changeId: 'p2', ok: true })
+    expect((await loadRemotePasswords(desks.homeA)).agents[0]?.devices).toBeUndefined()
+    expect((await loadRemotePasswords(desks.homeA)).devicesVersion).toBe(2)
+    await until(() => latestState()?.agents[0]?.passwordsOnDevices === undefined, 'the phone off in relay/state')
+    expect(latestState()?.agents[0]?.passwordsAllowed).toBe(true)
+    expect(await change('p3', { ...onPhone, on: 'nobody' })).toEqual({
+      changeId: 'p3',
+      ok: false,
+      code: 'RELAY_NO_SUCH_DEVICE',
+      message: 'The roster lists no paired device called "nobody"; run `ask-user relay devices` for the names.',
+    })
+
     expect(await change('c3', { type: 'devices/remove', name: 'laptop-b' })).toEqual({ changeId: 'c3', ok: true })
     await until(() => latestState()?.devices.every((device) => device.name !== 'laptop-b') === true, 'the removal')
     expect(latestState()!.roster!.version).toBe(rosterVersion + 1)
@@ -124,12 +145,14 @@ describe('relay changes main refuses', () => {
       { type: 'relay/settings', url: 'nats://evil.example' },
       { type: 'relay/mirror-local', on: 'yes' },
       { type: 'devices/remove', name: 'laptop-b', force: true },
+      { type: 'relay/remote-passwords', agent: 'ci-job', allow: true, on: '' },
     ])
       fake.ipcMain.emit(IPC_CHANNELS.relayChange, ipcEvent(contents), { changeId: 'y', change })
     expect(results()).toEqual([])
     expect(warnings.filter((warning) => warning.startsWith('ipc: refused'))).toEqual([
       "ipc: refused: sender is not the question window's main frame",
       "ipc: refused: sender is not the question window's main frame",
+      'ipc: refused: invalid relay change',
       'ipc: refused: invalid relay change',
       'ipc: refused: invalid relay change',
       'ipc: refused: invalid relay change',

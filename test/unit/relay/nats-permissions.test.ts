@@ -112,7 +112,7 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
       allowed('agent', 'kv-create', /q\.agent2\.|a\.agent1\.|a\.agent2\.|roster|pair|secret/).every((a) => !a),
     ).toBe(true)
     expect(allowed('agent', 'kv-get', /a\.agent1\./)).toEqual([true, true])
-    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false, false])
+    expect(allowed('agent', 'kv-get', /agent2/)).toEqual([false, false, false, false, false, false, false])
     expect(allowed('agent', 'kv-watch', /a\.agent2|q\.>/)).toEqual([false, false, false])
     // Presence: an agent refreshes only its own key; devices and the desktop watch every agent's; a device
     // writes none, the desktop only its own (its mirrored asks wait as an agent's do).
@@ -168,6 +168,17 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     expect(allowed('device', 'kv-get', /roster\.cred\./)).toEqual([true, false])
     for (const role of ['agent', 'pair'] as const)
       expect(allowed(role, 'kv-get', /roster\.cred\./)).toEqual([false, false])
+    // Passwords on a phone (`roster/pw.<device>`): only desktops write one (any device's); a device reads and
+    // watches only its own, never another's nor the whole prefix; agents and pairing lines none at all.
+    expect(allowed('desktop', 'kv-create', /roster\.pw\./)).toEqual([true, true])
+    expect(allowed('device', 'kv-create', /roster\.pw\./)).toEqual([false, false])
+    expect(allowed('device', 'kv-get', /roster\.pw\./)).toEqual([true, false])
+    expect(allowed('device', 'kv-watch', /roster\.pw\./)).toEqual([true, false, false])
+    for (const role of ['agent', 'pair'] as const) {
+      expect(allowed(role, 'kv-create', /roster\.pw\./)).toEqual([false, false])
+      expect(allowed(role, 'kv-get', /roster\.pw\./)).toEqual([false, false])
+      expect(allowed(role, 'kv-watch', /roster\.pw\./)).toEqual([false, false, false])
+    }
     expect(rows.filter((r) => r.role === 'pair' && r.allowed).map((r) => r.probe.subject)).toEqual([
       '$KV.pair.req.pair1',
       '_INBOX.pair1.x',
