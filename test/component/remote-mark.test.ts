@@ -44,6 +44,23 @@ describe('remote asks in the window', () => {
     )
   })
 
+  it('on the phone, says the desktop allows passwords for this phone, not a command to run here', async () => {
+    await renderInbox(
+      [
+        makeAsk({
+          askId: 'r6',
+          agent: { name: 'ci-job' },
+          questions: [{ id: 'pw', question: 'Password?', secret: true }],
+          origin: { ...REMOTE, unanswerable: 'from the bridge' },
+        }),
+      ],
+      { overRelay: true },
+    )
+    expect(screen.getByTestId('remote-refused').textContent).toBe(
+      'This phone may not answer passwords of ci-job. To allow it, turn on “Allow passwords from this agent” and “Also on” this phone in the desktop’s Relay view, or answer it on the desktop.',
+    )
+  })
+
   it('a remote secret ask sent again once allowed here becomes answerable in place, and refused again once denied', async () => {
     const refused = makeAsk({
       askId: 'r5',

@@ -11,12 +11,14 @@ import { FakeBridge } from './fake-bridge'
 /**
  * Renders the window on a snapshot of `pending`. Cards act at once (`armingMs: 0`) unless a test
  * passes `armingMs`: arming has its own tests (arming.test.ts); the others test what comes after.
+ * `overRelay`: the App as the phone mounts it.
  */
-export async function renderInbox(pending: Ask[], options: InboxOptions = {}) {
+export async function renderInbox(pending: Ask[], options: InboxOptions & { overRelay?: boolean } = {}) {
   i18n.lang = 'en'
   const bridge = new FakeBridge()
-  const store = new InboxStore(bridge, { storage: window.sessionStorage, armingMs: 0, ...options })
-  const view = render(App, { props: { store } })
+  const { overRelay = false, ...inboxOptions } = options
+  const store = new InboxStore(bridge, { storage: window.sessionStorage, armingMs: 0, ...inboxOptions })
+  const view = render(App, { props: { store, overRelay } })
   await bridge.snapshot(pending)
   return { bridge, store, view, user: userEvent.setup() }
 }

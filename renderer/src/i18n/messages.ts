@@ -202,6 +202,8 @@ export const en = {
   remoteMarkTitle: 'Asked through the relay by an agent on another machine, under the name the relay gave it.',
   remoteSecretRefused:
     'Remote passwords are not allowed for {name} on this desk. To answer it here, run: ask-user relay passwords allow {name}',
+  phoneSecretRefusedHere:
+    'This phone may not answer passwords of {name}. To allow it, turn on “Allow passwords from this agent” and “Also on” this phone in the desktop’s Relay view, or answer it on the desktop.',
   agentUnreachable: 'Agent unreachable since {time}',
   agentUnreachableTitle:
     'Nothing from this agent through the relay since {time}. The ask stays answerable: your answer waits on the relay until the agent is back.',
@@ -532,6 +534,8 @@ export const zh: Messages = {
   remoteMark: '远程',
   remoteMarkTitle: '由另一台机器上的智能体通过中继提出，名称由中继指定。',
   remoteSecretRefused: '此桌面不允许 {name} 的远程密码。要在此回答，请运行：ask-user relay passwords allow {name}',
+  phoneSecretRefusedHere:
+    '这部手机不能回答 {name} 的密码问题。要允许，请在桌面的“中继”视图中打开“允许此智能体询问密码”，再打开这部手机的“也在 … 上”；或在桌面上回答。',
   agentUnreachable: '智能体自 {time} 起无法联系',
   agentUnreachableTitle:
     '自 {time} 起未经中继收到此智能体的任何消息。此请求仍可回答：你的回答会留在中继上，直到智能体回来。',
