@@ -64,13 +64,15 @@ export function claimPatience(
 }
 
 /** What a claim needs of this desk's RelayDesk. */
-export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'onAdded' | 'onSettled' | 'answer' | 'decide'>
+export type ClaimingDesk = Pick<RelayDesk, 'pending' | 'settlement' | 'onAdded' | 'onEnded' | 'answer' | 'decide'>
 
 /**
  * Answers (or decides, {@link decisionOverRelay}) this desktop's own question `key` on the relay through
  * `desk`, once the desk has read it (the question is written just before, so its watch may not have
- * delivered it yet). Rejects with the desk's errors (`ASK_NOT_PENDING` when a receipt ended it first)
- * or `signal`'s reason.
+ * delivered it yet). When the desk has already seen the asker's `delivered` receipt (before the claim or
+ * while it waited), resolves with the member it names as the winner, as a lost write would: another
+ * desk was told "accepted", so this one must not settle the ask here. Rejects with the desk's other
+ * errors (`ASK_NOT_PENDING` when a withdrawal or expiry ended it first) or `signal`'s reason.
  */
 export async function claimOwnQuestion(
   desk: ClaimingDesk,
@@ -78,10 +80,24 @@ export async function claimOwnQuestion(
   reply: LocalReply,
   signal: AbortSignal,
 ): Promise<AnswerResult> {
+  const delivered = (): AnswerResult | undefined => {
+    const settled = desk.settlement(key)
+    return settled?.outcome === 'delivered' && settled.winner !== undefined
+      ? { won: false, winner: settled.winner }
+      : undefined
+  }
+  const before = delivered()
+  if (before) return before
   if (!desk.pending().some((ask) => ask.key === key)) await deskReads(desk, key, signal)
-  return 'answers' in reply
-    ? desk.answer(key, reply.answers, signal)
-    : desk.decide(key, decisionOverRelay(reply.decision), signal)
+  try {
+    return await ('answers' in reply
+      ? desk.answer(key, reply.answers, signal)
+      : desk.decide(key, decisionOverRelay(reply.decision), signal))
+  } catch (error) {
+    const after = delivered()
+    if (after) return after
+    throw error
+  }
 }
 
 /** Resolves once `desk` lists `key` or drops it (then `answer` says why); rejects when `signal` aborts. */
@@ -98,9 +114,10 @@ function deskReads(desk: ClaimingDesk, key: string, signal: AbortSignal): Promis
     if (signal.aborted) return aborted()
     signal.addEventListener('abort', aborted, { once: true })
     stops.push(desk.onAdded((ask) => ask.key === key && done()))
-    stops.push(desk.onSettled((settled) => settled.key === key && done()))
-    // Read between the check and the subscription: the watch may have delivered it meanwhile.
-    if (desk.pending().some((ask) => ask.key === key)) done()
+    // Ended, listed or not: its receipt may come before the desk has opened the question.
+    stops.push(desk.onEnded((settled) => settled.key === key && done()))
+    // Read between the check and the subscription: the watch may have delivered it (or its end) meanwhile.
+    if (desk.pending().some((ask) => ask.key === key) || desk.settlement(key) !== undefined) done()
   })
 }
 

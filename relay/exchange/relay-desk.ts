@@ -72,11 +72,13 @@ export class RelayDesk {
   readonly #opener: QuestionOpener
   readonly #onRefused: (refusal: DeskRefusal) => void
   readonly #pending = new Map<string, PendingEntry>()
-  readonly #settled = new Set<string>()
+  /** Every key this desk saw end, with how it ended when a receipt (or the ask's expiry) said so. */
+  readonly #settled = new Map<string, RemoteAskSettled>()
   // Questions are opened up to OPEN_AHEAD at a time and listed one at a time, in stream order.
   readonly #openAhead = new OpenAheadQueue<OpenedEntry>(OPEN_AHEAD)
   readonly #added = new Set<(ask: RemoteAsk) => void>()
   readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
+  readonly #endedListeners = new Set<(settled: RemoteAskSettled) => void>()
   readonly #presenceListeners = new Set<(change: PresenceChange) => void>()
   readonly #presence: PresenceTracker
   readonly #closed = new AbortController()
@@ -153,6 +155,25 @@ export class RelayDesk {
   /** The asks waiting for the person, oldest first (in the order this desk opened them). */
   pending(): RemoteAsk[] {
     return [...this.#pending.values()].map((entry) => entry.ask)
+  }
+
+  /**
+   * How the ask `key` ended, once this desk has seen it end (its receipt, or its expiry); `undefined`
+   * while it is pending or unknown here. A `delivered` settlement names the member whose answer its
+   * agent took, so a late answer here learns who won even after the ask left {@link pending}.
+   */
+  settlement(key: string): RemoteAskSettled | undefined {
+    return this.#settled.get(key)
+  }
+
+  /**
+   * Calls `listener` for every ask this desk sees end, listed or not (a receipt may come before its
+   * question is opened: {@link onSettled} then stays silent, as nothing listed ends); returns the
+   * unsubscribe function.
+   */
+  onEnded(listener: (settled: RemoteAskSettled) => void): () => void {
+    this.#endedListeners.add(listener)
+    return () => this.#endedListeners.delete(listener)
   }
 
   /** Calls `listener` for every ask that becomes pending; returns the unsubscribe function. */
@@ -322,7 +343,7 @@ export class RelayDesk {
     if (body.expiresAt !== undefined) {
       const left = body.expiresAt - this.#now()
       if (left <= 0) {
-        this.#settled.add(key)
+        this.#settle(key, { key, outcome: 'expired' })
         return
       }
       pending.expiry = setTimeout(
@@ -346,7 +367,8 @@ export class RelayDesk {
   }
 
   #settle(key: string, settled: RemoteAskSettled): void {
-    this.#settled.add(key)
+    this.#settled.set(key, settled)
+    for (const listener of [...this.#endedListeners]) listener(settled)
     const entry = this.#pending.get(key)
     if (!entry) return
     clearTimeout(entry.expiry)

@@ -78,6 +78,8 @@ describe.skipIf(skip)('mirrored approvals on the phone bridge (real nats-server)
     try {
       const { decision, key } = await desktopMirrors('Force push')
       await until(() => frames.some((f) => f.type === 'ask/added' && f.ask.askId === key), 'the approval on the phone')
+      // Listed on the laptop too, so "still pending there" below can only fail by a write.
+      await until(() => laptop.pending().some((ask) => ask.key === key), 'the approval on the laptop')
       expect(frames.find((f) => f.type === 'ask/added' && f.ask.askId === key)).toMatchObject({
         ask: { kind: 'approval', agent: { name: 'claude on desk' }, title: 'Force push', approval: APPROVAL },
       })
