@@ -62,12 +62,12 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     const desk = pipeIo({ ASK_USER_HOME: deskHome })
     const device = pipeIo({ ASK_USER_HOME: join(root, `${deviceName}-home`) })
     const pairing = main(['relay', 'pair'], desk)
-    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
+    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m, pairing))[1]!
     const joining = main(['relay', 'join', '--name', deviceName], device)
     device.stdin.end(`${line}\n`)
     const [deskCode, deviceCode] = await Promise.all([
-      desk.waitForOut(/Confirmation code: (\d{6})/),
-      device.waitForOut(/Confirmation code: (\d{6})/),
+      desk.waitForOut(/Confirmation code: (\d{6})/, pairing),
+      device.waitForOut(/Confirmation code: (\d{6})/, joining),
     ])
     expect(deskCode[1]).toBe(deviceCode[1])
     expect(desk.err()).not.toMatch(/DESKTOP wants to join/)
@@ -104,7 +104,7 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
   it('refuses a wrong recovery code, a typo and another URL before sending anything; the same line then connects', async () => {
     const desk = pipeIo({ ASK_USER_HOME: home })
     const pairing = main(['relay', 'pair'], desk)
-    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m))[1]!
+    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m, pairing))[1]!
 
     const otherRelay = (await generateRootIdentity()).recoveryCode
     const wrong = memoryIo({ ASK_USER_HOME: secondHome }, `${line}\n${otherRelay}\n`)
@@ -127,8 +127,8 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     const connecting = main(['relay', 'connect', url, '--name', 'office'], second)
     second.stdin.end(`${line}\n${recoveryCode.toLowerCase()}\n`)
     const [deskCode, secondCode] = await Promise.all([
-      desk.waitForOut(/Confirmation code: (\d{6})/),
-      second.waitForOut(/Confirmation code: (\d{6})/),
+      desk.waitForOut(/Confirmation code: (\d{6})/, pairing),
+      second.waitForOut(/Confirmation code: (\d{6})/, connecting),
     ])
     expect(deskCode[1]).toBe(secondCode[1])
     expect(desk.err()).toMatch(/A DESKTOP wants to join; it will be able to change the roster/)

@@ -7,8 +7,12 @@ export interface PipeIo extends CliIo {
   stdin: PassThrough
   out(): string
   err(): string
-  /** Resolves with the first match of `pattern` in stdout, as soon as it is there. */
-  waitForOut(pattern: RegExp): Promise<RegExpExecArray>
+  /**
+   * Resolves with the first match of `pattern` in stdout, as soon as it is there. With `running` (the
+   * command's promise), rejects with its exit code and stderr if the command ends first, instead of
+   * waiting for the test's timeout with the reason hidden.
+   */
+  waitForOut(pattern: RegExp, running?: Promise<number>): Promise<RegExpExecArray>
 }
 
 export function pipeIo(env: NodeJS.ProcessEnv): PipeIo {
@@ -28,8 +32,8 @@ export function pipeIo(env: NodeJS.ProcessEnv): PipeIo {
     signal: new AbortController().signal,
     out: () => out,
     err: () => err,
-    waitForOut: (pattern) =>
-      new Promise((resolve) => {
+    waitForOut: (pattern, running) =>
+      new Promise((resolve, reject) => {
         const check = (): void => {
           const match = pattern.exec(out)
           if (match) {
@@ -39,6 +43,11 @@ export function pipeIo(env: NodeJS.ProcessEnv): PipeIo {
         }
         stdout.on('data', check)
         check()
+        void running?.then((code) => {
+          if (pattern.exec(out)) return
+          stdout.off('data', check)
+          reject(new Error(`the command ended (exit ${code}) before ${String(pattern)}; stderr: ${err}`))
+        })
       }),
   }
 }
