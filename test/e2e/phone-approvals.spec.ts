@@ -4,15 +4,13 @@
 // (RemoteAsker.askApproval, as core/relay-bridge/mirror.ts does). Proves: the approval card shows the
 // whole command, offers no "Always allow" (only allow once and deny travel over the relay), keeps the
 // arming rule, and a tap on "Allow once" reaches the desktop as exactly that decision.
-import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
 import type { RemoteAsker } from '../../relay/exchange'
 import type { ApprovalRequest } from '../../shared/approval'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
 import { desktopAsker, startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
-import { ROOT } from './support/build'
 import { armed, expect, test } from './support/fixtures'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { serveStatic, type StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
@@ -33,12 +31,8 @@ let desktop: RemoteAsker
 test.beforeAll(async () => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
-    { cwd: ROOT, stdio: 'inherit' },
-  )
-  app = await serveStatic(join(ROOT, 'out', 'phone'))
+  await ensurePhoneBuilt()
+  app = await serveStatic(PHONE_DIR)
   world = await startRelayWorld({ devices: ['phone'], agents: [], desktops: ['desk'], browserOrigin: app.origin })
   desktop = await desktopAsker(world, 'desk')
 })

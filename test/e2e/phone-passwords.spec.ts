@@ -3,8 +3,6 @@
 // roster writing the phone's sealed password record (`roster/pw.<phone>`), and a real agent asking a
 // secret question. Proves: allowed, the card is the masked secret input and the typed password reaches
 // the agent exactly, leaving nothing of it on the page; turned off, the next one is shown and refused.
-import { execFileSync } from 'node:child_process'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { RemoteAsker } from '../../relay/exchange'
 import type { RelayLink } from '../../relay/exchange/relay-link'
@@ -14,8 +12,8 @@ import { putEntry } from '../../relay/pairing'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
 import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
-import { ROOT } from './support/build'
 import { armed, expect, test } from './support/fixtures'
+import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
 import { serveStatic, type StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
@@ -32,12 +30,8 @@ let desk: RelayLink
 test.beforeAll(async () => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '-c', 'vite.phone.config.mts', '--logLevel', 'error'],
-    { cwd: ROOT, stdio: 'inherit' },
-  )
-  app = await serveStatic(join(ROOT, 'out', 'phone'))
+  await ensurePhoneBuilt()
+  app = await serveStatic(PHONE_DIR)
   world = await startRelayWorld({
     devices: ['phone'],
     agents: ['ci-nightly'],
