@@ -3,7 +3,6 @@
 // first answer in stream order that verifies, and tell the devices the outcome with a receipt.
 import type { KV, KvEntry } from '@nats-io/kv'
 import {
-  acceptAnswer,
   newReplyKey,
   randomToken,
   sealQuestion,
@@ -13,8 +12,11 @@ import {
   type MemberKeys,
   type Receipt,
   type RelayCryptoCode,
+  type ReplyKey,
+  type Roster,
+  type SealedQuestion,
 } from '../crypto'
-import { acceptAnswer as checkAgainstQuestions, type CheckedAnswer } from '../../shared/answer-rules'
+import type { CheckedAnswer } from '../../shared/answer-rules'
 import { AskPushes, type PushedReport } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
@@ -26,7 +28,8 @@ import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from '
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
-import { RemoteAnswerBodySchema, RemoteQuestionBodySchema } from './schemas'
+import { RemoteQuestionBodySchema } from './schemas'
+import { isAnswerRefusal, takeAnswer } from './take-answer'
 
 /** How many times one ask is asked again after answers it could not verify took its answer key. */
 export const MAX_REASKS = 3
@@ -78,6 +81,24 @@ export interface RemoteAskerOptions {
 }
 
 type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
+
+/** One round of an ask: a question written under `askId` (a re-ask names the round before it). */
+interface AskRound {
+  askId: string
+  previousAskId: string | undefined
+  questions: readonly Question[]
+  title: string | undefined
+  mirroredFor: string | undefined
+  maxCustomChars: number | undefined
+  expiresAt: number | undefined
+}
+
+/** What a round has once it may write: the roster it sealed to, its reply key, the sealed question. */
+interface PreparedRound {
+  roster: Roster
+  replyKey: ReplyKey
+  sealed: SealedQuestion
+}
 
 /**
  * Asks through the relay as one agent. Never answers for the person: `ask` resolves only with answers a
@@ -195,19 +216,7 @@ export class RemoteAsker {
     return this.#buckets
   }
 
-  async #askOnce(
-    ask: {
-      askId: string
-      previousAskId: string | undefined
-      questions: readonly Question[]
-      title: string | undefined
-      mirroredFor: string | undefined
-      maxCustomChars: number | undefined
-      expiresAt: number | undefined
-    },
-    signal: AbortSignal,
-    onEvent: RemoteAskOptions['onEvent'],
-  ): Promise<RoundOutcome> {
+  async #askOnce(ask: AskRound, signal: AbortSignal, onEvent: RemoteAskOptions['onEvent']): Promise<RoundOutcome> {
     const { inbox, roster: rosterKv, secret } = await this.#openBuckets()
     // A password's answer waits in the short-lived `secret` bucket, never in `inbox` (answer-bucket.ts).
     const answerBucket = answerBucketFor(ask.questions) === BUCKETS.secret ? secret : inbox
@@ -217,29 +226,32 @@ export class RemoteAsker {
     const answers = new EntryQueue<KvEntry>()
     let watch: RenewingWatch | undefined
     try {
-      const roster = await retryUntilDone(() => this.#pin.fetch(rosterKv), signal)
-      // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
-      // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
-      const replyKey = await newReplyKey()
-      const body = RemoteQuestionBodySchema.parse({
-        v: 1,
-        questions: ask.questions,
-        title: ask.title,
-        previousAskId: ask.previousAskId,
-        expiresAt: ask.expiresAt,
-        mirroredFor: ask.mirroredFor,
-        maxCustomChars: ask.maxCustomChars,
-      })
-      const sealed = await sealQuestion({
-        agent: this.#agent,
-        roster,
-        askId: ask.askId,
-        kvKey: questionKey,
-        replyKey: replyKey.publicKey,
-        body: new TextEncoder().encode(JSON.stringify(body)),
-      })
-      // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
-      watch = await RenewingWatch.start(this.#link, answerBucket, answerKey, (entry) => answers.push(entry), signal)
+      // The answer watch starts while the roster is read and the question sealed: neither waits for the
+      // other, and both are done before the write (RELAY.md §4.3: the watch must be there before the
+      // question is, so no answer can come before it). A failure of either stops the other.
+      const stopStart = new AbortController()
+      const startSignal = AbortSignal.any([signal, stopStart.signal])
+      const watchStart = RenewingWatch.start(
+        this.#link,
+        answerBucket,
+        answerKey,
+        (entry) => answers.push(entry),
+        startSignal,
+      )
+      watchStart.catch(() => undefined)
+      let prepared: PreparedRound
+      try {
+        prepared = await this.#prepare(ask, rosterKv, startSignal)
+      } catch (error) {
+        stopStart.abort(error)
+        await watchStart.then(
+          (started) => started.stop(),
+          () => undefined,
+        )
+        throw error
+      }
+      watch = await watchStart
+      const { roster, replyKey, sealed } = prepared
       const written = await createEntryRetrying(
         this.#link.nc,
         { name: INBOX_BUCKET, kv: inbox },
@@ -261,22 +273,23 @@ export class RemoteAsker {
         const entry = await answers.next(signal)
         if (seen.has(entry.revision)) continue
         seen.add(entry.revision)
-        // A device removed since the ask was sealed must not answer it: check against the newest roster.
-        const current = await this.#pin.fetch(rosterKv).catch(() => this.#pin.current ?? roster)
         try {
-          const accepted = await acceptAnswer(entry.value, {
+          const { answer, accepted } = await takeAnswer(entry.value, {
+            pin: this.#pin,
+            rosterKv,
+            roster,
             replyKey: replyKey.privateKey,
-            roster: current,
             askId: ask.askId,
             kvKey: answerKey,
             qHash: sealed.qHash,
+            questions: ask.questions,
+            maxCustomChars: ask.maxCustomChars,
           })
-          const answer = checkedAnswer(accepted.body, ask.questions, ask.maxCustomChars)
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
           await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
           return { answered: true, answer }
         } catch (error) {
-          if (!isRelayCryptoError(error) && !(error instanceof AnswerRulesError)) throw error
+          if (!isAnswerRefusal(error)) throw error
           onEvent?.({
             type: 'answer-refused',
             askId: ask.askId,
@@ -304,6 +317,37 @@ export class RemoteAsker {
     }
   }
 
+  /**
+   * Reads the newest roster (retrying until `signal` aborts) while a fresh reply key is made, then seals
+   * the round's question to the roster's answering members, bound to its key and the reply key.
+   */
+  async #prepare(ask: AskRound, rosterKv: KV, signal: AbortSignal): Promise<PreparedRound> {
+    const [roster, replyKey] = await Promise.all([
+      retryUntilDone(() => this.#pin.fetch(rosterKv), signal),
+      // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
+      // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
+      newReplyKey(),
+    ])
+    const body = RemoteQuestionBodySchema.parse({
+      v: 1,
+      questions: ask.questions,
+      title: ask.title,
+      previousAskId: ask.previousAskId,
+      expiresAt: ask.expiresAt,
+      mirroredFor: ask.mirroredFor,
+      maxCustomChars: ask.maxCustomChars,
+    })
+    const sealed = await sealQuestion({
+      agent: this.#agent,
+      roster,
+      askId: ask.askId,
+      kvKey: inboxKey('q', this.#token, ask.askId),
+      replyKey: replyKey.publicKey,
+      body: new TextEncoder().encode(JSON.stringify(body)),
+    })
+    return { roster, replyKey, sealed }
+  }
+
   /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */
   async #writeReceipt(
     askId: string,
@@ -326,28 +370,4 @@ export class RemoteAsker {
       onEvent?.({ type: 'receipt-unwritten', askId, outcome: result.outcome })
     }
   }
-}
-
-class AnswerRulesError extends Error {}
-
-/** The answer body, parsed and checked against the asked questions (an `AnswerRulesError` otherwise). */
-function checkedAnswer(
-  body: Uint8Array,
-  questions: readonly Question[],
-  maxCustomChars = Number.POSITIVE_INFINITY,
-): CheckedAnswer {
-  let data: unknown
-  try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
-  } catch {
-    data = undefined
-  }
-  const parsed = RemoteAnswerBodySchema.safeParse(data)
-  if (!parsed.success) throw new AnswerRulesError('the answer body is not an answer; asking again')
-  const check = checkAgainstQuestions(questions, { answers: parsed.data.answers }, maxCustomChars)
-  if (!check.ok)
-    throw new AnswerRulesError(
-      `the answer breaks the answer rules (${check.violations.map((v) => v.code).join(', ')}); asking again`,
-    )
-  return check.answer
 }
