@@ -286,7 +286,11 @@ export class RemoteAsker {
             maxCustomChars: ask.maxCustomChars,
           })
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
-          await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
+          // The agent has its answer now; the receipt telling the devices follows without holding it up,
+          // and the link is not closed before it lands (or gives up after RECEIPT_WRITE_MS).
+          this.#link.keepUntilLanded(
+            this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent),
+          )
           return { answered: true, answer }
         } catch (error) {
           if (!isAnswerRefusal(error)) throw error

@@ -49,8 +49,8 @@ export interface RelayWorld {
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
   /** A connection with the account's admin credential: the relay's operator, who may write any key. */
   admin(): Promise<NatsConnection>
-  /** Signs the same members as roster `version` and publishes it as the desktop does. */
-  publishRoster(version: number): Promise<void>
+  /** Signs the same members (less those named in `without`) as roster `version` and publishes it as the desktop does. */
+  publishRoster(version: number, without?: readonly string[]): Promise<void>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -179,8 +179,13 @@ export async function startRelayWorld(people: {
       adminLinks.push(nc)
       return nc
     },
-    async publishRoster(version) {
-      const next = await signRoster(await loadRootKeys(root.secret), { version, members: listed, now: Date.now() })
+    async publishRoster(version, without = []) {
+      const left = new Set(without.map((name) => members.get(name)?.keys.member.id))
+      const next = await signRoster(await loadRootKeys(root.secret), {
+        version,
+        members: listed.filter((member) => !left.has(member.id)),
+        now: Date.now(),
+      })
       await publish(encodeRosterRecord(next))
     },
     async killAndRestart() {
