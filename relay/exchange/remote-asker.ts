@@ -3,32 +3,27 @@
 // first answer in stream order that verifies, and tell the devices the outcome with a receipt.
 import type { KV, KvEntry } from '@nats-io/kv'
 import {
-  newReplyKey,
   randomToken,
-  sealQuestion,
   signReceipt,
   isRelayCryptoError,
   type Member,
   type MemberKeys,
   type Receipt,
   type RelayCryptoCode,
-  type ReplyKey,
-  type Roster,
-  type SealedQuestion,
 } from '../crypto'
 import type { CheckedAnswer } from '../../shared/answer-rules'
 import { AskPushes, type PushedReport } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
+import { prepareRound, type AskRound, type PreparedRound } from './ask-round'
 import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
-import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import { createEntryRetrying, openBucket, RenewingWatch } from './relay-kv'
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
-import { RemoteQuestionBodySchema } from './schemas'
 import { isAnswerRefusal, takeAnswer } from './take-answer'
 
 /** How many times one ask is asked again after answers it could not verify took its answer key. */
@@ -81,24 +76,6 @@ export interface RemoteAskerOptions {
 }
 
 type RoundOutcome = { answered: true; answer: CheckedAnswer } | { answered: false }
-
-/** One round of an ask: a question written under `askId` (a re-ask names the round before it). */
-interface AskRound {
-  askId: string
-  previousAskId: string | undefined
-  questions: readonly Question[]
-  title: string | undefined
-  mirroredFor: string | undefined
-  maxCustomChars: number | undefined
-  expiresAt: number | undefined
-}
-
-/** What a round has once it may write: the roster it sealed to, its reply key, the sealed question. */
-interface PreparedRound {
-  roster: Roster
-  replyKey: ReplyKey
-  sealed: SealedQuestion
-}
 
 /**
  * Asks through the relay as one agent. Never answers for the person: `ask` resolves only with answers a
@@ -238,10 +215,14 @@ export class RemoteAsker {
         (entry) => answers.push(entry),
         startSignal,
       )
-      watchStart.catch(() => undefined)
+      watchStart.catch((error: unknown) => stopStart.abort(error))
       let prepared: PreparedRound
       try {
-        prepared = await this.#prepare(ask, rosterKv, startSignal)
+        prepared = await prepareRound(
+          ask,
+          { agent: this.#agent, token: this.#token, pin: this.#pin, rosterKv },
+          startSignal,
+        )
       } catch (error) {
         stopStart.abort(error)
         await watchStart.then(
@@ -319,37 +300,6 @@ export class RemoteAsker {
     } finally {
       watch?.stop()
     }
-  }
-
-  /**
-   * Reads the newest roster (retrying until `signal` aborts) while a fresh reply key is made, then seals
-   * the round's question to the roster's answering members, bound to its key and the reply key.
-   */
-  async #prepare(ask: AskRound, rosterKv: KV, signal: AbortSignal): Promise<PreparedRound> {
-    const [roster, replyKey] = await Promise.all([
-      retryUntilDone(() => this.#pin.fetch(rosterKv), signal),
-      // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
-      // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
-      newReplyKey(),
-    ])
-    const body = RemoteQuestionBodySchema.parse({
-      v: 1,
-      questions: ask.questions,
-      title: ask.title,
-      previousAskId: ask.previousAskId,
-      expiresAt: ask.expiresAt,
-      mirroredFor: ask.mirroredFor,
-      maxCustomChars: ask.maxCustomChars,
-    })
-    const sealed = await sealQuestion({
-      agent: this.#agent,
-      roster,
-      askId: ask.askId,
-      kvKey: inboxKey('q', this.#token, ask.askId),
-      replyKey: replyKey.publicKey,
-      body: new TextEncoder().encode(JSON.stringify(body)),
-    })
-    return { roster, replyKey, sealed }
   }
 
   /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */
