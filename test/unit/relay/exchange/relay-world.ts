@@ -17,7 +17,7 @@ import {
   type Roster,
   type RosterPush,
 } from '../../../../relay/crypto'
-import { nodeConnect, RelayLink } from '../../../../relay/exchange'
+import { nodeConnect, RelayDesk, RelayLink } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -204,6 +204,17 @@ export async function startRelayWorld(people: {
 }
 
 /** Resolves with the first value `subscribe` delivers that `matches`, or rejects after `ms`. */
+/** Starts a desk as the world's member `name` on a link of its own, and adds it to `desks` (the caller closes them). */
+export async function startWorldDesk(world: RelayWorld, name: string, desks: RelayDesk[]): Promise<RelayDesk> {
+  const started = await RelayDesk.start({
+    link: await world.link(name),
+    device: world.members.get(name)!.keys,
+    rootPublicKey: world.rootPublicKey,
+  })
+  desks.push(started)
+  return started
+}
+
 export function nextEvent<T>(
   subscribe: (listener: (value: T) => void) => () => void,
   matches: (value: T) => boolean = () => true,

@@ -11,12 +11,13 @@ import {
   signRoster,
   type Roster,
 } from '../../../../relay/crypto'
-import { RelayDesk, RemoteAsker, type RemoteAsk, type RemoteAskEvent } from '../../../../relay/exchange'
+import type { RelayDesk } from '../../../../relay/exchange'
+import { RemoteAsker, type RemoteAsk, type RemoteAskEvent } from '../../../../relay/exchange'
 import { inboxKey } from '../../../../relay/exchange/inbox-keys'
 import { openBucket, readEntry } from '../../../../relay/exchange/relay-kv'
 import { RosterPin } from '../../../../relay/exchange/roster-source'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
-import { nextEvent, startRelayWorld, type RelayWorld } from './relay-world'
+import { nextEvent, startRelayWorld, startWorldDesk, type RelayWorld } from './relay-world'
 
 const QUESTIONS = [{ id: 'go', question: 'Deploy?', options: [{ label: 'Yes' }, { label: 'No' }] }]
 
@@ -63,15 +64,7 @@ if (skip) console.log(`skipping the round-trip shortcut tests against nats-serve
 describe.skipIf(skip)('round-trip shortcuts against a real nats-server', () => {
   let world: RelayWorld
   const desks: RelayDesk[] = []
-  const desk = async (name: string): Promise<RelayDesk> => {
-    const started = await RelayDesk.start({
-      link: await world.link(name),
-      device: world.members.get(name)!.keys,
-      rootPublicKey: world.rootPublicKey,
-    })
-    desks.push(started)
-    return started
-  }
+  const desk = (name: string): Promise<RelayDesk> => startWorldDesk(world, name, desks)
   const added = (d: RelayDesk): Promise<RemoteAsk> => nextEvent<RemoteAsk>((l) => d.onAdded(l))
 
   beforeAll(async () => {
