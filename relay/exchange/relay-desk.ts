@@ -16,8 +16,8 @@ import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
 import {
   isRefusal,
-  mirroredName,
   readQuestion,
+  remoteAskOf,
   type QuestionReader,
   type QuestionRefusal,
   type ReadQuestion,
@@ -287,20 +287,8 @@ export class RelayDesk {
   /** Lists an opened question as pending (unless it settled, was listed already or the desk closed meanwhile). */
   #listQuestion(key: string, { askId, read }: OpenedEntry): void {
     if (this.#closed.signal.aborted || this.#pending.has(key) || this.#settled.has(key)) return
-    const { header, agent, body, qHash } = read
-    const ask: RemoteAsk = {
-      key,
-      askId,
-      agent: {
-        name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
-        id: agent.id,
-      },
-      questions: body.questions,
-      ...(body.title === undefined ? {} : { title: body.title }),
-      ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
-      ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
-      ...(body.maxCustomChars === undefined ? {} : { maxCustomChars: body.maxCustomChars }),
-    }
+    const { header, body, qHash } = read
+    const ask = remoteAskOf(key, askId, read)
     const pending: PendingEntry = { ask, header, qHash }
     if (body.expiresAt !== undefined) {
       const left = body.expiresAt - this.#now()
