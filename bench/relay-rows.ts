@@ -29,6 +29,11 @@ export function relayRows(outcome: RelayBenchOutcome): Measurement[] {
       measured: x(answerToAgent.p50 / floor),
       value: answerToAgent.p50 / floor,
     },
+    ...Object.entries(outcome.steps).map(([step, p50]) => ({
+      metric: `relay: step p50: ${step}`,
+      measured: ms(p50, 2),
+      value: p50,
+    })),
     {
       metric: 'relay: sealing one question for 1 / 3 / 8 devices',
       measured: ['1', '3', '8'].map((n) => ms(sealMs[n] ?? Number.NaN, 2)).join(' / '),

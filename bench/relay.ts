@@ -30,6 +30,7 @@ import {
 import { createEntry } from '../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../test/helpers/nats-server'
 import { startRelayWorld, type RelayWorld } from '../test/unit/relay/exchange/relay-world'
+import { relaySteps, type RelayStep } from './relay-steps'
 import { roundSummary, summarize, type Summary } from './stats'
 
 export interface RelayBenchOptions {
@@ -47,6 +48,8 @@ export interface RelayBenchResult {
   askVisible: Summary
   /** ms: `RelayDesk.answer` called → the agent's `ask` resolved with the answers. */
   answerToAgent: Summary
+  /** ms, p50: each relay operation and crypto step of the round trips, timed alone (bench/relay-steps.ts). */
+  steps: Record<RelayStep, number>
   /** ms per question sealed, by the number of devices in the roster. */
   sealMs: Record<string, number>
   /** The late desk opening on this thread, then (the same asks) on the bridge's worker thread. */
@@ -77,6 +80,7 @@ export async function runRelay(options: RelayBenchOptions): Promise<RelayBenchOu
   const world = await startRelayWorld({ devices: ['desk-a', 'desk-b'], agents })
   try {
     const sealMs = await sealing(world.members.get(agents[0]!)!.keys, world.roster)
+    const steps = await relaySteps(world, agents[1]!, 'desk-a', Math.min(options.samples, 100))
     const trips = await roundTrips(world, agents[0]!, options.samples)
     await writePending(world, agents, options.pendingAsks)
     const inbox = await lateDesk(world, agents.length, options.pendingAsks, openOnThisThread)
@@ -84,7 +88,7 @@ export async function runRelay(options: RelayBenchOptions): Promise<RelayBenchOu
     const inboxWorker = await lateDesk(world, agents.length, options.pendingAsks, worker.open).finally(() =>
       worker.close(),
     )
-    return { ...trips, sealMs, inbox, inboxWorker }
+    return { ...trips, steps, sealMs, inbox, inboxWorker }
   } finally {
     await world.close()
   }

@@ -15,6 +15,7 @@ export {
   signRoster,
   renewRoster,
   verifyRoster,
+  refuseStaleRoster,
   verifyRosterSignature,
   rosterRenewal,
   findMember,

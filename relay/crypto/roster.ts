@@ -93,6 +93,16 @@ export async function verifyRoster(
   options: { highestSeenVersion: number; now: number },
 ): Promise<Roster> {
   const roster = await verifyRosterSignature(storedBytes, storedSignature, pinnedRootKey)
+  refuseStaleRoster(roster, options)
+  return roster
+}
+
+/**
+ * The version and expiry checks of {@link verifyRoster} on a roster already verified: `ROSTER_ROLLBACK`
+ * below `highestSeenVersion`, `ROSTER_EXPIRED` at or past `expiresAt`. For an end that meets the same
+ * stored bytes again and need not check their signature twice; time still passes, so expiry is checked.
+ */
+export function refuseStaleRoster(roster: Roster, options: { highestSeenVersion: number; now: number }): void {
   if (roster.version < options.highestSeenVersion) {
     throw new RelayCryptoError(
       'ROSTER_ROLLBACK',
@@ -105,7 +115,6 @@ export async function verifyRoster(
       'the roster has expired; start the desktop companion so it renews the roster',
     )
   }
-  return roster
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type QuestionHeader,
   type RelayCryptoCode,
 } from '../crypto'
+import type { RemoteAsk } from './desk-types'
 import type { QuestionOpener } from './question-opener'
 import type { RosterPin } from './roster-source'
 import { RemoteQuestionBodySchema, type RemoteQuestionBody } from './schemas'
@@ -117,4 +118,22 @@ export function askerToken(member: Member): string {
 /** How desks name a mirrored local ask's agent: the name it gave on its desktop, then the desktop's roster name. */
 export function mirroredName(localName: string, desktopName: string): string {
   return `${localName} on ${desktopName}`
+}
+
+/** The pending ask a desk lists for the question `read`, stored at `key` under `askId`. */
+export function remoteAskOf(key: string, askId: string, read: ReadQuestion): RemoteAsk {
+  const { agent, body } = read
+  return {
+    key,
+    askId,
+    agent: {
+      name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
+      id: agent.id,
+    },
+    ...('questions' in body ? { questions: body.questions } : { questions: [], approval: body.approval }),
+    ...(body.title === undefined ? {} : { title: body.title }),
+    ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
+    ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
+    ...(body.maxCustomChars === undefined ? {} : { maxCustomChars: body.maxCustomChars }),
+  }
 }

@@ -15,7 +15,14 @@ import { openOnThisThread, type QuestionOpener } from './question-opener'
 import { openBucket, readEntry, RenewingWatch, retryUntilDone } from './relay-kv'
 import type { RelayLink } from './relay-link'
 import { ROSTER_BUCKET, ROSTER_KEY, RosterPin } from './roster-source'
-import { isRefusal, mirroredName, readQuestion, type QuestionReader, type ReadQuestion } from './desk-question'
+import {
+  isRefusal,
+  readQuestion,
+  remoteAskOf,
+  type QuestionReader,
+  type QuestionRefusal,
+  type ReadQuestion,
+} from './desk-question'
 import { unrefTimer, type TimerHandle } from './delay'
 import type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
 import { writeAnswer, type AnswerTarget } from './desk-answer'
@@ -308,10 +315,21 @@ export class RelayDesk {
     if (parts?.kind !== 'q' || this.#pending.has(key) || this.#settled.has(key)) return undefined
     // An ask that already has a receipt is over: a desk starting late never shows it, even briefly.
     const receiptKey = inboxKey('r', parts.agent, parts.askId)
-    const receipt = await readEntry(this.#inbox, receiptKey).catch(() => undefined)
-    if (receipt) await this.#onReceipt({ key: receiptKey, value: receipt.value })
+    const readReceipt = (): Promise<void> =>
+      readEntry(this.#inbox, receiptKey).then(
+        (receipt) => (receipt ? this.#onReceipt({ key: receiptKey, value: receipt.value }) : undefined),
+        () => undefined,
+      )
+    const open = (): Promise<ReadQuestion | QuestionRefusal> =>
+      readQuestion(entry.value, { key, agent: parts.agent, askId: parts.askId }, this.#reader)
+    // A question the watch delivers live (nothing waits behind it) is almost always still open: its receipt
+    // read overlaps the opening. One of a backlog (a desk starting late) is opened only once it has none,
+    // so a long history of settled asks is never decrypted.
+    let read: ReadQuestion | QuestionRefusal | undefined
+    if (entry.delta === 0) [, read] = await Promise.all([readReceipt(), open()])
+    else await readReceipt()
     if (this.#settled.has(key)) return undefined
-    const read = await readQuestion(entry.value, { key, agent: parts.agent, askId: parts.askId }, this.#reader)
+    read ??= await open()
     if (isRefusal(read)) {
       this.#onRefused({ key, ...read })
       return undefined
@@ -325,20 +343,8 @@ export class RelayDesk {
   /** Lists an opened question as pending (unless it settled, was listed already or the desk closed meanwhile). */
   #listQuestion(key: string, { askId, read }: OpenedEntry): void {
     if (this.#closed.signal.aborted || this.#pending.has(key) || this.#settled.has(key)) return
-    const { header, agent, body, qHash } = read
-    const ask: RemoteAsk = {
-      key,
-      askId,
-      agent: {
-        name: body.mirroredFor === undefined ? agent.name : mirroredName(body.mirroredFor, agent.name),
-        id: agent.id,
-      },
-      ...('questions' in body ? { questions: body.questions } : { questions: [], approval: body.approval }),
-      ...(body.title === undefined ? {} : { title: body.title }),
-      ...(body.previousAskId === undefined ? {} : { previousAskId: body.previousAskId }),
-      ...(body.expiresAt === undefined ? {} : { expiresAt: body.expiresAt }),
-      ...(body.maxCustomChars === undefined ? {} : { maxCustomChars: body.maxCustomChars }),
-    }
+    const { header, body, qHash } = read
+    const ask = remoteAskOf(key, askId, read)
     const pending: PendingEntry = { ask, header, qHash }
     if (body.expiresAt !== undefined) {
       const left = body.expiresAt - this.#now()

@@ -104,7 +104,8 @@ export async function createEntryRetrying(
   }, signal)
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** True when `a` and `b` hold the same bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && a.every((byte, index) => byte === b[index])
 }
 

@@ -50,6 +50,8 @@ export class RelayLink {
   readonly nc: NatsConnection
   #up = true
   readonly #onReconnect = new Set<() => void>()
+  /** Writes that must land before the link closes (see {@link keepUntilLanded}). */
+  readonly #landing = new Set<Promise<void>>()
 
   private constructor(nc: NatsConnection) {
     this.nc = nc
@@ -120,8 +122,28 @@ export class RelayLink {
     return () => this.#onReconnect.delete(listener)
   }
 
-  /** Closes the connection (pending writes are flushed first). */
+  /**
+   * Keeps the link open until `write` settles: a write its caller does not wait for (an agent's receipt,
+   * written after the answer went back to the agent) still lands before {@link close} closes the link.
+   * `write` bounds its own time; its failure is its caller's to report.
+   */
+  keepUntilLanded(write: Promise<unknown>): void {
+    const landing: Promise<void> = write.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.#landing.add(landing)
+    void landing.then(() => this.#landing.delete(landing))
+  }
+
+  /** Resolves once every write given to {@link keepUntilLanded} so far has settled. */
+  async landed(): Promise<void> {
+    while (this.#landing.size > 0) await Promise.all([...this.#landing])
+  }
+
+  /** Closes the connection once the writes it keeps have settled (pending writes are flushed first). */
   async close(): Promise<void> {
+    await this.landed()
     if (!this.nc.isClosed()) await this.nc.close()
   }
 

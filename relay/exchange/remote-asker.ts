@@ -2,21 +2,11 @@
 // the verified roster, watch only this ask's answer key, write the question with create(), take the
 // first answer in stream order that verifies, and tell the devices the outcome with a receipt.
 import type { KV, KvEntry } from '@nats-io/kv'
-import {
-  acceptAnswer,
-  newReplyKey,
-  randomToken,
-  sealQuestion,
-  signReceipt,
-  isRelayCryptoError,
-  type Member,
-  type MemberKeys,
-  type Receipt,
-  type RelayCryptoCode,
-} from '../crypto'
+import { randomToken, signReceipt, type Member, type MemberKeys, type Receipt, type RelayCryptoCode } from '../crypto'
 import type { CheckedAnswer } from '../../shared/answer-rules'
 import { approvalSummary, type ApprovalDecision, type ApprovalRequest } from '../../shared/approval'
-import { AnswerRulesError, checkedAnswer, checkedDecision } from './answer-checks'
+import { checkedAnswer, checkedDecision } from './answer-checks'
+import { prepareRound, type AskRound, type AskSubject, type PreparedRound } from './ask-round'
 import { AskPushes, type PushedReport } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
@@ -24,11 +14,11 @@ import { answerBucketFor } from './answer-bucket'
 import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
-import { createEntryRetrying, openBucket, RenewingWatch, retryUntilDone } from './relay-kv'
+import { createEntryRetrying, openBucket, RenewingWatch } from './relay-kv'
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
-import { RemoteQuestionBodySchema } from './schemas'
+import { isAnswerRefusal, takeAnswer } from './take-answer'
 
 /** How many times one ask is asked again after answers it could not verify took its answer key. */
 export const MAX_REASKS = 3
@@ -85,9 +75,6 @@ export interface RemoteAskerOptions {
 }
 
 type RoundOutcome<T> = { answered: true; answer: T } | { answered: false }
-
-/** What one remote ask asks: questions, or (a desktop mirroring a permission prompt) one approval. */
-type AskSubject = { questions: readonly Question[] } | { approval: ApprovalRequest }
 
 /** Turns a verified answer body into what the caller gets, or throws {@link AnswerRulesError}. */
 type TakeAnswer<T> = (body: Uint8Array) => T
@@ -231,15 +218,7 @@ export class RemoteAsker {
   }
 
   async #askOnce<T>(
-    ask: {
-      askId: string
-      previousAskId: string | undefined
-      subject: AskSubject
-      title: string | undefined
-      mirroredFor: string | undefined
-      maxCustomChars: number | undefined
-      expiresAt: number | undefined
-    },
+    ask: AskRound,
     signal: AbortSignal,
     onEvent: RemoteAskOptions['onEvent'],
     take: TakeAnswer<T>,
@@ -254,30 +233,37 @@ export class RemoteAsker {
     const answers = new EntryQueue<KvEntry>()
     let watch: RenewingWatch | undefined
     try {
-      const roster = await retryUntilDone(() => this.#pin.fetch(rosterKv), signal)
-      // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
-      // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
-      const replyKey = await newReplyKey()
-      const body = RemoteQuestionBodySchema.parse({
-        v: 1,
-        ...('questions' in ask.subject ? { questions: ask.subject.questions } : { approval: ask.subject.approval }),
-        maxCustomChars: ask.maxCustomChars,
-        title: ask.title,
-        previousAskId: ask.previousAskId,
-        expiresAt: ask.expiresAt,
-        mirroredFor: ask.mirroredFor,
-      })
-      const sealed = await sealQuestion({
-        agent: this.#agent,
-        roster,
-        askId: ask.askId,
-        kvKey: questionKey,
-        replyKey: replyKey.publicKey,
-        body: new TextEncoder().encode(JSON.stringify(body)),
-      })
+      // The answer watch starts while the roster is read and the question sealed: neither waits for the
+      // other, and both are done before the write (RELAY.md §4.3: the watch must be there before the
+      // question is, so no answer can come before it). A failure of either stops the other.
+      const stopStart = new AbortController()
+      const startSignal = AbortSignal.any([signal, stopStart.signal])
+      const watchStart = RenewingWatch.start(
+        this.#link,
+        answerBucket,
+        answerKey,
+        (entry) => answers.push(entry),
+        startSignal,
+      )
+      watchStart.catch((error: unknown) => stopStart.abort(error))
+      let prepared: PreparedRound
+      try {
+        prepared = await prepareRound(
+          ask,
+          { agent: this.#agent, token: this.#token, pin: this.#pin, rosterKv },
+          startSignal,
+        )
+      } catch (error) {
+        stopStart.abort(error)
+        await watchStart.then(
+          (started) => started.stop(),
+          () => undefined,
+        )
+        throw error
+      }
+      watch = await watchStart
+      const { roster, replyKey, sealed } = prepared
       this.#checkEntrySize(sealed.bytes.byteLength)
-      // Watch before writing, so no answer can come before the watch is there (RELAY.md §4.3).
-      watch = await RenewingWatch.start(this.#link, answerBucket, answerKey, (entry) => answers.push(entry), signal)
       const written = await createEntryRetrying(
         this.#link.nc,
         { name: INBOX_BUCKET, kv: inbox },
@@ -300,22 +286,26 @@ export class RemoteAsker {
         const entry = await answers.next(signal)
         if (seen.has(entry.revision)) continue
         seen.add(entry.revision)
-        // A device removed since the ask was sealed must not answer it: check against the newest roster.
-        const current = await this.#pin.fetch(rosterKv).catch(() => this.#pin.current ?? roster)
         try {
-          const accepted = await acceptAnswer(entry.value, {
+          const { accepted } = await takeAnswer(entry.value, {
+            pin: this.#pin,
+            rosterKv,
+            roster,
             replyKey: replyKey.privateKey,
-            roster: current,
             askId: ask.askId,
             kvKey: answerKey,
             qHash: sealed.qHash,
           })
           const answer = take(accepted.body)
           onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
-          await this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent)
+          // The agent has its answer now; the receipt telling the devices follows without holding it up,
+          // and the link is not closed before it lands (or gives up after RECEIPT_WRITE_MS).
+          this.#link.keepUntilLanded(
+            this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent),
+          )
           return { answered: true, answer }
         } catch (error) {
-          if (!isRelayCryptoError(error) && !(error instanceof AnswerRulesError)) throw error
+          if (!isAnswerRefusal(error)) throw error
           onEvent?.({
             type: 'answer-refused',
             askId: ask.askId,

@@ -1,10 +1,10 @@
 // The roster as both ends read it from the relay: the record at `roster.current`, verified against the
 // pinned root key, never older than the highest version this end has seen and never expired.
 import type { KV } from '@nats-io/kv'
-import { parseRosterRecord, verifyRoster, type Roster, type SignedRoster } from '../crypto'
+import { parseRosterRecord, refuseStaleRoster, verifyRoster, type Roster, type SignedRoster } from '../crypto'
 import { BUCKETS } from '../nats/templates'
 import { RelayExchangeError } from './errors'
-import { readEntry } from './relay-kv'
+import { readEntry, sameBytes } from './relay-kv'
 
 /** The bucket the roster is published in. */
 export const ROSTER_BUCKET = BUCKETS.roster
@@ -31,6 +31,8 @@ export class RosterPin {
   readonly #now: () => number
   #highest: number
   #current: Roster | undefined
+  /** The stored record `#current` was verified from: the same bytes again need no second signature check. */
+  #currentRecord: Uint8Array | undefined
   readonly #onAccepted: ((roster: Roster, signed: SignedRoster) => void) | undefined
 
   /** `onAccepted` hears every roster accepted, with its signed bytes (a phone stores the newest it saw). */
@@ -53,8 +55,16 @@ export class RosterPin {
     return this.#current
   }
 
-  /** Verifies a stored record and makes it the current roster. */
+  /**
+   * Verifies a stored record and makes it the current roster. The record accepted last, met again (every
+   * answer's roster read finds it), is only checked for expiry: its signature and members were verified
+   * and cannot have changed, and `onAccepted` is not told twice.
+   */
   async accept(value: Uint8Array): Promise<Roster> {
+    if (this.#current !== undefined && this.#currentRecord !== undefined && sameBytes(value, this.#currentRecord)) {
+      refuseStaleRoster(this.#current, { highestSeenVersion: this.#highest, now: this.#now() })
+      return this.#current
+    }
     const signed = decodeRosterRecord(value)
     const roster = await verifyRoster(signed.bytes, signed.signature, this.#rootPublicKey, {
       highestSeenVersion: this.#highest,
@@ -62,6 +72,7 @@ export class RosterPin {
     })
     this.#highest = roster.version
     this.#current = roster
+    this.#currentRecord = value.slice()
     this.#onAccepted?.(roster, signed)
     return roster
   }

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  nodeConnect,
-  RelayDesk,
-  RelayLink,
-  RemoteAsker,
-  type RemoteAsk,
-  type RemoteAskSettled,
-} from '../../../../relay/exchange'
+import type { RelayDesk } from '../../../../relay/exchange'
+import { nodeConnect, RelayLink, RemoteAsker, type RemoteAsk, type RemoteAskSettled } from '../../../../relay/exchange'
 import { freePort, natsServerSkipReason } from '../../../helpers/nats-server'
 import { startCuttableProxy, type CuttableProxy } from './cuttable-proxy'
-import { nextEvent, startRelayWorld, until, type RelayWorld } from './relay-world'
+import { nextEvent, startRelayWorld, startWorldDesk, until, type RelayWorld } from './relay-world'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping relay/exchange outage tests: ${skip}`)
@@ -21,15 +15,7 @@ describe.skipIf(skip)('relay exchange through outages (real nats-server, SIGKILL
   let proxy: CuttableProxy
   const desks: RelayDesk[] = []
 
-  const desk = async (name: string): Promise<RelayDesk> => {
-    const started = await RelayDesk.start({
-      link: await world.link(name),
-      device: world.members.get(name)!.keys,
-      rootPublicKey: world.rootPublicKey,
-    })
-    desks.push(started)
-    return started
-  }
+  const desk = (name: string): Promise<RelayDesk> => startWorldDesk(world, name, desks)
   const added = (d: RelayDesk, agent: string): Promise<RemoteAsk> =>
     nextEvent<RemoteAsk>(
       (l) => d.onAdded(l),

@@ -118,6 +118,8 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     const seen = added(laptop, 'ci-nightly')
     const first = agent.ask(QUESTIONS)
     const done = await seen
+    // The agent's receipt follows its answer; the late desk starts once it is stored.
+    const receiptStored = settled(laptop, done.key)
     expect(
       await laptop.answer(done.key, [
         { id: 'db', selected: [] },
@@ -125,6 +127,7 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
       ]),
     ).toEqual({ won: true })
     await first
+    await receiptStored
     const late = await desk('tablet')
     const shown: string[] = []
     const settledKeys: string[] = []

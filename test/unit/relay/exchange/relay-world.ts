@@ -17,7 +17,7 @@ import {
   type Roster,
   type RosterPush,
 } from '../../../../relay/crypto'
-import { nodeConnect, RelayLink, RemoteAsker } from '../../../../relay/exchange'
+import { nodeConnect, RelayDesk, RelayLink, RemoteAsker } from '../../../../relay/exchange'
 import { createBuckets } from '../../../../relay/nats/buckets'
 import { mintAdminCredential, mintRoleCredential } from '../../../../relay/nats/credentials'
 import { initSelfHosted, type SelfHostedInit } from '../../../../relay/nats/init'
@@ -51,8 +51,8 @@ export interface RelayWorld {
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
   /** A connection with the account's admin credential: the relay's operator, who may write any key. */
   admin(): Promise<NatsConnection>
-  /** Signs the same members as roster `version` and publishes it as the desktop does. */
-  publishRoster(version: number): Promise<void>
+  /** Signs the same members (less those named in `without`) as roster `version` and publishes it as the desktop does. */
+  publishRoster(version: number, without?: readonly string[]): Promise<void>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
@@ -184,8 +184,13 @@ export async function startRelayWorld(people: {
       adminLinks.push(nc)
       return nc
     },
-    async publishRoster(version) {
-      const next = await signRoster(await loadRootKeys(root.secret), { version, members: listed, now: Date.now() })
+    async publishRoster(version, without = []) {
+      const left = new Set(without.map((name) => members.get(name)?.keys.member.id))
+      const next = await signRoster(await loadRootKeys(root.secret), {
+        version,
+        members: listed.filter((member) => !left.has(member.id)),
+        now: Date.now(),
+      })
       await publish(encodeRosterRecord(next))
     },
     async killAndRestart() {
@@ -204,6 +209,17 @@ export async function startRelayWorld(people: {
 }
 
 /** Resolves with the first value `subscribe` delivers that `matches`, or rejects after `ms`. */
+/** Starts a desk as the world's member `name` on a link of its own, and adds it to `desks` (the caller closes them). */
+export async function startWorldDesk(world: RelayWorld, name: string, desks: RelayDesk[]): Promise<RelayDesk> {
+  const started = await RelayDesk.start({
+    link: await world.link(name),
+    device: world.members.get(name)!.keys,
+    rootPublicKey: world.rootPublicKey,
+  })
+  desks.push(started)
+  return started
+}
+
 export function nextEvent<T>(
   subscribe: (listener: (value: T) => void) => () => void,
   matches: (value: T) => boolean = () => true,

@@ -1,0 +1,60 @@
+// How the agent takes one stored answer (RELAY.md §4.4): signed by a device of the newest roster it can
+// read, bound to the ask, its answer key and the question's hash, and sealed to the round's reply key.
+// Anything else is refused, never taken. What the body must say (answers within the rules, or a
+// decision) is the asker's check afterwards (answer-checks.ts).
+import type { KV } from '@nats-io/kv'
+import {
+  acceptAnswer,
+  isRelayCryptoError,
+  type AcceptedAnswer,
+  type RelayCryptoError,
+  type ReplyKey,
+  type Roster,
+} from '../crypto'
+import { AnswerRulesError } from './answer-checks'
+import type { RosterPin } from './roster-source'
+
+/** True for a refusal of the answer itself (relay/crypto's, or the answer rules'), as opposed to a fault. */
+export function isAnswerRefusal(error: unknown): error is RelayCryptoError | AnswerRulesError {
+  return isRelayCryptoError(error) || error instanceof AnswerRulesError
+}
+
+/** What taking an answer checks it against. */
+export interface AnswerCheck {
+  pin: RosterPin
+  rosterKv: KV
+  /** The roster the question was sealed to: used when no roster can be read now. */
+  roster: Roster
+  replyKey: ReplyKey['privateKey']
+  askId: string
+  kvKey: string
+  qHash: string
+}
+
+/**
+ * Takes the answer `value`: resolves with the opened answer and the device that signed it, or rejects
+ * with relay/crypto's refusal. A device removed since the ask was sealed must not answer it, so the
+ * device is checked against the newest roster read now; the read and the verification against the
+ * roster already held run at once, and a read that brings a different roster verifies again against it.
+ */
+export async function takeAnswer(value: Uint8Array, check: AnswerCheck): Promise<{ accepted: AcceptedAnswer }> {
+  const held = check.pin.current ?? check.roster
+  const accept = (roster: Roster): Promise<AcceptedAnswer> =>
+    acceptAnswer(value, {
+      replyKey: check.replyKey,
+      roster,
+      askId: check.askId,
+      kvKey: check.kvKey,
+      qHash: check.qHash,
+    })
+  const [newest, early] = await Promise.all([
+    check.pin.fetch(check.rosterKv).catch(() => held),
+    accept(held).then(
+      (accepted) => ({ accepted }),
+      (error: unknown) => ({ error }),
+    ),
+  ])
+  if (newest !== held) return { accepted: await accept(newest) }
+  if ('error' in early) throw early.error
+  return { accepted: early.accepted }
+}
