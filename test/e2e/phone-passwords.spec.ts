@@ -28,6 +28,7 @@ let agent: RemoteAsker
 let desk: RelayLink
 
 test.beforeAll(async () => {
+  // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
   await ensurePhoneBuilt()
