@@ -8,10 +8,10 @@ import type { RemoteAsker } from '../../relay/exchange'
 import type { ApprovalRequest } from '../../shared/approval'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
-import { desktopAsker, startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { desktopAsker, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
 import { armed, expect, test } from './support/fixtures'
-import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
-import { serveStatic, type StaticServer } from './support/static-server'
+import { startPhoneWorld } from './support/phone-world'
+import type { StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the phone approval browser test: ${skip}`)
@@ -32,9 +32,7 @@ test.beforeAll(async () => {
   // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  await ensurePhoneBuilt()
-  app = await serveStatic(PHONE_DIR)
-  world = await startRelayWorld({ devices: ['phone'], agents: [], desktops: ['desk'], browserOrigin: app.origin })
+  ;({ app, world } = await startPhoneWorld({ devices: ['phone'], agents: [], desktops: ['desk'] }))
   desktop = await desktopAsker(world, 'desk')
 })
 

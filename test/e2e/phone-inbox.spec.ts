@@ -11,12 +11,12 @@ import type { Page } from '@playwright/test'
 import { RelayDesk, RemoteAsker } from '../../relay/exchange'
 import type { PhoneRecord } from '../../phone/src/home/phone-record'
 import { natsServerSkipReason } from '../helpers/nats-server'
-import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { until, type RelayWorld } from '../unit/relay/exchange/relay-world'
 import { expectNoSeriousViolations } from './support/axe'
-import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
+import { startPhoneWorld } from './support/phone-world'
 import { armed, expect, test } from './support/fixtures'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
-import { serveStatic, type StaticServer } from './support/static-server'
+import type { StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the phone inbox browser tests: ${skip}`)
@@ -71,14 +71,11 @@ let link: CuttableLink
 test.beforeAll(async () => {
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  await ensurePhoneBuilt()
-  app = await serveStatic(PHONE_DIR)
-  world = await startRelayWorld({
+  ;({ app, world } = await startPhoneWorld({
     devices: ['phone', 'laptop'],
     agents: ['ci-nightly'],
     desktops: ['desk'],
-    browserOrigin: app.origin,
-  })
+  }))
   link = await cuttableLink(Number(new URL(world.wsUrl).port))
   laptop = await RelayDesk.start({
     link: await world.link('laptop'),

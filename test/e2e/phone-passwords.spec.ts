@@ -11,10 +11,10 @@ import { BUCKETS } from '../../relay/nats/templates'
 import { putEntry } from '../../relay/pairing'
 import { natsServerSkipReason } from '../helpers/nats-server'
 import { phoneRecordOf, storePhoneRecordInPage } from '../helpers/phone-record'
-import { startRelayWorld, until, type RelayWorld } from '../unit/relay/exchange/relay-world'
+import { until, type RelayWorld } from '../unit/relay/exchange/relay-world'
 import { armed, expect, test } from './support/fixtures'
-import { ensurePhoneBuilt, PHONE_DIR } from './support/phone-build'
-import { serveStatic, type StaticServer } from './support/static-server'
+import { startPhoneWorld } from './support/phone-world'
+import type { StaticServer } from './support/static-server'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the phone password browser test: ${skip}`)
@@ -31,14 +31,7 @@ test.beforeAll(async () => {
   // Skipped only without a nats-server on this machine; the reason is printed at load (above).
   test.skip(skip !== undefined, skip)
   test.setTimeout(180_000)
-  await ensurePhoneBuilt()
-  app = await serveStatic(PHONE_DIR)
-  world = await startRelayWorld({
-    devices: ['phone'],
-    agents: ['ci-nightly'],
-    desktops: ['desk'],
-    browserOrigin: app.origin,
-  })
+  ;({ app, world } = await startPhoneWorld({ devices: ['phone'], agents: ['ci-nightly'], desktops: ['desk'] }))
   desk = await world.link('desk')
   agent = new RemoteAsker({
     link: await world.link('ci-nightly'),
