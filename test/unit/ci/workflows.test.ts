@@ -134,24 +134,6 @@ describe('release.yml', () => {
     expect(runs).toContain('ask-user.cmd" status; if ($LASTEXITCODE -eq 0) { break }')
   })
 
-  it('pins every action of every job by full commit SHA, with its release tag in a comment', () => {
-    const lines = readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8').split('\n')
-    const pinned = /^\s*(?:- )?uses: ([\w.-]+\/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$/
-    const usesLines = lines.filter((line) => /^\s*(?:- )?uses:/.test(line))
-    for (const line of usesLines) expect(line).toMatch(pinned)
-    // Every step's `uses` is one of those lines (none written as a flow mapping the line check would miss).
-    const steps = Object.values(release.jobs).flatMap((job) => job.steps.filter((step) => step.uses !== undefined))
-    expect(steps).toHaveLength(usesLines.length)
-    for (const step of steps) expect(step.uses).toMatch(/@[0-9a-f]{40}$/)
-    // One action, one commit and one tag throughout the file.
-    const byAction = new Map<string, Set<string>>()
-    for (const line of usesLines) {
-      const [, action, sha, tag] = pinned.exec(line)!
-      byAction.set(action!, (byAction.get(action!) ?? new Set()).add(`${sha} ${tag}`))
-    }
-    for (const [action, pins] of byAction) expect([...pins], action).toHaveLength(1)
-  })
-
   it('deploys Pages and drafts the release only after every installer built and passed its smoke test', () => {
     for (const name of ['pages', 'publish']) {
       expect((release.jobs[name] as Job & { needs?: string[] }).needs, name).toEqual(['build', 'smoke'])
@@ -176,5 +158,35 @@ describe('release.yml', () => {
     for (const [name, job] of Object.entries(release.jobs) as Array<[string, { permissions?: object }]>) {
       if (name !== 'pages') expect(JSON.stringify(job.permissions ?? {})).not.toMatch(/pages|id-token/)
     }
+  })
+})
+
+describe('actions in every workflow', () => {
+  const PINNED = /^\s*(?:- )?uses: ([\w.-]+\/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$/
+  const usesLinesOf = (name: string): string[] =>
+    readFileSync(join(WORKFLOWS, name), 'utf8')
+      .split('\n')
+      .filter((line) => /^\s*(?:- )?uses:/.test(line))
+
+  it.each(['ci.yml', 'release.yml'])(
+    '%s pins every action by full commit SHA, with its release tag in a comment',
+    (name) => {
+      const usesLines = usesLinesOf(name)
+      expect(usesLines.length).toBeGreaterThan(0)
+      for (const line of usesLines) expect(line).toMatch(PINNED)
+      // Every step's `uses` is one of those lines (none written as a flow mapping the line check would miss).
+      const steps = Object.values(read(name).jobs).flatMap((job) => job.steps.filter((step) => step.uses !== undefined))
+      expect(steps).toHaveLength(usesLines.length)
+      for (const step of steps) expect(step.uses).toMatch(/@[0-9a-f]{40}$/)
+    },
+  )
+
+  it('pins one action to one commit and one tag across both workflows', () => {
+    const byAction = new Map<string, Set<string>>()
+    for (const line of [...usesLinesOf('ci.yml'), ...usesLinesOf('release.yml')]) {
+      const [, action, sha, tag] = PINNED.exec(line)!
+      byAction.set(action!, (byAction.get(action!) ?? new Set()).add(`${sha} ${tag}`))
+    }
+    for (const [action, pins] of byAction) expect([...pins], action).toHaveLength(1)
   })
 })
