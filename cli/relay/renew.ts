@@ -26,7 +26,9 @@ function describeResult(result: Exclude<RelayStartResult, { role: 'none' }>): st
   const lines: string[] = []
   if (result.role === 'desktop') {
     lines.push(
-      `Roster version ${result.rosterVersion} signed, valid until ${day(result.rosterExpiresAt)}; ${result.published ? 'published to the relay' : 'stored here, not yet on the relay'}.`,
+      result.published
+        ? `Roster version ${result.rosterVersion} signed, valid until ${day(result.rosterExpiresAt)}; published to the relay.`
+        : `Roster version ${result.rosterVersion} (valid until ${day(result.rosterExpiresAt)}) not renewed: nothing is signed until the relay can be reached.`,
     )
     if (result.published)
       lines.push(

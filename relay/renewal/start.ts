@@ -2,7 +2,7 @@
 // desktop that holds the root key: re-sign the roster (version + 1, 60 more days), publish it, and renew
 // every paired device's credential that is due. On a paired device: connect, take a newer roster and
 // the credential the desktop renewed for it. Nothing here needs the windows or the core.
-import { loadRootKeys, renewRoster, rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
+import { rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { pushAccountIfChanged } from '../home/account-push'
 import { syncDeskRecords } from '../home/desk-records-sync'
 import { pushSectionUpdate } from '../home/push-roster'
@@ -18,7 +18,6 @@ import {
   RenewalsSchema,
   RENEWALS_FILE,
   saveJson,
-  saveRoster,
 } from '../home/state'
 import type { CheckServerOptions } from '../nats/server-version'
 import { connectDevice } from './device-connect'
@@ -33,7 +32,7 @@ export type RelayStartResult =
   | { role: 'none' }
   | {
       role: 'desktop'
-      /** The roster version now stored (re-signed at this start, unless publishing it was refused). */
+      /** The roster version now stored (re-signed and published at this start, unless the relay could not be reached or refused). */
       rosterVersion: number
       /** ms since the epoch. */
       rosterExpiresAt: number
@@ -80,22 +79,22 @@ export async function renewRelayAtStart(home: string, options: RelayStartOptions
 async function renewOnDesktop(home: string, options: RelayStartOptions): Promise<RelayStartResult> {
   const now = options.now ?? Date.now
   const state = await loadRelayState(home)
-  const rootKeys = await loadRootKeys(state.root)
   let link
   try {
     link = await openDesktopLink(home, now, options.server ?? CLI_SERVER_CHECKS)
   } catch (error) {
-    // Offline the root key still renews: the next connection (a later start or command) publishes it.
+    // Offline nothing is signed. A roster no one can read renews nothing, and one signed here would put
+    // this desk's copy a version ahead of the relay's: the next connection would then publish it over a
+    // change another desktop made meanwhile (a removed device back in the roster). The next start or
+    // command that reaches the relay renews it.
     const previous = await verifyRosterSignature(
       state.roster.bytes,
       state.roster.signature,
       state.settings.rootPublicKey,
     )
-    const next = await renewRoster(rootKeys, previous, { now: now() })
-    await saveRoster(home, next)
     const result = {
-      rosterVersion: next.roster.version,
-      rosterExpiresAt: next.roster.expiresAt,
+      rosterVersion: previous.version,
+      rosterExpiresAt: previous.expiresAt,
       published: false,
       devicesRenewed: [],
       accountUpdated: false,

@@ -1,12 +1,14 @@
 import { connect, credsAuthenticator } from '@nats-io/transport-node'
-import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { AgentRelayFileSchema } from '../../../cli/relay/agent-file'
 import { loadRenewals, RELAY_FILES, RENEWALS_FILE } from '../../../relay/home/state'
-import { findMember, verifyRoster } from '../../../relay/crypto'
+import { findMember, parseRosterRecord, verifyRoster, verifyRosterSignature } from '../../../relay/crypto'
+import { BUCKETS } from '../../../relay/nats/templates'
+import { connectRelay, getEntry } from '../../../relay/pairing'
 import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
 import { memoryIo } from './memory-io'
 
@@ -107,6 +109,42 @@ describe.skipIf(skip)('ask-user relay add-agent NAME --out FILE', () => {
       expect(io.err()).toMatch(code)
       await expect(lstat(args.at(-1)!)).rejects.toThrow(/ENOENT/)
     }
+  })
+
+  it('adds the agent to the relay at once: the roster the relay serves lists it', async () => {
+    const out = join(root, 'reviewer.json')
+    expect(await main(['relay', 'add-agent', 'reviewer', '--out', out], memoryIo({ ASK_USER_HOME: home }))).toBe(0)
+    const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(out, 'utf8')))
+    // Read as the agent itself reads it, not through the desktop (whose connection would publish its copy).
+    const nc = await connectRelay(file.url, file.creds, 'reviewer', { allowOutdatedLoopback: true })
+    try {
+      const record = parseRosterRecord((await getEntry(nc, BUCKETS.roster, 'current'))!.value)!
+      const served = await verifyRosterSignature(record.bytes, record.signature, file.rootPublicKey)
+      expect(findMember(served, file.agent.member.id)).toEqual(file.agent.member)
+      const { bytes } = await storedRoster(home)
+      expect(Buffer.from(bytes).equals(Buffer.from(record.bytes))).toBe(true)
+    } finally {
+      await nc.close()
+    }
+  })
+
+  it('with the relay out of reach refuses RELAY_UNREACHABLE and leaves no file, roster or expiry behind', async () => {
+    const away = join(root, 'away-home')
+    await cp(home, away, { recursive: true })
+    const settingsPath = join(away, RELAY_FILES.settings)
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as Record<string, unknown>
+    await writeFile(settingsPath, JSON.stringify({ ...settings, url: `nats://127.0.0.1:${await freePort()}` }), {
+      mode: 0o600,
+    })
+    const roster = await readFile(join(away, RELAY_FILES.roster), 'utf8')
+    const renewals = await readFile(join(away, RENEWALS_FILE), 'utf8')
+    const out = join(root, 'offline.json')
+    const io = memoryIo({ ASK_USER_HOME: away })
+    expect(await main(['relay', 'add-agent', 'offline', '--out', out], io)).toBe(1)
+    expect(io.err()).toMatch(/^Error: RELAY_UNREACHABLE: The relay could not be reached .*the agent was not added/m)
+    await expect(lstat(out)).rejects.toThrow(/ENOENT/)
+    expect(await readFile(join(away, RELAY_FILES.roster), 'utf8')).toBe(roster)
+    expect(await readFile(join(away, RENEWALS_FILE), 'utf8')).toBe(renewals)
   })
 
   it('without init says RELAY_NOT_INITIALIZED', async () => {

@@ -1,18 +1,23 @@
-// `ask-user relay passwords allow|deny|list` on its own (no server needed: init and add-agent write the
-// home, and the setting never goes to the relay): stored 0600 by roster id, refused for a name that is
-// not an agent of the root-verified roster, a damaged file reported, a home without a relay refused.
+// `ask-user relay passwords allow|deny|list` on this desk (the setting never goes to the relay; the server
+// is there for add-agent, which adds the agent to the relay's roster): stored 0600 by roster id, refused
+// for a name that is not an agent of the root-verified roster, a damaged file reported, a home without a
+// relay refused.
 import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../cli/main'
 import { REMOTE_PASSWORDS_FILE, RemotePasswordsSchema } from '../../../relay/home/remote-passwords'
-import { freePort } from '../../helpers/nats-server'
+import { freePort, natsServerSkipReason, startNatsServer, type RunningNatsServer } from '../../helpers/nats-server'
 import { memoryIo } from './memory-io'
 
-describe('ask-user relay passwords', () => {
+const skip = natsServerSkipReason()
+if (skip) console.log(`skipping relay passwords tests: ${skip}`)
+
+describe.skipIf(skip)('ask-user relay passwords', () => {
   let root: string
   let home: string
+  let server: RunningNatsServer | undefined
   const run = async (...args: string[]) => {
     const io = memoryIo({ ASK_USER_HOME: home })
     const code = await main(['relay', 'passwords', ...args], io)
@@ -25,11 +30,14 @@ describe('ask-user relay passwords', () => {
     const port = await freePort()
     const args = ['relay', 'init', '--self-hosted', join(root, 'relay'), '--origin', 'https://inbox.example']
     args.push('--loopback', '--client-port', String(port), '--ws-port', String(await freePort()))
-    expect(await main([...args, '--url', `nats://127.0.0.1:${port}`], memoryIo({ ASK_USER_HOME: home }))).toBe(0)
+    const init = memoryIo({ ASK_USER_HOME: home })
+    expect(await main([...args, '--url', `nats://127.0.0.1:${port}`], init)).toBe(0)
+    server = await startNatsServer(/start: nats-server -c (\S+)/.exec(init.out())![1]!)
     const out = join(root, 'builder.json')
     expect(await main(['relay', 'add-agent', 'builder', '--out', out], memoryIo({ ASK_USER_HOME: home }))).toBe(0)
   })
   afterAll(async () => {
+    await server?.stop()
     if (root) await rm(root, { recursive: true, force: true })
   })
 

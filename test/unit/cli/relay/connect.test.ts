@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../../cli/main'
-import { generateRootIdentity, RosterRecordSchema, verifyRosterSignature, type Roster } from '../../../../relay/crypto'
+import {
+  generateRootIdentity,
+  parseRosterRecord,
+  RosterRecordSchema,
+  verifyRosterSignature,
+  type Roster,
+} from '../../../../relay/crypto'
 import {
   DEVICE_FILES,
   DeviceCredsSchema,
@@ -15,7 +21,9 @@ import {
   RENEWALS_FILE,
   RenewalsSchema,
 } from '../../../../relay/home/state'
-import { connectRelay } from '../../../../relay/pairing'
+import { connectRelay, getEntry } from '../../../../relay/pairing'
+import { BUCKETS } from '../../../../relay/nats/templates'
+import { AgentRelayFileSchema } from '../../../../cli/relay/agent-file'
 import { openDesktopLink } from '../../../../relay/home/desktop-link'
 import { publishRosterChange } from '../../../../relay/home/roster-change'
 import { renewRelayAtStart } from '../../../../relay/renewal'
@@ -228,6 +236,26 @@ describe.skipIf(skip)('relay connect: a second desktop joins an existing relay',
     } finally {
       await first.nc.close()
       await second.nc.close()
+    }
+  }, 60_000)
+
+  it("an agent added on one desktop lands on top of the other desktop's newer roster, and both agents stay", async () => {
+    const add = async (folder: string, agent: string) => {
+      const io = memoryIo({ ASK_USER_HOME: folder })
+      expect(await main(['relay', 'add-agent', agent, '--out', join(root, `${agent}.json`)], io), io.err()).toBe(0)
+    }
+    // The second desktop publishes first; the first desktop's stored roster is then a version behind.
+    await add(secondHome, 'nightly')
+    await add(home, 'review-bot')
+    // What the relay serves, read as an agent reads it.
+    const file = AgentRelayFileSchema.parse(JSON.parse(await readFile(join(root, 'review-bot.json'), 'utf8')))
+    const nc = await connectRelay(file.url, file.creds, 'review-bot', CHECKS)
+    try {
+      const record = parseRosterRecord((await getEntry(nc, BUCKETS.roster, 'current'))!.value)!
+      const served = await verifyRosterSignature(record.bytes, record.signature, file.rootPublicKey)
+      expect(served.members.map((member) => member.name)).toEqual(expect.arrayContaining(['nightly', 'review-bot']))
+    } finally {
+      await nc.close()
     }
   }, 60_000)
 
