@@ -98,6 +98,8 @@ export class AgentConnection implements AskOwner {
       case 'answered':
         return this.send({ type: 'answer', id: wireId, answers: settlement.answers })
       case 'decided':
+        // Only a remote approval settles without its decision (decided elsewhere), and its owner is the relay bridge.
+        if (settlement.decision === undefined) throw new Error(`approval ${wireId} settled without its decision`)
         return this.send({ type: 'decision', id: wireId, decision: settlement.decision })
       case 'cancelled':
         return this.send({ type: 'cancelled', id: wireId, code: 'ASK_CANCELLED', message: ASK_CANCELLED_MESSAGE })

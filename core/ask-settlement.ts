@@ -16,6 +16,11 @@ export type Settlement =
   | { outcome: 'answered'; answers: Answer[]; answeredOn?: string }
   /** `answeredOn`: a mirrored approval decided on another desk (core/relay-bridge/mirror.ts). */
   | { outcome: 'decided'; decision: ApprovalDecision; answeredOn?: string }
+  /**
+   * Another desktop's mirrored approval decided on a third device: the decision is sealed to the desktop
+   * that mirrors it, unknown here; only who decided is known (when the receipt names them).
+   */
+  | { outcome: 'decided'; decision?: undefined; answeredOn?: string }
   | { outcome: 'cancelled' }
   | { outcome: 'aborted'; by: 'agent' | 'shutdown' | 'fault' }
   | { outcome: 'agent-gone' }
@@ -61,6 +66,13 @@ export type ResolvedListener = (ask: Ask, settlement: Settlement, settledAt: num
 /** A listener for an answer that came too late: its agent had gone (kept in history as undelivered). */
 export type UndeliveredListener = (ask: QuestionAsk, answers: Answer[], at: number) => void
 
+/**
+ * Why "always allow" is refused on another desktop's mirrored approval: it would change the permission
+ * rules of the machine that mirrors it, so only that machine's windows offer it.
+ */
+export const ALWAYS_NOT_REMOTE_REASON =
+  '"always allow" is decided only on the machine whose permissions it changes; allow once or deny here'
+
 /** Why a remote ask cannot be dismissed: a desk has no way to cancel an agent's ask on the relay. */
 export const REMOTE_DISMISS_REASON =
   'a remote ask cannot be dismissed here: its agent would keep waiting. Answer it, or let it expire.'
@@ -105,7 +117,12 @@ export type NewAsk = { agent: AgentInfo; title?: string; wireId: string; owner: 
       /** Set by the relay bridge alone: the ask came through the relay. */
       origin?: AskOrigin
     }
-  | { kind: 'approval'; approval: ApprovalRequest }
+  | {
+      kind: 'approval'
+      approval: ApprovalRequest
+      /** Set by the relay bridge alone: another desktop's approval, mirrored through the relay. */
+      origin?: AskOrigin
+    }
 )
 
 /** The refusal of a reply to `askId` when no such ask is pending (already settled, or never known). */

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto'
 import { canonicalAnswer, type Answer } from '../shared/answer'
 import { checkAnswer } from '../shared/answer-rules'
 import type { ApprovalDecision } from '../shared/approval'
-import type { Ask, AskOrigin, QuestionAsk } from '../shared/ask'
+import type { Ask, AskOrigin } from '../shared/ask'
 import { errorMessage } from '../shared/describe-error'
 import { Listeners } from '../shared/listeners'
 import { hasSecret } from '../shared/question-extras'
 import {
   AGENT_GONE_REASON,
+  ALWAYS_NOT_REMOTE_REASON,
   answeredElsewhere,
   decidedElsewhere,
   notPending,
@@ -53,7 +54,7 @@ export class Registry {
   private readonly added: Listeners<[ask: Ask]>
   private readonly resolved: Listeners<Parameters<ResolvedListener>>
   private readonly undelivered: Listeners<Parameters<UndeliveredListener>>
-  private readonly originChanged: Listeners<[ask: QuestionAsk]>
+  private readonly originChanged: Listeners<[ask: Ask]>
   /** Asks settled as agent-gone lately, for a late answer (gone-asks.ts). */
   private readonly gone: GoneAsks
 
@@ -98,7 +99,15 @@ export class Registry {
             ...(input.origin !== undefined ? { origin: input.origin } : {}),
             receivedAt,
           }
-        : { askId, kind: 'approval', agent: input.agent, ...title, approval: input.approval, receivedAt }
+        : {
+            askId,
+            kind: 'approval',
+            agent: input.agent,
+            ...title,
+            approval: input.approval,
+            ...(input.origin !== undefined ? { origin: input.origin } : {}),
+            receivedAt,
+          }
     this.entries.set(ask.askId, { ask, wireId: input.wireId, owner: input.owner })
     this.added.emit(ask)
     return ask
@@ -212,6 +221,8 @@ export class Registry {
     const { entry, ask } = this.find(askId)
     if (!ask) return notPending(askId)
     if (ask.kind !== 'approval') return { ok: false, code: 'INVALID_ANSWER', message: WRONG_KIND_REASON.decide }
+    if (ask.origin !== undefined && decision.behavior === 'allow' && decision.always === true)
+      return { ok: false, code: 'FORBIDDEN', message: ALWAYS_NOT_REMOTE_REASON }
     const checked = checkDecision(ask.approval, decision, this.maxCustomChars)
     if (!checked.ok) return checked
     if (!entry) return { ok: false, code: 'NOT_PENDING', message: AGENT_GONE_REASON }
@@ -228,8 +239,7 @@ export class Registry {
   /** The person dismisses the whole ask; the agent gets `ASK_CANCELLED`. A remote ask is refused `FORBIDDEN`. */
   dismiss(askId: string): { ok: true } | Refusal {
     // Nothing on the relay lets a desk cancel an agent's ask: hiding it here would leave the agent waiting unseen.
-    const pending = this.entries.get(askId)?.ask
-    if (pending?.kind === 'question' && pending.origin !== undefined)
+    if (this.entries.get(askId)?.ask.origin !== undefined)
       return { ok: false, code: 'FORBIDDEN', message: REMOTE_DISMISS_REASON }
     return this.settle(askId, { outcome: 'cancelled' }) ? { ok: true } : notPending(askId)
   }
@@ -264,15 +274,15 @@ export class Registry {
    */
   setOrigin(askId: string, origin: AskOrigin): boolean {
     const entry = this.entries.get(askId)
-    if (entry?.ask.kind !== 'question' || entry.ask.origin === undefined) return false
-    const ask: QuestionAsk = { ...entry.ask, origin }
+    if (entry?.ask.origin === undefined) return false
+    const ask: Ask = { ...entry.ask, origin }
     entry.ask = ask
     this.originChanged.emit(ask)
     return true
   }
 
   /** Subscribes to origin changes of pending asks ({@link setOrigin}); returns the unsubscribe function. */
-  onOriginChanged(listener: (ask: QuestionAsk) => void): () => void {
+  onOriginChanged(listener: (ask: Ask) => void): () => void {
     return this.originChanged.add(listener)
   }
 

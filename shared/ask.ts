@@ -71,6 +71,8 @@ export const ApprovalAskSchema = z.object({
   ...AskCommon,
   kind: z.literal('approval'),
   approval: ApprovalRequestSchema,
+  /** Present only on another desktop's approval mirrored through the relay ({@link AskOriginSchema}). */
+  origin: AskOriginSchema.optional(),
 })
 export type ApprovalAsk = z.infer<typeof ApprovalAskSchema>
 

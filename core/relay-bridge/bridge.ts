@@ -4,7 +4,6 @@
 // ask settles by what the relay says (first answer wins). Loaded only when a relay is configured
 // (start.ts imports this file dynamically), so a companion without one never loads the relay code.
 import { setTimeout as delay } from 'node:timers/promises'
-import type { Answer } from '../../shared/answer'
 import { errorMessage } from '../../shared/describe-error'
 import { refusedOnRelayText } from '../../shared/relay-notices'
 import {
@@ -13,6 +12,7 @@ import {
   RelayDesk,
   RelayLink,
   WorkerQuestionOpener,
+  type AnswerResult,
   type RemoteAsk,
   type RemoteAskSettled,
 } from '../../relay/exchange'
@@ -26,7 +26,7 @@ import { startLocalAskMirror, type LocalAskMirror } from './mirror'
 import { followPresence, withCurrentPresence } from './presence-marks'
 import { RelayNotices } from './relay-notices'
 import { followAgentContact, followStoredRoster } from './relay-state-feed'
-import { answerSettlement, relaySettlement, remoteNewAsk } from './remote-asks'
+import { answerSettlement, relaySettlement, remoteNewAsk, type RemoteReply } from './remote-asks'
 import { RemotePasswords, reviseRemoteSecretAsks } from './remote-passwords'
 import type { RelayBridgeContext } from './start'
 
@@ -48,6 +48,8 @@ export class RelayBridge {
   readonly #closed = new AbortController()
   /** Relay key (`q.<agent>.<askId>`) → the registry's askId, for the remote asks listed now. */
   readonly #listed = new Map<string, string>()
+  /** The relay keys among {@link #listed} that are another desktop's mirrored approvals. */
+  readonly #approvals = new Set<string>()
   /**
    * Relay keys this desk's answer is on its way for (its own `submit` settles those), each with whether
    * the agent's receipt for that very answer already came.
@@ -216,7 +218,8 @@ export class RelayBridge {
   }
 
   #add(remote: RemoteAsk): void {
-    if (this.#listed.has(remote.key)) return
+    const desk = this.#desk
+    if (this.#listed.has(remote.key) || !desk) return
     // This desk's own mirrored asks are listed already, as the local asks they are.
     if (remote.agent.id === this.#self) return this.#mirror?.withdrawIfStale(remote)
     const input = remoteNewAsk(remote, this.#ctx.limits, this.#passwords?.allows(remote.agent.id) === true)
@@ -235,10 +238,16 @@ export class RelayBridge {
         owner: {
           // The relay's own receipt or this desk's answer settles it; nothing goes back through here.
           settled: () => true,
-          submit: (key, answers) => this.#submit(key, answers),
+          submit: (key, answers) => this.#reply(key, { answers }, (signal) => desk.answer(key, answers, signal)),
         },
       })
       this.#listed.set(remote.key, ask.askId)
+      if (ask.kind === 'approval') {
+        this.#approvals.add(remote.key)
+        this.#ctx.registry.decideThrough(ask.askId, (decision) =>
+          this.#reply(remote.key, { decision }, (signal) => desk.decide(remote.key, decision, signal)),
+        )
+      }
     } catch (error) {
       this.#ctx.warn(`a remote ask from "${remote.agent.name}" could not be listed: ${errorMessage(error)}`)
     }
@@ -254,27 +263,45 @@ export class RelayBridge {
       this.#answering.set(settled.key, true)
       return
     }
-    this.#listed.delete(settled.key)
-    this.#ctx.registry.settle(askId, relaySettlement(settled))
+    const kind = this.#approvals.has(settled.key) ? 'approval' : 'question'
+    this.#forget(settled.key)
+    this.#ctx.registry.settle(askId, relaySettlement(settled, kind))
   }
 
-  async #submit(key: string, answers: Answer[]): Promise<Settlement | Refusal> {
-    const desk = this.#desk
-    if (!desk) return { ok: false, code: 'NOT_PENDING', message: 'the relay bridge is closed; nothing was sent' }
+  #forget(key: string): void {
+    this.#listed.delete(key)
+    this.#approvals.delete(key)
+  }
+
+  /**
+   * Sends a window's answers or decision for the remote ask `key` through `write` (the desk's answer or
+   * decide) and settles by what the relay took: won, lost to another device (named), an alarm, or a
+   * refusal that leaves the ask pending.
+   */
+  async #reply(
+    key: string,
+    reply: RemoteReply,
+    write: (signal: AbortSignal) => Promise<AnswerResult>,
+  ): Promise<Settlement | Refusal> {
+    if (this.#closed.signal.aborted)
+      return { ok: false, code: 'NOT_PENDING', message: 'the relay bridge is closed; nothing was sent' }
     this.#answering.set(key, false)
     try {
       const signal = AbortSignal.any([AbortSignal.timeout(ANSWER_WAIT_MS), this.#closed.signal])
-      const result = await desk.answer(key, answers, signal)
-      const settlement = answerSettlement(result, answers, this.#self)
+      const settlement = answerSettlement(await write(signal), reply, this.#self)
       if (!('outcome' in settlement)) this.#notices.alarm(settlement.message)
-      else this.#listed.delete(key)
+      else this.#forget(key)
       return settlement
     } catch (error) {
-      // The agent took this very answer (its receipt says so) though the write's reply never came.
+      // The agent took this very reply (its receipt says so) though the write's reply never came.
       if (this.#answering.get(key) === true) {
-        this.#listed.delete(key)
-        return { outcome: 'answered', answers }
+        this.#forget(key)
+        return 'decision' in reply
+          ? { outcome: 'decided', decision: reply.decision }
+          : { outcome: 'answered', answers: reply.answers }
       }
+      if (isRelayExchangeError(error, 'ALWAYS_NOT_REMOTE'))
+        return { ok: false, code: 'FORBIDDEN', message: `${describeRelayError(error)}; nothing was sent` }
       if (isRelayExchangeError(error, 'ASK_NOT_PENDING'))
         return { ok: false, code: 'NOT_PENDING', message: 'this remote ask is no longer pending; nothing was sent' }
       if (isRelayExchangeError(error))

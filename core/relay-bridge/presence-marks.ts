@@ -24,7 +24,7 @@ export function followPresence(
   return desk.onPresence((change: PresenceChange) => {
     const ids = new Set(listed())
     for (const ask of registry.pending()) {
-      if (!ids.has(ask.askId) || ask.kind !== 'question' || ask.origin === undefined) continue
+      if (!ids.has(ask.askId) || ask.origin === undefined) continue
       if (ask.agent.name !== change.agent) continue
       if (ask.origin.unreachableSince === change.unreachableSince) continue
       registry.setOrigin(ask.askId, withPresence(ask.origin, change.unreachableSince))

@@ -99,6 +99,25 @@ describe('remote asks in the window', () => {
     expect(screen.getByTestId('settled-notice').textContent).toContain('Decided on laptop-b.')
   })
 
+  it("another desktop's mirrored approval: marked Remote, allow once and deny only, no Dismiss (nor on Esc)", async () => {
+    const request = {
+      tool: 'Bash',
+      action: { kind: 'command' as const, command: 'npm publish' },
+      always: { label: 'Bash(npm publish:*) in this project' },
+    }
+    const { user } = await renderInbox([
+      makeApproval(request, { askId: 'r6', agent: { name: 'claude on office' }, origin: REMOTE }),
+    ])
+    const card = screen.getByTestId('approval-card')
+    expect(within(card).getByTestId('remote-mark').textContent).toBe('Remote')
+    expect(within(card).getByRole('button', { name: 'Allow once' })).toBeTruthy()
+    expect(within(card).getByRole('button', { name: /^Deny/ })).toBeTruthy()
+    expect(within(card).queryByRole('button', { name: /Always allow/ })).toBeNull()
+    expect(within(card).queryByRole('button', { name: 'Dismiss' })).toBeNull()
+    await user.keyboard('{Escape}')
+    expect(screen.queryByTestId('dismiss-confirm')).toBeNull()
+  })
+
   it('a remote ask that expired says so', async () => {
     const { bridge, user } = await renderInbox([makeAsk({ askId: 'r4', origin: REMOTE })])
     await user.type(screen.getByRole('textbox'), 'draft')

@@ -81,7 +81,7 @@ describe('a remote ask as the registry lists it', () => {
 
   it('a secret question makes it unanswerable here, with the reason', () => {
     const input = remoteNewAsk(remote([{ id: 'pw', question: 'Password?', secret: true }]), DEFAULT_LIMITS)
-    if (!('kind' in input)) throw new Error(input.message)
+    if (!('kind' in input) || input.kind !== 'question') throw new Error('not a question ask')
     expect(input.origin).toEqual({
       kind: 'relay',
       agentId: 'agent-id-1',
@@ -100,6 +100,57 @@ describe('a remote ask as the registry lists it', () => {
   })
 })
 
+describe("another desktop's mirrored approval as the registry lists it", () => {
+  const APPROVAL = {
+    harness: 'claude-code',
+    tool: 'Bash',
+    action: { kind: 'command', command: 'rm -rf build' },
+    always: { label: 'Bash(rm:*) in this project' },
+  } as const
+  const mirrored = (approval: object): RemoteAsk =>
+    remote([], {
+      key: 'q.desk-1.a9',
+      agent: { name: 'claude (on office)', id: 'desk-1' },
+      approval,
+    } as Partial<RemoteAsk>)
+
+  it('becomes an approval ask named as the relay names it, marked remote, without its "always allow" offer', () => {
+    const input = remoteNewAsk(mirrored(APPROVAL), DEFAULT_LIMITS)
+    const { always: _always, ...request } = APPROVAL
+    expect(input).toEqual({
+      kind: 'approval',
+      agent: { name: 'claude (on office)' },
+      approval: request,
+      origin: { kind: 'relay', agentId: 'desk-1' },
+      wireId: 'q.desk-1.a9',
+    })
+  })
+
+  it("is checked as a local agent's approval is: over this companion's caps it is refused, not listed", () => {
+    const limits = { ...DEFAULT_LIMITS, textChars: 30 }
+    const input = remoteNewAsk(mirrored({ ...APPROVAL, tool: 'x'.repeat(31) }), limits)
+    expect(input).toEqual({
+      ok: false,
+      code: 'LIMIT_EXCEEDED',
+      message: limitExceededMessage([overCap('approval.tool', 31, 30)]),
+    })
+  })
+
+  it("settles decided: won with this desk's decision, lost with the winner named, the decision unknown here", () => {
+    const once = { behavior: 'allow' } as const
+    expect(answerSettlement({ won: true }, { decision: once }, 'me')).toEqual({ outcome: 'decided', decision: once })
+    expect(answerSettlement({ won: false, winner: member('phone', 'p') }, { decision: once }, 'me')).toEqual({
+      outcome: 'decided',
+      answeredOn: 'phone',
+    })
+    const laptop = member('laptop', 'laptop-id')
+    expect(relaySettlement({ key: 'k', outcome: 'delivered', winner: laptop }, 'approval')).toEqual({
+      outcome: 'decided',
+      answeredOn: 'laptop',
+    })
+  })
+})
+
 describe("the relay's outcomes as settlements", () => {
   it('delivered names the winning device; expired, withdrawn and reasked end it without an answer', () => {
     const laptop = member('laptop', 'laptop-id')
@@ -114,17 +165,22 @@ describe("the relay's outcomes as settlements", () => {
   })
 
   it("this desk's answer: won, lost to another device, its own stored answer, or an alarm", () => {
-    expect(answerSettlement({ won: true }, ANSWERS, 'me')).toEqual({ outcome: 'answered', answers: ANSWERS })
-    expect(answerSettlement({ won: false, winner: member('laptop', 'other') }, ANSWERS, 'me')).toEqual({
+    expect(answerSettlement({ won: true }, { answers: ANSWERS }, 'me')).toEqual({
+      outcome: 'answered',
+      answers: ANSWERS,
+    })
+    expect(answerSettlement({ won: false, winner: member('laptop', 'other') }, { answers: ANSWERS }, 'me')).toEqual({
       outcome: 'answered',
       answers: [],
       answeredOn: 'laptop',
     })
-    expect(answerSettlement({ won: false, winner: member('this desk', 'me') }, ANSWERS, 'me')).toEqual({
+    expect(answerSettlement({ won: false, winner: member('this desk', 'me') }, { answers: ANSWERS }, 'me')).toEqual({
       outcome: 'answered',
       answers: ANSWERS,
     })
-    expect(answerSettlement({ won: false, winner: undefined, alarm: 'ANSWER_SIGNATURE' }, ANSWERS, 'me')).toEqual({
+    expect(
+      answerSettlement({ won: false, winner: undefined, alarm: 'ANSWER_SIGNATURE' }, { answers: ANSWERS }, 'me'),
+    ).toEqual({
       ok: false,
       code: 'INVALID_ANSWER',
       message:

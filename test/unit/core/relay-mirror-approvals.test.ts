@@ -199,6 +199,71 @@ describe.skipIf(skip)('mirrored approvals (real nats-server, two companions, a d
     await expect(desk.decide(remote.key, { behavior: 'deny' })).rejects.toMatchObject({ code: 'ASK_NOT_PENDING' })
   }, 60_000)
 
+  it("desk B's window lists A's approval as a remote approval without \"always\"; allow once from it reaches A's agent", async () => {
+    const agent = await localAgent()
+    const seenB = addedTo(desks.windowB, 'Decide on B')
+    const { askA } = await approve(agent, 'p7', 'Decide on B')
+    const askB = await seenB
+    const { always: _always, ...withoutAlways } = COMMAND
+    expect(askB).toMatchObject({
+      kind: 'approval',
+      agent: { name: `claude on ${desks.deskAName}` },
+      origin: { kind: 'relay', agentId: desks.deskAId },
+    })
+    // The request exactly as A's window has it, but for "always", which only A's own windows offer.
+    expect(askB.kind === 'approval' && askB.approval).toEqual(withoutAlways)
+    const settledOnA = settledIn(desks.windowA, askA.askId)
+    desks.windowB.send({ type: 'ask/decide', askId: askB.askId, decision: { behavior: 'allow' } })
+    expect(await replyTo(desks.windowB, askB.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'decided' })
+    expect(await agent.next((f) => f.type === 'decision', RELAY_WAIT)).toEqual({
+      type: 'decision',
+      id: 'p7',
+      decision: { behavior: 'allow' },
+    })
+    expect(await settledOnA).toMatchObject({ outcome: 'decided', answeredOn: 'laptop-b' })
+    expect(desks.deskB.companion.pending().map((ask) => ask.askId)).not.toContain(askB.askId)
+  }, 60_000)
+
+  it('B\'s window: "always" and Dismiss are refused with the approval still pending; then a deny with its reason reaches the agent', async () => {
+    const agent = await localAgent()
+    const seenB = addedTo(desks.windowB, 'Refuse on B')
+    await approve(agent, 'p8', 'Refuse on B')
+    const askB = await seenB
+    desks.windowB.send({ type: 'ask/decide', askId: askB.askId, decision: { behavior: 'allow', always: true } })
+    expect(await replyTo(desks.windowB, askB.askId)).toMatchObject({
+      type: 'ask/rejected',
+      code: 'FORBIDDEN',
+      reason: expect.stringMatching(/"always allow" is decided only on the machine whose permissions it changes/),
+    })
+    desks.windowB.send({ type: 'ask/dismiss', askId: askB.askId })
+    expect(await replyTo(desks.windowB, askB.askId)).toMatchObject({ type: 'ask/rejected', code: 'FORBIDDEN' })
+    expect(desks.deskB.companion.pending().map((ask) => ask.askId)).toContain(askB.askId)
+    expect(agent.frames.filter((f) => f.type === 'decision')).toEqual([])
+    const decision = { behavior: 'deny' as const, message: 'use the staging box' }
+    desks.windowB.send({ type: 'ask/decide', askId: askB.askId, decision })
+    expect(await replyTo(desks.windowB, askB.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'decided' })
+    expect(await agent.next((f) => f.type === 'decision', RELAY_WAIT)).toEqual({ type: 'decision', id: 'p8', decision })
+  }, 60_000)
+
+  it("window A decides first: B's copy settles as decided on A, and B's late decision is refused, not sent", async () => {
+    const agent = await localAgent()
+    const seenB = addedTo(desks.windowB, 'A first')
+    const { askA } = await approve(agent, 'p9', 'A first')
+    const askB = await seenB
+    const settledOnB = settledIn(desks.windowB, askB.askId)
+    desks.windowA.send({ type: 'ask/decide', askId: askA.askId, decision: { behavior: 'deny' } })
+    expect(await replyTo(desks.windowA, askA.askId)).toMatchObject({ type: 'ask/accepted', outcome: 'decided' })
+    const settled = await settledOnB
+    expect(settled).toMatchObject({ outcome: 'decided', answeredOn: desks.deskAName })
+    // What A decided is sealed to A's agent: B knows only who decided.
+    expect(settled).not.toHaveProperty('decision')
+    desks.windowB.send({ type: 'ask/decide', askId: askB.askId, decision: { behavior: 'allow' } })
+    expect(await replyTo(desks.windowB, askB.askId)).toMatchObject({ type: 'ask/rejected', code: 'NOT_PENDING' })
+    expect(agent.frames.filter((f) => f.type === 'decision')).toEqual([
+      { type: 'decision', id: 'p9', decision: { behavior: 'deny' } },
+    ])
+  }, 60_000)
+
   it('an approval larger than one relay entry is not mirrored: it stays local and window A decides it', async () => {
     const agent = await localAgent()
     // Three bodies of 200,000 three-byte characters: 1.8 MB of JSON, more once sealed than the 2 MiB entry.
