@@ -13,7 +13,16 @@ import type { UiClientFrame, UiServerFrame } from './ui'
  * it) and `alarm` (a page link was opened twice, so every window was signed out).
  */
 export type BridgeStatus =
-  'connecting' | 'open' | 'closed' | 'unreachable' | 'signed-out' | 'unverified' | 'other-program' | 'alarm'
+  | 'connecting'
+  | 'open'
+  | 'closed'
+  | 'unreachable'
+  | 'signed-out'
+  | 'unverified'
+  | 'other-program'
+  | 'alarm'
+  /** The phone's relay refused it for good (phone/src/bridge/phone-refusals.ts): a notice says why; it stops dialling. */
+  | 'refused'
 
 /** How the served page is getting its window credential (shown until it has one). */
 export type PageAccessState =

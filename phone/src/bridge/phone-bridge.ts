@@ -17,6 +17,7 @@ import { hasSecret } from '../../../shared/question-extras'
 import { answerFrames, PHONE_ALWAYS_REFUSED, phoneAsk, phoneOrigin, replyOutcome, settledFrame } from './desk-frames'
 import { PhoneNotices } from './phone-notices'
 import { PhonePasswords } from './phone-passwords'
+import { permanentRefusal, PhoneRemovedError, rosterHas, type PhoneRefusal } from './phone-refusals'
 
 /** What the phone bridge needs besides the record. */
 export interface PhoneBridgeOptions {
@@ -65,8 +66,9 @@ const PASSWORDS_START_MS = 30_000
  * A secret ask is answerable only when the desktop allowed its agent's passwords on this phone (the sealed
  * record phone-passwords.ts follows; its answer goes sealed to the ask's reply key, as from any desk);
  * otherwise it is shown and refused (`FORBIDDEN`, with where to allow it). Status: `connecting` → `open`,
- * `unreachable` while the relay is not
- * reached (it keeps dialling), `closed` after `close()`.
+ * `unreachable` while the relay is not reached (it keeps dialling), `refused` when no retry can mend it
+ * (phone-refusals.ts: an outdated server, a refused credential, a roster without this phone; a notice says
+ * what to do, and only a wake or a reload dials again), `closed` after `close()`.
  */
 export function createPhoneBridge(
   stored: PhoneRecord,
@@ -158,6 +160,9 @@ export function createPhoneBridge(
       },
       onRosterAccepted: (accepted, signed) => {
         roster = accepted
+        // Removed on the desktop while connected: nothing here can be answered any more.
+        if (!rosterHas(accepted, self) && mine === generation && session?.link === link)
+          refuse(permanentRefusal(new PhoneRemovedError())!)
         if (accepted.version <= record.highestRosterVersion) return
         saveRecord({
           ...record,
@@ -166,6 +171,11 @@ export function createPhoneBridge(
         })
       },
     })
+    if (roster !== undefined && !rosterHas(roster, self)) {
+      desk.close()
+      void link.close()
+      throw new PhoneRemovedError()
+    }
     const passwords = await PhonePasswords.start(
       {
         link,
@@ -235,6 +245,8 @@ export function createPhoneBridge(
         return
       } catch (error) {
         if (closed.signal.aborted || mine !== generation) return
+        const refusal = permanentRefusal(error)
+        if (refusal) return refuse(refusal)
         setStatus('unreachable')
         if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) console.warn(`relay: ${errorMessage(error)}`)
         await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 2_000))
@@ -245,6 +257,12 @@ export function createPhoneBridge(
   /** Drops the current connection object (never reused: a woken phone's socket may be dead) and dials anew. */
   function redial(): void {
     if (closed.signal.aborted) return
+    dropSession()
+    if (status === 'open') setStatus('connecting')
+    void dial()
+  }
+
+  function dropSession(): void {
     const old = session
     session = undefined
     if (old) {
@@ -252,8 +270,16 @@ export function createPhoneBridge(
       old.desk.close()
       void old.link.close().catch(() => undefined)
     }
-    if (status === 'open') setStatus('connecting')
-    void dial()
+  }
+
+  /** Stops dialling for a refusal no retry mends, and says why (once per refusal while its notice is listed). */
+  function refuse(refusal: PhoneRefusal): void {
+    generation++
+    dropSession()
+    setStatus('refused')
+    const added = notices.problem(refusal.text)
+    if (added) emit({ type: 'notice/added', notice: added })
+    console.warn(`relay: ${refusal.code}`)
   }
 
   const stopWake = options.wake?.(redial)

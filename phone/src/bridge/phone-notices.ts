@@ -2,7 +2,12 @@
 // does not verify, a roster rollback) raised as "Relay alarm" notices, worded as on the desktop
 // (shared/relay-notices.ts). Kept in memory so every snapshot carries them; nothing of an ask's content.
 import type { InboxNotice } from '../../../shared/ask'
-import { RELAY_NOTICE_AGENT, refusedOnRelayText, relayAlarmNotice } from '../../../shared/relay-notices'
+import {
+  RELAY_NOTICE_AGENT,
+  refusedOnRelayText,
+  relayAlarmNotice,
+  relayProblemNotice,
+} from '../../../shared/relay-notices'
 import type { DeskRefusal } from '../../../relay/exchange/desk-types'
 
 /** Notices the phone keeps (the oldest beyond this are dropped), as the desktop keeps per agent. */
@@ -25,6 +30,24 @@ export class PhoneNotices {
     if (this.#raised.has(once)) return undefined
     this.#raised.add(once)
     const { notice, title } = relayAlarmNotice(refusedOnRelayText(refusal))
+    const entry: InboxNotice = {
+      noticeId: globalThis.crypto.randomUUID(),
+      agent: RELAY_NOTICE_AGENT,
+      notice,
+      title,
+      receivedAt: this.#now(),
+    }
+    this.#notices = [...this.#notices, entry].slice(-PHONE_NOTICES_KEPT)
+    return entry
+  }
+
+  /**
+   * A notice the person should act on (the relay refused this phone for good), or undefined while one with
+   * the same words is still listed: a refused dial after a wake does not say it twice.
+   */
+  problem(text: string): InboxNotice | undefined {
+    const { notice, title } = relayProblemNotice(text)
+    if (this.#notices.some((listed) => listed.title === title && listed.notice.text === notice.text)) return undefined
     const entry: InboxNotice = {
       noticeId: globalThis.crypto.randomUUID(),
       agent: RELAY_NOTICE_AGENT,

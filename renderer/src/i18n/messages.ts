@@ -23,6 +23,7 @@ export const en = {
   statusUnverified: 'Companion restarted',
   statusOtherProgram: 'Port used by another program',
   statusAlarm: 'Signed out: link opened twice',
+  statusRefused: 'Refused by the relay',
   signInNeeded:
     'This page is not signed in. Run `ask-user open` in a terminal to open a signed-in window (a reload signs a page out).',
   signInRedeeming: 'Signing in…',
@@ -34,6 +35,8 @@ export const en = {
     'Port {port} is used by another program, not the companion: nothing from it is shown. Stop that program, or start the companion on a free port (`ask-user serve --port 0`), then run `ask-user open`.',
   signInUnreachable: 'Not connected to the companion on port {port}; retrying. If it restarted, run `ask-user open`.',
   signInRelayUnreachable: 'Not connected to your relay; retrying. Nothing is lost: questions wait on the relay.',
+  signInRelayRefused:
+    'Your relay refused this phone, and retrying will not help: the notice below says why and what to do. Nothing is lost: questions wait on the relay.',
   signInAlarm:
     "This page's link was opened a second time, perhaps by someone else, so every window was signed out. Run `ask-user open` for a new link.",
   offline: 'Not connected to the companion; your answer is kept — send it again once connected.',
@@ -372,6 +375,7 @@ export const zh: Messages = {
   statusUnverified: '助手已重启',
   statusOtherProgram: '端口被其他程序占用',
   statusAlarm: '已登出：链接被打开了两次',
+  statusRefused: '被中继拒绝',
   signInNeeded: '此页面尚未登录。请在终端运行 `ask-user open` 打开一个已登录的窗口（刷新页面会登出）。',
   signInRedeeming: '正在登录…',
   signInConfirm: '请在运行 `ask-user open` 的终端输入以下数字，确认此页面属于你：',
@@ -381,6 +385,8 @@ export const zh: Messages = {
     '端口 {port} 被另一个程序占用，不是助手：不显示它发来的任何内容。请停止那个程序，或在空闲端口上启动助手（`ask-user serve --port 0`），然后运行 `ask-user open`。',
   signInUnreachable: '未连接到端口 {port} 上的助手，正在重试。如果它已重启，请运行 `ask-user open`。',
   signInRelayUnreachable: '未连接到你的中继，正在重试。不会丢失任何内容：问题会在中继上等待。',
+  signInRelayRefused:
+    '你的中继拒绝了这部手机，重试也无济于事：下方的通知说明了原因和处理方法。不会丢失任何内容：问题会在中继上等待。',
   signInAlarm: '此页面的链接被第二次打开（可能是别人），因此所有窗口都已登出。请运行 `ask-user open` 获取新链接。',
   offline: '未连接到助手；你的回答已保留，连接恢复后请再次发送。',
   viewInbox: '收件箱',

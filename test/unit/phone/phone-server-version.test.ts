@@ -9,6 +9,7 @@ import { connectOverWebSocket, PHONE_SERVER_CHECKS } from '../../../phone/src/pa
 import { pairStopText } from '../../../phone/src/pairing/pair-error-text'
 import { ADVISORY_FLOORS, checkServer } from '../../../relay/nats/server-version'
 import type { BridgeStatus } from '../../../shared/bridge'
+import type { UiServerFrame } from '../../../shared/ui'
 import { natsServerSkipReason } from '../../helpers/nats-server'
 import { nodeWsConnect } from '../../helpers/node-ws-connect'
 import { phoneRecordOf } from '../../helpers/phone-record'
@@ -66,7 +67,7 @@ describe.skipIf(skip)("the phone's server-version check (real nats-server)", () 
     await loopback.close()
   })
 
-  it('inbox: the bridge never opens on an outdated server reached by a non-loopback URL', async (context) => {
+  it('inbox: the bridge never opens on an outdated server reached by a non-loopback URL, and says why instead of retrying', async (context) => {
     if (serverIsCurrent()) return context.skip()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const statuses: BridgeStatus[] = []
@@ -77,10 +78,20 @@ describe.skipIf(skip)("the phone's server-version check (real nats-server)", () 
       retryMs: 200,
     })
     try {
+      const frames: UiServerFrame[] = []
+      bridge.onFrame((frame) => frames.push(frame))
       bridge.onStatus((status) => statuses.push(status))
       await until(() => warn.mock.calls.length > 0, 'the refusal to be reported')
-      expect(warn.mock.calls[0]).toEqual([`relay: ${advisory().message}`])
-      expect(statuses).toEqual(['connecting', 'unreachable'])
+      expect(warn.mock.calls[0]).toEqual(['relay: RELAY_SERVER_ADVISORY'])
+      // No retry mends an outdated server: the phone stops and says what to do instead of "retrying".
+      expect(statuses).toEqual(['connecting', 'refused'])
+      expect(frames.filter((frame) => frame.type === 'notice/added')).toEqual([
+        expect.objectContaining({
+          notice: expect.objectContaining({
+            notice: { kind: 'info', text: expect.stringContaining(`(RELAY_SERVER_ADVISORY): ${advisory().message}`) },
+          }),
+        }),
+      ])
     } finally {
       await bridge.close()
       warn.mockRestore()
