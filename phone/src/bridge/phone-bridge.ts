@@ -1,12 +1,8 @@
 // The phone's CompanionBridge: a RelayDesk run with the phone's own keys and credential over WebSocket,
 // its events turned into the UI v2 frames the renderer already reads (desk-frames.ts). There is no core:
 // this object is the phone's inbox. Nothing decrypted is stored; the desk holds the open asks in memory.
-import { toBase64url } from '../../../relay/crypto/encoding'
-import { loadMemberKeys } from '../../../relay/crypto/keys'
 import { isRelayExchangeError } from '../../../relay/exchange/errors'
-import { RelayDesk, type RemoteAsk } from '../../../relay/exchange/relay-desk'
-import { RelayLink, type RelayConnect } from '../../../relay/exchange/relay-link'
-import type { Roster } from '../../../relay/crypto/schemas'
+import type { RelayDesk, RemoteAsk } from '../../../relay/exchange/relay-desk'
 import type { Answer } from '../../../shared/answer'
 import type { ApprovalDecision } from '../../../shared/approval'
 import type { BridgeStatus, CompanionBridge } from '../../../shared/bridge'
@@ -16,27 +12,19 @@ import type { PhoneRecord } from '../home/phone-record'
 import { hasSecret } from '../../../shared/question-extras'
 import { answerFrames, PHONE_ALWAYS_REFUSED, phoneAsk, phoneOrigin, replyOutcome, settledFrame } from './desk-frames'
 import { PhoneNotices } from './phone-notices'
-import { PhonePasswords } from './phone-passwords'
-import { permanentRefusal, PhoneRemovedError, rosterHas, type PhoneRefusal } from './phone-refusals'
+import { permanentRefusal, PhoneRemovedError, type PhoneRefusal } from './phone-refusals'
+import { openPhoneSession, type PhoneDialOptions, type PhoneSession as Session } from './phone-session'
 
 /** What the phone bridge needs besides the record. */
-export interface PhoneBridgeOptions {
-  /** The transport: `wsconnect` from @nats-io/nats-core in the browser. */
-  connect: RelayConnect
+export interface PhoneBridgeOptions extends PhoneDialOptions {
   /**
    * Subscribes to moments a fresh connection is worth dialling (the browser's `online`, the page
    * becoming visible: RELAY.md §3.2 measured 5 s for a fresh dial against 35 s for the client's own
    * reconnect after a phone wakes). Returns the unsubscribe function. Default: none.
    */
   wake?: (redial: () => void) => () => void
-  /** How long one dial keeps trying before the status says `unreachable` (default 10 s). */
-  reachTimeoutMs?: number
   /** Pause between dials while unreachable (default 2 s). */
   retryMs?: number
-  /** Reconnect pause of the NATS client (default 1 s); tests shorten it. */
-  reconnectWaitMs?: number
-  /** Accept an outdated nats-server on loopback (tests with a distribution's nats-server). */
-  allowOutdatedLoopback?: boolean
   /**
    * Stores the record again when the desk accepted a newer root-signed roster (its bytes and
    * `highestRosterVersion`) or a newer password record (`highestPasswordsVersion`), so that a rollback
@@ -45,17 +33,6 @@ export interface PhoneBridgeOptions {
   saveRecord?: (record: PhoneRecord) => Promise<void>
   now?: () => number
 }
-
-/** The dial that is current: a newer dial makes every older one's events fall silent. */
-interface Session {
-  link: RelayLink
-  desk: RelayDesk
-  /** The agents the desktop allowed this phone to answer passwords for (phone-passwords.ts). */
-  passwords: PhonePasswords
-}
-
-/** How long one dial waits for the relay to start the password record's watch. */
-const PASSWORDS_START_MS = 30_000
 
 /**
  * Starts the phone's inbox for `record` and returns its bridge. The first `onFrame` listener gets a
@@ -129,74 +106,23 @@ export function createPhoneBridge(
   const reject = (askId: string, code: 'NOT_PENDING' | 'INVALID_ANSWER' | 'FORBIDDEN', reason: string): void =>
     emit({ type: 'ask/rejected', askId, code, reason })
 
-  async function dialOnce(mine: number): Promise<Session | undefined> {
-    const link = await RelayLink.open({
-      url: record.url,
-      connect: options.connect,
-      creds: record.creds,
-      name: record.natsName,
-      reachTimeoutMs: options.reachTimeoutMs ?? 10_000,
-      reconnectWaitMs: options.reconnectWaitMs ?? 1_000,
-      allowOutdatedLoopback: options.allowOutdatedLoopback ?? false,
+  const dialOnce = (mine: number): Promise<Session | undefined> =>
+    openPhoneSession(options, {
+      record: () => record,
+      saveRecord,
+      isCurrent: () => mine === generation,
       signal: closed.signal,
-    })
-    if (mine !== generation) {
-      void link.close()
-      return undefined
-    }
-    const device = await loadMemberKeys(record.secret)
-    self = device.member.id
-    let roster: Roster | undefined
-    const desk = await RelayDesk.start({
-      link,
-      device,
-      rootPublicKey: record.rootPublicKey,
-      highestSeenRosterVersion: record.highestRosterVersion,
       now,
-      // What the desk refused to show (a forged question, an unverifiable receipt, a rollback): an alarm.
-      onRefused: (refusal) => {
+      onDeskRefused: (refusal) => {
         const added = notices.refused(refusal)
         if (added) emit({ type: 'notice/added', notice: added })
       },
-      onRosterAccepted: (accepted, signed) => {
-        roster = accepted
-        // Removed on the desktop while connected: nothing here can be answered any more.
-        if (!rosterHas(accepted, self) && mine === generation && session?.link === link)
-          refuse(permanentRefusal(new PhoneRemovedError())!)
-        if (accepted.version <= record.highestRosterVersion) return
-        saveRecord({
-          ...record,
-          roster: { bytes: toBase64url(signed.bytes), signature: toBase64url(signed.signature) },
-          highestRosterVersion: accepted.version,
-        })
+      // Removed on the desktop while connected: nothing here can be answered any more.
+      onRemoved: (link) => {
+        if (mine === generation && session?.link === link) refuse(permanentRefusal(new PhoneRemovedError())!)
       },
+      onPasswordsChange: reviseSecretAsks,
     })
-    if (roster !== undefined && !rosterHas(roster, self)) {
-      desk.close()
-      void link.close()
-      throw new PhoneRemovedError()
-    }
-    const passwords = await PhonePasswords.start(
-      {
-        link,
-        device,
-        natsName: record.natsName,
-        roster: () => roster,
-        highestVersion: record.highestPasswordsVersion ?? 0,
-        onNewVersion: (version) => saveRecord({ ...record, highestPasswordsVersion: version }),
-        onChange: () => mine === generation && reviseSecretAsks(),
-        onRefused: (why) => console.warn(`relay: ${why}`),
-      },
-      AbortSignal.any([closed.signal, AbortSignal.timeout(PASSWORDS_START_MS)]),
-    )
-    if (mine !== generation) {
-      passwords.close()
-      desk.close()
-      void link.close()
-      return undefined
-    }
-    return { link, desk, passwords }
-  }
 
   function follow(mine: number, { link, desk }: Session): void {
     const live = (): boolean => mine === generation
@@ -239,6 +165,7 @@ export function createPhoneBridge(
         const next = await dialOnce(mine)
         if (!next) return
         session = next
+        self = next.self
         follow(mine, next)
         setStatus('open')
         snapshot()
