@@ -122,6 +122,11 @@ export function createPhoneBridge(
         if (mine === generation && session?.link === link) refuse(permanentRefusal(new PhoneRemovedError())!)
       },
       onPasswordsChange: reviseSecretAsks,
+      // Shown, not only logged: the person learns why a password question they were allowed stays refused.
+      onPasswordsRefused: (why) => {
+        const added = notices.problem(`${why.charAt(0).toUpperCase()}${why.slice(1)}`)
+        if (added) emit({ type: 'notice/added', notice: added })
+      },
     })
 
   function follow(mine: number, { link, desk }: Session): void {

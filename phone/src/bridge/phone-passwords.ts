@@ -94,7 +94,9 @@ export class PhonePasswords {
       if (newer) this.#options.onNewVersion(opened.version)
       this.#options.onChange()
     } catch (error) {
-      this.#options.onRefused(describeRelayError(error))
+      this.#options.onRefused(
+        `the desktop's password setting for this phone was refused, so password questions stay refused here: ${describeRelayError(error)}`,
+      )
     }
   }
 }

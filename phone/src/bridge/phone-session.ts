@@ -49,6 +49,8 @@ export interface PhoneSessionHooks {
   onRemoved: (link: RelayLink) => void
   /** The agents this phone may answer passwords for changed. */
   onPasswordsChange: () => void
+  /** The password record could not be followed or was refused (a sentence with its code, never content). */
+  onPasswordsRefused: (why: string) => void
 }
 
 /** How long one dial waits for the relay to start the password record's watch. */
@@ -116,7 +118,7 @@ export async function openPhoneSession(
       highestVersion: record.highestPasswordsVersion ?? 0,
       onNewVersion: (version) => hooks.saveRecord({ ...hooks.record(), highestPasswordsVersion: version }),
       onChange: () => hooks.isCurrent() && hooks.onPasswordsChange(),
-      onRefused: (why) => console.warn(`relay: ${why}`),
+      onRefused: (why) => hooks.isCurrent() && hooks.onPasswordsRefused(why),
     },
     AbortSignal.any([hooks.signal, AbortSignal.timeout(PASSWORDS_START_MS)]),
   )

@@ -144,9 +144,15 @@ describe.skipIf(skip)('password questions on the phone (real nats-server)', () =
       } finally {
         await link.nc.close()
       }
-      const rollback = (): boolean =>
-        warn.mock.calls.some((call) => String(call[0]).includes('RELAY_PASSWORDS_ROLLBACK'))
-      await until(rollback, 'the rollback refused', WAIT)
+      // Shown on the phone as a notice (not only logged), with its code.
+      const rollback = () =>
+        frames.find(
+          (f) =>
+            f.type === 'notice/added' &&
+            f.notice.notice.text.startsWith("The desktop's password setting for this phone was refused") &&
+            f.notice.notice.text.includes('RELAY_PASSWORDS_ROLLBACK'),
+        )
+      await until(() => rollback() !== undefined, 'the rollback refused', WAIT)
       expect(shownAsk(later.key)?.origin?.unanswerable).toBe(phoneSecretRefused('ci-job'))
       bridge.answer(later.key, [{ id: 'pw', selected: [], custom: PASSWORD }])
       await until(() => rejected(later.key) !== undefined, 'the refusal of the denied agent', WAIT)
