@@ -9,7 +9,7 @@ import type { SignedRoster } from '../crypto/roster'
 import type { MemberSecret, Roster } from '../crypto/schemas'
 import { BUCKETS } from '../nats/templates'
 import { RelayPairingError } from './errors'
-import { createEntry, watchKey, type RelayConnect } from './relay-kv'
+import { createEntry, getEntry, watchKey, type RelayConnect } from './relay-kv'
 import { confirmationCode, makePairRequest } from './request'
 import { openPairResponse } from './response'
 import { DeviceNameSchema, type PairGrant, type PairOffer } from './schemas'
@@ -60,6 +60,16 @@ export async function joinPairingWith(offer: PairOffer, options: JoinOptions): P
     const watch = await watchKey(nc, BUCKETS.pair, `resp.${offer.pairId}`, (entry) => arrived(entry.value))
     let timer: ReturnType<typeof setTimeout> | undefined
     try {
+      // An offer withdrawn on the desktop (Cancel) before any device asked already holds its reply: say so
+      // before writing a request, and never show a code for a pairing that is over. Any other early reply
+      // answered someone else's request: the request below then fails and raises the used-line alarm.
+      const early = await getEntry(nc, BUCKETS.pair, `resp.${offer.pairId}`)
+      if (early !== undefined)
+        await openPairResponse(keys, early.value, { offer, storedRequest: request, now: now() }).catch(
+          (error: unknown) => {
+            if (error instanceof RelayPairingError && error.code === 'RELAY_PAIR_CANCELLED') throw error
+          },
+        )
       if (!(await createEntry(nc, BUCKETS.pair, `req.${offer.pairId}`, request))) {
         throw new RelayPairingError(
           'RELAY_PAIR_LINE_USED',
