@@ -24,8 +24,8 @@ const whenIdle = (run: () => void): void => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: MARKDOWN_WAIT_MS })
   else setTimeout(run, 0)
 }
-void app
-  .then(() => new Promise<void>((resolve) => whenIdle(resolve)))
-  .then(() => import('../../shared/markdown/parse'))
-  .then(useMarkdownParser)
+const idle = app.then(() => new Promise<void>((resolve) => whenIdle(resolve)))
+void idle.then(() => import('../../shared/markdown/parse')).then(useMarkdownParser)
+// History, Relay and Connect too (renderer/src/lib/side-views.svelte.ts): the inbox is the first screen.
+void idle.then(() => import('../../renderer/src/lib/side-views.svelte')).then(({ loadSideViews }) => loadSideViews())
 export default app

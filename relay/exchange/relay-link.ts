@@ -1,10 +1,11 @@
 // One connection to the relay with one credential, kept up through outages: the NATS client reconnects
 // forever, pings every 10 s (its default of 2 min would take minutes to notice a dead link), and this
 // object tells its users whether the link is up and when it came back (watches are re-created then).
-import { credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
+import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core'
 import { RelayNatsError } from '../nats/errors'
 import { checkServer, type CheckServerOptions } from '../nats/server-version'
 import { inboxPrefixFor } from '../nats/templates'
+import { credsLogin } from './creds-authenticator'
 import { delay } from './delay'
 import { RelayExchangeError } from './errors'
 import { isPermissionViolation } from './relay-kv'
@@ -40,11 +41,6 @@ export interface RelayLinkOptions extends CheckServerOptions {
   signal?: AbortSignal
 }
 
-function credsBytes(creds: string | (() => string)): Uint8Array | (() => Uint8Array) {
-  const encode = (text: string): Uint8Array => new TextEncoder().encode(text)
-  return typeof creds === 'string' ? encode(creds) : () => encode(creds())
-}
-
 /** A live link to the relay: the connection, whether it is up now, and reconnect notifications. */
 export class RelayLink {
   readonly nc: NatsConnection
@@ -68,12 +64,14 @@ export class RelayLink {
     const deadline = Date.now() + (options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS)
     const { signal } = options
     let lastError: unknown
+    // One login for every attempt and reconnect: the key pair is derived once per credential.
+    const authenticator = credsLogin(options.creds)
     for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 2_000)) {
       signal?.throwIfAborted()
       try {
         const nc = await options.connect({
           servers: options.url,
-          authenticator: credsAuthenticator(credsBytes(options.creds)),
+          authenticator,
           inboxPrefix: inboxPrefixFor(options.name),
           name: 'ask-user',
           reconnect: true,

@@ -1,7 +1,8 @@
 // Connecting to the relay from Node (the terminal and the desktop) with one credential. The KV
 // operations pairing needs live in relay-kv.ts, which runs in the phone's browser too; the phone dials
 // with its own WebSocket connect (phone/src/pairing/phone-connect.ts) and passes it as a RelayConnect.
-import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node'
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { credsLogin } from '../exchange/creds-authenticator'
 import { checkServer, type CheckServerOptions } from '../nats/server-version'
 import { inboxPrefixFor } from '../nats/templates'
 
@@ -20,7 +21,7 @@ export async function connectRelay(
 ): Promise<NatsConnection> {
   const nc = await connect({
     servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+    authenticator: credsLogin(creds),
     inboxPrefix: inboxPrefixFor(name),
     reconnect: false,
     name: 'ask-user',

@@ -7,6 +7,7 @@ import { getBridge } from './bridge'
 import { BrowserAlerts, pageAlertHost } from './lib/browser-alerts.svelte'
 import { links } from './lib/links.svelte'
 import { useMarkdownParser } from './lib/markdown-cache'
+import { loadSideViews } from './lib/side-views.svelte'
 import { clock } from './state/clock.svelte'
 import { InboxStore } from './state/inbox.svelte'
 
@@ -23,6 +24,8 @@ function sessionStore(): Storage | undefined {
 
 // The window parses Markdown from its first paint (the phone loads the parser later: phone/src/main.ts).
 useMarkdownParser(markdownParser)
+// History, Relay and Connect are a chunk of their own (for the phone's sake); the window loads them now.
+void loadSideViews()
 clock.start()
 // The page's one bridge has three users: the store (every frame and every send), `links` (opening a
 // link from agent text goes through main in Electron) and, in the served page only, the browser alerts

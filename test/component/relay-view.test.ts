@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import App from '../../renderer/src/App.svelte'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import { formatTime } from '../../renderer/src/lib/format'
+import { loadSideViews } from '../../renderer/src/lib/side-views.svelte'
 import { InboxStore } from '../../renderer/src/state/inbox.svelte'
 import type { RelayState } from '../../shared/relay-state'
 import { FakeBridge } from './fake-bridge'
@@ -32,6 +33,7 @@ const STATE: RelayState = {
 
 async function renderWindow(options: { desktop: boolean; lang?: 'en' | 'zh' }) {
   i18n.lang = options.lang ?? 'en'
+  await loadSideViews() // as the window's main.ts does
   const bridge = new FakeBridge()
   const store = new InboxStore(bridge, { storage: window.sessionStorage, armingMs: 0 })
   render(App, { props: { store, desktop: options.desktop } })

@@ -1,6 +1,7 @@
 // The phone dials the relay over WebSocket (the relay's `websocket` listener, which allows only the
 // app's origin), with the same credential, inbox prefix and server checks as the Node side.
-import { credsAuthenticator, wsconnect, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
+import { wsconnect, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
+import { credsLogin } from '../../../relay/exchange/creds-authenticator'
 import { checkServer, type CheckServerOptions } from '../../../relay/nats/server-version'
 import { inboxPrefixFor } from '../../../relay/nats/templates'
 
@@ -25,7 +26,7 @@ export async function connectOverWebSocket(
 ): Promise<NatsConnection> {
   const nc = await dial({
     servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+    authenticator: credsLogin(creds),
     inboxPrefix: inboxPrefixFor(name),
     reconnect: false,
     name: 'ask-user-phone',

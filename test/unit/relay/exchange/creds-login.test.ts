@@ -1,0 +1,52 @@
+// The relay's NATS login (relay/exchange/creds-authenticator.ts) against nats-core's own
+// credsAuthenticator: the same JWT, public nkey and signature of the server's nonce (Ed25519 signatures
+// are deterministic, so equal bytes mean the same key signed), with the key pair derived once per
+// credential instead of three times per connect. Every relay test connects to a real nats-server with it.
+import { encodeUser, fmtCreds } from '@nats-io/jwt'
+import { credsAuthenticator } from '@nats-io/nats-core'
+import { createAccount, createUser } from '@nats-io/nkeys'
+import nacl from 'tweetnacl'
+import { describe, expect, it, vi } from 'vitest'
+import { credsLogin } from '../../../../relay/exchange/creds-authenticator'
+
+const credsText = async (): Promise<string> => {
+  const user = createUser()
+  const jwt = await encodeUser('phone', user.getPublicKey(), createAccount(), {}, { exp: 2_000_000_000 })
+  return new TextDecoder().decode(fmtCreds(jwt, user))
+}
+
+describe('the relay login from a .creds credential', () => {
+  it("gives the server what nats-core's credsAuthenticator gives, signature included", async () => {
+    const creds = await credsText()
+    const ours = credsLogin(creds)
+    const theirs = credsAuthenticator(new TextEncoder().encode(creds))
+    for (const nonce of ['kZ3Hq0cMsiA', 'another-nonce-value', undefined]) expect(ours(nonce)).toEqual(theirs(nonce))
+  })
+
+  it('derives the key pair once per credential, and again only when a renewed credential replaces it', async () => {
+    const [first, renewed] = [await credsText(), await credsText()]
+    let current = first
+    const login = credsLogin(() => current)
+    const derive = vi.spyOn(nacl.sign.keyPair, 'fromSeed')
+    const signed: Array<ReturnType<typeof login>> = []
+    try {
+      for (const nonce of ['a', 'b', 'c']) signed.push(login(nonce))
+      expect(derive).toHaveBeenCalledTimes(1)
+      current = renewed
+      signed.push(login('d'))
+      expect(derive).toHaveBeenCalledTimes(2)
+    } finally {
+      derive.mockRestore()
+    }
+    expect(signed[0]).toEqual(credsAuthenticator(new TextEncoder().encode(first))('a'))
+    expect(signed[3]).toEqual(credsAuthenticator(new TextEncoder().encode(renewed))('d'))
+    expect(signed[3]!.nkey).not.toBe(signed[0]!.nkey)
+  })
+
+  it('refuses text that is not a credential, as nats-core does', () => {
+    expect(() => credsLogin('not a creds file')('nonce')).toThrow('unable to parse credentials')
+    expect(() => credsLogin('-----BEGIN X-----\nonly-one\n------END X------\n')('n')).toThrow(
+      'unable to parse credentials',
+    )
+  })
+})
