@@ -38,8 +38,8 @@ export const DESK_RECORDS_KEY = 'desk-records'
 
 /**
  * Which remote agents a device (a phone) may answer password questions for lives in the `roster` bucket
- * at `pw.<its NATS name>` (relay/home/passwords-record.ts): only desktops write one, each device reads
- * only its own.
+ * at `pw.<its NATS name>` (relay/home/passwords-record.ts): only desktops write one (and may read any,
+ * sealed to its device as it is), each device reads only its own.
  */
 export const PASSWORDS_KEY_PREFIX = 'pw'
 
@@ -129,8 +129,10 @@ const DESKTOP: RoleTemplate = {
     // The desktops' shared credential records, written with a compare-and-set on their revision.
     `$KV.roster.${DESK_RECORDS_KEY}`,
     ...readKeys('roster', DESK_RECORDS_KEY),
-    // Every device's password setting ("Allow passwords from this agent … also on my phone").
+    // Every device's password setting ("Allow passwords from this agent … also on my phone"), and whether
+    // the relay still holds it (a start writes a lost one again: relay/home/restore-device-passwords.ts).
     `$KV.roster.${PASSWORDS_KEY_PREFIX}.*`,
+    `${JS}.DIRECT.GET.KV_roster.$KV.roster.${PASSWORDS_KEY_PREFIX}.*`,
     // Every device's push subscription record, read and watched to seal it into the roster's push section.
     ...readKeys('roster', `${SUBSCRIPTION_KEY_PREFIX}.*`),
     `$KV.pair.*.*`,

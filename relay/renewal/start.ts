@@ -5,6 +5,7 @@
 import { rosterRenewal, verifyRosterSignature, type Roster } from '../crypto'
 import { pushAccountIfChanged } from '../home/account-push'
 import { syncDeskRecords } from '../home/desk-records-sync'
+import { restoreDevicePasswords } from '../home/restore-device-passwords'
 import { pushSectionUpdate } from '../home/push-roster'
 import { CLI_SERVER_CHECKS, openDesktopLink } from '../home/desktop-link'
 import { publishRosterChange } from '../home/roster-change'
@@ -148,6 +149,11 @@ async function renewOnDesktop(home: string, options: RelayStartOptions): Promise
     } catch (error) {
       accountProblem = describeRelayError(error)
     }
+    // The phones' password records the relay lost (its storage reset) are written again as they were
+    // (after the account push: a relay made by an older release lets a desktop read them only from then on).
+    await restoreDevicePasswords(home, link, next.roster).catch((error: unknown) => {
+      recordsProblem ??= `password records: ${describeRelayError(error)}`
+    })
     const result = {
       role: 'desktop' as const,
       rosterVersion: next.roster.version,

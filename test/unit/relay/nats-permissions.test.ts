@@ -171,6 +171,8 @@ describe.skipIf(skip)('permission matrix against Debian nats-server in operator 
     // Passwords on a phone (`roster/pw.<device>`): only desktops write one (any device's); a device reads and
     // watches only its own, never another's nor the whole prefix; agents and pairing lines none at all.
     expect(allowed('desktop', 'kv-create', /roster\.pw\./)).toEqual([true, true])
+    // A desktop reads any device's record (sealed to that device) to see whether the relay still holds it.
+    expect(allowed('desktop', 'kv-get', /roster\.pw\./)).toEqual([true, true])
     expect(allowed('device', 'kv-create', /roster\.pw\./)).toEqual([false, false])
     expect(allowed('device', 'kv-get', /roster\.pw\./)).toEqual([true, false])
     expect(allowed('device', 'kv-watch', /roster\.pw\./)).toEqual([true, false, false])
