@@ -26,7 +26,9 @@ export async function runPasswords(args: string[], io: CliIo): Promise<number> {
     const { agents } = await loadRemotePasswords(home)
     if (agents.length === 0) io.stderr.write('No agent may ask for passwords through the relay on this desk.\n')
     for (const agent of agents) {
-      const phones = agent.devices?.map((device) => device.name).join(', ')
+      const phones = agent.everyDevice
+        ? 'every paired device, and any paired later'
+        : agent.devices?.map((device) => device.name).join(', ')
       const allowedAt = new Date(agent.allowedAt).toISOString().slice(0, 16).replace('T', ' ')
       io.stdout.write(`${agent.name}\tallowed ${allowedAt}${phones ? `\talso on ${phones}` : ''}\n`)
     }
@@ -40,7 +42,12 @@ export async function runPasswords(args: string[], io: CliIo): Promise<number> {
   const devices: PasswordDevices | undefined =
     values.on !== undefined ? { name: values.on } : values.phones === true ? 'every-device' : undefined
   const { changed } = await setRemotePasswords(home, name, action === 'allow', Date.now, devices)
-  const on = devices === undefined ? '' : devices === 'every-device' ? 'every paired device' : `"${devices.name}"`
+  const on =
+    devices === undefined
+      ? ''
+      : devices === 'every-device'
+        ? 'every paired device (and any paired later)'
+        : `"${devices.name}"`
   const state =
     action === 'allow'
       ? on === ''
@@ -48,7 +55,7 @@ export async function runPasswords(args: string[], io: CliIo): Promise<number> {
         : `This desk and ${on} may now answer password questions of "${name}" through the relay; the answer is sealed to the agent alone.`
       : on === ''
         ? `Neither this desk nor any phone answers password questions of "${name}" through the relay any more.`
-        : `${on === 'every paired device' ? 'No paired device' : on} no longer answers password questions of "${name}"; this desk's own setting is unchanged.`
+        : `${devices === 'every-device' ? 'No paired device' : on} no longer answers password questions of "${name}"; this desk's own setting is unchanged.`
   io.stderr.write(`${changed ? state : `Nothing changed: ${state}`}\n`)
   return EXIT.OK
 }

@@ -114,12 +114,14 @@ export class RelayBridge {
       home,
       () => {
         reviseRemoteSecretAsks(this.#ctx.registry, this.#listed.values(), passwords)
-        this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id) => passwords.devicesOf(id))
+        this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id, paired) =>
+          passwords.devicesOf(id, paired),
+        )
       },
       warn,
     )
     this.#passwords = passwords
-    this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id) => passwords.devicesOf(id))
+    this.#ctx.relayState.passwordsAllowed(passwords.allowedAgentIds(), (id, paired) => passwords.devicesOf(id, paired))
     if (this.#closed.signal.aborted) return passwords.close()
     this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
     this.#renewals.unref()

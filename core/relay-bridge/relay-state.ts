@@ -51,7 +51,7 @@ export class RelayStateBoard {
   #credentialExpiry: ReadonlyMap<string, number> = new Map()
   /** Agent member ids this desk answers password questions for. */
   #passwordsAllowed: ReadonlySet<string> = new Set()
-  #passwordsOnDevices: (agentId: string) => readonly string[] = () => []
+  #passwordsOnDevices: (agentId: string, paired: readonly string[]) => readonly string[] = () => []
   /** The first desktop's "mirror local asks" (undefined until read). */
   #mirrorLocalAsks: boolean | undefined
   #pendingRemote = 0
@@ -90,8 +90,10 @@ export class RelayStateBoard {
             },
           ],
     )
+    const paired = members.filter((member) => member.role === 'device').map((member) => member.name)
     const agents: RelayAgentView[] = members.flatMap((member) => {
       if (member.role !== 'agent') return []
+      const onDevices = this.#passwordsOnDevices(member.id, paired)
       const lastContactAt = this.#lastContact.get(member.id)
       const credentialExpiresAt = this.#credentialExpiry.get(member.id)
       return [
@@ -105,9 +107,7 @@ export class RelayStateBoard {
             : {}),
           ...(lastContactAt !== undefined ? { lastContactAt } : {}),
           ...(this.#passwordsAllowed.has(member.id) ? { passwordsAllowed: true as const } : {}),
-          ...(this.#passwordsOnDevices(member.id).length > 0
-            ? { passwordsOnDevices: [...this.#passwordsOnDevices(member.id)] }
-            : {}),
+          ...(onDevices.length > 0 ? { passwordsOnDevices: [...onDevices] } : {}),
         },
       ]
     })
@@ -182,9 +182,12 @@ export class RelayStateBoard {
 
   /**
    * The agents (member ids) this desk now answers password questions for, and for each the names of the
-   * phones also allowed (`devicesOf`); replaces the ones before.
+   * phones also allowed (`devicesOf`, given the names of the devices the roster lists); replaces the ones before.
    */
-  passwordsAllowed(agentIds: Iterable<string>, devicesOf: (agentId: string) => readonly string[] = () => []): void {
+  passwordsAllowed(
+    agentIds: Iterable<string>,
+    devicesOf: (agentId: string, paired: readonly string[]) => readonly string[] = () => [],
+  ): void {
     this.#passwordsAllowed = new Set(agentIds)
     this.#passwordsOnDevices = devicesOf
     this.#publish()

@@ -17,6 +17,8 @@ export class RemotePasswords {
   #allowed = new Set<string>()
   /** Per allowed agent, the names of the phones it is also allowed on (their sealed records on the relay). */
   #devices = new Map<string, readonly string[]>()
+  /** The agents allowed on every paired device, including those paired later (`--phones`). */
+  #everyDevice = new Set<string>()
   #watcher: FSWatcher | undefined
   #reading: Promise<void> = Promise.resolve()
 
@@ -54,9 +56,12 @@ export class RemotePasswords {
     return this.#allowed.has(agentId)
   }
 
-  /** The names of the paired devices (phones) also allowed to answer `agentId`'s passwords. */
-  devicesOf(agentId: string): readonly string[] {
-    return this.#devices.get(agentId) ?? []
+  /**
+   * The names of the paired devices (phones) also allowed to answer `agentId`'s passwords: all of `paired`
+   * (the roster's devices now) for an agent allowed on every paired device.
+   */
+  devicesOf(agentId: string, paired: readonly string[] = []): readonly string[] {
+    return this.#everyDevice.has(agentId) ? paired : (this.#devices.get(agentId) ?? [])
   }
 
   /** The roster ids of the agents allowed now. */
@@ -73,9 +78,11 @@ export class RemotePasswords {
       const setting = await loadRemotePasswords(this.#home)
       this.#allowed = new Set(setting.agents.map((agent) => agent.id))
       this.#devices = new Map(setting.agents.map((agent) => [agent.id, (agent.devices ?? []).map((d) => d.name)]))
+      this.#everyDevice = new Set(setting.agents.filter((agent) => agent.everyDevice).map((agent) => agent.id))
     } catch (error) {
       this.#allowed = new Set()
       this.#devices = new Map()
+      this.#everyDevice = new Set()
       this.#warn(`remote passwords are allowed for no agent: ${describeRelayError(error)}`)
     }
   }

@@ -17,6 +17,7 @@ import {
 import { syncDeskRecords } from './desk-records-sync'
 import { deskSecretsOf } from './desk-secrets'
 import { openDesktopLink } from './desktop-link'
+import { restoreDevicePasswords } from './restore-device-passwords'
 import { publishRosterChange } from './roster-change'
 import { pushSectionForMembers } from './push-roster'
 import { RelayHomeError } from './errors'
@@ -127,6 +128,8 @@ export async function pairDevice(options: PairDeviceOptions): Promise<{ member: 
         }
         // Shared with the other desktops (and re-sealed to a joining one); the cache holds it if this fails.
         await syncDeskRecords(link, options.home, next.roster).catch(() => undefined)
+        // Agents allowed on every paired device (`--phones`): the new phone may answer their passwords at once.
+        if (!desktop) await restoreDevicePasswords(options.home, link, next.roster).catch(() => undefined)
         result = { member, rosterVersion: next.roster.version }
         return {
           jwt: credential.jwt,

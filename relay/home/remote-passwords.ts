@@ -25,6 +25,11 @@ export const RemotePasswordsSchema = z.strictObject({
       allowedAt: z.int().min(0),
       /** The paired devices (phones) that may answer this agent's passwords too, by roster id and name. */
       devices: z.array(NamedMemberSchema).optional(),
+      /**
+       * Set by `--phones` (every paired device): a standing rule, so a device paired later may answer them
+       * too (its record is written when it is paired, and at the next start: restore-device-passwords.ts).
+       */
+      everyDevice: z.literal(true).optional(),
     }),
   ),
   /** The version of the device records this desk wrote last (each device refuses an older one). */
@@ -83,10 +88,19 @@ export async function setRemotePasswords(
     )
   const named = devices === undefined ? [] : devicesNamed(roster, devices)
   const current = await loadRemotePasswords(home)
-  const before = current.agents.find((entry) => entry.id === agent.id)
-  const after = nextEntry(before, { agent, allow, devices: devices === undefined ? undefined : named, now })
+  // An agent allowed on every paired device stands for each device the roster lists now.
+  const paired = roster.members.filter((member) => member.role === 'device')
+  const kept = current.agents.find((entry) => entry.id === agent.id)
+  const before = kept?.everyDevice ? withDevices(kept, paired.map(namedMember), true) : kept
+  const after = nextEntry(before, {
+    agent,
+    allow,
+    devices: devices === undefined ? undefined : named,
+    everyDevice: devices === 'every-device',
+    now,
+  })
   const touched = changedDevices(before, after)
-  if (sameEntry(before, after) && touched.length === 0) return { agent, changed: false }
+  if (sameEntry(kept, after) && touched.length === 0) return { agent, changed: false }
   const agents = [...current.agents.filter((entry) => entry.id !== agent.id), ...(after ? [after] : [])]
   let next: RemotePasswords = {
     v: 1,
@@ -105,10 +119,12 @@ export async function setRemotePasswords(
   return { agent, changed: true }
 }
 
-/** For each device id, the agent ids allowed on it in `setting`. */
+/** For each device id (a device of the roster), the agent ids allowed on it in `setting`. */
 export function agentsAllowedOn(setting: RemotePasswords): (deviceId: string) => string[] {
   return (deviceId) =>
-    setting.agents.filter((entry) => entry.devices?.some((device) => device.id === deviceId)).map((entry) => entry.id)
+    setting.agents
+      .filter((entry) => entry.everyDevice === true || entry.devices?.some((device) => device.id === deviceId))
+      .map((entry) => entry.id)
 }
 
 function devicesNamed(roster: Roster, devices: PasswordDevices): Member[] {
@@ -124,25 +140,34 @@ function devicesNamed(roster: Roster, devices: PasswordDevices): Member[] {
   return found
 }
 
+// `everyDevice`: the change was made with `--phones` (every paired device). Allowing so sets the standing
+// rule; stopping any device's access lifts it (it no longer holds for every device).
 function nextEntry(
   before: AllowedAgent | undefined,
-  change: { agent: Member; allow: boolean; devices: Member[] | undefined; now: () => number },
+  change: { agent: Member; allow: boolean; devices: Member[] | undefined; everyDevice: boolean; now: () => number },
 ): AllowedAgent | undefined {
   const { agent, allow, devices } = change
   if (!allow) {
     if (devices === undefined || before === undefined) return undefined
     const left = (before.devices ?? []).filter((device) => !devices.some((gone) => gone.id === device.id))
-    return withDevices(before, left)
+    return withDevices(before, left, false)
   }
   const base = before ?? { id: agent.id, name: agent.name, allowedAt: change.now() }
   const kept = base.devices ?? []
   const added = (devices ?? []).filter((device) => !kept.some((known) => known.id === device.id))
-  return withDevices(base, [...kept, ...added.map((device) => ({ id: device.id, name: device.name }))])
+  const devicesAfter = [...kept, ...added.map((device) => ({ id: device.id, name: device.name }))]
+  return withDevices(base, devicesAfter, change.everyDevice || base.everyDevice === true)
 }
 
-function withDevices(entry: AllowedAgent, devices: { id: string; name: string }[]): AllowedAgent {
-  const { devices: _old, ...rest } = entry
-  return devices.length === 0 ? rest : { ...rest, devices }
+const namedMember = (member: Member): { id: string; name: string } => ({ id: member.id, name: member.name })
+
+function withDevices(entry: AllowedAgent, devices: { id: string; name: string }[], everyDevice: boolean): AllowedAgent {
+  const { devices: _old, everyDevice: _rule, ...rest } = entry
+  return {
+    ...rest,
+    ...(devices.length === 0 ? {} : { devices }),
+    ...(everyDevice ? { everyDevice: true as const } : {}),
+  }
 }
 
 /** The device ids whose allowed agents differ between `before` and `after` (one agent's entry). */
@@ -153,5 +178,5 @@ function changedDevices(before: AllowedAgent | undefined, after: AllowedAgent | 
 }
 
 function sameEntry(before: AllowedAgent | undefined, after: AllowedAgent | undefined): boolean {
-  return (before === undefined) === (after === undefined)
+  return (before === undefined) === (after === undefined) && before?.everyDevice === after?.everyDevice
 }

@@ -1,6 +1,7 @@
 // A phone's password record the relay lost (its storage reset, the key removed) is written again at the
 // next desktop start, as it was (same version, same agents: the phone takes it as the record it had),
-// against a real nats-server set up as a person does; one the relay still holds is left untouched.
+// against a real nats-server set up as a person does; one the relay still holds is left untouched. And
+// `--phones` is a standing rule: a phone paired later gets its record when it is paired.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Kvm } from '@nats-io/kv'
@@ -17,6 +18,7 @@ import { getEntry } from '../../../../relay/pairing'
 import { renewRelayAtStart } from '../../../../relay/renewal'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
 import { memoryIo } from '../../cli/memory-io'
+import { pipeIo } from '../../cli/relay/pipe-io'
 import { setUpRelayDesks, type RelayDesks } from '../../core/relay-desks'
 
 const skip = natsServerSkipReason()
@@ -76,5 +78,52 @@ describe.skipIf(skip)("a desktop start restores the phones' password records the
     expect(
       await openDevicePasswords(phone, restored!.value, { roster, highestVersion: setting.devicesVersion! }),
     ).toEqual({ version: setting.devicesVersion, agents: [agent.id] })
+  }, 60_000)
+
+  it('`allow NAME --phones` holds for a phone paired later: it gets its record at pairing; `deny --on` lifts the rule', async () => {
+    const passwords = async (...args: string[]) => {
+      const io = memoryIo({ ASK_USER_HOME: desks.homeA })
+      const code = await main(['relay', 'passwords', ...args], io)
+      return { code, out: io.out(), err: io.err() }
+    }
+    expect(await passwords('allow', 'ci-job', '--phones')).toMatchObject({
+      code: 0,
+      err: 'This desk and every paired device (and any paired later) may now answer password questions of "ci-job" through the relay; the answer is sealed to the agent alone.\n',
+    })
+    expect((await passwords('list')).out).toMatch(
+      /^ci-job\tallowed .*\talso on every paired device, and any paired later$/m,
+    )
+
+    // A second phone is paired after the rule was set.
+    const lateHome = join(desks.root, 'phone-c-home')
+    const desk = pipeIo({ ASK_USER_HOME: desks.homeA })
+    const device = pipeIo({ ASK_USER_HOME: lateHome })
+    const pairing = main(['relay', 'pair'], desk)
+    const line = (await desk.waitForOut(/^(AUP1:\S+)$/m, pairing))[1]!
+    const joining = main(['relay', 'join', '--name', 'phone-c'], device)
+    device.stdin.end(`${line}\n`)
+    await desk.waitForOut(/Confirmation code: \d{6}/, pairing)
+    desk.stdin.end('yes\n')
+    expect(await pairing).toBe(0)
+    expect(await joining).toBe(0)
+
+    const late = await loadMemberKeys(
+      JSON.parse(await readFile(join(lateHome, DEVICE_FILES.device), 'utf8')) as MemberSecret,
+    )
+    const record = await recordOnRelay(late.member.id)
+    expect(record).toBeDefined()
+    const { roster: stored, settings } = await loadRosterAndSettings(desks.homeA)
+    const roster = await verifyRoster(stored.bytes, stored.signature, settings.rootPublicKey, {
+      highestSeenVersion: 0,
+      now: Date.now(),
+    })
+    const agent = roster.members.find((member) => member.name === 'ci-job')!
+    expect((await openDevicePasswords(late, record!.value, { roster, highestVersion: 0 })).agents).toEqual([agent.id])
+
+    // Stopping one phone lifts the rule for phones paired from then on; the others keep theirs.
+    expect((await passwords('deny', 'ci-job', '--on', 'phone-b')).code).toBe(0)
+    const listed = (await passwords('list')).out
+    expect(listed).not.toMatch(/any paired later/)
+    expect(listed).toMatch(/^ci-job\tallowed .*\talso on phone-c$/m)
   }, 60_000)
 })
