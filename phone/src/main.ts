@@ -24,8 +24,10 @@ const whenIdle = (run: () => void): void => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: MARKDOWN_WAIT_MS })
   else setTimeout(run, 0)
 }
-const idle = app.then(() => new Promise<void>((resolve) => whenIdle(resolve)))
-void idle.then(() => import('../../shared/markdown/parse')).then(useMarkdownParser)
-// History, Relay and Connect too (renderer/src/lib/side-views.svelte.ts): the inbox is the first screen.
-void idle.then(() => import('../../renderer/src/lib/side-views.svelte')).then(({ loadSideViews }) => loadSideViews())
+void app
+  .then(() => new Promise<void>((resolve) => whenIdle(resolve)))
+  .then(() => import('../../shared/markdown/parse'))
+  .then(useMarkdownParser)
+// History, Relay and Connect (renderer/src/lib/side-views.svelte.ts) load when the person first opens one:
+// the service worker has every chunk, so that is a local read, and the first screen never waits for them.
 export default app

@@ -2,7 +2,7 @@
 // harness's set-up text) are a chunk of their own: the phone's first screen is the inbox, and these are
 // about a tenth of what it would fetch. The window and the served page start loading them at once
 // (renderer/src/main.ts), so they are there when the person first opens one; the phone loads them when
-// its page first idles (phone/src/main.ts). Opening a view before they arrived loads them then.
+// the person first opens one (its service worker holds every chunk: a local read).
 import type ConnectView from '../components/ConnectView.svelte'
 import type HistoryView from '../components/HistoryView.svelte'
 import type RelayView from '../components/RelayView.svelte'
