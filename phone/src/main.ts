@@ -4,6 +4,7 @@
 import '../../renderer/src/zod-config'
 import { mount } from 'svelte'
 import '../../renderer/src/app.css'
+import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
 import { takePairFragment } from './pairing/pair-fragment'
 import { decideFirstScreen } from './shell/first-screen'
@@ -15,7 +16,10 @@ const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')
 
 const first = decideFirstScreen()
-const app = import('./PhoneApp.svelte').then(({ default: PhoneApp }) => mount(PhoneApp, { target, props: { first } }))
+// Chinese messages come only to a phone that reads Chinese, before its first paint (no flash of English).
+const app = Promise.all([import('./PhoneApp.svelte'), i18n.ready()]).then(([{ default: PhoneApp }]) =>
+  mount(PhoneApp, { target, props: { first } }),
+)
 // Agents' Markdown (markdown-it and its tables) is a chunk of its own too, loaded when the page first
 // idles after mounting: the first screen lists the asks without it, and a card shows its text as it is
 // until it arrives. Safari has no requestIdleCallback: there it loads right after the mount.

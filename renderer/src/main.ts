@@ -6,6 +6,8 @@ import App from './App.svelte'
 import { getBridge } from './bridge'
 import { BrowserAlerts, pageAlertHost } from './lib/browser-alerts.svelte'
 import { links } from './lib/links.svelte'
+import { provideMessages } from './i18n/i18n.svelte'
+import { zh } from './i18n/messages-zh'
 import { useMarkdownParser } from './lib/markdown-cache'
 import { loadSideViews } from './lib/side-views.svelte'
 import { clock } from './state/clock.svelte'
@@ -24,6 +26,8 @@ function sessionStore(): Storage | undefined {
 
 // The window parses Markdown from its first paint (the phone loads the parser later: phone/src/main.ts).
 useMarkdownParser(markdownParser)
+// The window speaks either language from its first paint (the phone loads Chinese only when it is read).
+provideMessages('zh', zh)
 // History, Relay and Connect are a chunk of their own (for the phone's sake); the window loads them now.
 void loadSideViews()
 clock.start()

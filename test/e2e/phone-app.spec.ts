@@ -95,12 +95,13 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   await page.reload()
   await expect(page.getByRole('contentinfo')).toContainText(`Version ${version}`)
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
-  // The views the pairing screen does not open are asked for as opening them would, still offline.
+  // The views the pairing screen does not open, and the Chinese messages (this browser reads English), are
+  // asked for as opening a view or switching the language would, still offline.
   const opened = await page.evaluate(
     (files) => Promise.all(files.map((file) => fetch(`/${file}`).then((response) => response.ok))),
-    lazyChunks.filter((file) => /^assets\/(History|Relay|Connect)View-/.test(file)),
+    lazyChunks.filter((file) => /^assets\/((History|Relay|Connect)View|messages-zh)-/.test(file)),
   )
-  expect(opened).toEqual([true, true, true])
+  expect(opened).toEqual([true, true, true, true])
   await expect.poll(() => lazyChunks.filter((file) => !servedOffline.includes(file))).toEqual([])
   await context.setOffline(false)
 
@@ -120,6 +121,40 @@ test('the manifest names the icons it ships, at their sizes', async ({ request }
     const png = Buffer.from(await (await request.get(`${app.origin}/${icon.src}`)).body())
     // The PNG header's width and height (IHDR), as the manifest says.
     expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(icon.sizes)
+  }
+})
+
+test('a phone that reads Chinese fetches the Chinese messages and paints in Chinese from the first frame; one that reads English never fetches them', async ({
+  browser,
+}) => {
+  for (const [locale, chinese] of [
+    ['zh-CN', true],
+    ['en-US', false],
+  ] as const) {
+    const context = await browser.newContext({ locale })
+    const page = await context.newPage()
+    const fetched: string[] = []
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+    // Every text node the page ever shows, from the first one on: English must never flash.
+    await page.addInitScript(() => {
+      const seen = ((window as unknown as { seenTexts: string[] }).seenTexts = [])
+      new MutationObserver(() => seen.push(document.body?.innerText ?? '')).observe(document, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      })
+    })
+    await page.goto(`${app.origin}/`)
+    const hint = chinese
+      ? '在桌面上打开 Ask User 窗口，进入“中继 → 添加手机”'
+      : 'On your desktop, open the Ask User window, go to Relay → Add a phone'
+    await expect(page.getByText(hint, { exact: false })).toBeVisible()
+    expect(fetched.some((path) => /\/assets\/messages-zh-[\w-]+\.js$/.test(path))).toBe(chinese)
+    if (chinese) {
+      const seen = await page.evaluate(() => (window as unknown as { seenTexts: string[] }).seenTexts)
+      expect(seen.filter((text) => text.includes('Pair this phone'))).toEqual([])
+    }
+    await context.close()
   }
 })
 

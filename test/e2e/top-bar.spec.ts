@@ -2,7 +2,7 @@
 // At 390 and 360 px it is two deliberate rows, the state above (logo, count, alerts, connection) and
 // where to go below (the views, the language), nothing overlapping or off screen; wide, it is one row.
 import type { Page } from '@playwright/test'
-import { zh } from '../../renderer/src/i18n/messages'
+import { zh } from '../../renderer/src/i18n/messages-zh'
 import { expect, test } from './support/fixtures'
 
 const APP_TITLE_ZH = zh.appTitle

@@ -3,9 +3,13 @@
 // long as every other helper wait instead (test/helpers/waits.ts).
 // Cards parse Markdown from their first render, as in the window (renderer/src/main.ts hands the parser in).
 import { configure } from '@testing-library/svelte'
+import { provideMessages } from '../../renderer/src/i18n/i18n.svelte'
+import { zh } from '../../renderer/src/i18n/messages-zh'
 import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
 import * as markdownParser from '../../shared/markdown/parse'
 import { WAIT_MS } from './waits'
 
 configure({ asyncUtilTimeout: WAIT_MS })
 useMarkdownParser(markdownParser)
+// Both languages from the first render, as the window has them (renderer/src/main.ts).
+provideMessages('zh', zh)

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { en, zh } from '../../../renderer/src/i18n/messages'
+import { en } from '../../../renderer/src/i18n/messages'
+import { zh } from '../../../renderer/src/i18n/messages-zh'
 
 const ROOT = join(__dirname, '..', '..', '..')
 const readmeZh = readFileSync(join(ROOT, 'README.zh.md'), 'utf8')

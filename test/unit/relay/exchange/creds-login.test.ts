@@ -40,7 +40,7 @@ describe('the relay login from a .creds credential', () => {
     }
     expect(signed[0]).toEqual(credsAuthenticator(new TextEncoder().encode(first))('a'))
     expect(signed[3]).toEqual(credsAuthenticator(new TextEncoder().encode(renewed))('d'))
-    expect(signed[3]!.nkey).not.toBe(signed[0]!.nkey)
+    expect((signed[3] as { nkey: string }).nkey).not.toBe((signed[0] as { nkey: string }).nkey)
   })
 
   it('refuses text that is not a credential, as nats-core does', () => {
