@@ -81,18 +81,20 @@ export async function sealQuestion(options: {
   const ct = new Uint8Array(
     await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(ownBytes(options.body))),
   )
-  const keys = []
-  for (const member of recipients) {
-    const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(
-      fromBase64url(member.hpkePublic)!.slice().buffer,
-    )
-    const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: CONTENT_KEY_INFO }, contentKey, aad)
-    keys.push({
-      to: member.id,
-      enc: toBase64url(new Uint8Array(sealed.enc)),
-      key: toBase64url(new Uint8Array(sealed.ct)),
-    })
-  }
+  // One HPKE seal per recipient, all at once: WebCrypto runs them off the event loop, side by side.
+  const keys = await Promise.all(
+    recipients.map(async (member) => {
+      const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(
+        fromBase64url(member.hpkePublic)!.slice().buffer,
+      )
+      const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: CONTENT_KEY_INFO }, contentKey, aad)
+      return {
+        to: member.id,
+        enc: toBase64url(new Uint8Array(sealed.enc)),
+        key: toBase64url(new Uint8Array(sealed.ct)),
+      }
+    }),
+  )
   const content = JSON.stringify({ header: headerText, keys, iv: toBase64url(iv), ct: toBase64url(ct) })
   const bytes = await signEnvelope(options.agent.signing, utf8(content))
   return { bytes, qHash: toBase64url(await sha256(bytes)), header }
@@ -125,43 +127,51 @@ export async function openQuestion(
       'the question comes from an agent the roster does not list; add the agent on the desktop to see its questions',
     )
   }
-  if (!(await verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content))) {
+  const recipients = header.data.recipients
+  const keysMatch =
+    content.data.keys.length === recipients.length &&
+    content.data.keys.every((entry, index) => entry.to === recipients[index])
+  const wrapped = content.data.keys.find((entry) => entry.to === options.device.member.id)
+  // The signature check, the hash and the opening run side by side (WebCrypto, off the event loop); the
+  // checks below still refuse in this order, and nothing opened is used unless every one of them passed.
+  const signed = verifyBytes(fromBase64url(agent.signPublic)!, parts.signature, parts.content)
+  const qHash = sha256(stored)
+  const bound = header.data.kvKey === options.kvKey
+  const opening =
+    bound && keysMatch && wrapped
+      ? openBody(options.device, wrapped, content.data, utf8(content.data.header))
+      : Promise.resolve(undefined)
+  if (!(await signed)) {
     throw new RelayCryptoError(
       'QUESTION_SIGNATURE',
       `the question is not signed by agent "${agent.name}"; ignoring it (it was changed on the way)`,
     )
   }
-  if (header.data.kvKey !== options.kvKey) {
+  if (!bound) {
     throw new RelayCryptoError(
       'QUESTION_BINDING',
       'the question was written for another KV key; ignoring it (moved by the relay)',
     )
   }
-  const recipients = header.data.recipients
-  if (
-    content.data.keys.length !== recipients.length ||
-    content.data.keys.some((entry, index) => entry.to !== recipients[index])
-  ) {
+  if (!keysMatch) {
     throw new RelayCryptoError(
       'QUESTION_INVALID',
       "the question's wrapped keys do not match its recipients; ignoring it",
     )
   }
-  const wrapped = content.data.keys.find((entry) => entry.to === options.device.member.id)
   if (!wrapped) {
     throw new RelayCryptoError(
       'QUESTION_NOT_RECIPIENT',
       'the question is not sealed to this device (it was asked before this device joined the roster)',
     )
   }
-  const aad = utf8(content.data.header)
-  const body = await openBody(options.device, wrapped, content.data, aad)
+  const body = await opening
   if (!body)
     throw new RelayCryptoError(
       'QUESTION_OPEN',
       "the question could not be decrypted with this device's key; ignoring it",
     )
-  return { header: header.data, body, qHash: toBase64url(await sha256(stored)) }
+  return { header: header.data, body, qHash: toBase64url(await qHash) }
 }
 
 async function openBody(
