@@ -137,7 +137,8 @@ test('a phone that reads Chinese fetches the Chinese messages and paints in Chin
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
     // Every text node the page ever shows, from the first one on: English must never flash.
     await page.addInitScript(() => {
-      const seen = ((window as unknown as { seenTexts: string[] }).seenTexts = [])
+      const seen: string[] = []
+      ;(window as unknown as { seenTexts: string[] }).seenTexts = seen
       new MutationObserver(() => seen.push(document.body?.innerText ?? '')).observe(document, {
         subtree: true,
         childList: true,

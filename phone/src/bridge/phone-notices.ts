@@ -7,6 +7,7 @@ import {
   refusedOnRelayText,
   relayAlarmNotice,
   relayProblemNotice,
+  type RelayNotice,
 } from '../../../shared/relay-notices'
 import type { DeskRefusal } from '../../../relay/exchange/desk-types'
 
@@ -29,16 +30,7 @@ export class PhoneNotices {
     const once = `${refusal.key}\n${refusal.code}`
     if (this.#raised.has(once)) return undefined
     this.#raised.add(once)
-    const { notice, title } = relayAlarmNotice(refusedOnRelayText(refusal))
-    const entry: InboxNotice = {
-      noticeId: globalThis.crypto.randomUUID(),
-      agent: RELAY_NOTICE_AGENT,
-      notice,
-      title,
-      receivedAt: this.#now(),
-    }
-    this.#notices = [...this.#notices, entry].slice(-PHONE_NOTICES_KEPT)
-    return entry
+    return this.#add(relayAlarmNotice(refusedOnRelayText(refusal)))
   }
 
   /**
@@ -46,8 +38,12 @@ export class PhoneNotices {
    * the same words is still listed: a refused dial after a wake does not say it twice.
    */
   problem(text: string): InboxNotice | undefined {
-    const { notice, title } = relayProblemNotice(text)
-    if (this.#notices.some((listed) => listed.title === title && listed.notice.text === notice.text)) return undefined
+    const made = relayProblemNotice(text)
+    const listed = this.#notices.some((entry) => entry.title === made.title && entry.notice.text === made.notice.text)
+    return listed ? undefined : this.#add(made)
+  }
+
+  #add({ notice, title }: RelayNotice): InboxNotice {
     const entry: InboxNotice = {
       noticeId: globalThis.crypto.randomUUID(),
       agent: RELAY_NOTICE_AGENT,

@@ -32,6 +32,15 @@ describe.skipIf(skip)("a desktop start restores the phones' password records the
   }, 120_000)
   afterAll(() => desks?.close())
 
+  /** The first desktop's stored roster, verified against its pinned root key. */
+  const rosterOfDeskA = async () => {
+    const { roster: stored, settings } = await loadRosterAndSettings(desks.homeA)
+    return verifyRoster(stored.bytes, stored.signature, settings.rootPublicKey, {
+      highestSeenVersion: 0,
+      now: Date.now(),
+    })
+  }
+
   /** The relay's record for `deviceId` as the desktop reads it: its revision, or undefined when gone. */
   const recordOnRelay = async (deviceId: string) => {
     const link = await openDesktopLink(desks.homeA)
@@ -68,11 +77,7 @@ describe.skipIf(skip)("a desktop start restores the phones' password records the
     expect(start.role === 'desktop' ? start.problem : 'not a desktop').toBeUndefined()
     const restored = await recordOnRelay(phone.member.id)
     expect(restored).toBeDefined()
-    const { roster: stored, settings } = await loadRosterAndSettings(desks.homeA)
-    const roster = await verifyRoster(stored.bytes, stored.signature, settings.rootPublicKey, {
-      highestSeenVersion: 0,
-      now: Date.now(),
-    })
+    const roster = await rosterOfDeskA()
     const setting = await loadRemotePasswords(desks.homeA)
     const agent = roster.members.find((member) => member.name === 'ci-job')!
     expect(
@@ -112,11 +117,7 @@ describe.skipIf(skip)("a desktop start restores the phones' password records the
     )
     const record = await recordOnRelay(late.member.id)
     expect(record).toBeDefined()
-    const { roster: stored, settings } = await loadRosterAndSettings(desks.homeA)
-    const roster = await verifyRoster(stored.bytes, stored.signature, settings.rootPublicKey, {
-      highestSeenVersion: 0,
-      now: Date.now(),
-    })
+    const roster = await rosterOfDeskA()
     const agent = roster.members.find((member) => member.name === 'ci-job')!
     expect((await openDevicePasswords(late, record!.value, { roster, highestVersion: 0 })).agents).toEqual([agent.id])
 
