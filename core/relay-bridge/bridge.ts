@@ -3,26 +3,25 @@
 // local ones, named by the roster and marked remote; a window's answer goes out through the desk and the
 // ask settles by what the relay says (first answer wins). Loaded only when a relay is configured
 // (start.ts imports this file dynamically), so a companion without one never loads the relay code.
-import { setTimeout as delay } from 'node:timers/promises'
 import { errorMessage } from '../../shared/describe-error'
 import { refusedOnRelayText } from '../../shared/relay-notices'
 import {
   isRelayExchangeError,
-  nodeConnect,
   RelayDesk,
-  RelayLink,
   WorkerQuestionOpener,
+  type RelayLink,
   type AnswerResult,
   type RemoteAsk,
   type RemoteAskSettled,
 } from '../../relay/exchange'
 import { CLI_SERVER_CHECKS } from '../../relay/home/desktop-link'
-import { loadDeskIdentity, type DeskIdentity } from '../../relay/home/desk-identity'
+import { loadDeskIdentity } from '../../relay/home/desk-identity'
 import { describeRelayError } from '../../relay/home/errors'
 import { followPushSubscriptions, type PushKeeper } from '../../relay/home/push-keeper'
 import { renewRelayAtStart } from '../../relay/renewal'
 import type { Refusal, Settlement } from '../registry'
 import { startLocalAskMirror, type LocalAskMirror } from './mirror'
+import { followLink, reachRelay } from './relay-reach'
 import { followPresence, withCurrentPresence } from './presence-marks'
 import { RelayNotices } from './relay-notices'
 import { followAgentContact, followStoredRoster } from './relay-state-feed'
@@ -38,8 +37,6 @@ export const ANSWER_WAIT_MS = 30_000
  * its own for the link's next reconnect: well inside the 7 days a credential lives.
  */
 export const RENEW_EVERY_MS = 12 * 3_600_000
-/** How long one attempt to reach the relay lasts before the bridge says it is unreachable and tries again. */
-const REACH_MS = 5_000
 
 /** The running bridge of one companion. */
 export class RelayBridge {
@@ -125,10 +122,12 @@ export class RelayBridge {
     if (this.#closed.signal.aborted) return passwords.close()
     this.#renewals = setInterval(() => void this.#renewWhileRunning(renewal.role), RENEW_EVERY_MS)
     this.#renewals.unref()
-    const link = await this.#reach(identity)
+    const told = { notices: this.#notices, relayState: this.#ctx.relayState }
+    const target = { url: identity.url, name: identity.natsName, creds: () => this.#creds }
+    const link = await reachRelay(target, told, this.#closed.signal)
     if (!link) return
     this.#link = link
-    void this.#followLink(link, identity.url)
+    void followLink(link, identity.url, told)
     const desk = await RelayDesk.start(
       {
         link,
@@ -174,48 +173,6 @@ export class RelayBridge {
       this.#creds = (await loadDeskIdentity(this.#ctx.home, role, this.#ctx.now)).creds
     } catch (error) {
       this.#ctx.warn(`relay renewal: ${describeRelayError(error)}`)
-    }
-  }
-
-  /** Opens the link, retrying until it is reached or the bridge closes; a refusal (credential, URL, server) throws. */
-  async #reach(identity: DeskIdentity): Promise<RelayLink | undefined> {
-    while (!this.#closed.signal.aborted) {
-      try {
-        const link = await RelayLink.open({
-          url: identity.url,
-          connect: nodeConnect,
-          creds: () => this.#creds,
-          name: identity.natsName,
-          ...CLI_SERVER_CHECKS,
-          reachTimeoutMs: REACH_MS,
-        })
-        if (this.#closed.signal.aborted) {
-          await link.close()
-          return undefined
-        }
-        this.#notices.reachable()
-        this.#ctx.relayState.connected()
-        return link
-      } catch (error) {
-        if (!isRelayExchangeError(error, 'RELAY_NEVER_REACHED')) throw error
-        this.#notices.unreachable(identity.url)
-        this.#ctx.relayState.unreachable()
-        await delay(1_000, undefined, { signal: this.#closed.signal }).catch(() => undefined)
-      }
-    }
-    return undefined
-  }
-
-  async #followLink(link: RelayLink, url: string): Promise<void> {
-    for await (const status of link.nc.status()) {
-      if (status.type === 'disconnect') {
-        this.#notices.unreachable(url)
-        this.#ctx.relayState.unreachable()
-      }
-      if (status.type === 'reconnect') {
-        this.#notices.reachable()
-        this.#ctx.relayState.connected()
-      }
     }
   }
 
