@@ -125,6 +125,6 @@ function unreachable(error: unknown): unknown {
   if (error instanceof RelayCodedError || error instanceof RelayCliError) return error
   return new RelayCliError(
     'RELAY_UNREACHABLE',
-    `The relay could not be reached (${error instanceof Error ? error.message : String(error)}); the agent was not added and no file was left. An agent can ask only once the relay lists it: run the command again when the relay is up (\`ask-user relay devices\` shows its URL).`,
+    `The relay could not be reached (${error instanceof Error ? error.message : String(error)}); the agent was not added and no file was left. An agent can ask only once the relay lists it: start the relay's nats-server (or check this desktop reaches it), then run the command again.`,
   )
 }

@@ -25,6 +25,14 @@ export class PhoneRemovedError extends RelayCodedError<'PHONE_NOT_IN_ROSTER'> {
   }
 }
 
+/** Thrown by a dial when the relay refused the phone's credential at connect (expired, or revoked). */
+export class PhoneCredentialRefusedError extends RelayCodedError<'RELAY_DENIED'> {
+  override readonly name = 'PhoneCredentialRefusedError'
+  constructor(cause: unknown) {
+    super('RELAY_DENIED', "the relay refused this phone's credential", { cause })
+  }
+}
+
 /** Whether `roster` lists the member `self` (a roster without it means the phone was removed). */
 export function rosterHas(roster: Roster, self: string): boolean {
   return roster.members.some((member) => member.id === self)
@@ -45,10 +53,16 @@ export function permanentRefusal(error: unknown): PhoneRefusal | undefined {
       code: error.code,
       text: `The relay server is refused (${error.code}): ${error.message} Whoever runs the relay's nats-server updates it; then reopen this app.`,
     }
-  if (isRelayExchangeError(error, 'RELAY_DENIED'))
+  if (error instanceof PhoneCredentialRefusedError)
     return {
       code: error.code,
       text: `The relay refused this phone's credential: it expired (the desktop renews it while the phone connects at least weekly), or the phone was removed on the desktop. Pair it again: on the desktop, Relay → Add a phone. ${TRIES_AGAIN}`,
+    }
+  // Connected, but an operation the inbox needs was refused: the relay's account predates this release's rights.
+  if (isRelayExchangeError(error, 'RELAY_DENIED'))
+    return {
+      code: error.code,
+      text: `The relay does not give this phone a right its inbox needs (${error.message}); the relay's account is older than this app. Start the desktop companion: it brings the relay's rights up to date. ${TRIES_AGAIN}`,
     }
   if (isRelayExchangeError(error, 'ROSTER_MISSING'))
     return {

@@ -6,11 +6,12 @@ import { toBase64url } from '../../../relay/crypto/encoding'
 import { loadMemberKeys } from '../../../relay/crypto/keys'
 import type { Roster } from '../../../relay/crypto/schemas'
 import type { DeskRefusal } from '../../../relay/exchange/desk-types'
+import { isRelayExchangeError } from '../../../relay/exchange/errors'
 import { RelayDesk } from '../../../relay/exchange/relay-desk'
 import { RelayLink, type RelayConnect } from '../../../relay/exchange/relay-link'
 import type { PhoneRecord } from '../home/phone-record'
 import { PhonePasswords } from './phone-passwords'
-import { PhoneRemovedError, rosterHas } from './phone-refusals'
+import { PhoneCredentialRefusedError, PhoneRemovedError, rosterHas } from './phone-refusals'
 
 /** How the phone reaches its relay. */
 export interface PhoneDialOptions {
@@ -76,6 +77,9 @@ export async function openPhoneSession(
     reconnectWaitMs: options.reconnectWaitMs ?? 1_000,
     allowOutdatedLoopback: options.allowOutdatedLoopback ?? false,
     signal: hooks.signal,
+  }).catch((error: unknown) => {
+    // Refused at connect: the credential itself (an operation refused later is the account's rights).
+    throw isRelayExchangeError(error, 'RELAY_DENIED') ? new PhoneCredentialRefusedError(error) : error
   })
   if (!hooks.isCurrent()) {
     void link.close()
