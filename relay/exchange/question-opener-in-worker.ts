@@ -31,7 +31,8 @@ export function openerWorkerScript(dir: string = __dirname): OpenerWorkerScript 
   if (existsSync(bundled)) return { source: bundled, eval: false }
   const typescript = join(dir, 'question-opener-worker.ts')
   if (existsSync(typescript)) {
-    const load = `require('jiti').createJiti(${JSON.stringify(typescript)})(${JSON.stringify(typescript)})`
+    // No disk cache: the compiled files would be left in the temp folder of whoever runs the tests.
+    const load = `require('jiti').createJiti(${JSON.stringify(typescript)}, { fsCache: false })(${JSON.stringify(typescript)})`
     return { source: load, eval: true }
   }
   throw new Error(`the relay's question-opening worker is missing (${bundled}); rebuild with npm run build`)

@@ -56,7 +56,9 @@ it('a worker that cannot be created (a broken build) leaves questions opening he
 
 it("an opener never closed does not keep its process alive (the worker is unref'd)", async () => {
   const child = join(import.meta.dirname, 'opener-exit-child.ts')
-  const script = `require('jiti').createJiti(${JSON.stringify(child)})(${JSON.stringify(child)}).openOnceAndLeaveOpen()`
+  // No disk cache: jiti would leave its compiled files in the test run's temp folder.
+  const load = `require('jiti').createJiti(${JSON.stringify(child)}, { fsCache: false })`
+  const script = `${load}(${JSON.stringify(child)}).openOnceAndLeaveOpen()`
   const run = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   run.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
