@@ -100,7 +100,7 @@ export async function relaySteps(
         }),
       )
       await timed('accept answer', () =>
-        acceptAnswer(answer, { replyKey: replyKey.privateKey, roster, askId, kvKey: answerKey, qHash: sealed.qHash }),
+        acceptAnswer(answer, { replyKey: replyKey.recipient, roster, askId, kvKey: answerKey, qHash: sealed.qHash }),
       )
       const receiptKey = inboxKey('r', agentName, askId)
       await timed('receipt sign + create()', async () =>

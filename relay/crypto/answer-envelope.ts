@@ -11,7 +11,7 @@ import {
   toBase64url,
   utf8,
   type Bytes,
-  type WebCryptoKey,
+  type HpkeRecipientKey,
 } from './encoding'
 import type { MemberKeys } from './keys'
 import { pad, unpad } from './padding'
@@ -91,7 +91,7 @@ export async function sealAnswer(options: {
  */
 export async function acceptAnswer(
   storedBytes: Uint8Array,
-  options: { replyKey: WebCryptoKey; roster: Roster; askId: string; kvKey: string; qHash: string },
+  options: { replyKey: HpkeRecipientKey; roster: Roster; askId: string; kvKey: string; qHash: string },
 ): Promise<AcceptedAnswer> {
   const { device, header, content } = await checkAnswer(storedBytes, options)
   const body = await openAnswer(options.replyKey, content, utf8(content.header))
@@ -154,7 +154,7 @@ async function checkAnswer(
 }
 
 async function openAnswer(
-  replyKey: WebCryptoKey,
+  replyKey: HpkeRecipientKey,
   content: { enc: string; ct: string },
   aad: Bytes,
 ): Promise<Bytes | undefined> {

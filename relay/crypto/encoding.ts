@@ -18,6 +18,12 @@ export function ownBytes(view: Uint8Array): Bytes {
  */
 export type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
 
+/**
+ * What HPKE opens with: a private key, or the private key with its public half (the KEM needs the public
+ * half too; given the pair it does not derive it again, which costs WebCrypto two round trips per open).
+ */
+export type HpkeRecipientKey = WebCryptoKey | { readonly privateKey: WebCryptoKey; readonly publicKey: WebCryptoKey }
+
 const BASE64URL = /^[A-Za-z0-9_-]*$/
 
 /** Bytes → base64url without padding (RFC 4648 §5). Runs in Node and in the phone's browser alike. */

@@ -2,7 +2,15 @@
 // record for the member's own 0600 file (the caller writes it through core/private-files), and loaded
 // back as non-extractable WebCrypto keys.
 import { RelayCryptoError } from './errors'
-import { concatBytes, fromBase64url, sha256, toBase64url, type Bytes, type WebCryptoKey } from './encoding'
+import {
+  concatBytes,
+  fromBase64url,
+  sha256,
+  toBase64url,
+  type Bytes,
+  type HpkeRecipientKey,
+  type WebCryptoKey,
+} from './encoding'
 import { recoveryCodeFromSeed, seedFromRecoveryCode } from './recovery-code'
 import {
   MemberSecretSchema,
@@ -19,7 +27,14 @@ import { X25519_SUITE } from './suite'
 export interface MemberKeys {
   readonly member: Member
   readonly hpkePrivateKey: WebCryptoKey
+  /** The public half of `hpkePrivateKey`, when loaded: questions open faster with the pair (HpkeRecipientKey). */
+  readonly hpkePublicKey?: WebCryptoKey
   readonly signing: SigningKey
+}
+
+/** What HPKE opens with for `keys`: the key pair when its public half is loaded, else the private key alone. */
+export function hpkeRecipientOf(keys: Pick<MemberKeys, 'hpkePrivateKey' | 'hpkePublicKey'>): HpkeRecipientKey {
+  return keys.hpkePublicKey ? { privateKey: keys.hpkePrivateKey, publicKey: keys.hpkePublicKey } : keys.hpkePrivateKey
 }
 
 /** The root identity in memory: signs rosters. `publicKey` is what phones and agents pin. */
@@ -86,7 +101,8 @@ export async function loadMemberKeys(stored: unknown): Promise<MemberKeys> {
       'the member key file does not match its own public record; pair this device again',
     )
   }
-  return { member, hpkePrivateKey, signing }
+  const hpkePublicKey = await X25519_SUITE.kem.deserializePublicKey(fromBase64url(member.hpkePublic)!.slice().buffer)
+  return { member, hpkePrivateKey, hpkePublicKey, signing }
 }
 
 // PKCS#8 wrapping of a raw X25519 private key (RFC 8410), to ask WebCrypto for its public half.

@@ -14,7 +14,7 @@ import {
   utf8,
   type Bytes,
 } from './encoding'
-import type { MemberKeys } from './keys'
+import { hpkeRecipientOf, type MemberKeys } from './keys'
 import { pad, unpad } from './padding'
 import { answeringMembers, findMember } from './roster'
 import { QuestionContentSchema, QuestionHeaderSchema, type QuestionHeader, type Roster } from './schemas'
@@ -182,7 +182,11 @@ async function openBody(
 ): Promise<Bytes | undefined> {
   try {
     const contentKey = await X25519_SUITE.open(
-      { recipientKey: device.hpkePrivateKey, enc: fromBase64url(wrapped.enc)!.slice().buffer, info: CONTENT_KEY_INFO },
+      {
+        recipientKey: hpkeRecipientOf(device),
+        enc: fromBase64url(wrapped.enc)!.slice().buffer,
+        info: CONTENT_KEY_INFO,
+      },
       fromBase64url(wrapped.key)!.slice().buffer,
       aad,
     )

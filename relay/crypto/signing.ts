@@ -2,7 +2,7 @@
 // "content || signature" framing used for envelopes. Signing exact stored bytes, never a re-serialization,
 // is the lesson of RELAY.md §4.5.
 import { RelayCryptoError } from './errors'
-import { concatBytes, fromBase64url, type Bytes, type WebCryptoKey } from './encoding'
+import { concatBytes, fromBase64url, toBase64url, type Bytes, type WebCryptoKey } from './encoding'
 
 /** Bytes in an Ed25519 signature. */
 export const SIGNATURE_BYTES = 64
@@ -49,11 +49,31 @@ export async function signBytes(key: SigningKey, bytes: Bytes): Promise<Bytes> {
 export async function verifyBytes(publicKey: Bytes, signature: Bytes, bytes: Bytes): Promise<boolean> {
   if (publicKey.byteLength !== 32 || signature.byteLength !== SIGNATURE_BYTES) return false
   try {
-    const key = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify'])
-    return await crypto.subtle.verify({ name: 'Ed25519' }, key, signature, bytes)
+    return await crypto.subtle.verify({ name: 'Ed25519' }, await verifyingKey(publicKey), signature, bytes)
   } catch {
     return false
   }
+}
+
+/**
+ * Imported verifying keys by their raw bytes: the same few members (root, roster devices and agents) sign
+ * everything a process checks, and an import is a WebCrypto round trip of its own. A public key is no
+ * secret; the map is cleared when it grows past what any roster holds.
+ */
+const verifyingKeys = new Map<string, Promise<WebCryptoKey>>()
+const VERIFYING_KEYS_KEPT = 256
+
+function verifyingKey(publicKey: Bytes): Promise<WebCryptoKey> {
+  const id = toBase64url(publicKey)
+  let key = verifyingKeys.get(id)
+  if (!key) {
+    if (verifyingKeys.size >= VERIFYING_KEYS_KEPT) verifyingKeys.clear()
+    key = crypto.subtle.importKey('raw', publicKey.slice(), { name: 'Ed25519' }, false, ['verify'])
+    // A key that did not import is not kept: the next check imports it again and fails the same way.
+    key.catch(() => verifyingKeys.delete(id))
+    verifyingKeys.set(id, key)
+  }
+  return key
 }
 
 /** `content || signature(content)`: the stored form of a signed envelope. */

@@ -291,7 +291,7 @@ export class RemoteAsker {
             pin: this.#pin,
             rosterKv,
             roster,
-            replyKey: replyKey.privateKey,
+            replyKey: replyKey.recipient,
             askId: ask.askId,
             kvKey: answerKey,
             qHash: sealed.qHash,

@@ -25,7 +25,7 @@ export interface AnswerCheck {
   rosterKv: KV
   /** The roster the question was sealed to: used when no roster can be read now. */
   roster: Roster
-  replyKey: ReplyKey['privateKey']
+  replyKey: ReplyKey['recipient']
   askId: string
   kvKey: string
   qHash: string
