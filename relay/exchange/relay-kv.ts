@@ -4,7 +4,7 @@
 // during an outage a write times out without being stored, and a timeout after the server stored it
 // comes back as "wrong last sequence", which the caller resolves by comparing the stored value.
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream'
-import { Kvm, type KV, type KvEntry } from '@nats-io/kv'
+import { Kvm, KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv'
 import { ClosedConnectionError, type NatsConnection } from '@nats-io/nats-core'
 import { isRelayCryptoError } from '../crypto'
 import { RelayExchangeError } from './errors'
@@ -109,24 +109,36 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && a.every((byte, index) => byte === b[index])
 }
 
+/** How a {@link RenewingWatch} starts: with every current value (the default), or with new ones only. */
+export interface RenewingWatchOptions {
+  /**
+   * Deliver only values stored after each (re-)open, none of the history. What was stored while the watch
+   * was being re-opened is then the caller's to read: `onReopened` runs once each re-open is in place.
+   */
+  updatesOnly?: boolean
+  onReopened?: () => void
+}
+
 /**
  * A KV watch on `key` (a key or a `*`/`>` filter) that survives relay outages: it is re-created after
- * every reconnect of `link` (and when it ends on its own), so every current value is delivered again.
- * `onEntry` sees each stored value (PUT) at least once, in stream order per watch; callers de-duplicate
- * by key and revision.
+ * every reconnect of `link` (and when it ends on its own), so every current value is delivered again
+ * (unless `updatesOnly`). `onEntry` sees each stored value (PUT) at least once, in stream order per
+ * watch; callers de-duplicate by key and revision.
  */
 export class RenewingWatch {
   readonly #kv: KV
   readonly #key: string
   readonly #onEntry: (entry: KvEntry) => void
+  readonly #options: RenewingWatchOptions
   readonly #stopped = new AbortController()
   #current: { stop(): void } | undefined
   #reopening: Promise<void> | undefined
 
-  private constructor(kv: KV, key: string, onEntry: (entry: KvEntry) => void) {
+  private constructor(kv: KV, key: string, onEntry: (entry: KvEntry) => void, options: RenewingWatchOptions) {
     this.#kv = kv
     this.#key = key
     this.#onEntry = onEntry
+    this.#options = options
   }
 
   /**
@@ -139,8 +151,9 @@ export class RenewingWatch {
     key: string,
     onEntry: (entry: KvEntry) => void,
     signal: AbortSignal,
+    options: RenewingWatchOptions = {},
   ): Promise<RenewingWatch> {
-    const watch = new RenewingWatch(kv, key, onEntry)
+    const watch = new RenewingWatch(kv, key, onEntry, options)
     const unsubscribe = link.onReconnect(() => void watch.#reopen())
     watch.#stopped.signal.addEventListener('abort', unsubscribe, { once: true })
     try {
@@ -159,7 +172,8 @@ export class RenewingWatch {
   }
 
   async #open(signal: AbortSignal): Promise<void> {
-    const iterator = await retryUntilDone(() => this.#kv.watch({ key: this.#key }), signal)
+    const include = this.#options.updatesOnly ? KvWatchInclude.UpdatesOnly : KvWatchInclude.LastValue
+    const iterator = await retryUntilDone(() => this.#kv.watch({ key: this.#key, include }), signal)
     if (this.#stopped.signal.aborted) {
       iterator.stop()
       return
@@ -179,7 +193,11 @@ export class RenewingWatch {
       const old = this.#current
       this.#current = undefined
       old?.stop()
-      await this.#open(this.#stopped.signal).catch(() => undefined)
+      const opened = await this.#open(this.#stopped.signal).then(
+        () => true,
+        () => false,
+      )
+      if (opened && !this.#stopped.signal.aborted) this.#options.onReopened?.()
     })().finally(() => {
       this.#reopening = undefined
     })

@@ -14,7 +14,8 @@ import { answerBucketFor } from './answer-bucket'
 import { EntryQueue } from './entry-queue'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey } from './inbox-keys'
-import { createEntryRetrying, openBucket, RenewingWatch } from './relay-kv'
+import { AnswerRouter } from './answer-router'
+import { createEntryRetrying, openBucket } from './relay-kv'
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterPin } from './roster-source'
@@ -98,6 +99,8 @@ export class RemoteAsker {
   readonly #presence: PresenceBeacon
   readonly #pushes: AskPushes
   #buckets: Promise<{ inbox: KV; roster: KV; secret: KV }> | undefined
+  /** One shared answer watch per bucket, for as long as this asker lives (answer-router.ts). */
+  readonly #answerRouters = new Map<KV, AnswerRouter>()
 
   constructor(options: RemoteAskerOptions) {
     this.#link = options.link
@@ -231,21 +234,15 @@ export class RemoteAsker {
     const questionKey = inboxKey('q', name, ask.askId)
     const answerKey = inboxKey('a', name, ask.askId)
     const answers = new EntryQueue<KvEntry>()
-    let watch: RenewingWatch | undefined
+    let stopListening: (() => void) | undefined
     try {
-      // The answer watch starts while the roster is read and the question sealed: neither waits for the
-      // other, and both are done before the write (RELAY.md §4.3: the watch must be there before the
-      // question is, so no answer can come before it). A failure of either stops the other.
+      // The ask listens for its answer while the roster is read and the question sealed: neither waits
+      // for the other, and both are done before the write (RELAY.md §4.3: the watch must be there before
+      // the question is, so no answer can come before it). A failure of either stops the other.
       const stopStart = new AbortController()
       const startSignal = AbortSignal.any([signal, stopStart.signal])
-      const watchStart = RenewingWatch.start(
-        this.#link,
-        answerBucket,
-        answerKey,
-        (entry) => answers.push(entry),
-        startSignal,
-      )
-      watchStart.catch((error: unknown) => stopStart.abort(error))
+      const listening = this.#answerRouter(answerBucket).listen(ask.askId, (entry) => answers.push(entry), startSignal)
+      listening.catch((error: unknown) => stopStart.abort(error))
       let prepared: PreparedRound
       try {
         prepared = await prepareRound(
@@ -255,13 +252,13 @@ export class RemoteAsker {
         )
       } catch (error) {
         stopStart.abort(error)
-        await watchStart.then(
-          (started) => started.stop(),
+        await listening.then(
+          (stop) => stop(),
           () => undefined,
         )
         throw error
       }
-      watch = await watchStart
+      stopListening = await listening
       const { roster, replyKey, sealed } = prepared
       this.#checkEntrySize(sealed.bytes.byteLength)
       const written = await createEntryRetrying(
@@ -329,8 +326,18 @@ export class RemoteAsker {
       }
       throw error
     } finally {
-      watch?.stop()
+      stopListening?.()
     }
+  }
+
+  /** The answer router of `bucket` (`inbox`, or `secret` for passwords), made at its first ask. */
+  #answerRouter(bucket: KV): AnswerRouter {
+    let router = this.#answerRouters.get(bucket)
+    if (!router) {
+      router = new AnswerRouter(this.#link, bucket, this.#token)
+      this.#answerRouters.set(bucket, router)
+    }
+    return router
   }
 
   /**
