@@ -1,12 +1,9 @@
 // One round of a remote ask before its write (RELAY.md §4.3): the newest roster read and verified, a
 // fresh reply key, and the question sealed to the roster's answering members under its KV key.
-import type { KV } from '@nats-io/kv'
 import { newReplyKey, sealQuestion, type MemberKeys, type ReplyKey, type Roster, type SealedQuestion } from '../crypto'
 import type { ApprovalRequest } from '../../shared/approval'
 import type { Question } from '../../shared/tool-input'
 import { inboxKey } from './inbox-keys'
-import { retryUntilDone } from './relay-kv'
-import type { RosterPin } from './roster-source'
 import { RemoteQuestionBodySchema } from './schemas'
 
 /** What one remote ask asks: questions, or (a desktop mirroring a permission prompt) one approval. */
@@ -30,22 +27,22 @@ export interface PreparedRound {
   sealed: SealedQuestion
 }
 
-/** Who asks: the agent's keys, the token its keys go under, its roster pin and the roster bucket. */
+/** Who asks: the agent's keys, the token its keys go under, and where the newest roster comes from. */
 export interface RoundAsker {
   agent: MemberKeys
   token: string
-  pin: RosterPin
-  rosterKv: KV
+  /** The newest roster (retrying until `signal` aborts), or the roster refusals. */
+  newestRoster: (signal: AbortSignal) => Promise<Roster>
 }
 
 /**
- * Reads the newest roster (retrying until `signal` aborts) while a fresh reply key is made, then seals
+ * Takes the newest roster (read, or followed: roster-follower.ts) while a fresh reply key is made, then seals
  * the round's question to the roster's answering members, bound to its key and the reply key. Throws
  * the roster refusals, `NO_RECIPIENTS`, or the signal's reason.
  */
 export async function prepareRound(ask: AskRound, asker: RoundAsker, signal: AbortSignal): Promise<PreparedRound> {
   const [roster, replyKey] = await Promise.all([
-    retryUntilDone(() => asker.pin.fetch(asker.rosterKv), signal),
+    asker.newestRoster(signal),
     // Held in memory for this round only: once the ask settles nothing refers to it, and the answer
     // sealed to it (kept at most 10 minutes for a password) cannot be opened by anyone again.
     newReplyKey(),

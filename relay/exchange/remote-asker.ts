@@ -18,6 +18,7 @@ import { AnswerRouter } from './answer-router'
 import { createEntryRetrying, openBucket } from './relay-kv'
 import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
+import { RosterFollower } from './roster-follower'
 import { RosterPin } from './roster-source'
 import { isAnswerRefusal, takeAnswer } from './take-answer'
 
@@ -94,6 +95,7 @@ export class RemoteAsker {
   readonly #link: RelayLink
   readonly #agent: MemberKeys
   readonly #pin: RosterPin
+  readonly #rosterFollower: RosterFollower
   readonly #now: () => number
   readonly #token: string
   readonly #presence: PresenceBeacon
@@ -113,6 +115,7 @@ export class RemoteAsker {
       highestSeenVersion: options.highestSeenRosterVersion,
       now: this.#now,
     })
+    this.#rosterFollower = new RosterFollower(options.link, this.#pin)
   }
 
   /** The highest roster version accepted so far (to keep across runs against rollback). */
@@ -247,7 +250,11 @@ export class RemoteAsker {
       try {
         prepared = await prepareRound(
           ask,
-          { agent: this.#agent, token: this.#token, pin: this.#pin, rosterKv },
+          {
+            agent: this.#agent,
+            token: this.#token,
+            newestRoster: (rosterSignal) => this.#rosterFollower.newest(rosterKv, rosterSignal),
+          },
           startSignal,
         )
       } catch (error) {

@@ -55,6 +55,11 @@ export class RosterPin {
     return this.#current
   }
 
+  /** The last roster accepted while it has not expired; `undefined` when there is none or it has. */
+  get unexpired(): Roster | undefined {
+    return this.#current !== undefined && this.#now() < this.#current.expiresAt ? this.#current : undefined
+  }
+
   /**
    * Verifies a stored record and makes it the current roster. The record accepted last, met again (every
    * answer's roster read finds it), is only checked for expiry: its signature and members were verified
