@@ -77,24 +77,28 @@ export async function sealQuestion(options: {
   const aad = utf8(headerText)
   const contentKey = randomBytes(32)
   const iv = randomBytes(12)
-  const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt'])
-  const ct = new Uint8Array(
-    await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, pad(ownBytes(options.body))),
-  )
-  // One HPKE seal per recipient, all at once: WebCrypto runs them off the event loop, side by side.
-  const keys = await Promise.all(
-    recipients.map(async (member) => {
-      const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(
-        fromBase64url(member.hpkePublic)!.slice().buffer,
-      )
-      const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: CONTENT_KEY_INFO }, contentKey, aad)
-      return {
-        to: member.id,
-        enc: toBase64url(new Uint8Array(sealed.enc)),
-        key: toBase64url(new Uint8Array(sealed.ct)),
-      }
-    }),
-  )
+  const encryptBody = async (): Promise<Uint8Array> => {
+    const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt'])
+    const padded = pad(ownBytes(options.body))
+    return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, padded))
+  }
+  // The body and one HPKE seal per recipient, all at once: WebCrypto runs them off the event loop, side by side.
+  const [ct, keys] = await Promise.all([
+    encryptBody(),
+    Promise.all(
+      recipients.map(async (member) => {
+        const recipientPublicKey = await X25519_SUITE.kem.deserializePublicKey(
+          fromBase64url(member.hpkePublic)!.slice().buffer,
+        )
+        const sealed = await X25519_SUITE.seal({ recipientPublicKey, info: CONTENT_KEY_INFO }, contentKey, aad)
+        return {
+          to: member.id,
+          enc: toBase64url(new Uint8Array(sealed.enc)),
+          key: toBase64url(new Uint8Array(sealed.ct)),
+        }
+      }),
+    ),
+  ])
   const content = JSON.stringify({ header: headerText, keys, iv: toBase64url(iv), ct: toBase64url(ct) })
   const bytes = await signEnvelope(options.agent.signing, utf8(content))
   return { bytes, qHash: toBase64url(await sha256(bytes)), header }
