@@ -77,7 +77,7 @@ export async function sealQuestion(options: {
   const aad = utf8(headerText)
   const contentKey = randomBytes(32)
   const iv = randomBytes(12)
-  const encryptBody = async (): Promise<Uint8Array> => {
+  const encryptBody = async (): Promise<Bytes> => {
     const aesKey = await crypto.subtle.importKey('raw', contentKey, { name: 'AES-GCM' }, false, ['encrypt'])
     const padded = pad(ownBytes(options.body))
     return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, aesKey, padded))

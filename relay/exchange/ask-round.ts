@@ -3,6 +3,7 @@
 import { newReplyKey, sealQuestion, type MemberKeys, type ReplyKey, type Roster, type SealedQuestion } from '../crypto'
 import type { ApprovalRequest } from '../../shared/approval'
 import type { Question } from '../../shared/tool-input'
+import { RelayExchangeError } from './errors'
 import { inboxKey } from './inbox-keys'
 import { RemoteQuestionBodySchema } from './schemas'
 
@@ -65,4 +66,23 @@ export async function prepareRound(ask: AskRound, asker: RoundAsker, signal: Abo
     body: new TextEncoder().encode(JSON.stringify(body)),
   })
   return { roster, replyKey, sealed }
+}
+
+/**
+ * Room left in one relay entry besides the sealed question: the message's subject and the KV headers
+ * the server adds to a put.
+ */
+const ENTRY_HEADROOM_BYTES = 1_024
+
+/**
+ * Refuses (`ENTRY_TOO_LARGE`) a sealed question of `bytes` larger than the relay takes in one entry
+ * (`maxPayload`: the server's `max_payload` as announced on connect), before anything is written: the
+ * server would refuse the put anyway.
+ */
+export function refuseOversizedQuestion(bytes: number, maxPayload: number | undefined): void {
+  if (maxPayload === undefined || bytes + ENTRY_HEADROOM_BYTES <= maxPayload) return
+  throw new RelayExchangeError(
+    'ENTRY_TOO_LARGE',
+    `the sealed ask is ${bytes} bytes and the relay takes at most ${maxPayload - ENTRY_HEADROOM_BYTES} in one entry; it was not sent`,
+  )
 }

@@ -10,12 +10,55 @@ import {
   type QuestionHeader,
   type Roster,
 } from '../crypto'
+import type { Answer } from '../../shared/answer'
+import { checkAnswer } from '../../shared/answer-rules'
+import type { ApprovalDecision } from '../../shared/approval'
 import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
 import type { AnswerResult, DeskRefusal, RemoteAsk } from './desk-types'
+import { RelayExchangeError } from './errors'
 import { inboxKey, parseInboxKey } from './inbox-keys'
 import { createEntryRetrying } from './relay-kv'
 import type { RemoteAnswerBody } from './schemas'
+
+/**
+ * The answer frame for `answers` to the pending `ask`, checked against its questions and its asker's
+ * `maxCustomChars` first. Throws `EXCHANGE_INVALID` (an approval, or the broken rules listed).
+ */
+export function answerFrame(ask: RemoteAsk, answers: Answer[]): RemoteAnswerBody {
+  if (ask.approval !== undefined)
+    throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask is an approval: decide it (allow once or deny)')
+  const violations = checkAnswer(ask.questions, { answers }, ask.maxCustomChars)
+  if (violations.length > 0) {
+    throw new RelayExchangeError(
+      'EXCHANGE_INVALID',
+      `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
+    )
+  }
+  return { v: 1, answers }
+}
+
+/**
+ * The answer frame deciding the pending mirrored approval `ask`. Only allow once and deny travel: throws
+ * `ALWAYS_NOT_REMOTE` for "always allow", `EXCHANGE_INVALID` for an ask with questions or a deny reason
+ * longer than the asker takes.
+ */
+export function decisionFrame(ask: RemoteAsk, decision: ApprovalDecision): RemoteAnswerBody {
+  if (ask.approval === undefined)
+    throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask has questions: answer them, it takes no decision')
+  if (decision.behavior === 'allow' && decision.always === true)
+    throw new RelayExchangeError(
+      'ALWAYS_NOT_REMOTE',
+      '"always allow" is decided only on the machine whose permissions it changes; allow once or deny here',
+    )
+  const reason = decision.behavior === 'deny' ? (decision.message?.length ?? 0) : 0
+  if (ask.maxCustomChars !== undefined && reason > ask.maxCustomChars)
+    throw new RelayExchangeError(
+      'EXCHANGE_INVALID',
+      `the reason is ${reason} characters and the asker takes at most ${ask.maxCustomChars}; shorten it`,
+    )
+  return { v: 1, decision }
+}
 
 /** What writing an answer needs from its desk. */
 export interface AnswerTarget {

@@ -1,8 +1,19 @@
 // What a desk shows and reports: the shapes RelayDesk's listeners and answers carry (relay-desk.ts).
-import type { Member, RelayCryptoCode, ReceiptOutcome } from '../crypto'
+import type {
+  Member,
+  MemberKeys,
+  QuestionHeader,
+  RelayCryptoCode,
+  ReceiptOutcome,
+  Roster,
+  SignedRoster,
+} from '../crypto'
 import type { ApprovalRequest } from '../../shared/approval'
 import type { Question } from '../../shared/tool-input'
+import type { TimerHandle } from './delay'
 import type { QuestionRefusal } from './desk-question'
+import type { QuestionOpener } from './question-opener'
+import type { RelayLink } from './relay-link'
 
 /**
  * A remote ask waiting for the person. `agent` is the roster's name for the asking agent, never
@@ -53,4 +64,28 @@ export type AnswerResult =
 /** Something on the relay this desk refused to show, and where (for the alarm and the log; never content). */
 export interface DeskRefusal extends QuestionRefusal {
   readonly key: string
+}
+
+/** What a desk needs: a link made with this device's credential, its member keys and the pinned root key. */
+export interface RelayDeskOptions {
+  link: RelayLink
+  device: MemberKeys
+  rootPublicKey: string
+  highestSeenRosterVersion?: number
+  now?: () => number
+  /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
+  opener?: QuestionOpener
+  onRefused?: (refusal: DeskRefusal) => void
+  /** Hears every roster the desk accepts (verified, never older than the highest seen), with its signed bytes. */
+  onRosterAccepted?: (roster: Roster, signed: SignedRoster) => void
+  /** How long without contact before an agent is marked unreachable (default 90 s, the bucket's max_age). */
+  presenceLapseMs?: number | undefined
+}
+
+/** A listed ask as the desk keeps it: what it shows, what answers bind to, and its expiry timer. */
+export interface PendingEntry {
+  ask: RemoteAsk
+  header: QuestionHeader
+  qHash: string
+  expiry?: TimerHandle
 }

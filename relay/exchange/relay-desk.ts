@@ -2,10 +2,9 @@
 // those sealed to it, answering with create() on the answer key (first answer wins), and following the
 // agents' receipts. It knows nothing of the companion's core: the bridge wraps its small event surface.
 import type { KV, KvEntry } from '@nats-io/kv'
-import { isRelayCryptoError, type MemberKeys, type QuestionHeader, type Roster, type SignedRoster } from '../crypto'
+import { isRelayCryptoError, type MemberKeys } from '../crypto'
 import type { Answer } from '../../shared/answer'
 import type { ApprovalDecision } from '../../shared/approval'
-import { checkAnswer } from '../../shared/answer-rules'
 import { BUCKETS } from '../nats/templates'
 import { RelayExchangeError } from './errors'
 import { INBOX_BUCKET, inboxKey, parseInboxKey } from './inbox-keys'
@@ -23,35 +22,20 @@ import {
   type QuestionRefusal,
   type ReadQuestion,
 } from './desk-question'
-import { unrefTimer, type TimerHandle } from './delay'
-import type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
-import { writeAnswer, type AnswerTarget } from './desk-answer'
+import { Listeners } from '../../shared/listeners'
+import { unrefTimer } from './delay'
+import type {
+  AnswerResult,
+  DeskRefusal,
+  PendingEntry,
+  RelayDeskOptions,
+  RemoteAsk,
+  RemoteAskSettled,
+} from './desk-types'
+import { answerFrame, decisionFrame, writeAnswer, type AnswerTarget } from './desk-answer'
 import { settlementOfReceipt } from './desk-receipt'
 
-export type { AnswerResult, DeskRefusal, RemoteAsk, RemoteAskSettled } from './desk-types'
-
-/** What a desk needs: a link made with this device's credential, its member keys and the pinned root key. */
-export interface RelayDeskOptions {
-  link: RelayLink
-  device: MemberKeys
-  rootPublicKey: string
-  highestSeenRosterVersion?: number
-  now?: () => number
-  /** Where question envelopes are opened (default: this thread; see question-opener.ts). */
-  opener?: QuestionOpener
-  onRefused?: (refusal: DeskRefusal) => void
-  /** Hears every roster the desk accepts (verified, never older than the highest seen), with its signed bytes. */
-  onRosterAccepted?: (roster: Roster, signed: SignedRoster) => void
-  /** How long without contact before an agent is marked unreachable (default 90 s, the bucket's max_age). */
-  presenceLapseMs?: number | undefined
-}
-
-interface PendingEntry {
-  ask: RemoteAsk
-  header: QuestionHeader
-  qHash: string
-  expiry?: TimerHandle
-}
+export type { AnswerResult, DeskRefusal, RelayDeskOptions, RemoteAsk, RemoteAskSettled } from './desk-types'
 
 /** A stored question opened and verified, waiting for its turn to be listed. */
 interface OpenedEntry {
@@ -83,10 +67,11 @@ export class RelayDesk {
   readonly #settled = new Map<string, RemoteAskSettled>()
   // Questions are opened up to OPEN_AHEAD at a time and listed one at a time, in stream order.
   readonly #openAhead = new OpenAheadQueue<OpenedEntry>(OPEN_AHEAD)
-  readonly #added = new Set<(ask: RemoteAsk) => void>()
-  readonly #settledListeners = new Set<(settled: RemoteAskSettled) => void>()
-  readonly #endedListeners = new Set<(settled: RemoteAskSettled) => void>()
-  readonly #presenceListeners = new Set<(change: PresenceChange) => void>()
+  // A listener that throws never keeps the others from hearing, nor stops the desk (shared/listeners.ts).
+  readonly #added = new Listeners<[RemoteAsk]>()
+  readonly #settledListeners = new Listeners<[RemoteAskSettled]>()
+  readonly #endedListeners = new Listeners<[RemoteAskSettled]>()
+  readonly #presenceListeners = new Listeners<[PresenceChange]>()
   readonly #presence: PresenceTracker
   readonly #closed = new AbortController()
   readonly #watches: RenewingWatch[] = []
@@ -110,7 +95,7 @@ export class RelayDesk {
       lapseMs: options.presenceLapseMs,
       now: this.#now,
       onChange: (change) => {
-        for (const listener of [...this.#presenceListeners]) listener(change)
+        this.#presenceListeners.emit(change)
       },
     })
   }
@@ -179,20 +164,17 @@ export class RelayDesk {
    * unsubscribe function.
    */
   onEnded(listener: (settled: RemoteAskSettled) => void): () => void {
-    this.#endedListeners.add(listener)
-    return () => this.#endedListeners.delete(listener)
+    return this.#endedListeners.add(listener)
   }
 
   /** Calls `listener` for every ask that becomes pending; returns the unsubscribe function. */
   onAdded(listener: (ask: RemoteAsk) => void): () => void {
-    this.#added.add(listener)
-    return () => this.#added.delete(listener)
+    return this.#added.add(listener)
   }
 
   /** Calls `listener` when a pending ask leaves the list (receipt or expiry); returns the unsubscribe function. */
   onSettled(listener: (settled: RemoteAskSettled) => void): () => void {
-    this.#settledListeners.add(listener)
-    return () => this.#settledListeners.delete(listener)
+    return this.#settledListeners.add(listener)
   }
 
   /**
@@ -200,8 +182,7 @@ export class RelayDesk {
    * (no `unreachableSince`). A lapse settles nothing: the agent's asks stay pending and answerable.
    */
   onPresence(listener: (change: PresenceChange) => void): () => void {
-    this.#presenceListeners.add(listener)
-    return () => this.#presenceListeners.delete(listener)
+    return this.#presenceListeners.add(listener)
   }
 
   /** When `agent` (its roster name) lapsed, or `undefined` while it is in contact. */
@@ -223,16 +204,7 @@ export class RelayDesk {
     signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
   ): Promise<AnswerResult> {
     const entry = this.#pendingEntry(key)
-    if (entry.ask.approval !== undefined)
-      throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask is an approval: decide it (allow once or deny)')
-    const violations = checkAnswer(entry.ask.questions, { answers }, entry.ask.maxCustomChars)
-    if (violations.length > 0) {
-      throw new RelayExchangeError(
-        'EXCHANGE_INVALID',
-        `the answer breaks the answer rules: ${violations.map((v) => `${v.code} (${v.message})`).join('; ')}`,
-      )
-    }
-    return writeAnswer(this.#answerTarget(), key, entry, { v: 1, answers }, signal)
+    return writeAnswer(this.#answerTarget(), key, entry, answerFrame(entry.ask, answers), signal)
   }
 
   /**
@@ -248,20 +220,7 @@ export class RelayDesk {
     signal: AbortSignal = AbortSignal.timeout(ANSWER_WRITE_MS),
   ): Promise<AnswerResult> {
     const entry = this.#pendingEntry(key)
-    if (entry.ask.approval === undefined)
-      throw new RelayExchangeError('EXCHANGE_INVALID', 'this ask has questions: answer them, it takes no decision')
-    if (decision.behavior === 'allow' && decision.always === true)
-      throw new RelayExchangeError(
-        'ALWAYS_NOT_REMOTE',
-        '"always allow" is decided only on the machine whose permissions it changes; allow once or deny here',
-      )
-    const reason = decision.behavior === 'deny' ? (decision.message?.length ?? 0) : 0
-    if (entry.ask.maxCustomChars !== undefined && reason > entry.ask.maxCustomChars)
-      throw new RelayExchangeError(
-        'EXCHANGE_INVALID',
-        `the reason is ${reason} characters and the asker takes at most ${entry.ask.maxCustomChars}; shorten it`,
-      )
-    return writeAnswer(this.#answerTarget(), key, entry, { v: 1, decision }, signal)
+    return writeAnswer(this.#answerTarget(), key, entry, decisionFrame(entry.ask, decision), signal)
   }
 
   #pendingEntry(key: string): PendingEntry {
@@ -359,7 +318,7 @@ export class RelayDesk {
       unrefTimer(pending.expiry)
     }
     this.#pending.set(key, pending)
-    for (const listener of [...this.#added]) listener(ask)
+    this.#added.emit(ask)
   }
 
   async #onReceipt(entry: Pick<KvEntry, 'key' | 'value'>): Promise<void> {
@@ -374,11 +333,11 @@ export class RelayDesk {
 
   #settle(key: string, settled: RemoteAskSettled): void {
     this.#settled.set(key, settled)
-    for (const listener of [...this.#endedListeners]) listener(settled)
+    this.#endedListeners.emit(settled)
     const entry = this.#pending.get(key)
     if (!entry) return
     clearTimeout(entry.expiry)
     this.#pending.delete(key)
-    for (const listener of [...this.#settledListeners]) listener(settled)
+    this.#settledListeners.emit(settled)
   }
 }

@@ -2,12 +2,12 @@
 // the verified roster, watch only this ask's answer key, write the question with create(), take the
 // first answer in stream order that verifies, and tell the devices the outcome with a receipt.
 import type { KV, KvEntry } from '@nats-io/kv'
-import { randomToken, signReceipt, type Member, type MemberKeys, type Receipt, type RelayCryptoCode } from '../crypto'
+import { randomToken, signReceipt, type MemberKeys, type Receipt } from '../crypto'
 import type { CheckedAnswer } from '../../shared/answer-rules'
 import { approvalSummary, type ApprovalDecision, type ApprovalRequest } from '../../shared/approval'
 import { checkedAnswer, checkedDecision } from './answer-checks'
-import { prepareRound, type AskRound, type AskSubject, type PreparedRound } from './ask-round'
-import { AskPushes, type PushedReport } from '../push/ask-pushes'
+import { prepareRound, refuseOversizedQuestion, type AskRound, type AskSubject, type PreparedRound } from './ask-round'
+import { AskPushes } from '../push/ask-pushes'
 import type { Question } from '../../shared/tool-input'
 import { BUCKETS } from '../nats/templates'
 import { answerBucketFor } from './answer-bucket'
@@ -20,72 +20,21 @@ import { PresenceBeacon } from './presence'
 import type { RelayLink } from './relay-link'
 import { RosterFollower } from './roster-follower'
 import { RosterPin } from './roster-source'
-import { isAnswerRefusal, takeAnswer } from './take-answer'
+import { firstAnswer } from './take-answer'
+import { MAX_REASKS, RECEIPT_WRITE_MS, type RemoteAskerOptions, type RemoteAskOptions } from './remote-ask-types'
 
-/** How many times one ask is asked again after answers it could not verify took its answer key. */
-export const MAX_REASKS = 3
-/** How long a receipt write may keep retrying before the agent gives up on it (the answer is already taken). */
-export const RECEIPT_WRITE_MS = 10_000
-
-/** What the asker reports along the way (for logs and the CLI's progress line); never ask content. */
-export type RemoteAskEvent =
-  | { type: 'asked'; askId: string; previousAskId?: string }
-  | {
-      type: 'answer-refused'
-      askId: string
-      code: RelayCryptoCode | 'ANSWER_RULES' | 'ALWAYS_NOT_REMOTE'
-      message: string
-    }
-  | { type: 'answered'; askId: string; device: Member }
-  | { type: 'receipt-unwritten'; askId: string; outcome: Receipt['outcome'] }
-  /** Phones were woken or their notification replaced (Web Push, relay/push). */
-  | PushedReport
-
-/** Options of one ask. */
-export interface RemoteAskOptions {
-  /** Withdraws the ask (`ASK_WITHDRAWN`); devices are told with a `withdrawn` receipt. */
-  signal?: AbortSignal
-  /** Gives up after this long (`ASK_TIMEOUT`, or `RELAY_LOST` when the relay is unreachable then). */
-  timeoutMs?: number
-  title?: string
-  /** Only for a desktop mirroring a local ask: the local agent's name (see RemoteQuestionBodySchema). */
-  mirroredFor?: string
-  /** The longest custom answer taken (see RemoteQuestionBodySchema); a longer one is refused like a broken one. */
-  maxCustomChars?: number
-  /** The ask id of the first round (a fresh random token by default), so the caller knows it before the write. */
-  askId?: string
-  onEvent?: (event: RemoteAskEvent) => void
-}
-
-/** What a {@link RemoteAsker} needs: a link made with the agent's credential, its keys, the pinned root key. */
-export interface RemoteAskerOptions {
-  link: RelayLink
-  /** The agent's member keys; `member.name` is its credential's name (the `<agent>` of its keys). */
-  agent: MemberKeys
-  /** The root public key pinned at pairing (base64url). */
-  rootPublicKey: string
-  /** The highest roster version this agent has seen before (a rollback below it is refused). */
-  highestSeenRosterVersion?: number
-  /**
-   * The token its keys go under: its credential's name. An agent's is `agent.member.name` (the
-   * default); a desktop mirroring local asks writes under its credential's name, its member id.
-   */
-  keyToken?: string
-  now?: () => number
-  /** How often a waiting ask refreshes the agent's presence (default 30 s; tests shorten it). */
-  presenceRefreshMs?: number | undefined
-}
+export {
+  MAX_REASKS,
+  RECEIPT_WRITE_MS,
+  type RemoteAskerOptions,
+  type RemoteAskEvent,
+  type RemoteAskOptions,
+} from './remote-ask-types'
 
 type RoundOutcome<T> = { answered: true; answer: T } | { answered: false }
 
 /** Turns a verified answer body into what the caller gets, or throws {@link AnswerRulesError}. */
 type TakeAnswer<T> = (body: Uint8Array) => T
-
-/**
- * Room left in one relay entry besides the sealed question: the message's subject and the KV headers
- * the server adds to a put.
- */
-const ENTRY_HEADROOM_BYTES = 1_024
 
 /**
  * Asks through the relay as one agent. Never answers for the person: `ask` resolves only with answers a
@@ -267,7 +216,7 @@ export class RemoteAsker {
       }
       stopListening = await listening
       const { roster, replyKey, sealed } = prepared
-      this.#checkEntrySize(sealed.bytes.byteLength)
+      refuseOversizedQuestion(sealed.bytes.byteLength, this.#link.nc.info?.max_payload)
       const written = await createEntryRetrying(
         this.#link.nc,
         { name: INBOX_BUCKET, kv: inbox },
@@ -285,41 +234,33 @@ export class RemoteAsker {
       const title =
         'approval' in ask.subject ? approvalSummary(ask.subject.approval) : (questions[0]?.question ?? ask.title ?? '')
       this.#pushes.asked(roster, { askId: ask.askId, kvKey: questionKey, title }, onEvent)
-      const seen = new Set<number>()
-      for (;;) {
-        const entry = await answers.next(signal)
-        if (seen.has(entry.revision)) continue
-        seen.add(entry.revision)
-        try {
-          const { accepted } = await takeAnswer(entry.value, {
-            pin: this.#pin,
-            rosterKv,
-            roster,
-            replyKey: replyKey.recipient,
-            askId: ask.askId,
-            kvKey: answerKey,
-            qHash: sealed.qHash,
-          })
-          const answer = take(accepted.body)
-          onEvent?.({ type: 'answered', askId: ask.askId, device: accepted.device })
-          // The agent has its answer now; the receipt telling the devices follows without holding it up,
-          // and the link is not closed before it lands (or gives up after RECEIPT_WRITE_MS).
-          this.#link.keepUntilLanded(
-            this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: accepted.device.id }, onEvent),
-          )
-          return { answered: true, answer }
-        } catch (error) {
-          if (!isAnswerRefusal(error)) throw error
-          onEvent?.({
-            type: 'answer-refused',
-            askId: ask.askId,
-            code: error.code,
-            message: error.message,
-          })
-          // The key holds one value and cannot be emptied: nothing valid can follow on it. Ask again.
-          return { answered: false }
-        }
+      const first = await firstAnswer(
+        answers,
+        {
+          pin: this.#pin,
+          rosterKv,
+          roster,
+          replyKey: replyKey.recipient,
+          askId: ask.askId,
+          kvKey: answerKey,
+          qHash: sealed.qHash,
+        },
+        take,
+        signal,
+      )
+      if ('refusal' in first) {
+        const { code, message } = first.refusal
+        onEvent?.({ type: 'answer-refused', askId: ask.askId, code, message })
+        // The key holds one value and cannot be emptied: nothing valid can follow on it. Ask again.
+        return { answered: false }
       }
+      onEvent?.({ type: 'answered', askId: ask.askId, device: first.device })
+      // The agent has its answer now; the receipt telling the devices follows without holding it up,
+      // and the link is not closed before it lands (or gives up after RECEIPT_WRITE_MS).
+      this.#link.keepUntilLanded(
+        this.#writeReceipt(ask.askId, { outcome: 'delivered', winner: first.device.id }, onEvent),
+      )
+      return { answered: true, answer: first.answer }
     } catch (error) {
       if (signal.aborted) {
         const reason: unknown = signal.reason
@@ -345,19 +286,6 @@ export class RemoteAsker {
       this.#answerRouters.set(bucket, router)
     }
     return router
-  }
-
-  /**
-   * Refuses a sealed question larger than the relay takes in one entry (the server's `max_payload`, as
-   * it announced it on connect), before anything is written: the server would refuse the put anyway.
-   */
-  #checkEntrySize(bytes: number): void {
-    const maxPayload = this.#link.nc.info?.max_payload
-    if (maxPayload === undefined || bytes + ENTRY_HEADROOM_BYTES <= maxPayload) return
-    throw new RelayExchangeError(
-      'ENTRY_TOO_LARGE',
-      `the sealed ask is ${bytes} bytes and the relay takes at most ${maxPayload - ENTRY_HEADROOM_BYTES} in one entry; it was not sent`,
-    )
   }
 
   /** Writes the receipt of `askId`, retrying for at most {@link RECEIPT_WRITE_MS}; reports when it could not. */

@@ -2,16 +2,18 @@
 // read, bound to the ask, its answer key and the question's hash, and sealed to the round's reply key.
 // Anything else is refused, never taken. What the body must say (answers within the rules, or a
 // decision) is the asker's check afterwards (answer-checks.ts).
-import type { KV } from '@nats-io/kv'
+import type { KV, KvEntry } from '@nats-io/kv'
 import {
   acceptAnswer,
   isRelayCryptoError,
   type AcceptedAnswer,
+  type Member,
   type RelayCryptoError,
   type ReplyKey,
   type Roster,
 } from '../crypto'
 import { AnswerRulesError } from './answer-checks'
+import type { EntryQueue } from './entry-queue'
 import type { RosterPin } from './roster-source'
 
 /** True for a refusal of the answer itself (relay/crypto's, or the answer rules'), as opposed to a fault. */
@@ -57,4 +59,33 @@ export async function takeAnswer(value: Uint8Array, check: AnswerCheck): Promise
   if (newest !== held) return { accepted: await accept(newest) }
   if ('error' in early) throw early.error
   return { accepted: early.accepted }
+}
+
+/** The first answer on a round's key: taken (and turned into what the caller gets), or the refusal that spoiled the key. */
+export type FirstAnswer<T> = { answer: T; device: Member } | { refusal: RelayCryptoError | AnswerRulesError }
+
+/**
+ * Waits for the first value on the round's answer key (`answers`, de-duplicated by revision) and takes it
+ * with {@link takeAnswer} and then `take` (the answer rules). The key holds one value and cannot be emptied:
+ * the first decides the round, whether it verifies or not. Rejects with `signal`'s reason, or a fault.
+ */
+export async function firstAnswer<T>(
+  answers: EntryQueue<KvEntry>,
+  check: AnswerCheck,
+  take: (body: Uint8Array) => T,
+  signal: AbortSignal,
+): Promise<FirstAnswer<T>> {
+  const seen = new Set<number>()
+  for (;;) {
+    const entry = await answers.next(signal)
+    if (seen.has(entry.revision)) continue
+    seen.add(entry.revision)
+    try {
+      const { accepted } = await takeAnswer(entry.value, check)
+      return { answer: take(accepted.body), device: accepted.device }
+    } catch (error) {
+      if (!isAnswerRefusal(error)) throw error
+      return { refusal: error }
+    }
+  }
 }

@@ -370,6 +370,22 @@ describe.skipIf(skip)('relay exchange against a real nats-server (operator mode,
     ).rejects.toMatchObject({ code: 'ASK_NOT_PENDING' })
   }, 30_000)
 
+  it('a desk listener that throws keeps neither the other listeners nor the desk from hearing an ask', async () => {
+    const laptop = desks[0]!
+    const stopBroken = laptop.onAdded(() => {
+      throw new Error('a broken listener')
+    })
+    const agent = await asker('devbox')
+    const controller = new AbortController()
+    const seen = added(laptop, 'devbox')
+    const answer = agent.ask(QUESTIONS, { signal: controller.signal })
+    const ask = await seen
+    expect(laptop.pending().map((pending) => pending.key)).toContain(ask.key)
+    stopBroken()
+    controller.abort()
+    await expect(answer).rejects.toMatchObject({ code: 'ASK_WITHDRAWN' })
+  }, 30_000)
+
   it('an agent that times out marks the ask expired (ASK_TIMEOUT while the relay is up)', async () => {
     const laptop = desks[0]!
     const agent = await asker('devbox')
