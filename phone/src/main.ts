@@ -5,7 +5,7 @@ import '../../renderer/src/zod-config'
 import { mount } from 'svelte'
 import '../../renderer/src/app.css'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
-import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
+import { loadMarkdownWhenNeeded, useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
 import { takePairFragment } from './pairing/pair-fragment'
 import { decideFirstScreen } from './shell/first-screen'
 
@@ -20,18 +20,10 @@ const first = decideFirstScreen()
 const app = Promise.all([import('./PhoneApp.svelte'), i18n.ready()]).then(([{ default: PhoneApp }]) =>
   mount(PhoneApp, { target, props: { first } }),
 )
-// Agents' Markdown (markdown-it and its tables) is a chunk of its own too, loaded when the page first
-// idles after mounting: the first screen lists the asks without it, and a card shows its text as it is
-// until it arrives. Safari has no requestIdleCallback: there it loads right after the mount.
-const MARKDOWN_WAIT_MS = 2_000 // the longest the parser waits for an idle moment
-const whenIdle = (run: () => void): void => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: MARKDOWN_WAIT_MS })
-  else setTimeout(run, 0)
-}
-void app
-  .then(() => new Promise<void>((resolve) => whenIdle(resolve)))
-  .then(() => import('../../shared/markdown/parse'))
-  .then(useMarkdownParser)
+// Agents' Markdown (markdown-it and its tables) is a chunk of its own too, loaded when a card first
+// shows text that needs it (lib/markdown-cache.ts): the list never waits for it, plain asks never fetch
+// it, and a card shows its text as it is until it arrives.
+loadMarkdownWhenNeeded(() => import('../../shared/markdown/parse').then(useMarkdownParser))
 // History, Relay and Connect (renderer/src/lib/side-views.svelte.ts) load when the person first opens one:
 // the service worker has every chunk, so that is a local read, and the first screen never waits for them.
 export default app

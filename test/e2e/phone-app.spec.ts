@@ -74,9 +74,9 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   // Nothing paired in this browser: the pairing screen, which says where the code comes from.
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
 
-  // Offline, the chunks loaded after the first screen (the pairing screen, the Markdown parser, and the
-  // History, Relay and Connect views, loaded when first opened) come from the worker's cache too: the
-  // precache list holds every file of the build, not only index.html's.
+  // Offline, the chunks loaded after the first screen (the pairing screen; the Markdown parser, loaded when
+  // a card first needs it; the History, Relay and Connect views, loaded when first opened) come from the
+  // worker's cache too: the precache list holds every file of the build, not only index.html's.
   const lazyChunks = await chunksLoadedLater()
   expect(lazyChunks.map((file) => file.slice(0, file.indexOf('-')))).toEqual(
     expect.arrayContaining([
@@ -95,13 +95,13 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   await page.reload()
   await expect(page.getByRole('contentinfo')).toContainText(`Version ${version}`)
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
-  // The views the pairing screen does not open, and the Chinese messages (this browser reads English), are
-  // asked for as opening a view or switching the language would, still offline.
+  // The views the pairing screen does not open, the parser it never needs and the Chinese messages (this
+  // browser reads English) are asked for as opening a view, a card or switching the language would, still offline.
   const opened = await page.evaluate(
     (files) => Promise.all(files.map((file) => fetch(`/${file}`).then((response) => response.ok))),
-    lazyChunks.filter((file) => /^assets\/((History|Relay|Connect)View|messages-zh)-/.test(file)),
+    lazyChunks.filter((file) => /^assets\/((History|Relay|Connect)View|messages-zh|parse)-/.test(file)),
   )
-  expect(opened).toEqual([true, true, true, true])
+  expect(opened).toEqual([true, true, true, true, true])
   await expect.poll(() => lazyChunks.filter((file) => !servedOffline.includes(file))).toEqual([])
   await context.setOffline(false)
 

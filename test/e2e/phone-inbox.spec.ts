@@ -150,7 +150,22 @@ test("a real agent's ask is listed, answered by a tap, and the agent gets exactl
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
 })
 
-test('a detail in Markdown is rendered once the parser, loaded after the first screen, arrives', async ({ page }) => {
+test('plain asks never fetch the Markdown parser: the list and their cards show without it', async ({ page }) => {
+  const parserRequests: string[] = []
+  page.on('request', (request) => {
+    if (/\/assets\/parse-[\w-]+\.js$/.test(request.url())) parserRequests.push(request.url())
+  })
+  await openPairedPhone(page)
+  await agentAsks()
+  await expect(page.getByTestId('ask-view')).toContainText('Deploy now?', { timeout: 30_000 })
+  // Two idle periods after the card is painted: the moment the parser used to load.
+  for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
+  expect(parserRequests).toEqual([])
+})
+
+test('a detail in Markdown is rendered once the parser, loaded when its card first needs it, arrives', async ({
+  page,
+}) => {
   const parserChunks: string[] = []
   page.on('response', (response) => {
     if (response.ok() && /\/assets\/parse-[\w-]+\.js$/.test(response.url())) parserChunks.push(response.url())

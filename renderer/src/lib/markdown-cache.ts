@@ -9,7 +9,7 @@ export interface MarkdownParser {
 }
 
 // The parser is handed in rather than imported: the window hands it in before its first paint, the
-// phone loads it after its first screen (a dynamic import), so the list shows before markdown-it loads.
+// phone loads it when a card first needs it (a dynamic import), so the list never waits for markdown-it.
 let parser: MarkdownParser | undefined
 let parserProvided!: () => void
 const parserReady = new Promise<void>((resolve) => (parserProvided = resolve))
@@ -18,6 +18,36 @@ const parserReady = new Promise<void>((resolve) => (parserProvided = resolve))
 export function useMarkdownParser(given: MarkdownParser): void {
   parser = given
   parserProvided()
+}
+
+/**
+ * How the parser is loaded once a text first needs it (the phone: a dynamic import, so neither its list
+ * nor plain asks ever fetch markdown-it); a load that fails is tried again by the next text. The window
+ * hands its parser in at start instead and registers none.
+ */
+let loadWhenNeeded: (() => Promise<unknown>) | undefined
+
+/** Registers `load` (it must end by calling {@link useMarkdownParser}) to run when a text first needs the parser. */
+export function loadMarkdownWhenNeeded(load: () => Promise<unknown>): void {
+  if (parser === undefined) loadWhenNeeded = load
+}
+
+// Inline text without any of these renders exactly as it is written: no emphasis, code, link, escape,
+// entity, strikethrough or line break can start without one of them.
+const INLINE_SYNTAX = /[\\`*_[\]<>&~|!\n]/
+
+/**
+ * Called by each Markdown text as it shows: loads the parser (once, through the registered loader) when
+ * `text` needs it. Block text always does (paragraphs, lists); inline text only with Markdown syntax in it.
+ */
+export function needMarkdownFor(text: string, mode: MarkdownMode): void {
+  if (parser !== undefined || loadWhenNeeded === undefined) return
+  if (mode === 'inline' && !INLINE_SYNTAX.test(text)) return
+  const load = loadWhenNeeded
+  loadWhenNeeded = undefined
+  load().catch(() => {
+    if (parser === undefined) loadWhenNeeded = load
+  })
 }
 
 /** Whether a parser was handed in yet (until then {@link renderMarkdown} returns `undefined`). */
