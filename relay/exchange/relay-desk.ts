@@ -118,28 +118,26 @@ export class RelayDesk {
     const presenceBucket = await openBucket(nc, PRESENCE_BUCKET)
     desk.#reader = { device: desk.#device, pin: desk.#pin, rosterBucket, opener: desk.#opener }
     await retryUntilDone(() => desk.#pin.fetch(rosterBucket), signal)
-    try {
-      desk.#watches.push(
-        await RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal),
-      )
-      desk.#watches.push(
-        await RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal),
-      )
-      desk.#watches.push(
-        await RenewingWatch.start(
-          desk.#link,
-          presenceBucket,
-          '*',
-          (entry) => void desk.#presence.signedContact(entry, desk.#pin.current),
-          signal,
-        ),
-      )
-      desk.#watches.push(
-        await RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal),
-      )
-    } catch (error) {
+    // The four watches start at once: each is a consumer create, a round trip the server takes a few ms
+    // to answer. None depends on another having started: a question is listed only after its receipt was
+    // read directly, and every receipt stored before the receipt watch starts is delivered when it does.
+    const started = await Promise.allSettled([
+      RenewingWatch.start(desk.#link, rosterBucket, ROSTER_KEY, (entry) => void desk.#onRoster(entry), signal),
+      RenewingWatch.start(desk.#link, desk.#inbox, 'r.*.*', (entry) => void desk.#onReceipt(entry), signal),
+      RenewingWatch.start(
+        desk.#link,
+        presenceBucket,
+        '*',
+        (entry) => void desk.#presence.signedContact(entry, desk.#pin.current),
+        signal,
+      ),
+      RenewingWatch.start(desk.#link, desk.#inbox, 'q.*.*', (entry) => desk.#queueQuestion(entry), signal),
+    ])
+    for (const watch of started) if (watch.status === 'fulfilled') desk.#watches.push(watch.value)
+    const failed = started.find((watch) => watch.status === 'rejected')
+    if (failed) {
       desk.close()
-      throw error
+      throw failed.reason
     }
     return desk
   }

@@ -68,6 +68,9 @@ export async function openPhoneSession(
   hooks: PhoneSessionHooks,
 ): Promise<PhoneSession | undefined> {
   const record = hooks.record()
+  // The keys load (WebCrypto imports) while the link dials.
+  const deviceLoad = loadMemberKeys(record.secret)
+  deviceLoad.catch(() => undefined)
   const link = await RelayLink.open({
     url: record.url,
     connect: options.connect,
@@ -85,7 +88,10 @@ export async function openPhoneSession(
     void link.close()
     return undefined
   }
-  const device = await loadMemberKeys(record.secret)
+  const device = await deviceLoad.catch((error: unknown) => {
+    void link.close()
+    throw error
+  })
   const self = device.member.id
   let roster: Roster | undefined
   let opened = false
