@@ -3,7 +3,7 @@
 import type { NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RemoteAsker, type RemoteAsk, type RemoteAskEvent } from '../../../../relay/exchange'
-import type { RelayLink , RelayDesk} from '../../../../relay/exchange'
+import type { RelayLink, RelayDesk } from '../../../../relay/exchange'
 import type { KvEntry } from '@nats-io/kv'
 import { randomToken } from '../../../../relay/crypto'
 import { AnswerRouter } from '../../../../relay/exchange/answer-router'
