@@ -301,10 +301,13 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
           api.input = { command: `touch ${marker}` }
           await LIVE.gemini!.prepare!(w)
           // Spawned here rather than run to its end: with no one at a terminal, Gemini never ends.
+          // In a process group of its own: Gemini relaunches itself as a child (with a larger heap) that
+          // outlives a signal to the parent, and that child starts `ask-user mcp`; all of them end below.
           const gemini = spawn(got.command, LIVE.gemini!.args!, {
             cwd: w.project,
             env: { ...w.env, ...LIVE.gemini!.env!(api.url) },
             stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
           })
           let stderr = ''
           gemini.stderr.setEncoding('utf8').on('data', (part: string) => (stderr += part))
@@ -321,7 +324,9 @@ for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'] as cons
             expect(api.toolResults).toEqual([])
             expect(existsSync(marker)).toBe(false)
           } finally {
-            gemini.kill()
+            const exited = new Promise((resolve) => gemini.once('close', resolve))
+            process.kill(-gemini.pid!, 'SIGKILL')
+            await exited
             await api.close()
             await ui.close()
             await tc.cleanup()
