@@ -1,6 +1,5 @@
 // One answer watch per asker and bucket (relay/exchange/answer-router.ts), against a real nats-server:
 // asks on one link share it, each gets its own answer, and the watch replays no old answers.
-import type { NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RemoteAsker, type RemoteAsk, type RemoteAskEvent } from '../../../../relay/exchange'
 import type { RelayLink, RelayDesk } from '../../../../relay/exchange'
@@ -10,7 +9,7 @@ import { AnswerRouter } from '../../../../relay/exchange/answer-router'
 import { INBOX_BUCKET, inboxKey } from '../../../../relay/exchange/inbox-keys'
 import { openBucket } from '../../../../relay/exchange/relay-kv'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
-import { startRelayWorld, startWorldDesk, until, type RelayWorld } from './relay-world'
+import { countRequests, startRelayWorld, startWorldDesk, until, type RelayWorld } from './relay-world'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping relay answer-router tests: ${skip}`)
@@ -18,17 +17,6 @@ if (skip) console.log(`skipping relay answer-router tests: ${skip}`)
 const question = (id: string) => [
   { id, question: `Go ahead with ${id}?`, options: [{ label: 'Yes' }, { label: 'No' }] },
 ]
-
-/** Counts the consumer creates `nc` sends for the answer keys of `agent` in the inbox bucket. */
-function countAnswerWatchCreates(nc: NatsConnection, agent: string): { count: () => number } {
-  let count = 0
-  const request = nc.request.bind(nc)
-  nc.request = (subject, ...rest) => {
-    if (subject.startsWith('$JS.API.CONSUMER.CREATE.KV_inbox.') && subject.includes(`.$KV.inbox.a.${agent}.`)) count++
-    return request(subject, ...rest)
-  }
-  return { count: () => count }
-}
 
 describe.skipIf(skip)('answer router: one answer watch per asker (real nats-server)', () => {
   let world: RelayWorld
@@ -53,7 +41,10 @@ describe.skipIf(skip)('answer router: one answer watch per asker (real nats-serv
 
   it('asks on one link share one watch, and each takes its own answer even when answered in reverse order', async () => {
     const link = await world.link('devbox')
-    const creates = countAnswerWatchCreates(link.nc, 'devbox')
+    const creates = countRequests(
+      link.nc,
+      (subject) => subject.startsWith('$JS.API.CONSUMER.CREATE.KV_inbox.') && subject.includes('.$KV.inbox.a.devbox.'),
+    )
     const agent = askerOn(link)
     const ids: Record<string, string> = {}
     const onEvent = (name: string) => (event: RemoteAskEvent) =>

@@ -261,3 +261,14 @@ export async function desktopAsker(world: RelayWorld, name: string): Promise<Rem
     keyToken: keys.member.id,
   })
 }
+
+/** Counts the requests `nc` sends whose subject `matches` (the relay operations a test expects, or not). */
+export function countRequests(nc: NatsConnection, matches: (subject: string) => boolean): { count: () => number } {
+  let count = 0
+  const request = nc.request.bind(nc)
+  nc.request = (subject, ...rest) => {
+    if (matches(subject)) count++
+    return request(subject, ...rest)
+  }
+  return { count: () => count }
+}

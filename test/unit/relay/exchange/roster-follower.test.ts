@@ -1,7 +1,6 @@
 // An asker follows the roster for its link's life (relay/exchange/roster-follower.ts), against a real
 // nats-server: a later ask reads no roster, a roster change reaches the asker before its next ask, and a
 // roster the relay rolled back is refused as a read would refuse it.
-import type { NatsConnection } from '@nats-io/nats-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   RelayDesk,
@@ -12,23 +11,12 @@ import {
   type RemoteAskEvent,
 } from '../../../../relay/exchange'
 import { natsServerSkipReason } from '../../../helpers/nats-server'
-import { startRelayWorld, startWorldDesk, until, type RelayWorld } from './relay-world'
+import { countRequests, startRelayWorld, startWorldDesk, until, type RelayWorld } from './relay-world'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping relay roster-follower tests: ${skip}`)
 
 const QUESTIONS = [{ id: 'go', question: 'Go ahead?', options: [{ label: 'Yes' }, { label: 'No' }] }]
-
-/** Counts the direct reads of the roster `nc` sends. */
-function countRosterReads(nc: NatsConnection): { count: () => number } {
-  let count = 0
-  const request = nc.request.bind(nc)
-  nc.request = (subject, ...rest) => {
-    if (subject.startsWith('$JS.API.DIRECT.GET.KV_roster.')) count++
-    return request(subject, ...rest)
-  }
-  return { count: () => count }
-}
 
 describe.skipIf(skip)('roster follower: an asker holds the newest roster between asks (real nats-server)', () => {
   let world: RelayWorld
@@ -71,7 +59,7 @@ describe.skipIf(skip)('roster follower: an asker holds the newest roster between
   }
 
   it('the first ask reads the roster; the next ones seal to the followed roster without reading it', async () => {
-    const reads = countRosterReads(link.nc)
+    const reads = countRequests(link.nc, (subject) => subject.startsWith('$JS.API.DIRECT.GET.KV_roster.'))
     const first = askAndAnswer()
     await until(() => reads.count() >= 1, 'the first ask to read the roster')
     await first
