@@ -1,6 +1,7 @@
 // The agent end of one remote ask (RELAY.md §4.3, §4.4): seal the question to every answering member of
-// the verified roster, watch only this ask's answer key, write the question with create(), take the
-// first answer in stream order that verifies, and tell the devices the outcome with a receipt.
+// the verified roster, listen for this ask's answer (one watch per link: answer-router.ts), write the
+// question with create(), take the first answer in stream order that verifies, and tell the devices the
+// outcome with a receipt.
 import type { KV, KvEntry } from '@nats-io/kv'
 import { randomToken, signReceipt, type MemberKeys, type Receipt } from '../crypto'
 import type { CheckedAnswer } from '../../shared/answer-rules'
