@@ -27,6 +27,7 @@ import { RelayNotices } from './relay-notices'
 import { followAgentContact, followStoredRoster } from './relay-state-feed'
 import { answerSettlement, relaySettlement, remoteNewAsk, type RemoteReply } from './remote-asks'
 import { RemotePasswords, reviseRemoteSecretAsks } from './remote-passwords'
+import { keepStandingPasswordRules } from './standing-passwords'
 import type { RelayBridgeContext } from './start'
 
 /** How long a window's answer waits for the relay to take it (it keeps retrying through an outage meanwhile). */
@@ -136,6 +137,16 @@ export class RelayBridge {
         highestSeenRosterVersion: renewal.rosterVersion,
         opener: this.#opener.open,
         onRefused: (refusal) => warn(refusedOnRelayText(refusal)),
+        ...(renewal.role === 'desktop'
+          ? {
+              onRosterAccepted: keepStandingPasswordRules(
+                home,
+                { nc: link.nc, desktop: identity.device },
+                renewal.rosterVersion,
+                warn,
+              ),
+            }
+          : {}),
       },
       this.#closed.signal,
     )

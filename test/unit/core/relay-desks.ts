@@ -23,6 +23,8 @@ export interface RelayDesks {
   relayUrl: string
   /** The nats-server config `relay init` wrote (to start the server again after a kill). */
   configPath: string
+  /** The root recovery code `relay init` printed (what `relay connect` asks for on a second desktop). */
+  recoveryCode: string
   server: RunningNatsServer
   /** The relay file `relay add-agent NAME` wrote. */
   agentFile(name: string): Promise<AgentRelayFile>
@@ -48,6 +50,7 @@ export async function setUpRelayDesks(
   const ports = ['--client-port', String(port), '--ws-port', String(await freePort())]
   expect(await main([...init, '--loopback', ...ports, '--url', relayUrl], io)).toBe(0)
   const configPath = /start: nats-server -c (\S+)/.exec(io.out())![1]!
+  const recoveryCode = /root recovery code: (\S+)/.exec(io.out())![1]!
   const server = await startNatsServer(configPath)
   for (const name of agents) {
     const addAgent = ['relay', 'add-agent', name, '--out', join(root, `${name}.json`)]
@@ -73,6 +76,7 @@ export async function setUpRelayDesks(
     homeB,
     relayUrl,
     configPath,
+    recoveryCode,
     server,
     agentFile,
     async openAgent(name) {
