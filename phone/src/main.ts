@@ -6,11 +6,11 @@ import { mount } from 'svelte'
 import '../../renderer/src/app.css'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import { useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
-import { takePairFragment } from './pairing/pair-fragment'
+import { takePairHash } from './pairing/pair-hash'
 import { decideFirstScreen } from './shell/first-screen'
 
 // Before anything else runs: a pairing offer (`#pair=…`) leaves the address bar and the history.
-takePairFragment()
+takePairHash()
 
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')
