@@ -139,6 +139,26 @@ test('a paired phone opens on the inbox, shows its version, and is connected', a
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
 })
 
+test("a paired phone's first screen evaluates no pairing code (the pairing screen's chunk brings it)", async ({
+  page,
+}) => {
+  // Text only the pairing offer's parser (relay/pairing/offer.ts) holds: a script carrying it carries
+  // the offer's schemas, built at evaluation.
+  const offerText = 'This pairing link has expired; press'
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(storePhoneRecordInPage, phoneRecord())
+  // From the paired reload on (the first page, unpaired, may load the pairing screen).
+  const scripts: string[] = []
+  page.on('request', (request) => void (request.url().endsWith('.js') && scripts.push(request.url())))
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  // The same files from the app's server (a response's body is gone once the page has used it).
+  const fetched = await Promise.all(scripts.map(async (url) => ({ url, body: await (await fetch(url)).text() })))
+  expect(fetched.some(({ url }) => /\/assets\/index-[\w-]+\.js$/.test(url))).toBe(true)
+  expect(fetched.filter(({ body }) => body.includes(offerText)).map(({ url }) => url)).toEqual([])
+})
+
 test("a real agent's ask is listed, answered by a tap, and the agent gets exactly that answer", async ({ page }) => {
   await openPairedPhone(page)
   const { answer } = await agentAsks()
