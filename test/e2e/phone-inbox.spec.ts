@@ -159,6 +159,24 @@ test("a paired phone's first screen evaluates no pairing code (the pairing scree
   expect(fetched.filter(({ body }) => body.includes(offerText)).map(({ url }) => url)).toEqual([])
 })
 
+test("the notifications button's code loads on its tap, not with the first screen, and says where it stands", async ({
+  page,
+}) => {
+  const pushChunks: string[] = []
+  page.on('request', (request) => {
+    if (/\/assets\/push-subscribe-[\w-]+\.js$/.test(request.url())) pushChunks.push(request.url())
+  })
+  await openPairedPhone(page)
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  expect(pushChunks).toEqual([])
+  await page.getByRole('button', { name: 'Notify me of new questions' }).tap()
+  // Headless Chromium refuses the permission: the refusal of the code loaded on the tap, by its code.
+  await expect(page.getByRole('alert')).toHaveText(
+    'Notifications are blocked. Allow them for this site in the browser’s settings, then tap again.',
+  )
+  expect(pushChunks).toHaveLength(1)
+})
+
 test("a real agent's ask is listed, answered by a tap, and the agent gets exactly that answer", async ({ page }) => {
   await openPairedPhone(page)
   const { answer } = await agentAsks()
