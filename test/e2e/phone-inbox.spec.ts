@@ -177,6 +177,43 @@ test("the notifications button's code loads on its tap, not with the first scree
   expect(pushChunks).toHaveLength(1)
 })
 
+test("a paired phone dials the relay before its interface mounts (the link's round trips overlap the first paint)", async ({
+  page,
+}) => {
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(storePhoneRecordInPage, phoneRecord())
+  // When the page first opens a WebSocket, and when the app's root first gets content; the browser's
+  // first two key generations (the entry's probe of X25519 and Ed25519) answer late, as on a slow phone,
+  // so the interface's code is there well before the first screen is decided.
+  await page.addInitScript(() => {
+    const seen = ((window as unknown as { seen: Record<string, number> }).seen = {})
+    const generateKey = SubtleCrypto.prototype.generateKey
+    let slowed = 0
+    SubtleCrypto.prototype.generateKey = function (this: SubtleCrypto, ...args: unknown[]) {
+      const run = () => Reflect.apply(generateKey, this, args) as Promise<CryptoKeyPair>
+      return slowed++ < 2 ? new Promise((resolve) => setTimeout(resolve, 500)).then(run) : run()
+    } as SubtleCrypto['generateKey']
+    const Native = WebSocket
+    window.WebSocket = class extends Native {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        seen.dial ??= performance.now()
+        super(...args)
+      }
+    }
+    new MutationObserver((_records, observer) => {
+      const root = document.getElementById('app')
+      if (root && root.childNodes.length > 0) {
+        seen.mount ??= performance.now()
+        observer.disconnect()
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
+  const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, number> }).seen)
+  expect(seen.dial).toBeLessThan(seen.mount!)
+})
+
 test("a real agent's ask is listed, answered by a tap, and the agent gets exactly that answer", async ({ page }) => {
   await openPairedPhone(page)
   const { answer } = await agentAsks()
