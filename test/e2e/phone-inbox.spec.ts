@@ -186,7 +186,8 @@ test("a paired phone dials the relay before its interface mounts (the link's rou
   // first two key generations (the entry's probe of X25519 and Ed25519) answer late, as on a slow phone,
   // so the interface's code is there well before the first screen is decided.
   await page.addInitScript(() => {
-    const seen = ((window as unknown as { seen: Record<string, number> }).seen = {})
+    const seen: { dial?: number; mount?: number } = {}
+    Object.assign(window, { seen })
     const generateKey = SubtleCrypto.prototype.generateKey
     let slowed = 0
     SubtleCrypto.prototype.generateKey = function (this: SubtleCrypto, ...args: unknown[]) {
