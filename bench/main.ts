@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     if (args.only.has('phone')) {
       // Needs out/phone: `npx vite build -c vite.phone.config.mts` (npm run build makes it).
       results.phone = await section('phone first screen (Chromium, CPU 4× slower)', () =>
-        runPhoneFirstScreen(resolve(ROOT, 'out', 'phone')),
+        runPhoneFirstScreen(resolve(ROOT, 'out', 'phone'), 20, args.cpuProf),
       )
     }
   }

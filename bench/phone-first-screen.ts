@@ -4,11 +4,11 @@
 // loads with the service worker and its cache in place: the median of WARM_LOADS, the machine is shared).
 // Plus the app's transferred size: what the cold first screen fetched, and every file of out/phone,
 // gzip'd. Reported, never asserted.
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { gzipSync } from 'node:zlib'
-import { chromium, type BrowserContext, type Page } from '@playwright/test'
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test'
 import { RemoteAsker } from '../relay/exchange'
 import { CHROMIUM_ARGS, chromiumPath } from '../scripts/chromium-path.mjs'
 import { natsServerSkipReason } from '../test/helpers/nats-server'
@@ -32,6 +32,14 @@ export type PhoneFirstScreenOutcome =
       warmRangeMs: [number, number]
       /** Whether the service worker controlled the warm loads (else they are the HTTP cache only). */
       workerServed: boolean
+      /**
+       * The warm loads' main-thread work until listed (Chromium's `TaskDuration`, and its `ScriptDuration`
+       * part), medians: less sensitive to the shared machine's waits than the time to listed.
+       */
+      warmBusyMs: number
+      warmScriptMs: number
+      /** The warm loads' DOMContentLoaded (the entry's modules fetched and evaluated), median. */
+      warmEntryMs: number
       /** The files the cold load fetched before the asks were listed, gzip'd. */
       firstScreenGzipBytes: number
       gzipBytes: number
@@ -73,15 +81,24 @@ async function timeToListed(page: Page, url: string, asks: number, reload: boole
   return performance.now() - t0
 }
 
-async function throttled(context: BrowserContext): Promise<Page> {
+async function throttled(context: BrowserContext): Promise<{ page: Page; cdp: CDPSession }> {
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
-  return page
+  await cdp.send('Performance.enable')
+  return { page, cdp }
 }
 
-/** Runs the measurement against the built app in `appDir` (out/phone). */
-export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<PhoneFirstScreenOutcome> {
+/**
+ * Runs the measurement against the built app in `appDir` (out/phone). With `profileDir`, the first warm
+ * load is also profiled (Chromium's V8 sampling profiler, `phone-warm-<time>.cpuprofile` in that folder):
+ * the profiler's own cost makes that load slower, so it is one more load, not one of the measured.
+ */
+export async function runPhoneFirstScreen(
+  appDir: string,
+  asks = 20,
+  profileDir?: string,
+): Promise<PhoneFirstScreenOutcome> {
   const skip = natsServerSkipReason()
   if (skip) return { skipped: skip }
   const app = await serveStatic(appDir)
@@ -110,7 +127,7 @@ export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<Ph
     await seed.goto(`${app.origin}/seed`)
     await seed.evaluate(storePhoneRecordInPage, record)
     await seed.close()
-    const page = await throttled(context)
+    const { page } = await throttled(context)
     const fetched = new Set<string>()
     page.on('request', (request) => void fetched.add(new URL(request.url()).pathname))
     const coldMs = await timeToListed(page, `${app.origin}/`, asks, false)
@@ -127,11 +144,36 @@ export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<Ph
         () => false,
       )
     await waiter.close()
+    if (profileDir !== undefined) {
+      const { page: profiled, cdp } = await throttled(context)
+      await cdp.send('Profiler.enable')
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+      await cdp.send('Profiler.start')
+      await timeToListed(profiled, `${app.origin}/`, asks, false)
+      const { profile } = await cdp.send('Profiler.stop')
+      mkdirSync(profileDir, { recursive: true })
+      writeFileSync(join(profileDir, `phone-warm-${Date.now()}.cpuprofile`), JSON.stringify(profile))
+      await profiled.close()
+    }
     const warmLoads: number[] = []
+    const warmBusy: number[] = []
+    const warmScript: number[] = []
+    const warmEntry: number[] = []
     let workerServed = controlled
     for (let i = 0; i < WARM_LOADS; i++) {
-      const warm = await throttled(context)
+      const { page: warm, cdp } = await throttled(context)
       warmLoads.push(await timeToListed(warm, `${app.origin}/`, asks, false))
+      const { metrics } = await cdp.send('Performance.getMetrics')
+      const seconds = (name: string): number => metrics.find((metric) => metric.name === name)?.value ?? NaN
+      warmBusy.push(seconds('TaskDuration') * 1_000)
+      warmScript.push(seconds('ScriptDuration') * 1_000)
+      warmEntry.push(
+        await warm.evaluate(
+          () =>
+            (window.performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+              .domContentLoadedEventStart,
+        ),
+      )
       workerServed &&= await warm.evaluate(() => navigator.serviceWorker.controller !== null)
       await warm.close()
     }
@@ -142,6 +184,9 @@ export async function runPhoneFirstScreen(appDir: string, asks = 20): Promise<Ph
       warmMs: median(warmLoads),
       warmRangeMs: [Math.min(...warmLoads), Math.max(...warmLoads)],
       workerServed,
+      warmBusyMs: median(warmBusy),
+      warmScriptMs: median(warmScript),
+      warmEntryMs: median(warmEntry),
       firstScreenGzipBytes,
       gzipBytes: gzipSizeOf(appDir),
     }
@@ -166,6 +211,16 @@ export function phoneFirstScreenRows(outcome: PhoneFirstScreenOutcome): Measurem
       metric: `phone: ${outcome.asks} asks listed, warm (${outcome.workerServed ? 'service worker' : 'HTTP cache only'}, median of ${WARM_LOADS}), CPU 4× slower`,
       measured: `${ms(outcome.warmMs)} [${ms(outcome.warmRangeMs[0])}–${ms(outcome.warmRangeMs[1])}]`,
       value: outcome.warmMs,
+    },
+    {
+      metric: `phone: warm load's main thread busy until listed (of it, scripts), median, CPU 4× slower`,
+      measured: `${ms(outcome.warmBusyMs)} (${ms(outcome.warmScriptMs)})`,
+      value: outcome.warmBusyMs,
+    },
+    {
+      metric: `phone: warm load's entry evaluated (DOMContentLoaded), median, CPU 4× slower`,
+      measured: ms(outcome.warmEntryMs),
+      value: outcome.warmEntryMs,
     },
     {
       metric: 'phone first screen transferred (files fetched until listed, gzip)',

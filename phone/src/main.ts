@@ -6,18 +6,25 @@ import { mount } from 'svelte'
 import '../../renderer/src/app.css'
 import { i18n } from '../../renderer/src/i18n/i18n.svelte'
 import { loadMarkdownWhenNeeded, useMarkdownParser } from '../../renderer/src/lib/markdown-cache'
-import { takePairFragment } from './pairing/pair-fragment'
+import { takePairHash } from './pairing/pair-hash'
 import { decideFirstScreen } from './shell/first-screen'
 
 // Before anything else runs: a pairing offer (`#pair=…`) leaves the address bar and the history.
-takePairFragment()
+takePairHash()
 
 const target = document.getElementById('app')
 if (!target) throw new Error('missing #app element')
 
 const first = decideFirstScreen()
+const decided = first.then(
+  () => undefined,
+  () => undefined,
+)
 // Chinese messages come only to a phone that reads Chinese, before its first paint (no flash of English).
-const app = Promise.all([import('./PhoneApp.svelte'), i18n.ready()]).then(([{ default: PhoneApp }]) =>
+// The interface mounts once the first screen is decided: with a pairing, the relay is dialled by then,
+// so the link's round trips overlap the mount and the first paint instead of waiting behind them (the
+// stored record's reads are short tasks that a mount's long ones would hold back).
+const app = Promise.all([import('./PhoneApp.svelte'), i18n.ready(), decided]).then(([{ default: PhoneApp }]) =>
   mount(PhoneApp, { target, props: { first } }),
 )
 // Agents' Markdown (markdown-it and its tables) is a chunk of its own too, loaded when a card first

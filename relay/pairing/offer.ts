@@ -3,6 +3,7 @@
 // phone as the fragment of the app's URL (a QR code), which browsers never send to a server.
 import { fromBase64url, fromUtf8, parseJson, randomToken, toBase64url, utf8 } from '../crypto/encoding'
 import { RelayPairingError } from './errors'
+import { PAIR_FRAGMENT_KEY } from './pair-fragment-key'
 import { PairOfferSchema, type PairOffer } from './schemas'
 
 /** How long a pairing line is valid by default: 5 minutes. */
@@ -78,8 +79,7 @@ export function parsePairLine(text: string, now: number): PairOffer {
   return offer
 }
 
-/** The fragment key of the phone's pairing link: `<appUrl>#pair=<offer>`. */
-export const PAIR_FRAGMENT_KEY = 'pair'
+export { PAIR_FRAGMENT_KEY }
 
 /**
  * The phone's pairing link: `appUrl` (no fragment of its own) with the offer in its fragment only, so

@@ -75,8 +75,9 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
 
   // Offline, the chunks loaded after the first screen (the pairing screen; the Markdown parser, loaded when
-  // a card first needs it; the History, Relay and Connect views, loaded when first opened) come from the
-  // worker's cache too: the precache list holds every file of the build, not only index.html's.
+  // a card first needs it; the History, Relay and Connect views, loaded when first opened; the notifications
+  // button's subscription code, loaded on its tap) come from the worker's cache too: the precache list holds
+  // every file of the build, not only index.html's.
   const lazyChunks = await chunksLoadedLater()
   expect(lazyChunks.map((file) => file.slice(0, file.indexOf('-')))).toEqual(
     expect.arrayContaining([
@@ -85,6 +86,7 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
       'assets/HistoryView',
       'assets/RelayView',
       'assets/ConnectView',
+      'assets/push', // push-subscribe
     ]),
   )
   const servedOffline: string[] = []
@@ -95,13 +97,14 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   await page.reload()
   await expect(page.getByRole('contentinfo')).toContainText(`Version ${version}`)
   await expect(page.getByText('Add a phone', { exact: false })).toBeVisible()
-  // The views the pairing screen does not open, the parser it never needs and the Chinese messages (this
-  // browser reads English) are asked for as opening a view, a card or switching the language would, still offline.
+  // The views the pairing screen does not open, the parser it never needs, the Chinese messages (this browser
+  // reads English) and the subscription code are asked for as opening a view or a card, switching the
+  // language or a tap would, still offline.
   const opened = await page.evaluate(
     (files) => Promise.all(files.map((file) => fetch(`/${file}`).then((response) => response.ok))),
-    lazyChunks.filter((file) => /^assets\/((History|Relay|Connect)View|messages-zh|parse)-/.test(file)),
+    lazyChunks.filter((file) => /^assets\/((History|Relay|Connect)View|messages-zh|parse|push-subscribe)-/.test(file)),
   )
-  expect(opened).toEqual([true, true, true, true, true])
+  expect(opened).toEqual([true, true, true, true, true, true])
   await expect.poll(() => lazyChunks.filter((file) => !servedOffline.includes(file))).toEqual([])
   await context.setOffline(false)
 

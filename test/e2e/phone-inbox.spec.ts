@@ -139,6 +139,82 @@ test('a paired phone opens on the inbox, shows its version, and is connected', a
   await expect(page.getByTestId('empty-inbox')).toBeVisible()
 })
 
+test("a paired phone's first screen evaluates no pairing code (the pairing screen's chunk brings it)", async ({
+  page,
+}) => {
+  // Text only the pairing offer's parser (relay/pairing/offer.ts) holds: a script carrying it carries
+  // the offer's schemas, built at evaluation.
+  const offerText = 'This pairing link has expired; press'
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(storePhoneRecordInPage, phoneRecord())
+  // From the paired reload on (the first page, unpaired, may load the pairing screen).
+  const scripts: string[] = []
+  page.on('request', (request) => void (request.url().endsWith('.js') && scripts.push(request.url())))
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  // The same files from the app's server (a response's body is gone once the page has used it).
+  const fetched = await Promise.all(scripts.map(async (url) => ({ url, body: await (await fetch(url)).text() })))
+  expect(fetched.some(({ url }) => /\/assets\/index-[\w-]+\.js$/.test(url))).toBe(true)
+  expect(fetched.filter(({ body }) => body.includes(offerText)).map(({ url }) => url)).toEqual([])
+})
+
+test("the notifications button's code loads on its tap, not with the first screen, and says where it stands", async ({
+  page,
+}) => {
+  const pushChunks: string[] = []
+  page.on('request', (request) => {
+    if (/\/assets\/push-subscribe-[\w-]+\.js$/.test(request.url())) pushChunks.push(request.url())
+  })
+  await openPairedPhone(page)
+  await expect(page.getByTestId('empty-inbox')).toBeVisible()
+  expect(pushChunks).toEqual([])
+  await page.getByRole('button', { name: 'Notify me of new questions' }).tap()
+  // Headless Chromium refuses the permission: the refusal of the code loaded on the tap, by its code.
+  await expect(page.getByRole('alert')).toHaveText(
+    'Notifications are blocked. Allow them for this site in the browser’s settings, then tap again.',
+  )
+  expect(pushChunks).toHaveLength(1)
+})
+
+test("a paired phone dials the relay before its interface mounts (the link's round trips overlap the first paint)", async ({
+  page,
+}) => {
+  await page.goto(`${app.origin}/`)
+  await page.evaluate(storePhoneRecordInPage, phoneRecord())
+  // When the page first opens a WebSocket, and when the app's root first gets content; the browser's
+  // first two key generations (the entry's probe of X25519 and Ed25519) answer late, as on a slow phone,
+  // so the interface's code is there well before the first screen is decided.
+  await page.addInitScript(() => {
+    const seen: { dial?: number; mount?: number } = {}
+    Object.assign(window, { seen })
+    const generateKey = SubtleCrypto.prototype.generateKey
+    let slowed = 0
+    SubtleCrypto.prototype.generateKey = function (this: SubtleCrypto, ...args: unknown[]) {
+      const run = () => Reflect.apply(generateKey, this, args) as Promise<CryptoKeyPair>
+      return slowed++ < 2 ? new Promise((resolve) => setTimeout(resolve, 500)).then(run) : run()
+    } as SubtleCrypto['generateKey']
+    const Native = WebSocket
+    window.WebSocket = class extends Native {
+      constructor(...args: ConstructorParameters<typeof WebSocket>) {
+        seen.dial ??= performance.now()
+        super(...args)
+      }
+    }
+    new MutationObserver((_records, observer) => {
+      const root = document.getElementById('app')
+      if (root && root.childNodes.length > 0) {
+        seen.mount ??= performance.now()
+        observer.disconnect()
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
+  await page.reload()
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-status', 'open', { timeout: 30_000 })
+  const seen = await page.evaluate(() => (window as unknown as { seen: Record<string, number> }).seen)
+  expect(seen.dial).toBeLessThan(seen.mount!)
+})
+
 test("a real agent's ask is listed, answered by a tap, and the agent gets exactly that answer", async ({ page }) => {
   await openPairedPhone(page)
   const { answer } = await agentAsks()

@@ -4,6 +4,7 @@
 import { RelayPairingError } from '../../../relay/pairing/errors'
 import { parsePairFragment, PAIR_FRAGMENT_KEY } from '../../../relay/pairing/offer'
 import type { PairOffer } from '../../../relay/pairing/schemas'
+import { takePairHash } from './pair-hash'
 
 /** What the page was opened with: no pairing link, a valid offer, or a link refused with its reason. */
 export type PairFragment =
@@ -36,11 +37,9 @@ export function pastedPairLink(text: string, now: number = Date.now()): PairFrag
 }
 
 /**
- * Takes the pairing offer out of `location`: when the fragment starts with `#pair=`, first replaces
- * the current history entry with the same URL without its fragment (`history.replaceState`, so neither
- * the address bar nor Back shows it), then parses it at `now`. Idempotent: later calls return the
- * first call's result (the fragment is gone by then), so the entry point can call it first and the
- * pairing screen again.
+ * The pairing offer the page was opened with: the fragment {@link takePairHash} took out of the URL
+ * (taking it now if the entry has not), parsed at `now`. Idempotent: later calls return the first
+ * call's result, so the entry point can take the fragment first and the pairing screen read it later.
  */
 export function takePairFragment(
   location: Pick<Location, 'hash' | 'pathname' | 'search'> = globalThis.location,
@@ -48,8 +47,6 @@ export function takePairFragment(
   now: number = Date.now(),
 ): PairFragment {
   if (taken !== undefined) return taken
-  const hash = location.hash
-  if (!hash.startsWith(`#${PAIR_FRAGMENT_KEY}=`)) return (taken = { kind: 'none' })
-  history.replaceState(history.state, '', `${location.pathname}${location.search}`)
-  return (taken = parsed(hash, now))
+  const hash = takePairHash(location, history)
+  return (taken = hash === null ? { kind: 'none' } : parsed(hash, now))
 }

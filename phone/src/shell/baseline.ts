@@ -5,10 +5,12 @@
 /** What `subtle` (the page's `crypto.subtle`; undefined outside a secure context) lacks for the app's keys; empty: nothing. */
 export async function missingCrypto(subtle: SubtleCrypto | undefined): Promise<string[]> {
   if (subtle === undefined) return ['WebCrypto (the page must be opened over HTTPS)']
-  const missing: string[] = []
-  if (!(await generates(subtle, { name: 'X25519' }, ['deriveBits']))) missing.push('X25519')
-  if (!(await generates(subtle, { name: 'Ed25519' }, ['sign', 'verify']))) missing.push('Ed25519')
-  return missing
+  // Both probes at once: each is a round trip to the browser's crypto thread.
+  const [x25519, ed25519] = await Promise.all([
+    generates(subtle, { name: 'X25519' }, ['deriveBits']),
+    generates(subtle, { name: 'Ed25519' }, ['sign', 'verify']),
+  ])
+  return [...(x25519 ? [] : ['X25519']), ...(ed25519 ? [] : ['Ed25519'])]
 }
 
 async function generates(subtle: SubtleCrypto, algorithm: AlgorithmIdentifier, usages: KeyUsage[]): Promise<boolean> {

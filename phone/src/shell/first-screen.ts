@@ -4,7 +4,7 @@
 import { loadPhoneRecord } from '../home/phone-home'
 import type { PhoneRecord } from '../home/phone-record'
 import { startInboxBridge, type InboxBridge } from '../inbox/inbox-bridge'
-import { takePairFragment } from '../pairing/pair-fragment'
+import { takePairHash } from '../pairing/pair-hash'
 import { missingCrypto } from './baseline'
 
 /** The shell's first screen; the inbox comes with its bridge already dialling. */
@@ -20,14 +20,24 @@ export type FirstScreen =
  * phone again) or nothing is paired, `damaged` when the stored record does not read, else `inbox`.
  */
 export async function decideFirstScreen(): Promise<FirstScreen> {
+  const pairing = takePairHash() !== null
+  // The stored record is read while the browser's algorithms are probed: both wait on the browser, not
+  // on this thread, and the relay is dialled as soon as both are known.
+  const stored = pairing ? undefined : readRecord()
   const missing = await missingCrypto(globalThis.crypto?.subtle)
   if (missing.length > 0) return { kind: 'refused', missing }
-  if (takePairFragment().kind !== 'none') return { kind: 'pairing' }
-  let record: PhoneRecord | undefined
-  try {
-    record = await loadPhoneRecord()
-  } catch (error) {
-    return { kind: 'damaged', reason: error instanceof Error ? error.message : String(error) }
-  }
-  return record ? { kind: 'inbox', record, bridge: startInboxBridge(record) } : { kind: 'pairing' }
+  const read = await stored
+  if (read === undefined) return { kind: 'pairing' }
+  if ('damaged' in read) return { kind: 'damaged', reason: read.damaged }
+  return read.record
+    ? { kind: 'inbox', record: read.record, bridge: startInboxBridge(read.record) }
+    : { kind: 'pairing' }
+}
+
+/** The stored record (undefined: none), or why it does not read; never rejects. */
+function readRecord(): Promise<{ record: PhoneRecord | undefined } | { damaged: string }> {
+  return loadPhoneRecord().then(
+    (record) => ({ record }),
+    (error: unknown) => ({ damaged: error instanceof Error ? error.message : String(error) }),
+  )
 }
