@@ -99,7 +99,12 @@ describe.skipIf(skip)('the relay state in the windows (real nats-server, a real 
     const withOne = await pending
     const contact = withOne.agents.find((agent) => agent.name === 'ci-job')!.lastContactAt!
     expect(contact).toBeGreaterThanOrEqual(before)
-    const cleared = state(window, (s) => s.pendingRemote === 0)
+    // Frames already received count for the queue: one sent before the stored roster was read (no agents
+    // yet, nothing pending) must not pass for the cleared count, so the wait names the agent it expects.
+    const cleared = state(
+      window,
+      (s) => s.pendingRemote === 0 && s.agents.some((agent) => agent.name === 'ci-job' && agent.lastContactAt),
+    )
     stop.abort()
     await asked.catch(() => undefined)
     const after = await cleared
