@@ -24,17 +24,31 @@ export function newSigningSeed(): Bytes {
 
 /** Loads the Ed25519 key of a 32-byte seed. Throws `KEY_INVALID` when the seed has the wrong size. */
 export async function signingKeyFromSeed(seed: Bytes): Promise<SigningKey> {
-  if (seed.byteLength !== 32)
-    throw new RelayCryptoError('KEY_INVALID', 'an Ed25519 seed is 32 bytes; the key file is damaged')
-  const pkcs8 = concatBytes(PKCS8_ED25519_PREFIX, seed)
-  // Extractable once, only to learn the public half; the key kept for signing is not extractable.
-  const exportable = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, true, ['sign'])
+  const [publicKey, privateKey] = await Promise.all([
+    ed25519PublicKeyOf(seed),
+    crypto.subtle.importKey('pkcs8', pkcs8Of(seed), { name: 'Ed25519' }, false, ['sign']),
+  ])
+  return { privateKey, publicKey }
+}
+
+/**
+ * The raw 32-byte Ed25519 public key of a 32-byte seed, derived by the platform's WebCrypto (native code,
+ * not JavaScript). Throws `KEY_INVALID` when the seed has the wrong size.
+ */
+export async function ed25519PublicKeyOf(seed: Bytes): Promise<Bytes> {
+  // Extractable only to learn the public half; the key a signer keeps is imported again, not extractable.
+  const exportable = await crypto.subtle.importKey('pkcs8', pkcs8Of(seed), { name: 'Ed25519' }, true, ['sign'])
   const jwk = await crypto.subtle.exportKey('jwk', exportable)
-  const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'Ed25519' }, false, ['sign'])
   // fromBase64url, not Buffer: this file also runs in the phone's browser and service worker.
   const publicKey = fromBase64url(jwk.x ?? '')
   if (publicKey?.byteLength !== 32) throw new RelayCryptoError('KEY_INVALID', 'the Ed25519 seed gave no public key')
-  return { privateKey, publicKey }
+  return publicKey
+}
+
+function pkcs8Of(seed: Bytes): Bytes {
+  if (seed.byteLength !== 32)
+    throw new RelayCryptoError('KEY_INVALID', 'an Ed25519 seed is 32 bytes; the key file is damaged')
+  return concatBytes(PKCS8_ED25519_PREFIX, seed)
 }
 
 /** The 64-byte Ed25519 signature of exactly `bytes`. */

@@ -3,10 +3,13 @@
 // key, then inside `sign`), three scalar multiplications in tweetnacl's plain JavaScript; on a throttled
 // phone that is 150-220 ms of every dial (docs/performance.md). Here the pair is derived once per
 // credential and kept with it in memory (where the `.creds` text already is), the public nkey is the
-// user JWT's `sub`, and a connect signs the server's nonce: one multiplication.
+// user JWT's `sub`, and a connect signs the server's nonce: one multiplication. A link that can wait
+// before its first connect (preparedCredsLogin) has the platform's WebCrypto derive the public half in
+// native code, so tweetnacl's JavaScript does only the signing.
 import type { Authenticator } from '@nats-io/nats-core'
 import { fromSeed, type KeyPair } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
+import { ed25519PublicKeyOf } from '../crypto/signing'
 
 /** A `.creds` file's two parts. */
 interface ParsedCreds {
@@ -32,8 +35,8 @@ function armouredValues(text: string): string[] {
   return values
 }
 
-/** Splits `.creds` text into its JWT and seed; throws as nats-core does for text that is not one. */
-function parseCreds(text: string): ParsedCreds {
+/** A `.creds` text's JWT, its `sub` and the raw 32-byte seed; throws as nats-core does for text that is not one. */
+function splitCreds(text: string): { jwt: string; nkey: string; seed: Uint8Array } {
   const [jwt, seed] = armouredValues(text)
   if (jwt === undefined || seed === undefined) throw new Error('unable to parse credentials')
   const claims = JSON.parse(new TextDecoder().decode(base64urlBytes(jwt.split('.')[1] ?? ''))) as { sub?: unknown }
@@ -42,8 +45,19 @@ function parseCreds(text: string): ParsedCreds {
   // pair at every call, so the raw seed is taken from it once and derived here once.
   const pair = fromSeed(new TextEncoder().encode(seed)) as KeyPair & { getRawSeed?: () => Uint8Array }
   if (typeof pair.getRawSeed !== 'function') throw new Error('this @nats-io/nkeys does not expose the raw seed')
-  const { secretKey } = nacl.sign.keyPair.fromSeed(pair.getRawSeed())
-  return { jwt, nkey: claims.sub, secretKey }
+  return { jwt, nkey: claims.sub, seed: pair.getRawSeed() }
+}
+
+/**
+ * Splits `.creds` text and makes tweetnacl's secret key (seed, then public key): with `publicKey` the
+ * seed's own public half, derived already; else derived here (a scalar multiplication in JavaScript).
+ */
+function parseCreds(text: string, publicKey?: Uint8Array): ParsedCreds {
+  const { jwt, nkey, seed } = splitCreds(text)
+  const secretKey = new Uint8Array(64)
+  secretKey.set(seed)
+  secretKey.set(publicKey ?? nacl.sign.keyPair.fromSeed(seed).publicKey, 32)
+  return { jwt, nkey, secretKey }
 }
 
 function base64urlBytes(text: string): Uint8Array {
@@ -67,7 +81,26 @@ function base64(bytes: Uint8Array): string {
  * with the seed. The key pair is derived again only when the text changes.
  */
 export function credsLogin(creds: string | (() => string)): Authenticator {
-  let cached: { text: string; parsed: ParsedCreds } | undefined
+  return loginWith(creds, undefined)
+}
+
+/**
+ * {@link credsLogin}, with the current credential's public half derived beforehand by WebCrypto (native
+ * code; on a throttled phone tweetnacl takes 45-85 ms for it). Rejects as credsLogin throws for text that
+ * is not a credential; a platform without Ed25519 in WebCrypto gets tweetnacl's derivation instead.
+ */
+export async function preparedCredsLogin(creds: string | (() => string)): Promise<Authenticator> {
+  const text = typeof creds === 'string' ? creds : creds()
+  const { seed } = splitCreds(text)
+  const publicKey = await ed25519PublicKeyOf(new Uint8Array(seed)).catch(() => undefined)
+  return loginWith(creds, { text, parsed: parseCreds(text, publicKey) })
+}
+
+function loginWith(
+  creds: string | (() => string),
+  prepared: { text: string; parsed: ParsedCreds } | undefined,
+): Authenticator {
+  let cached = prepared
   return (nonce?: string) => {
     const text = typeof creds === 'string' ? creds : creds()
     if (cached?.text !== text) cached = { text, parsed: parseCreds(text) }

@@ -1,13 +1,13 @@
 // The relay's NATS login (relay/exchange/creds-authenticator.ts) against nats-core's own
 // credsAuthenticator: the same JWT, public nkey and signature of the server's nonce (Ed25519 signatures
 // are deterministic, so equal bytes mean the same key signed), with the key pair derived once per
-// credential instead of three times per connect. Every relay test connects to a real nats-server with it.
+// credential instead of three times per connect (by WebCrypto when the link can wait for it). Every relay test connects to a real nats-server with it.
 import { encodeUser, fmtCreds } from '@nats-io/jwt'
 import { credsAuthenticator } from '@nats-io/nats-core'
 import { createAccount, createUser } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
 import { describe, expect, it, vi } from 'vitest'
-import { credsLogin } from '../../../../relay/exchange/creds-authenticator'
+import { credsLogin, preparedCredsLogin } from '../../../../relay/exchange/creds-authenticator'
 
 const credsText = async (): Promise<string> => {
   const user = createUser()
@@ -41,6 +41,29 @@ describe('the relay login from a .creds credential', () => {
     expect(signed[0]).toEqual(credsAuthenticator(new TextEncoder().encode(first))('a'))
     expect(signed[3]).toEqual(credsAuthenticator(new TextEncoder().encode(renewed))('d'))
     expect((signed[3] as { nkey: string }).nkey).not.toBe((signed[0] as { nkey: string }).nkey)
+  })
+
+  it('prepared: the public half comes from WebCrypto, so tweetnacl only signs; the same login bytes', async () => {
+    const [first, renewed] = [await credsText(), await credsText()]
+    const nonces = ['kZ3Hq0cMsiA', 'b', undefined]
+    const expected = nonces.map((nonce) => credsAuthenticator(new TextEncoder().encode(first))(nonce))
+    const expectedRenewed = credsAuthenticator(new TextEncoder().encode(renewed))('d')
+    let current = first
+    const derive = vi.spyOn(nacl.sign.keyPair, 'fromSeed')
+    const given: unknown[] = []
+    try {
+      const login = await preparedCredsLogin(() => current)
+      for (const nonce of nonces) given.push(login(nonce))
+      expect(derive).not.toHaveBeenCalled()
+      // A credential renewed after the link opened is derived in place, as credsLogin does.
+      current = renewed
+      given.push(login('d'))
+      expect(derive).toHaveBeenCalledTimes(1)
+    } finally {
+      derive.mockRestore()
+    }
+    expect(given).toEqual([...expected, expectedRenewed])
+    await expect(preparedCredsLogin('not a creds file')).rejects.toThrow('unable to parse credentials')
   })
 
   it('refuses text that is not a credential, as nats-core does', () => {

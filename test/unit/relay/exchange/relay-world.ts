@@ -51,12 +51,18 @@ export interface RelayWorld {
   mint(role: Role, name: string, ttlSeconds: number, now?: number): Promise<string>
   /** A connection with the account's admin credential: the relay's operator, who may write any key. */
   admin(): Promise<NatsConnection>
-  /** Signs the same members (less those named in `without`) as roster `version` and publishes it as the desktop does. */
-  publishRoster(version: number, without?: readonly string[]): Promise<void>
+  /**
+   * Signs the same members (less those named in `without`) as roster `version` and publishes it as the
+   * desktop does; with `push`, the roster carries that push section (a VAPID key added later, say).
+   */
+  publishRoster(version: number, without?: readonly string[], push?: WorldPush): Promise<void>
   /** SIGKILLs the server and starts it again on the same port and store. */
   killAndRestart(): Promise<void>
   close(): Promise<void>
 }
+
+/** Makes a roster's push section for its members (relay/push `sealPushSection`), given the world's keys. */
+export type WorldPush = (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
 
 /**
  * Starts a relay whose roster lists `devices` and `agents`; `outsiders` get device keys and a device
@@ -69,7 +75,7 @@ export async function startRelayWorld(people: {
   /** Desktops listed in the roster (role `desktop`, with a desktop credential). */
   desktops?: string[]
   /** The roster's push section for its members (relay/push), when the test wants one. */
-  push?: (members: Member[], keys: Map<string, WorldMember>) => Promise<RosterPush>
+  push?: WorldPush
   /**
    * The WebSocket listener's allowed origin instead of https://inbox.example: a browser test's app on
    * loopback http, which the config schema (https only) would refuse, so it is written into the file.
@@ -184,12 +190,14 @@ export async function startRelayWorld(people: {
       adminLinks.push(nc)
       return nc
     },
-    async publishRoster(version, without = []) {
+    async publishRoster(version, without = [], push) {
       const left = new Set(without.map((name) => members.get(name)?.keys.member.id))
+      const kept = listed.filter((member) => !left.has(member.id))
       const next = await signRoster(await loadRootKeys(root.secret), {
         version,
-        members: listed.filter((member) => !left.has(member.id)),
+        members: kept,
         now: Date.now(),
+        ...(push ? { push: await push(kept, members) } : {}),
       })
       await publish(encodeRosterRecord(next))
     },
