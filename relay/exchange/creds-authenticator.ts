@@ -3,9 +3,9 @@
 // key, then inside `sign`), three scalar multiplications in tweetnacl's plain JavaScript; on a throttled
 // phone that is 150-220 ms of every dial (docs/performance.md). Here the pair is derived once per
 // credential and kept with it in memory (where the `.creds` text already is), the public nkey is the
-// user JWT's `sub`, and a connect signs the server's nonce: one multiplication. A link that can wait
-// before its first connect (preparedCredsLogin) has the platform's WebCrypto derive the public half in
-// native code, so tweetnacl's JavaScript does only the signing.
+// user JWT's `sub`, and a connect signs the server's nonce: one multiplication. A relay link has the
+// platform's WebCrypto derive the public half in native code while it dials (credsLoginDerivingAhead),
+// so tweetnacl's JavaScript does only the signing.
 import type { Authenticator } from '@nats-io/nats-core'
 import { fromSeed, type KeyPair } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
@@ -81,29 +81,37 @@ function base64(bytes: Uint8Array): string {
  * with the seed. The key pair is derived again only when the text changes.
  */
 export function credsLogin(creds: string | (() => string)): Authenticator {
-  return loginWith(creds, undefined)
+  return loginWith(creds, () => undefined)
 }
 
 /**
- * {@link credsLogin}, with the current credential's public half derived beforehand by WebCrypto (native
- * code; on a throttled phone tweetnacl takes 45-85 ms for it). Rejects as credsLogin throws for text that
- * is not a credential; a platform without Ed25519 in WebCrypto gets tweetnacl's derivation instead.
+ * {@link credsLogin}, with the current credential's public half derived at once by WebCrypto (native
+ * code; on a throttled phone tweetnacl takes 45-85 ms for it) while the connection opens. The server's
+ * nonce comes a round trip later; should it come first, or the platform lack Ed25519 in WebCrypto,
+ * tweetnacl derives it as credsLogin does. `derived` settles once the early derivation has ended.
  */
-export async function preparedCredsLogin(creds: string | (() => string)): Promise<Authenticator> {
-  const text = typeof creds === 'string' ? creds : creds()
-  const { seed } = splitCreds(text)
-  const publicKey = await ed25519PublicKeyOf(new Uint8Array(seed)).catch(() => undefined)
-  return loginWith(creds, { text, parsed: parseCreds(text, publicKey) })
+export function credsLoginDerivingAhead(creds: string | (() => string)): Authenticator & { derived: Promise<void> } {
+  let prepared: { text: string; parsed: ParsedCreds } | undefined
+  const login = loginWith(creds, () => prepared)
+  const derived = (async () => {
+    const text = typeof creds === 'string' ? creds : creds()
+    const publicKey = await ed25519PublicKeyOf(new Uint8Array(splitCreds(text).seed))
+    prepared = { text, parsed: parseCreds(text, publicKey) }
+  })().catch(() => undefined) // text that is no credential is refused when the server asks, as credsLogin does
+  return Object.assign(login, { derived })
 }
 
 function loginWith(
   creds: string | (() => string),
-  prepared: { text: string; parsed: ParsedCreds } | undefined,
+  prepared: () => { text: string; parsed: ParsedCreds } | undefined,
 ): Authenticator {
-  let cached = prepared
+  let cached: { text: string; parsed: ParsedCreds } | undefined
   return (nonce?: string) => {
     const text = typeof creds === 'string' ? creds : creds()
-    if (cached?.text !== text) cached = { text, parsed: parseCreds(text) }
+    if (cached?.text !== text) {
+      const ahead = prepared()
+      cached = ahead?.text === text ? ahead : { text, parsed: parseCreds(text) }
+    }
     const { jwt, nkey, secretKey } = cached.parsed
     const sig = nonce ? base64(nacl.sign.detached(new TextEncoder().encode(nonce), secretKey)) : ''
     return { jwt, nkey, sig }

@@ -5,7 +5,7 @@ import type { ConnectionOptions, NatsConnection } from '@nats-io/nats-core'
 import { RelayNatsError } from '../nats/errors'
 import { checkServer, type CheckServerOptions } from '../nats/server-version'
 import { inboxPrefixFor } from '../nats/templates'
-import { preparedCredsLogin } from './creds-authenticator'
+import { credsLoginDerivingAhead } from './creds-authenticator'
 import { delay } from './delay'
 import { RelayExchangeError } from './errors'
 import { isPermissionViolation } from './relay-kv'
@@ -64,8 +64,9 @@ export class RelayLink {
     const deadline = Date.now() + (options.reachTimeoutMs ?? DEFAULT_REACH_TIMEOUT_MS)
     const { signal } = options
     let lastError: unknown
-    // One login for every attempt and reconnect: the key pair is derived once per credential, by WebCrypto.
-    const authenticator = await preparedCredsLogin(options.creds)
+    // One login for every attempt and reconnect: the key pair is derived once per credential, by WebCrypto
+    // while the first attempt dials.
+    const authenticator = credsLoginDerivingAhead(options.creds)
     for (let pause = 100; Date.now() < deadline; pause = Math.min(pause * 2, 2_000)) {
       signal?.throwIfAborted()
       try {

@@ -77,7 +77,8 @@ for (const size of [
       await page.getByRole('combobox').selectOption(lang)
       const asker = agent('Codex')
       for (const n of [1, 2, 3]) void asker.ask([{ id: `q${n}`, question: `Question ${n}?` }])
-      await expect(page.getByTestId('ask-item')).toHaveCount(3)
+      // (At these widths the list is folded to one line, and not built: the count says all three are in.)
+      await expect(page.getByTestId('pending-count')).toContainText('3')
       const boxes = await topBarBoxes(page)
       expect(overlapping(boxes)).toEqual([])
       for (const box of boxes) {

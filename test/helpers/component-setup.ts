@@ -13,3 +13,16 @@ configure({ asyncUtilTimeout: WAIT_MS })
 useMarkdownParser(markdownParser)
 // Both languages from the first render, as the window has them (renderer/src/main.ts).
 provideMessages('zh', zh)
+
+// jsdom has no media queries; every browser does. The window as jsdom lays it out is a wide one: no
+// query matches (the phone-width rules of renderer/src/App.svelte are Playwright's, in test/e2e).
+if (typeof window.matchMedia !== 'function') {
+  window.matchMedia = (query: string): MediaQueryList =>
+    Object.assign(new EventTarget(), {
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+    }) as MediaQueryList
+}

@@ -7,7 +7,7 @@ import { credsAuthenticator } from '@nats-io/nats-core'
 import { createAccount, createUser } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
 import { describe, expect, it, vi } from 'vitest'
-import { credsLogin, preparedCredsLogin } from '../../../../relay/exchange/creds-authenticator'
+import { credsLogin, credsLoginDerivingAhead } from '../../../../relay/exchange/creds-authenticator'
 
 const credsText = async (): Promise<string> => {
   const user = createUser()
@@ -43,7 +43,7 @@ describe('the relay login from a .creds credential', () => {
     expect((signed[3] as { nkey: string }).nkey).not.toBe((signed[0] as { nkey: string }).nkey)
   })
 
-  it('prepared: the public half comes from WebCrypto, so tweetnacl only signs; the same login bytes', async () => {
+  it('derived ahead: the public half comes from WebCrypto, so tweetnacl only signs; the same login bytes', async () => {
     const [first, renewed] = [await credsText(), await credsText()]
     const nonces = ['kZ3Hq0cMsiA', 'b', undefined]
     const expected = nonces.map((nonce) => credsAuthenticator(new TextEncoder().encode(first))(nonce))
@@ -52,7 +52,8 @@ describe('the relay login from a .creds credential', () => {
     const derive = vi.spyOn(nacl.sign.keyPair, 'fromSeed')
     const given: unknown[] = []
     try {
-      const login = await preparedCredsLogin(() => current)
+      const login = credsLoginDerivingAhead(() => current)
+      await login.derived
       for (const nonce of nonces) given.push(login(nonce))
       expect(derive).not.toHaveBeenCalled()
       // A credential renewed after the link opened is derived in place, as credsLogin does.
@@ -63,7 +64,10 @@ describe('the relay login from a .creds credential', () => {
       derive.mockRestore()
     }
     expect(given).toEqual([...expected, expectedRenewed])
-    await expect(preparedCredsLogin('not a creds file')).rejects.toThrow('unable to parse credentials')
+    // Text that is no credential: refused when the server asks, as credsLogin does.
+    const broken = credsLoginDerivingAhead('not a creds file')
+    await broken.derived
+    expect(() => broken('nonce')).toThrow('unable to parse credentials')
   })
 
   it('refuses text that is not a credential, as nats-core does', () => {
