@@ -35,8 +35,15 @@ function armouredValues(text: string): string[] {
   return values
 }
 
-/** A `.creds` text's JWT, its `sub` and the raw 32-byte seed; throws as nats-core does for text that is not one. */
-function splitCreds(text: string): { jwt: string; nkey: string; seed: Uint8Array } {
+/** A `.creds` text's JWT, its `sub` and the raw 32-byte seed. */
+interface SplitCreds {
+  jwt: string
+  nkey: string
+  seed: Uint8Array<ArrayBuffer>
+}
+
+/** Splits `.creds` text; throws as nats-core does for text that is not a credential. */
+function splitCreds(text: string): SplitCreds {
   const [jwt, seed] = armouredValues(text)
   if (jwt === undefined || seed === undefined) throw new Error('unable to parse credentials')
   const claims = JSON.parse(new TextDecoder().decode(base64urlBytes(jwt.split('.')[1] ?? ''))) as { sub?: unknown }
@@ -45,15 +52,14 @@ function splitCreds(text: string): { jwt: string; nkey: string; seed: Uint8Array
   // pair at every call, so the raw seed is taken from it once and derived here once.
   const pair = fromSeed(new TextEncoder().encode(seed)) as KeyPair & { getRawSeed?: () => Uint8Array }
   if (typeof pair.getRawSeed !== 'function') throw new Error('this @nats-io/nkeys does not expose the raw seed')
-  return { jwt, nkey: claims.sub, seed: pair.getRawSeed() }
+  return { jwt, nkey: claims.sub, seed: new Uint8Array(pair.getRawSeed()) }
 }
 
 /**
- * Splits `.creds` text and makes tweetnacl's secret key (seed, then public key): with `publicKey` the
- * seed's own public half, derived already; else derived here (a scalar multiplication in JavaScript).
+ * tweetnacl's secret key (seed, then public key) for a split credential: with `publicKey` the seed's own
+ * public half, derived already; else derived here (a scalar multiplication in JavaScript).
  */
-function parseCreds(text: string, publicKey?: Uint8Array): ParsedCreds {
-  const { jwt, nkey, seed } = splitCreds(text)
+function parseCreds({ jwt, nkey, seed }: SplitCreds, publicKey?: Uint8Array): ParsedCreds {
   const secretKey = new Uint8Array(64)
   secretKey.set(seed)
   secretKey.set(publicKey ?? nacl.sign.keyPair.fromSeed(seed).publicKey, 32)
@@ -95,8 +101,8 @@ export function credsLoginDerivingAhead(creds: string | (() => string)): Authent
   const login = loginWith(creds, () => prepared)
   const derived = (async () => {
     const text = typeof creds === 'string' ? creds : creds()
-    const publicKey = await ed25519PublicKeyOf(new Uint8Array(splitCreds(text).seed))
-    prepared = { text, parsed: parseCreds(text, publicKey) }
+    const split = splitCreds(text)
+    prepared = { text, parsed: parseCreds(split, await ed25519PublicKeyOf(split.seed)) }
   })().catch(() => undefined) // text that is no credential is refused when the server asks, as credsLogin does
   return Object.assign(login, { derived })
 }
@@ -110,7 +116,7 @@ function loginWith(
     const text = typeof creds === 'string' ? creds : creds()
     if (cached?.text !== text) {
       const ahead = prepared()
-      cached = ahead?.text === text ? ahead : { text, parsed: parseCreds(text) }
+      cached = ahead?.text === text ? ahead : { text, parsed: parseCreds(splitCreds(text)) }
     }
     const { jwt, nkey, secretKey } = cached.parsed
     const sig = nonce ? base64(nacl.sign.detached(new TextEncoder().encode(nonce), secretKey)) : ''

@@ -67,7 +67,8 @@ describe.skipIf(skip)('a standing --phones rule on a running desktop, for a phon
     const link = await openDesktopLink(homeC)
     try {
       const key = passwordsRecordKey(phone.member.id)
-      // Polled with a bound: desk A's bridge writes the record on its own, with nothing here to await.
+      // Polled with a deadline: desk A's bridge writes the record on its own, and a desktop's credential may
+      // read `pw.*` but not watch it (no consumer on those keys: least privilege), so there is no event.
       let record = await getEntry(link.nc, BUCKETS.roster, key)
       for (const deadline = Date.now() + WAIT_MS; record === undefined && Date.now() < deadline;) {
         await new Promise((resolve) => setTimeout(resolve, 100))

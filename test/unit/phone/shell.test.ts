@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import type { PhoneRecord } from '../../../phone/src/home/phone-record'
 import { isIosHomeScreenApp, missingCrypto, needsHomeScreen } from '../../../phone/src/shell/baseline'
-import { PushSetupError, subscribeToPush, type PushHost } from '../../../phone/src/shell/push-subscribe'
+import { subscribeToPush, type PushHost } from '../../../phone/src/shell/push-subscribe'
+import { pushSetupCode } from './push-setup-code'
 import {
   generateMemberIdentity,
   generateRootIdentity,
@@ -43,15 +44,6 @@ const host = (permission: NotificationPermission, registration?: object): PushHo
   registration: () => Promise.resolve(registration as ServiceWorkerRegistration | undefined),
 })
 
-async function refusal(run: Promise<unknown>): Promise<string> {
-  const error = await run.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(PushSetupError)
-  return (error as PushSetupError).code
-}
-
 describe('the browser baseline', () => {
   it('accepts a WebCrypto with X25519 and Ed25519', async () => {
     expect(await missingCrypto(globalThis.crypto.subtle)).toEqual([])
@@ -85,10 +77,12 @@ describe('the browser baseline', () => {
 
 describe('turning on notifications', () => {
   it('stops when the person or the browser refuses permission', async () => {
-    expect(await refusal(subscribeToPush(await phoneRecord(), noRelay, host('denied')))).toBe('PUSH_DENIED')
+    expect(await pushSetupCode(subscribeToPush(await phoneRecord(), noRelay, host('denied')))).toBe('PUSH_DENIED')
   })
 
   it('stops where there is no Push API', async () => {
-    expect(await refusal(subscribeToPush(await phoneRecord(), noRelay, host('granted', {})))).toBe('PUSH_UNSUPPORTED')
+    expect(await pushSetupCode(subscribeToPush(await phoneRecord(), noRelay, host('granted', {})))).toBe(
+      'PUSH_UNSUPPORTED',
+    )
   })
 })
