@@ -10,7 +10,7 @@ import {
 import { fromBase64url, toBase64url } from '../../../relay/crypto/encoding'
 import { recoveryCodeFromSeed, seedFromRecoveryCode } from '../../../relay/crypto/recovery-code'
 import { MemberSchema } from '../../../relay/crypto/schemas'
-import { signBytes, verifyBytes } from '../../../relay/crypto/signing'
+import { signBytes, signingKeyFromSeed, verifyBytes } from '../../../relay/crypto/signing'
 import { expectRefusal } from './crypto-fixtures'
 
 describe('member identities', () => {
@@ -27,6 +27,11 @@ describe('member identities', () => {
     const signature = await signBytes(keys.signing, new Uint8Array([1, 2, 3]))
     expect(await verifyBytes(fromBase64url(member.signPublic)!, signature, new Uint8Array([1, 2, 3]))).toBe(true)
     expect(await verifyBytes(fromBase64url(member.signPublic)!, signature, new Uint8Array([1, 2, 4]))).toBe(false)
+  })
+
+  it('refuses an Ed25519 seed of the wrong size once (KEY_INVALID), leaving no rejection unhandled', async () => {
+    // Vitest fails the run on an unhandled rejection: a second refusal left behind would show there.
+    await expectRefusal(signingKeyFromSeed(new Uint8Array(31)), 'KEY_INVALID')
   })
 
   it('refuses a key file whose private keys do not match its public record (KEY_INVALID)', async () => {
