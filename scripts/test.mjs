@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { chromium as playwrightChromium } from '@playwright/test'
 import { chromiumPath } from './chromium-path.mjs'
 import { packageBin } from './package-bin.mjs'
+import { runAtOnce } from './run-at-once.mjs'
 import { closeRunTemp, openRunTemp } from './run-temp.mjs'
 
 const root = join(import.meta.dirname, '..')
@@ -57,18 +58,27 @@ const runTemp = openRunTemp(tmpdir())
 const testEnv = runTemp.env
 
 const withArgs = ([command, args], more) => [command, [...args, ...more]]
+// The checks before the tests are independent of each other (the audit reads the build, so it comes
+// after): they run side by side, each one's output printed whole and in this order.
 const gates = [
   ['lint', ...withArgs(tool('eslint'), ['.', '--max-warnings', '0'])],
   ['format', ...withArgs(tool('prettier'), ['--check', '.'])],
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
   ['build', ...withArgs(tool('electron-vite'), ['build'])],
   ['phone app build', ...withArgs(tool('vite'), ['build', '-c', 'vite.phone.config.mts', '--logLevel', 'warn'])],
-  ['electron security audit', process.execPath, [join(root, 'scripts', 'electron-audit.mjs')]],
 ]
-let gatesOk = true
-for (const [title, command, args] of gates) {
-  if (title === 'electron security audit' && !existsSync(join(root, 'scripts', 'electron-audit.mjs'))) continue
-  if (!stage(title, command, args)) {
+const gateResults = await runAtOnce(
+  gates.map(([title, command, args]) => ({ title, command, args, cwd: root })),
+  ({ title, ok, output }) => {
+    console.log(`\n=== ${title} ===`)
+    process.stdout.write(output)
+    if (!ok) console.error(`Error: ${title} failed`)
+  },
+)
+let gatesOk = gateResults.every((result) => result.ok)
+if (existsSync(join(root, 'scripts', 'electron-audit.mjs'))) {
+  const title = 'electron security audit'
+  if (!stage(title, process.execPath, [join(root, 'scripts', 'electron-audit.mjs')])) {
     gatesOk = false
     console.error(`Error: ${title} failed`)
   }

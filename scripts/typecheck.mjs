@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Type-checks each layer with its own tsconfig, so a wrong import or a wrong global fails to compile:
 // shared/ and integrations/ have no Node or DOM types, renderer/ no Node types, core/, electron/, agent/ and cli/ no DOM types.
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { packageBin } from './package-bin.mjs'
+import { runAtOnce } from './run-at-once.mjs'
 
 const root = join(import.meta.dirname, '..')
 const tsc = packageBin(root, 'typescript', 'tsc')
@@ -23,13 +23,19 @@ const checks = [
   // The phone app: browser only (no Node types), so relay code it imports must run in a browser too.
   ['phone', svelteCheck, ['--tsconfig', './phone/tsconfig.json', '--fail-on-warnings', '--output', 'human']],
 ]
-let ok = true
-for (const [layer, script, args] of checks) {
-  // Each tool's own script, run by this Node: the same on every OS (no .cmd shims on Windows).
-  const run = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' })
-  if (run.status !== 0) {
-    ok = false
-    console.error(`Error: type errors in ${layer}`)
-  } else console.log(`typecheck ${layer}: ok`)
-}
-process.exit(ok ? 0 : 1)
+// Each tool's own script, run by this Node: the same on every OS (no .cmd shims on Windows). The checks
+// are independent, so they run side by side; each one's output is printed whole, in this order.
+const steps = checks.map(([layer, script, args]) => ({
+  title: layer,
+  command: process.execPath,
+  args: [script, ...args],
+  cwd: root,
+}))
+const results = await runAtOnce(steps, ({ title, ok, output }) => {
+  if (ok) console.log(`typecheck ${title}: ok`)
+  else {
+    process.stdout.write(output)
+    console.error(`Error: type errors in ${title}`)
+  }
+})
+process.exit(results.every((result) => result.ok) ? 0 : 1)

@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:
 import { randomBytes } from 'node:crypto'
 import { chmodSync, chownSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { accountCommand } from './account-command'
 import { tempFolderClosedReason } from './temp-reach'
 
 export interface Attacker {
@@ -41,7 +42,7 @@ export function attackerSkipReason(): string | undefined {
 /** Creates a fresh attacker user; call {@link Attacker.remove} in `afterAll`. Needs root (see above). */
 export function createAttacker(): Attacker {
   const name = `auc-atk-${process.pid}-${randomBytes(2).toString('hex')}`
-  execFileSync('useradd', ['-m', '-s', '/bin/sh', '-K', 'UMASK=077', name], { stdio: 'ignore' })
+  accountCommand('useradd', ['-m', '-s', '/bin/sh', '-K', 'UMASK=077', name])
   const id = (flag: string): number => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim())
   const uid = id('-u')
   const gid = id('-g')
@@ -93,7 +94,7 @@ export function createAttacker(): Attacker {
       } catch {
         // nothing left running
       }
-      execFileSync('userdel', ['-r', '-f', name], { stdio: 'ignore' })
+      accountCommand('userdel', ['-r', '-f', name])
     },
   }
 }

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { accountCommand } from '../../helpers/account-command'
 
 /** Random per process: no fixed or guessable password sits on the machine, even during a run. */
 export const TEST_PASSWORD = `pw-${randomBytes(12).toString('base64url')}`
@@ -27,8 +28,8 @@ export function rootSkipReason(programs: string[]): string | undefined {
 /** Creates a fresh test user with {@link TEST_PASSWORD} that may run anything with sudo. */
 export function createTestUser(): TestUser {
   const name = `auc-pw-${process.pid}-${randomBytes(2).toString('hex')}`
-  execFileSync('useradd', ['-m', '-s', '/bin/sh', name], { stdio: 'ignore' })
-  execFileSync('chpasswd', [], { input: `${name}:${TEST_PASSWORD}\n` })
+  accountCommand('useradd', ['-m', '-s', '/bin/sh', name])
+  accountCommand('chpasswd', [], `${name}:${TEST_PASSWORD}\n`)
   const sudoers = `/etc/sudoers.d/${name}`
   writeFileSync(sudoers, `${name} ALL=(ALL) ALL\n`, { mode: 0o440 })
   const id = (flag: string): number => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim())
@@ -50,7 +51,7 @@ export function createTestUser(): TestUser {
       } catch {
         // nothing left running
       }
-      execFileSync('userdel', ['-r', '-f', name], { stdio: 'ignore' })
+      accountCommand('userdel', ['-r', '-f', name])
     },
   }
 }
