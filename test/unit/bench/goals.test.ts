@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parseBenchArgs, SECTIONS } from '../../../bench/args'
 import { goalFor, judge } from '../../../bench/goals'
 import { tableOf } from '../../../bench/measurements'
+import { phoneFirstScreenRows } from '../../../bench/phone-first-screen'
 
 describe('bench goals', () => {
   it('reports CPU per ask and asks settled per second as information, with no goal', () => {
@@ -64,6 +65,59 @@ describe('bench goals', () => {
     expect(crossed({})).toMatchObject({ measured: '0 / 0', goal: '≤ 0', status: 'pass' })
     expect(crossed({ duplicates: 1 })).toMatchObject({ status: 'miss' })
     expect(crossed({ pendingReached: 9 })).toMatchObject({ status: 'miss' })
+  })
+})
+
+describe('the phone rows', () => {
+  const outcome = {
+    asks: 20,
+    coldMs: 2700,
+    warmMs: 1100,
+    warmRangeMs: [1000, 1300] as [number, number],
+    workerServed: true,
+    warmBusyMs: 1000,
+    warmScriptMs: 400,
+    warmEntryMs: 500,
+    firstScreenGzipBytes: 171 * 1024,
+    gzipBytes: 311 * 1024,
+    cpu: {
+      unthrottled: 1300,
+      atRate: { rate: 4, index: 390 },
+      midTier: { rate: 1.57, index: 983, slowerThanTarget: false },
+    },
+    midTierWarmMs: 600,
+  }
+  const judged = (over: object = {}) => phoneFirstScreenRows({ ...outcome, ...over }).map(judge)
+
+  it('judges the warm load at 4× against 1 s and the first screen against 200 KiB; the rest is information', () => {
+    const rows = judged()
+    expect(rows.find((row) => row.metric.startsWith('phone: 20 asks listed, warm (service worker'))).toMatchObject({
+      goal: '≤ 1000 ms',
+      status: 'miss',
+    })
+    expect(rows.find((row) => row.metric.startsWith('phone first screen transferred'))).toMatchObject({
+      measured: '171.0 KiB',
+      goal: '≤ 200 KiB',
+      status: 'pass',
+    })
+    expect(rows.filter((row) => row.goal !== '')).toHaveLength(2)
+    expect(judged({ warmMs: 900 }).find((row) => row.goal === '≤ 1000 ms')).toMatchObject({ status: 'pass' })
+  })
+
+  it('says what 4× means on this machine, and at which throttle the mid-tier figure was taken', () => {
+    const metrics = judged().map((row) => row.metric)
+    expect(metrics).toContain(
+      "phone: this machine's CPU index (Lighthouse BenchmarkIndex) unthrottled / 4× slower (a Pixel 5 ≈ 1000, a Moto G4 Power ≈ 264)",
+    )
+    expect(metrics).toContain(
+      'phone: 20 asks listed, warm (median of 5), CPU of a mid-tier phone (1.57× slower: index 983)',
+    )
+    const slower = judged({
+      cpu: { ...outcome.cpu, unthrottled: 800, midTier: { rate: 1, index: 800, slowerThanTarget: true } },
+    })
+    expect(slower.map((row) => row.metric)).toContain(
+      "phone: 20 asks listed, warm (median of 5), CPU of a mid-tier phone (unthrottled: this machine's index, 800, is below 1000)",
+    )
   })
 })
 
