@@ -112,6 +112,19 @@ test('installs its worker, reloads offline, shows its version, asks nothing on l
   expect(foreign).toEqual([])
 })
 
+test("the scripts every first screen runs open with V8's compile hint, on their first line; the chunks loaded later do not", async () => {
+  const hinted: string[] = []
+  for (const file of await readdir(join(folder, 'assets'))) {
+    if (!file.endsWith('.js')) continue
+    const source = await readFile(join(folder, 'assets', file), 'utf8')
+    if (source.startsWith('//# allFunctionsCalledOnLoad\n')) hinted.push(file.slice(0, file.indexOf('-')))
+    else expect(source, file).not.toContain('allFunctionsCalledOnLoad')
+  }
+  // The entry (relay client, crypto, the first-screen decision) and the interface; not pairing, the views,
+  // the Markdown parser, the Chinese messages or the push subscription.
+  expect(hinted.sort()).toEqual(['PhoneApp', 'index'])
+})
+
 test('the manifest names the icons it ships, at their sizes', async ({ request }) => {
   const manifest = (await (await request.get(`${app.origin}/manifest.webmanifest`)).json()) as {
     display: string
