@@ -45,12 +45,13 @@ export interface PhoneBridgeOptions extends PhoneDialOptions {
  * otherwise it is shown and refused (`FORBIDDEN`, with where to allow it). Status: `connecting` → `open`,
  * `unreachable` while the relay is not reached (it keeps dialling), `refused` when no retry can mend it
  * (phone-refusals.ts: an outdated server, a refused credential, a roster without this phone; a notice says
- * what to do, and only a wake or a reload dials again), `closed` after `close()`.
+ * what to do, and only a wake or a reload dials again), `closed` after `close()`. `record()` is the
+ * record as this bridge last stored it (a newer roster, password record or credential than it started with).
  */
 export function createPhoneBridge(
   stored: PhoneRecord,
   options: PhoneBridgeOptions,
-): CompanionBridge & { close(): Promise<void> } {
+): CompanionBridge & { record(): PhoneRecord; close(): Promise<void> } {
   let record = stored
   const now = options.now ?? Date.now
   const frameListeners = new Set<(frame: UiServerFrame) => void>()
@@ -261,6 +262,7 @@ export function createPhoneBridge(
       emit({ type: 'notice/removed', noticeId })
     },
     requestHistory: () => emit({ type: 'history', entries: [], more: false }),
+    record: () => record,
     onFrame(listener) {
       frameListeners.add(listener)
       if (frameListeners.size === 1) snapshot()

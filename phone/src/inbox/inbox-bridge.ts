@@ -1,6 +1,6 @@
 // The phone's inbox bridge as the app runs it: the relay's WebSocket, wake-ups from the browser, newer
 // rosters saved. Started by the entry before the interface's code has loaded (shell/first-screen.ts), or
-// by the inbox itself after a pairing.
+// by the shell after a pairing (PhoneApp.svelte).
 import { wsconnect, type NatsConnection } from '@nats-io/nats-core'
 import { browserWake } from '../bridge/browser-wake'
 import { createPhoneBridge } from '../bridge/phone-bridge'

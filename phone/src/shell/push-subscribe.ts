@@ -47,7 +47,8 @@ export const browserPushHost: PushHost = {
  * `PUSH_NOT_READY` (the roster has no VAPID key yet: the desktop adds one when it next signs the roster).
  */
 export async function subscribeToPush(
-  phone: PhoneRecord | Promise<PhoneRecord>,
+  /** The phone's record, or how to read it once permission is given (the inbox's newest). */
+  phone: PhoneRecord | (() => PhoneRecord),
   connect: RelayConnect,
   host: PushHost = browserPushHost,
   now: () => number = Date.now,
@@ -56,7 +57,7 @@ export async function subscribeToPush(
   if (permission !== 'granted') throw new PushSetupError('PUSH_DENIED', permission)
   const registration = await host.registration()
   if (registration?.pushManager === undefined) throw new PushSetupError('PUSH_UNSUPPORTED', 'no Push API')
-  const record = await phone
+  const record = typeof phone === 'function' ? phone() : phone
   let nc
   try {
     nc = await connect(record.url, record.creds, record.natsName)

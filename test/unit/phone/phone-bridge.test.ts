@@ -168,15 +168,19 @@ describe.skipIf(skip)('the phone bridge over the relay WebSocket (real nats-serv
     }
   }, 120_000)
 
-  it('stores a newer root-signed roster from the relay (bytes and highestRosterVersion) through saveRecord', async () => {
+  it('stores a newer root-signed roster from the relay (bytes and highestRosterVersion) through saveRecord, and holds it as its record', async () => {
     const saved: PhoneRecord[] = []
     const { bridge, statuses } = startPhone(undefined, async (record) => void saved.push(record))
     try {
       await until(() => statuses.includes('open'), 'the phone to connect', 30_000)
       expect(saved).toEqual([])
+      const opened = bridge.record()
       await world.publishRoster(2)
       await until(() => saved.length > 0, 'the record to be saved')
       expect(saved.at(-1)).toMatchObject({ highestRosterVersion: 2, natsName: 'phone' })
+      // What the notifications button subscribes with: the newer record, not the one the page opened with.
+      expect(bridge.record()).toBe(saved.at(-1))
+      expect(bridge.record()).not.toBe(opened)
       expect(saved.at(-1)!.roster.bytes).not.toBe('AA')
       expect(saved.at(-1)!.roster.signature).toMatch(/^[A-Za-z0-9_-]{86}$/)
     } finally {
