@@ -108,8 +108,8 @@ function serviceWorkerPlugin(): Plugin {
   }
 }
 
-/** The chunks every first screen runs: the entry (relay client, crypto, the first-screen decision) and the interface. */
-const FIRST_SCREEN_CHUNKS = new Set(['PhoneApp'])
+/** The interface's chunk (PhoneApp.svelte, imported by the entry): with the entry, what every first screen runs. */
+const INTERFACE_CHUNK = 'PhoneApp'
 
 /**
  * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chrome 136 and later; to other engines a plain
@@ -129,7 +129,7 @@ function compileHintPlugin(): Plugin {
       order: 'post',
       handler(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type !== 'chunk' || !(chunk.isEntry || FIRST_SCREEN_CHUNKS.has(chunk.name))) continue
+          if (chunk.type !== 'chunk' || !(chunk.isEntry || chunk.name === INTERFACE_CHUNK)) continue
           chunk.code = HINT + chunk.code
           // The source map is its own asset by now: its lines start one later.
           const map = bundle[`${chunk.fileName}.map`]
