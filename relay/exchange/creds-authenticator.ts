@@ -5,11 +5,13 @@
 // credential and kept with it in memory (where the `.creds` text already is), the public nkey is the
 // user JWT's `sub`, and a connect signs the server's nonce: one multiplication. A relay link has the
 // platform's WebCrypto derive the public half in native code while it dials (credsLoginDerivingAhead),
-// so tweetnacl's JavaScript does only the signing.
+// so tweetnacl's JavaScript does only the signing; and where the transport can hold the server's INFO
+// back for a moment (the phone's WebSocket, sign-ahead-socket.ts), WebCrypto signs the nonce too and
+// tweetnacl does nothing at all.
 import type { Authenticator } from '@nats-io/nats-core'
 import { fromSeed, type KeyPair } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
-import { ed25519PublicKeyOf } from '../crypto/signing'
+import { signBytes, signingKeyFromSeed, type SigningKey } from '../crypto/signing'
 
 /** A `.creds` file's two parts. */
 interface ParsedCreds {
@@ -90,36 +92,78 @@ export function credsLogin(creds: string | (() => string)): Authenticator {
   return loginWith(creds, () => undefined)
 }
 
-/**
- * {@link credsLogin}, with the current credential's public half derived at once by WebCrypto (native
- * code; on a throttled phone tweetnacl takes 45-85 ms for it) while the connection opens. The server's
- * nonce comes a round trip later; should it come first, or the platform lack Ed25519 in WebCrypto,
- * tweetnacl derives it as credsLogin does. `derived` settles once the early derivation has ended.
- */
-export function credsLoginDerivingAhead(creds: string | (() => string)): Authenticator & { derived: Promise<void> } {
-  let prepared: { text: string; parsed: ParsedCreds } | undefined
-  const login = loginWith(creds, () => prepared)
-  const derived = (async () => {
-    const text = typeof creds === 'string' ? creds : creds()
-    const split = splitCreds(text)
-    prepared = { text, parsed: parseCreds(split, await ed25519PublicKeyOf(split.seed)) }
-  })().catch(() => undefined) // text that is no credential is refused when the server asks, as credsLogin does
-  return Object.assign(login, { derived })
+/** A login whose credential's keys WebCrypto loads ahead, and which can sign a nonce ahead too. */
+export interface LoginAhead extends Authenticator {
+  /** Settles once the early derivation has ended (whether or not it succeeded). */
+  derived: Promise<void>
+  /**
+   * Signs `nonce` with WebCrypto (native code, off this thread) for the login's next call with that
+   * nonce and the same credential text. Never rejects: where it cannot (no Ed25519 in WebCrypto, text
+   * that is no credential), the login signs with tweetnacl as before.
+   */
+  signAhead(nonce: string): Promise<void>
 }
 
-function loginWith(
-  creds: string | (() => string),
-  prepared: () => { text: string; parsed: ParsedCreds } | undefined,
-): Authenticator {
+/** What a {@link LoginAhead} prepared for one credential text. */
+interface Prepared {
+  text: string
+  parsed: ParsedCreds
+  key: SigningKey
+  /** The last nonce signed ahead, with its signature as the server reads it. */
+  signed?: { nonce: string; sig: string }
+}
+
+/**
+ * {@link credsLogin}, with the current credential's key pair loaded at once by WebCrypto (native code; on
+ * a throttled phone tweetnacl takes 45-85 ms to derive the public half) while the connection opens. The
+ * server's nonce comes a round trip later; should it come first, or the platform lack Ed25519 in
+ * WebCrypto, tweetnacl derives it as credsLogin does. A transport that hands the nonce to
+ * {@link LoginAhead.signAhead} before nats-core asks for the login saves tweetnacl's signature as well
+ * (50-120 ms of the phone's throttled first screen).
+ */
+export function credsLoginDerivingAhead(creds: string | (() => string)): LoginAhead {
+  const currentText = (): string => (typeof creds === 'string' ? creds : creds())
+  let prepared: Prepared | undefined
+  let preparing: { text: string; ready: Promise<Prepared> } | undefined
+  const prepare = (text: string): Promise<Prepared> => {
+    if (preparing?.text !== text) {
+      const ready = (async () => {
+        const split = splitCreds(text)
+        const key = await signingKeyFromSeed(split.seed)
+        prepared = { text, parsed: parseCreds(split, key.publicKey), key }
+        return prepared
+      })()
+      preparing = { text, ready }
+    }
+    return preparing.ready
+  }
+  const login = loginWith(creds, () => prepared)
+  // Text that is no credential is refused when the server asks, as credsLogin does.
+  const derived = prepare(currentText()).then(
+    () => undefined,
+    () => undefined,
+  )
+  const signAhead = async (nonce: string): Promise<void> => {
+    try {
+      const ready = await prepare(currentText())
+      const signature = await signBytes(ready.key, new TextEncoder().encode(nonce))
+      ready.signed = { nonce, sig: base64(signature) }
+    } catch {
+      // tweetnacl signs when asked
+    }
+  }
+  return Object.assign(login, { derived, signAhead })
+}
+
+function loginWith(creds: string | (() => string), prepared: () => Prepared | undefined): Authenticator {
   let cached: { text: string; parsed: ParsedCreds } | undefined
   return (nonce?: string) => {
     const text = typeof creds === 'string' ? creds : creds()
-    if (cached?.text !== text) {
-      const ahead = prepared()
-      cached = ahead?.text === text ? ahead : { text, parsed: parseCreds(splitCreds(text)) }
-    }
+    const ahead = prepared()
+    if (cached?.text !== text) cached = ahead?.text === text ? ahead : { text, parsed: parseCreds(splitCreds(text)) }
     const { jwt, nkey, secretKey } = cached.parsed
-    const sig = nonce ? base64(nacl.sign.detached(new TextEncoder().encode(nonce), secretKey)) : ''
-    return { jwt, nkey, sig }
+    if (!nonce) return { jwt, nkey, sig: '' }
+    const signedAhead = ahead?.text === text && ahead.signed?.nonce === nonce ? ahead.signed.sig : undefined
+    return { jwt, nkey, sig: signedAhead ?? base64(nacl.sign.detached(new TextEncoder().encode(nonce), secretKey)) }
   }
 }

@@ -4,6 +4,7 @@
 import { wsconnect, type NatsConnection } from '@nats-io/nats-core'
 import { browserWake } from '../bridge/browser-wake'
 import { createPhoneBridge } from '../bridge/phone-bridge'
+import { signAheadSocketFactory } from '../../../relay/exchange/sign-ahead-socket'
 import { savePhoneRecord } from '../home/phone-home'
 import type { PhoneRecord } from '../home/phone-record'
 
@@ -13,7 +14,9 @@ export type InboxBridge = ReturnType<typeof createPhoneBridge>
 /** Starts the bridge for `record`: it dials the relay at once and keeps its asks until `close()`. */
 export function startInboxBridge(record: PhoneRecord): InboxBridge {
   return createPhoneBridge(record, {
-    connect: (options) => wsconnect(options) as Promise<NatsConnection>,
+    // The server's INFO waits for WebCrypto's signature of its nonce (sign-ahead-socket.ts).
+    connect: (options) =>
+      wsconnect({ ...options, wsFactory: signAheadSocketFactory(options) }) as Promise<NatsConnection>,
     wake: browserWake,
     // As the desktop's own link (CLI_SERVER_CHECKS): an outdated server is excused only on loopback,
     // which a phone never dials except when the relay runs on the same machine (a test or a demo).

@@ -86,6 +86,8 @@ describe('the phone rows', () => {
       midTier: { rate: 1.57, index: 983, slowerThanTarget: false },
     },
     midTierWarmMs: 600,
+    warmFirstQuestionMs: 800,
+    midTierFirstQuestionMs: 450,
   }
   const judged = (over: object = {}) => phoneFirstScreenRows({ ...outcome, ...over }).map(judge)
 
@@ -102,6 +104,12 @@ describe('the phone rows', () => {
     })
     expect(rows.filter((row) => row.goal !== '')).toHaveLength(2)
     expect(judged({ warmMs: 900 }).find((row) => row.goal === '≤ 1000 ms')).toMatchObject({ status: 'pass' })
+  })
+
+  it('reports the first question on screen at both CPUs, as information', () => {
+    expect(
+      judged().find((row) => row.metric.startsWith('phone: first question on screen, warm (median of 5)')),
+    ).toMatchObject({ measured: '800.0 ms / 450.0 ms', goal: '', status: 'info' })
   })
 
   it('says what 4× means on this machine, and at which throttle the mid-tier figure was taken', () => {

@@ -1,7 +1,8 @@
 // The relay's NATS login (relay/exchange/creds-authenticator.ts) against nats-core's own
 // credsAuthenticator: the same JWT, public nkey and signature of the server's nonce (Ed25519 signatures
 // are deterministic, so equal bytes mean the same key signed), with the key pair derived once per
-// credential instead of three times per connect (by WebCrypto when the link can wait for it). Every relay test connects to a real nats-server with it.
+// credential instead of three times per connect (by WebCrypto when the link can wait for it), and the nonce signed by
+// WebCrypto when the transport holds the server's INFO for it. Every relay test connects to a real nats-server with it.
 import { encodeUser, fmtCreds } from '@nats-io/jwt'
 import { credsAuthenticator } from '@nats-io/nats-core'
 import { createAccount, createUser } from '@nats-io/nkeys'
@@ -67,6 +68,41 @@ describe('the relay login from a .creds credential', () => {
     // Text that is no credential: refused when the server asks, as credsLogin does.
     const broken = credsLoginDerivingAhead('not a creds file')
     await broken.derived
+    expect(() => broken('nonce')).toThrow('unable to parse credentials')
+  })
+
+  it("signed ahead: WebCrypto's signature of the nonce is the login's, tweetnacl signs only other nonces", async () => {
+    const [first, renewed] = [await credsText(), await credsText()]
+    const theirs = (creds: string, nonce: string) => credsAuthenticator(new TextEncoder().encode(creds))(nonce)
+    const expected = [theirs(first, 'kZ3Hq0cMsiA'), theirs(first, 'other'), theirs(renewed, 'kZ3Hq0cMsiA')]
+    const expectedAfter = theirs(renewed, 'n2')
+    let current = first
+    const sign = vi.spyOn(nacl.sign, 'detached')
+    const given: unknown[] = []
+    const signedHere: number[] = []
+    try {
+      const login = credsLoginDerivingAhead(() => current)
+      await login.signAhead('kZ3Hq0cMsiA')
+      given.push(login('kZ3Hq0cMsiA'))
+      signedHere.push(sign.mock.calls.length)
+      // Another nonce (a reconnect whose INFO was not held back) is signed here, as before.
+      given.push(login('other'))
+      signedHere.push(sign.mock.calls.length)
+      // A renewed credential: the nonce signed ahead for the old text is not used for the new one.
+      current = renewed
+      given.push(login('kZ3Hq0cMsiA'))
+      signedHere.push(sign.mock.calls.length)
+      await login.signAhead('n2')
+      given.push(login('n2'))
+      signedHere.push(sign.mock.calls.length)
+    } finally {
+      sign.mockRestore()
+    }
+    expect(given).toEqual([...expected, expectedAfter])
+    expect(signedHere).toEqual([0, 1, 2, 2])
+    // Never rejects: text that is no credential is refused when the server asks.
+    const broken = credsLoginDerivingAhead('not a creds file')
+    await expect(broken.signAhead('nonce')).resolves.toBeUndefined()
     expect(() => broken('nonce')).toThrow('unable to parse credentials')
   })
 
