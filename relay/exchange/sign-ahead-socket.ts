@@ -19,13 +19,23 @@ const openBrowserSocket: OpenSocket = (url) => new WebSocket(url)
 export function signAheadSocketFactory(
   options: Pick<ConnectionOptions, 'authenticator'>,
   open: OpenSocket = openBrowserSocket,
+  holdLimitMs = SIGN_AHEAD_HOLD_LIMIT_MS,
 ): WsSocketFactory {
   const login = loginAheadOf(options.authenticator)
   return async (url) => {
     const socket = open(url)
-    return { socket: login ? holdingInfoUntilSigned(socket, login) : socket, encrypted: url.startsWith('wss:') }
+    return {
+      socket: login ? holdingInfoUntilSigned(socket, login, holdLimitMs) : socket,
+      encrypted: url.startsWith('wss:'),
+    }
   }
 }
+
+/**
+ * The longest the INFO is held for WebCrypto's signature (it takes a millisecond or so): should WebCrypto
+ * never answer, the INFO goes on after this and tweetnacl signs, well inside nats-core's connect timeout.
+ */
+export const SIGN_AHEAD_HOLD_LIMIT_MS = 1_000
 
 function loginAheadOf(authenticator: Authenticator | Authenticator[] | undefined): LoginAhead | undefined {
   return typeof authenticator === 'function' && 'signAhead' in authenticator ? (authenticator as LoginAhead) : undefined
@@ -37,10 +47,10 @@ const INFO_LINE_LIMIT = 64 * 1024
 /**
  * `socket` with its `onmessage` handler fed through a hold: the messages up to the end of the server's
  * first line (its INFO, which may come in several frames) wait, and if that line is an INFO with a
- * nonce, they and any that follow meanwhile wait for `login.signAhead(nonce)` (which never rejects);
- * all in order. A close meanwhile reaches nats-core first; it drops messages that come after it.
+ * nonce, they and any that follow meanwhile wait for `login.signAhead(nonce)` (which never rejects),
+ * at most `holdLimitMs`; all in order. A close meanwhile reaches nats-core first; it drops messages that come after it.
  */
-function holdingInfoUntilSigned(socket: WebSocket, login: LoginAhead): WebSocket {
+function holdingInfoUntilSigned(socket: WebSocket, login: LoginAhead, holdLimitMs: number): WebSocket {
   let handler: WebSocket['onmessage'] = null
   let state: 'reading' | 'signing' | 'passing' = 'reading'
   let waiting: MessageEvent[] = []
@@ -63,7 +73,12 @@ function holdingInfoUntilSigned(socket: WebSocket, login: LoginAhead): WebSocket
     head = ''
     if (nonce === undefined) return release()
     state = 'signing'
-    void login.signAhead(nonce).then(release)
+    let limit: ReturnType<typeof setTimeout> | undefined
+    const limited = new Promise<void>((resolve) => (limit = setTimeout(resolve, holdLimitMs)))
+    void Promise.race([login.signAhead(nonce), limited]).then(() => {
+      clearTimeout(limit)
+      if (state === 'signing') release()
+    })
   })
   Object.defineProperty(socket, 'onmessage', {
     configurable: true,

@@ -5,7 +5,7 @@
 import { once } from 'node:events'
 import { encodeUser, fmtCreds } from '@nats-io/jwt'
 import { createAccount, createUser } from '@nats-io/nkeys'
-import { wsconnect, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
+import { wsconnect, type Authenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
@@ -52,44 +52,83 @@ describe("a server INFO's nonce", () => {
   })
 })
 
+/**
+ * A stand-in server on a `ws` WebSocket: its INFO in three frames, the last also carrying the next line
+ * (a server may cut anywhere), then PONG to every PING; `received` is what the client sent.
+ */
+async function splitInfoServer(): Promise<{ url: string; received: string[]; close(): void }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  const received: string[] = []
+  server.on('connection', (socket) => {
+    socket.send(Buffer.from('INFO {"server_id":"S","version":"2.12.1","nonce":'))
+    socket.send(Buffer.from('"kZ3Hq0cMsiA","headers":true,'))
+    socket.send(Buffer.from('"max_payload":1048576} \r\nPING\r\n'))
+    socket.on('message', (data) => {
+      received.push(String(data))
+      if (String(data).includes('PING')) socket.send(Buffer.from('PONG\r\n'))
+    })
+  })
+  return { url: `ws://127.0.0.1:${port}`, received, close: () => server.close() }
+}
+
+/** Connects to `url` with `login` through the sign-ahead socket; returns the signature its CONNECT carried. */
+async function connectSignature(
+  server: { url: string; received: string[] },
+  login: Authenticator & { signAhead?: unknown },
+  holdLimitMs?: number,
+): Promise<string> {
+  const nc = await wsconnect({
+    servers: server.url,
+    authenticator: login,
+    reconnect: false,
+    wsFactory: signAheadSocketFactory(
+      { authenticator: login },
+      (url) => new WebSocket(url) as unknown as globalThis.WebSocket,
+      holdLimitMs,
+    ),
+  } as Parameters<typeof wsconnect>[0])
+  await nc.close()
+  return (JSON.parse(/CONNECT (\{.*\})/.exec(server.received.join(''))![1]!) as { sig: string }).sig
+}
+
 describe('the sign-ahead WebSocket against a server that splits its INFO', () => {
   it('reads the INFO line across frames, holds what follows it, and sends the signature made ahead', async () => {
-    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
-    await once(server, 'listening')
-    const { port } = server.address() as { port: number }
-    const received: string[] = []
-    server.on('connection', (socket) => {
-      // The INFO in three frames, the last also carrying the next line: a server may cut anywhere.
-      socket.send(Buffer.from('INFO {"server_id":"S","version":"2.12.1","nonce":'))
-      socket.send(Buffer.from('"kZ3Hq0cMsiA","headers":true,'))
-      socket.send(Buffer.from('"max_payload":1048576} \r\nPING\r\n'))
-      socket.on('message', (data) => {
-        received.push(String(data))
-        if (String(data).includes('PING')) socket.send(Buffer.from('PONG\r\n'))
-      })
-    })
+    const server = await splitInfoServer()
     const creds = await credsText()
-    const login = credsLoginDerivingAhead(creds)
+    const expected = (credsLogin(creds)('kZ3Hq0cMsiA') as { sig: string }).sig
     const sign = vi.spyOn(nacl.sign, 'detached')
-    let nc: NatsConnection | undefined
     try {
-      nc = await wsconnect({
-        servers: `ws://127.0.0.1:${port}`,
-        authenticator: login,
-        reconnect: false,
-        wsFactory: signAheadSocketFactory(
-          { authenticator: login },
-          (url) => new WebSocket(url) as unknown as globalThis.WebSocket,
-        ),
-      } as Parameters<typeof wsconnect>[0])
+      expect(await connectSignature(server, credsLoginDerivingAhead(creds))).toBe(expected)
       expect(sign).not.toHaveBeenCalled()
     } finally {
       sign.mockRestore()
-      await nc?.close().catch(() => undefined)
       server.close()
     }
-    const connect = JSON.parse(/CONNECT (\{.*\})/.exec(received.join(''))![1]!) as { sig: string }
-    expect(connect.sig).toBe((credsLogin(creds)('kZ3Hq0cMsiA') as { sig: string }).sig)
+  })
+
+  it('a signature that never comes holds the INFO no longer than the limit; tweetnacl signs then', async () => {
+    const server = await splitInfoServer()
+    const creds = await credsText()
+    const expected = (credsLogin(creds)('kZ3Hq0cMsiA') as { sig: string }).sig
+    let asked = 0
+    const stuck = Object.assign(credsLogin(creds), {
+      derived: Promise.resolve(),
+      signAhead: () => {
+        asked++
+        return new Promise<void>(() => undefined)
+      },
+    })
+    const sign = vi.spyOn(nacl.sign, 'detached')
+    try {
+      expect(await connectSignature(server, stuck, 50)).toBe(expected)
+      expect(asked).toBe(1)
+      expect(sign).toHaveBeenCalledTimes(1)
+    } finally {
+      sign.mockRestore()
+      server.close()
+    }
   })
 })
 
