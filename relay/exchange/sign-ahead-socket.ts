@@ -48,7 +48,8 @@ const INFO_LINE_LIMIT = 64 * 1024
  * `socket` with its `onmessage` handler fed through a hold: the messages up to the end of the server's
  * first line (its INFO, which may come in several frames) wait, and if that line is an INFO with a
  * nonce, they and any that follow meanwhile wait for `login.signAhead(nonce)` (which never rejects),
- * at most `holdLimitMs`; all in order. A close meanwhile reaches nats-core first; it drops messages that come after it.
+ * at most `holdLimitMs`; all in order. A close meanwhile reaches nats-core first; it drops messages that
+ * come after it.
  */
 function holdingInfoUntilSigned(socket: WebSocket, login: LoginAhead, holdLimitMs: number): WebSocket {
   let handler: WebSocket['onmessage'] = null
