@@ -162,9 +162,5 @@ export default defineConfig({
   // interface, the pairing screen, the Markdown parser (phone/src/main.ts). Every chunk is a same-origin
   // script (`script-src 'self'`) and in the worker's precache list (builtFiles), so all of it works
   // offline. Sizes are reported by `npm run bench -- --only=phone`, not warned about here.
-  build: {
-    outDir,
-    emptyOutDir: true,
-    chunkSizeWarningLimit: 1_024,
-  },
+  build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 1_024 },
 })

@@ -113,7 +113,7 @@ function loadProbe(origin: string, asks: number, timeoutMs: number): string {
 }
 
 /** Navigates the throttled page to `url` and returns when it showed its first question and all `asks`. */
-async function timeToListed({ page, cdp }: ThrottledPage, url: string, asks: number): Promise<LoadTimes> {
+async function timeLoad({ page, cdp }: ThrottledPage, url: string, asks: number): Promise<LoadTimes> {
   await page.goto(url, { waitUntil: 'commit' })
   const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
     expression: loadProbe(new URL(url).origin, asks, 120_000),
@@ -180,7 +180,7 @@ export async function runPhoneFirstScreen(
     const { page } = cold
     const fetched = new Set<string>()
     page.on('request', (request) => void fetched.add(new URL(request.url()).pathname))
-    const { listedMs: coldMs } = await timeToListed(cold, `${app.origin}/`, asks)
+    const { listedMs: coldMs } = await timeLoad(cold, `${app.origin}/`, asks)
     const firstScreenGzipBytes = gzipSizeOfFiles(appDir, fetched)
     process.stderr.write(`bench: phone cold ${coldMs.toFixed(0)} ms\n`)
     await page.close()
@@ -200,7 +200,7 @@ export async function runPhoneFirstScreen(
       await cdp.send('Profiler.enable')
       await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
       await cdp.send('Profiler.start')
-      await timeToListed(profiled, `${app.origin}/`, asks)
+      await timeLoad(profiled, `${app.origin}/`, asks)
       const { profile } = await cdp.send('Profiler.stop')
       mkdirSync(profileDir, { recursive: true })
       writeFileSync(join(profileDir, `phone-warm-${Date.now()}.cpuprofile`), JSON.stringify(profile))
@@ -215,7 +215,7 @@ export async function runPhoneFirstScreen(
     for (let i = 0; i < WARM_LOADS; i++) {
       const loaded = await throttled(context)
       const { page: warm, cdp } = loaded
-      const times = await timeToListed(loaded, `${app.origin}/`, asks)
+      const times = await timeLoad(loaded, `${app.origin}/`, asks)
       warmLoads.push(times.listedMs)
       warmFirstQuestion.push(times.firstQuestionMs)
       const { metrics } = await cdp.send('Performance.getMetrics')
@@ -241,7 +241,7 @@ export async function runPhoneFirstScreen(
     const midTierFirstQuestion: number[] = []
     for (let i = 0; i < WARM_LOADS; i++) {
       const loaded = await throttled(context, cpu.midTier.rate)
-      const times = await timeToListed(loaded, `${app.origin}/`, asks)
+      const times = await timeLoad(loaded, `${app.origin}/`, asks)
       midTierLoads.push(times.listedMs)
       midTierFirstQuestion.push(times.firstQuestionMs)
       await loaded.page.close()

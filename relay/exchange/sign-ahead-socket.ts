@@ -5,6 +5,7 @@
 // takes, the INFO reaches nats-core with the signature waiting in the login (creds-authenticator.ts).
 import type { Authenticator, ConnectionOptions, WsSocketFactory } from '@nats-io/nats-core'
 import type { LoginAhead } from './creds-authenticator'
+import { delay } from './delay'
 
 /** Opens the WebSocket to `url` (the browser's own by default; Node tests pass the `ws` package's). */
 export type OpenSocket = (url: string) => WebSocket
@@ -74,11 +75,10 @@ function holdingInfoUntilSigned(socket: WebSocket, login: LoginAhead, holdLimitM
     head = ''
     if (nonce === undefined) return release()
     state = 'signing'
-    let limit: ReturnType<typeof setTimeout> | undefined
-    const limited = new Promise<void>((resolve) => (limit = setTimeout(resolve, holdLimitMs)))
-    void Promise.race([login.signAhead(nonce), limited]).then(() => {
-      clearTimeout(limit)
-      if (state === 'signing') release()
+    const signed = new AbortController()
+    void Promise.race([login.signAhead(nonce), delay(holdLimitMs, signed.signal)]).then(() => {
+      signed.abort()
+      release()
     })
   })
   Object.defineProperty(socket, 'onmessage', {

@@ -1,20 +1,14 @@
 // The relay's NATS login (relay/exchange/creds-authenticator.ts) against nats-core's own
 // credsAuthenticator: the same JWT, public nkey and signature of the server's nonce (Ed25519 signatures
 // are deterministic, so equal bytes mean the same key signed), with the key pair derived once per
-// credential instead of three times per connect (by WebCrypto when the link can wait for it), and the nonce signed by
-// WebCrypto when the transport holds the server's INFO for it. Every relay test connects to a real nats-server with it.
-import { encodeUser, fmtCreds } from '@nats-io/jwt'
+// credential instead of three times per connect (by WebCrypto when the link can wait for it), and the
+// nonce signed by WebCrypto when the transport holds the server's INFO for it. Every relay test connects
+// to a real nats-server with it.
 import { credsAuthenticator } from '@nats-io/nats-core'
-import { createAccount, createUser } from '@nats-io/nkeys'
 import nacl from 'tweetnacl'
 import { describe, expect, it, vi } from 'vitest'
 import { credsLogin, credsLoginDerivingAhead } from '../../../../relay/exchange/creds-authenticator'
-
-const credsText = async (): Promise<string> => {
-  const user = createUser()
-  const jwt = await encodeUser('phone', user.getPublicKey(), createAccount(), {}, { exp: 2_000_000_000 })
-  return new TextDecoder().decode(fmtCreds(jwt, user))
-}
+import { credsText } from '../../../helpers/creds-text'
 
 describe('the relay login from a .creds credential', () => {
   it("gives the server what nats-core's credsAuthenticator gives, signature included", async () => {

@@ -3,8 +3,6 @@
 // package (Node 20 has no global WebSocket): the relay link opens, and reopens after the server
 // restarts, without tweetnacl signing anything; the plain socket makes tweetnacl sign, so the spy can see.
 import { once } from 'node:events'
-import { encodeUser, fmtCreds } from '@nats-io/jwt'
-import { createAccount, createUser } from '@nats-io/nkeys'
 import { wsconnect, type Authenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/nats-core'
 import nacl from 'tweetnacl'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -15,12 +13,7 @@ import { infoNonceOf, signAheadSocketFactory } from '../../../../relay/exchange/
 import { natsServerSkipReason } from '../../../helpers/nats-server'
 import { nodeWsConnect } from '../../../helpers/node-ws-connect'
 import { startRelayWorld, until, type RelayWorld } from './relay-world'
-
-const credsText = async (): Promise<string> => {
-  const user = createUser()
-  const jwt = await encodeUser('phone', user.getPublicKey(), createAccount(), {}, { exp: 2_000_000_000 })
-  return new TextDecoder().decode(fmtCreds(jwt, user))
-}
+import { credsText } from '../../../helpers/creds-text'
 
 const skip = natsServerSkipReason()
 if (skip) console.log(`skipping the sign-ahead socket's relay tests: ${skip}`)
